@@ -1,0 +1,258 @@
+//! Day 9's printed report and its two consistency checks, in the exact layout
+//! timing.cu prints, so the two programs' transcripts compare line by line.
+
+use std::fmt::Write;
+
+/// Every number the report prints. Types follow timing.cu: host-clock
+/// readings are `f64`, event timings `f32`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub gpu_name: String,
+    pub compute_capability: (i32, i32),
+    pub elems: usize,
+    pub threads_per_block: u32,
+    pub blocks: i32,
+    pub warmups: u32,
+    pub runs: u32,
+    pub context_ms: f64,
+    pub whole_ms: f64,
+    pub launch_only_ms: f64,
+    pub launch_plus_sync_ms: f64,
+    pub cold_ms: f32,
+    pub warm_ms: f32,
+    pub round_trip_ms: f32,
+    pub cpu_ms: f64,
+    pub scale_cold_ms: f32,
+    pub scale_warm_ms: f32,
+    pub sweep: Vec<SweepRow>,
+}
+
+/// One size of the crossover sweep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepRow {
+    pub n: usize,
+    pub cpu_ms: f64,
+    pub kernel_ms: f32,
+    pub round_trip_ms: f32,
+}
+
+/// `  1  label...   value ms`: a numbered row; an empty number indents.
+fn row(out: &mut String, number: &str, label: &str, ms: f64) {
+    let _ = writeln!(out, "  {number:1}  {label:<40} {ms:10.3} ms");
+}
+
+impl Report {
+    /// The report as timing.cu prints it to stdout.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let mib = (self.elems * std::mem::size_of::<f32>()) as f64 / (1024.0 * 1024.0);
+        let (major, minor) = self.compute_capability;
+        let _ = writeln!(out, "GPU: {} (compute capability {major}.{minor})", self.gpu_name);
+        let _ = writeln!(
+            out,
+            "n = {} floats, {mib:.1} MiB per buffer, {} threads/block, {} blocks\n",
+            self.elems, self.threads_per_block, self.blocks
+        );
+        let _ = writeln!(
+            out,
+            "cudaSetDevice(0), the first CUDA call in this process: {:9.3} ms",
+            self.context_ms
+        );
+        out.push_str("No arithmetic of yours has run yet. That is the context.\n\n");
+
+        out.push_str("Five ways to time one vector add\n");
+        row(&mut out, "1", "wall clock, whole process", self.whole_ms);
+        row(
+            &mut out,
+            "2",
+            "wall clock, around the launch",
+            self.launch_only_ms,
+        );
+        row(
+            &mut out,
+            "",
+            "the same clock, plus a sync",
+            self.launch_plus_sync_ms,
+        );
+        row(
+            &mut out,
+            "3",
+            "events, kernel, first launch",
+            f64::from(self.cold_ms),
+        );
+        row(
+            &mut out,
+            "4",
+            "events, kernel, after warm-up",
+            f64::from(self.warm_ms),
+        );
+        row(
+            &mut out,
+            "5",
+            "events, copies + kernel + copy back",
+            f64::from(self.round_trip_ms),
+        );
+        row(&mut out, "", "CPU, same n, one thread, no SIMD", self.cpu_ms);
+        out.push('\n');
+
+        let _ = writeln!(
+            out,
+            "Rows 4 and 5 are means of {} runs after {} warm-ups.",
+            self.runs, self.warmups
+        );
+        out.push_str(
+            "Rows 1, 2 and 3 are single measurements, because each one is about\n\
+             something that happens once.\n\n",
+        );
+
+        out.push_str("A second kernel is cold too\n");
+        row(
+            &mut out,
+            "",
+            "vectorScale, first launch",
+            f64::from(self.scale_cold_ms),
+        );
+        row(
+            &mut out,
+            "",
+            "vectorScale, after warm-up",
+            f64::from(self.scale_warm_ms),
+        );
+        out.push('\n');
+
+        out.push_str("Where the CPU wins\n");
+        let _ = writeln!(
+            out,
+            "{:>12} {:>12} {:>12} {:>14}",
+            "n", "CPU (ms)", "kernel (ms)", "round trip (ms)"
+        );
+        for s in &self.sweep {
+            let _ = writeln!(
+                out,
+                "{:>12} {:12.3} {:12.3} {:14.3}",
+                s.n,
+                s.cpu_ms,
+                f64::from(s.kernel_ms),
+                f64::from(s.round_trip_ms)
+            );
+        }
+        out.push_str(
+            "\nRow 4 is the kernel. Row 5 is what a user waits for. Row 1 is what\n\
+             `time ./timing` prints, and it is never the answer to how fast a\n\
+             kernel is.\n",
+        );
+        out
+    }
+
+    /// timing.cu's two consistency checks, in its order and words. Each
+    /// region contains the next, so a violation means broken timing code,
+    /// not a surprising GPU.
+    pub fn consistency_failure(&self) -> Option<String> {
+        if self.round_trip_ms < self.warm_ms {
+            return Some(format!(
+                "timing broken: copies + kernel ({:.3} ms) came out faster than the kernel alone ({:.3} ms)",
+                f64::from(self.round_trip_ms),
+                f64::from(self.warm_ms)
+            ));
+        }
+        if self.whole_ms < f64::from(self.round_trip_ms) {
+            return Some(format!(
+                "timing broken: the whole process ({:.3} ms) came out shorter than one round trip ({:.3} ms)",
+                self.whole_ms,
+                f64::from(self.round_trip_ms)
+            ));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The numbers of the lesson page's Tesla T4 transcript (CUDA 13.0 run).
+    fn t4() -> Report {
+        Report {
+            gpu_name: "Tesla T4".into(),
+            compute_capability: (7, 5),
+            elems: 16_777_827,
+            threads_per_block: 256,
+            blocks: 65_539,
+            warmups: 3,
+            runs: 10,
+            context_ms: 424.730,
+            whole_ms: 1594.357,
+            launch_only_ms: 0.005,
+            launch_plus_sync_ms: 0.777,
+            cold_ms: 0.940,
+            warm_ms: 0.768,
+            round_trip_ms: 45.362,
+            cpu_ms: 18.909,
+            scale_cold_ms: 0.618,
+            scale_warm_ms: 0.550,
+            sweep: vec![
+                SweepRow {
+                    n: 1024,
+                    cpu_ms: 0.002,
+                    kernel_ms: 0.004,
+                    round_trip_ms: 0.028,
+                },
+                SweepRow {
+                    n: 65536,
+                    cpu_ms: 0.067,
+                    kernel_ms: 0.005,
+                    round_trip_ms: 0.255,
+                },
+                SweepRow {
+                    n: 1_048_576,
+                    cpu_ms: 1.158,
+                    kernel_ms: 0.052,
+                    round_trip_ms: 2.930,
+                },
+                SweepRow {
+                    n: 4_194_304,
+                    cpu_ms: 4.326,
+                    kernel_ms: 0.195,
+                    round_trip_ms: 11.331,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn renders_the_lesson_pages_transcript_byte_for_byte() {
+        let want = include_str!("../tests/fixtures/t4-page-transcript.txt");
+        let got = t4().render();
+        for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+            assert_eq!(g, w, "line {}", i + 1);
+        }
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn consistent_timings_pass() {
+        assert_eq!(t4().consistency_failure(), None);
+    }
+
+    #[test]
+    fn a_round_trip_faster_than_its_kernel_is_broken_timing() {
+        let mut r = t4();
+        r.round_trip_ms = 0.5;
+        let msg = r.consistency_failure().unwrap();
+        assert_eq!(
+            msg,
+            "timing broken: copies + kernel (0.500 ms) came out faster than the kernel alone (0.768 ms)"
+        );
+    }
+
+    #[test]
+    fn a_process_shorter_than_a_round_trip_is_broken_timing() {
+        let mut r = t4();
+        r.whole_ms = 40.0;
+        let msg = r.consistency_failure().unwrap();
+        assert!(
+            msg.starts_with("timing broken: the whole process (40.000 ms)"),
+            "{msg}"
+        );
+    }
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+//
+// The C interface the Rust twin (src/main.rs) uses to launch Day 9's kernels
+// from timing.cu. bindgen reads this file; timing.cu includes it when built
+// with -DLESSON_NO_MAIN, so the compiler checks the two agree.
+//
+// Each launcher queues one launch on `stream` with timing.cu's own block
+// size and grid, and returns that launch's status (cudaGetLastError). Device
+// pointers only; the kernel's own faults appear at the next synchronisation.
+#ifndef DAY09_TIMING_H
+#define DAY09_TIMING_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// vectorAdd: out[i] = a[i] + b[i] for i < n.
+cudaError_t day09_vector_add(const float* a, const float* b, float* out,
+                             size_t n, cudaStream_t stream);
+
+// vectorScale: out[i] = 2 * a[i] for i < n.
+cudaError_t day09_vector_scale(const float* a, float* out, size_t n,
+                               cudaStream_t stream);
+
+// The grid size the launchers use for n elements, for the report's header.
+int day09_blocks_for(size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // DAY09_TIMING_H

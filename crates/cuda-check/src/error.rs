@@ -1,0 +1,57 @@
+//! The two errors a CUDA check can end in.
+
+use std::fmt;
+
+/// A CUDA call that failed, with where it was made and what CUDA said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CudaError {
+    pub file: &'static str,
+    pub line: u32,
+    /// The call's source text, as `stringify!` gives it.
+    pub call: &'static str,
+    /// CUDA's name for the error, e.g. `cudaErrorMemoryAllocation`.
+    pub name: String,
+    /// CUDA's message, e.g. `out of memory`.
+    pub message: String,
+}
+
+impl CudaError {
+    pub fn new(file: &'static str, line: u32, call: &'static str, name: String, message: String) -> Self {
+        CudaError {
+            file,
+            line,
+            call,
+            name,
+            message,
+        }
+    }
+}
+
+impl fmt::Display for CudaError {
+    /// The course's `CUDA error <file>:<line>: <call>: <message>`, with CUDA's
+    /// error name after the message so it can be searched for.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "CUDA error {}:{}: {}: {} ({})",
+            self.file, self.line, self.call, self.message, self.name
+        )
+    }
+}
+
+impl std::error::Error for CudaError {}
+
+/// libcuda could not be loaded: no NVIDIA driver on this machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoDriver;
+
+impl fmt::Display for NoDriver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "no CUDA driver found (libcuda.so.1 could not be loaded); \
+             this lesson needs an NVIDIA GPU and driver",
+        )
+    }
+}
+
+impl std::error::Error for NoDriver {}

@@ -1,0 +1,109 @@
+//! Device memory with `cudaMalloc` semantics.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use cudarc::driver::{result, sys, CudaContext, DeviceRepr, DriverError};
+
+/// `len` elements of `T` in device memory from `cuMemAlloc`, freed on drop.
+///
+/// The contents start undefined, as with `cudaMalloc`; fill them before use.
+pub struct DeviceBuffer<T> {
+    ptr: sys::CUdeviceptr,
+    len: usize,
+    ctx: Arc<CudaContext>,
+    _elem: PhantomData<T>,
+}
+
+impl<T: DeviceRepr> DeviceBuffer<T> {
+    /// Allocates `len` elements on the context's device.
+    pub fn alloc(ctx: &Arc<CudaContext>, len: usize) -> Result<Self, DriverError> {
+        ctx.bind_to_thread()?;
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(super::invalid_value)?;
+        // SAFETY: a plain allocation; the contents are never read as T before
+        // a copy or a kernel writes them.
+        let ptr = unsafe { result::malloc_sync(bytes) }?;
+        Ok(DeviceBuffer {
+            ptr,
+            len,
+            ctx: ctx.clone(),
+            _elem: PhantomData,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The device address, for a kernel launcher.
+    pub fn as_ptr(&self) -> *const T {
+        self.ptr as *const T
+    }
+
+    /// The device address, for a kernel launcher that writes.
+    pub fn as_mut_ptr(&mut self) -> *mut T {
+        self.ptr as *mut T
+    }
+
+    /// The raw driver address.
+    pub fn device_ptr(&self) -> sys::CUdeviceptr {
+        self.ptr
+    }
+
+    /// Copies `src` into the front of the buffer and returns when the copy is
+    /// done, like `cudaMemcpy(..., cudaMemcpyHostToDevice)`: on the legacy
+    /// default stream, staged through a bounce buffer when `src` is pageable.
+    pub fn copy_from_host(&mut self, src: &[T]) -> Result<(), DriverError> {
+        if src.len() > self.len {
+            return Err(super::invalid_value());
+        }
+        self.ctx.bind_to_thread()?;
+        // SAFETY: the destination holds at least src.len() elements.
+        unsafe { result::memcpy_htod_sync(self.ptr, src) }
+    }
+
+    /// Fills `dst` from the front of the buffer, like `cudaMemcpy(...,
+    /// cudaMemcpyDeviceToHost)`.
+    pub fn copy_to_host(&self, dst: &mut [T]) -> Result<(), DriverError> {
+        if dst.len() > self.len {
+            return Err(super::invalid_value());
+        }
+        self.ctx.bind_to_thread()?;
+        // SAFETY: the source holds at least dst.len() elements.
+        unsafe { result::memcpy_dtoh_sync(dst, self.ptr) }
+    }
+
+    /// Starts copying `src` into the front of the buffer on `stream` and
+    /// returns, like `cudaMemcpyAsync`. How soon it returns depends on `src`:
+    /// Day 53 measures exactly that.
+    ///
+    /// # Safety
+    /// `src` must stay alive and unchanged until the stream has finished the copy.
+    pub unsafe fn copy_from_host_async(
+        &mut self,
+        src: &[T],
+        stream: sys::CUstream,
+    ) -> Result<(), DriverError> {
+        if src.len() > self.len {
+            return Err(super::invalid_value());
+        }
+        self.ctx.bind_to_thread()?;
+        result::memcpy_htod_async(self.ptr, src, stream)
+    }
+}
+
+impl<T> Drop for DeviceBuffer<T> {
+    fn drop(&mut self) {
+        // A failed free at exit has no one to report to; the context records
+        // it, as cudarc does for its own objects.
+        self.ctx.record_err(self.ctx.bind_to_thread());
+        // SAFETY: ptr came from cuMemAlloc and is freed exactly once.
+        self.ctx.record_err(unsafe { result::free_sync(self.ptr) });
+    }
+}

@@ -1,0 +1,83 @@
+//! Page-locked host memory with `cudaMallocHost` / `cudaHostAlloc` semantics.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
+use cudarc::driver::{result, sys, CudaContext, DeviceRepr, DriverError, ValidAsZeroBits};
+
+/// Whether the pages are also mapped into the device's address space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mapping {
+    /// Plain page-locked memory, `cudaMallocHost`. Cached and not
+    /// write-combined, so the CPU reads it at full speed.
+    Unmapped,
+    /// `cudaHostAllocMapped`: a kernel can dereference it through
+    /// [`PinnedHost::device_ptr`] (zero-copy), every access crossing the bus.
+    Mapped,
+}
+
+/// `len` elements of `T` in page-locked host memory, zeroed, freed on drop.
+pub struct PinnedHost<T> {
+    ptr: *mut T,
+    len: usize,
+    mapping: Mapping,
+    ctx: Arc<CudaContext>,
+}
+
+impl<T: DeviceRepr + ValidAsZeroBits> PinnedHost<T> {
+    pub fn alloc(ctx: &Arc<CudaContext>, len: usize, mapping: Mapping) -> Result<Self, DriverError> {
+        ctx.bind_to_thread()?;
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(super::invalid_value)?;
+        let flags = match mapping {
+            Mapping::Unmapped => 0,
+            Mapping::Mapped => sys::CU_MEMHOSTALLOC_DEVICEMAP,
+        };
+        // SAFETY: a plain allocation, zeroed below before any read as T.
+        let ptr = unsafe { result::malloc_host(bytes, flags) }? as *mut T;
+        // SAFETY: ptr holds `bytes` writable bytes; all-zero is a valid T.
+        unsafe { std::ptr::write_bytes(ptr, 0, len) };
+        Ok(PinnedHost {
+            ptr,
+            len,
+            mapping,
+            ctx: ctx.clone(),
+        })
+    }
+
+    /// The address a kernel dereferences to read these pages, like
+    /// `cudaHostGetDevicePointer`. Only mapped memory has one.
+    pub fn device_ptr(&self) -> Result<*const T, DriverError> {
+        if self.mapping != Mapping::Mapped {
+            return Err(super::invalid_value());
+        }
+        let mut dptr: sys::CUdeviceptr = 0;
+        // SAFETY: ptr is a live mapped allocation from cuMemHostAlloc.
+        unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dptr, self.ptr.cast(), 0) }.result()?;
+        Ok(dptr as *const T)
+    }
+}
+
+impl<T> Deref for PinnedHost<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: ptr holds len initialised elements for the life of self.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl<T> DerefMut for PinnedHost<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as for deref, and &mut self gives exclusive access.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+impl<T> Drop for PinnedHost<T> {
+    fn drop(&mut self) {
+        self.ctx.record_err(self.ctx.bind_to_thread());
+        // SAFETY: ptr came from cuMemHostAlloc and is freed exactly once.
+        self.ctx.record_err(unsafe { result::free_host(self.ptr.cast()) });
+    }
+}

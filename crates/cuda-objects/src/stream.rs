@@ -1,0 +1,37 @@
+//! A stream with `cudaStreamCreate` semantics.
+
+use std::sync::Arc;
+
+use cudarc::driver::{result, CudaContext, CudaStream, DriverError};
+
+/// A blocking stream: it synchronises with the legacy default stream, as a
+/// stream from `cudaStreamCreate` does. cudarc's `new_stream` makes
+/// non-blocking ones, which would change what a lesson measures.
+pub struct BlockingStream {
+    stream: Arc<CudaStream>,
+}
+
+impl BlockingStream {
+    pub fn create(ctx: &Arc<CudaContext>) -> Result<Self, DriverError> {
+        ctx.bind_to_thread()?;
+        let raw = result::stream::create(result::stream::StreamKind::Default)?;
+        // SAFETY: raw is a live stream of ctx; Drop below destroys it only
+        // after this wrapper, which borrows it, is gone with self.
+        let stream = unsafe { ctx.wrap_borrowed_stream(raw) };
+        Ok(BlockingStream { stream })
+    }
+
+    /// The cudarc view of the stream, for events and `time-kernel`.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+}
+
+impl Drop for BlockingStream {
+    fn drop(&mut self) {
+        let ctx = self.stream.context();
+        ctx.record_err(ctx.bind_to_thread());
+        // SAFETY: the stream was created in `create` and is destroyed once.
+        ctx.record_err(unsafe { result::stream::destroy(self.stream.cu_stream()) });
+    }
+}

@@ -1,0 +1,71 @@
+//! The one host clock in the workspace: `CLOCK_MONOTONIC`, read in milliseconds
+//! as `f64`, the Rust twin of the course's `hostMs()`.
+//!
+//! Host clocks are banned everywhere else (CUDA-CODE-STYLE.md, "No host clocks"):
+//! a host clock around a kernel launch measures the queueing of the work, not
+//! the work, and kernels are timed with CUDA events through `time-kernel`.
+//! This crate exists for the few places where the host's view *is* the
+//! question, and each is named in `ci/host-clock-allow.txt`:
+//!
+//! - Day 9 reads it to produce the misleading numbers the lesson takes apart
+//!   (the whole process, a launch without and with a sync) and to time the CPU
+//!   reference, where nothing is asynchronous.
+//! - Day 53's Part 2 reads it because how long `cudaMemcpyAsync` holds the
+//!   calling thread is invisible to any CUDA event.
+//!
+//! `CLOCK_MONOTONIC` never jumps when the system clock is set, which a
+//! stopwatch must not do. It is read through `libc` rather than
+//! `std::time::Instant` so that the whole workspace can ban `Instant` outright
+//! and this crate needs no exception to that rule.
+
+/// Milliseconds on the monotonic clock since an arbitrary fixed point.
+///
+/// Only differences between two readings mean anything.
+pub fn now_ms() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec. CLOCK_MONOTONIC exists on
+    // every Linux kernel this project supports, so the call cannot fail; the
+    // branch below keeps that assumption checked in release builds too.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    if rc != 0 {
+        // Unreachable on Linux; a zero reading would silently corrupt every
+        // difference, so stop loudly instead.
+        eprintln!("error: clock_gettime(CLOCK_MONOTONIC) failed");
+        std::process::exit(1);
+    }
+    ts.tv_sec as f64 * 1.0e3 + ts.tv_nsec as f64 * 1.0e-6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::now_ms;
+
+    #[test]
+    fn readings_never_go_backwards() {
+        let mut last = now_ms();
+        for _ in 0..10_000 {
+            let next = now_ms();
+            assert!(next >= last, "{next} < {last}");
+            last = next;
+        }
+    }
+
+    #[test]
+    fn a_sleep_shows_up_as_at_least_its_length() {
+        let before = now_ms();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let elapsed = now_ms() - before;
+        // A sleep never returns early; the upper side is the scheduler's business.
+        assert!(elapsed >= 20.0, "slept 20 ms, clock says {elapsed}");
+    }
+
+    #[test]
+    fn the_unit_is_milliseconds_not_seconds_or_nanoseconds() {
+        // Uptime in ms is far above 1 and far below 1e15 (31,000 years).
+        let t = now_ms();
+        assert!(t > 1.0 && t < 1.0e15, "{t}");
+    }
+}
