@@ -85,7 +85,6 @@ impl Lesson {
     }
 
     fn bind(&self, toolkit: &Toolkit) {
-        use_project_libclang();
         let mut builder = bindgen::Builder::default()
             .header(self.header.to_string_lossy())
             .allowlist_function(format!("{}.*", self.prefix))
@@ -101,9 +100,6 @@ impl Lesson {
             .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()));
         for dir in toolkit.include_dirs() {
             builder = builder.clang_arg(format!("-I{}", dir.display()));
-        }
-        if let Some(dir) = compiler_include_dir() {
-            builder = builder.clang_arg(format!("-isystem{}", dir.display()));
         }
         let bindings = builder
             .generate()
@@ -147,36 +143,6 @@ pub fn parse_archs(list: &str) -> Result<Vec<u32>, String> {
         return Err(format!("{ARCHS_VAR} is set but names no architecture"));
     }
     Ok(archs)
-}
-
-/// Points bindgen at the project's provisioned libclang when nothing else is
-/// configured. The PyPI wheel's library is found here, and the Debian one by
-/// clang-sys's own search, so an explicit LIBCLANG_PATH always wins.
-fn use_project_libclang() {
-    println!("cargo:rerun-if-env-changed=LIBCLANG_PATH");
-    if std::env::var_os("LIBCLANG_PATH").is_some() {
-        return;
-    }
-    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
-    let project = manifest_dir.as_deref().and_then(crate::toolkit::workspace_root);
-    if let Some(dir) = project.map(|p| p.join(".toolchain/libclang")) {
-        if dir.join("libclang.so").is_file() {
-            // Build scripts are single-threaded, so changing the environment
-            // here cannot race with another reader.
-            std::env::set_var("LIBCLANG_PATH", dir);
-        }
-    }
-}
-
-/// The host C compiler's own header folder (`stddef.h`, `limits.h`). The PyPI
-/// libclang ships no resource headers, and the CUDA headers include these.
-fn compiler_include_dir() -> Option<PathBuf> {
-    let out = std::process::Command::new("cc")
-        .arg("-print-file-name=include")
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.join("stddef.h").is_file().then_some(dir)
 }
 
 #[cfg(test)]

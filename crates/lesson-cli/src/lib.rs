@@ -229,6 +229,32 @@ pub mod testing {
         stderr.trim_end().to_string()
     }
 
+    /// The command-line promises every lesson binary keeps: bad flags fail
+    /// in one line before CUDA is touched, `--help` prints the usage line
+    /// and exits 0.
+    pub fn assert_standard_command_line(bin: &str, name: &str) {
+        assert_one_line_failure(&run(bin, &["--frobnicate"]), "unknown flag `--frobnicate`");
+        assert_one_line_failure(&run(bin, &["--device", "zero"]), "`zero` is not a device number");
+        assert_one_line_failure(&run(bin, &["--device"]), "--device needs a device number");
+        let help = run(bin, &["--help"]);
+        assert_eq!(help.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&help.stdout);
+        assert!(text.contains(&format!("Usage: {name} [--device N]")), "{text}");
+        assert!(help.stderr.is_empty());
+    }
+
+    /// Asserts that where there is no driver the lesson fails in one line
+    /// that says so. Where this machine has a driver the path cannot be
+    /// reached, and it says so and returns.
+    pub fn assert_no_driver_failure(bin: &str) {
+        if driver_present() {
+            eprintln!("skipped: this machine has a CUDA driver, so the no-driver path cannot be reached");
+            return;
+        }
+        let line = assert_one_line_failure(&run(bin, &[]), "no CUDA driver found");
+        assert!(line.starts_with("error: "), "{line}");
+    }
+
     /// Whether this machine has a CUDA driver. The no-driver test can only
     /// mean something where there is none (CI, a laptop); elsewhere it says
     /// so and returns.
