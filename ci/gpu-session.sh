@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Everything the lessons' evidence needs from one GPU machine, in one go.
+# Runs there, in a copy of the working tree, with the Rust binaries built
+# beforehand on a machine with Rust (see README.md, "Recording evidence"):
+#
+#   target/release/day09-timing  target/release/day53-pinned
+#   .evidence-bin/cuda-versions-rust   (ci/cuda-versions.cu, built with the
+#                                       toolkit the Rust binaries linked)
+#
+# Usage: ci/gpu-session.sh runs|checks <out-dir>
+#   runs    builds each lesson's .cu with the README's nvcc line in a copy of
+#           the lesson directory alone, then records C++ and Rust runs
+#           alternately (3 each; Day 9 also one CUDA_MODULE_LOADING=EAGER run
+#           of each), and PyTorch's pinned 256 MiB copy beside Day 53.
+#   checks  compute-sanitizer over both programs of both lessons.
+# Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+phase=${1:?usage: ci/gpu-session.sh runs|checks <out-dir>}
+out=${2:?usage: ci/gpu-session.sh runs|checks <out-dir>}
+ev="$out/evidence"
+mkdir -p "$ev"
+: "${EVIDENCE_COMMIT:?set EVIDENCE_COMMIT to the commit the tree was copied from}"
+export EVIDENCE_COMMIT
+
+# Each lesson's C++ program, built as a learner would: its directory copied
+# alone, the nvcc line from the lesson's header comment, nothing else.
+build_alone() { # <lesson> <source> <binary> <nvcc flags...>
+  local lesson=$1 src=$2 bin=$3
+  shift 3
+  local dir
+  dir=$(mktemp -d)
+  cp -r "code/$lesson/." "$dir/"
+  (cd "$dir" && nvcc "$@" -o "$bin" "$src")
+  echo "$dir/$bin"
+}
+
+nvcc -o /tmp/cuda-versions-cxx ci/cuda-versions.cu
+cxx_runtime="$(/tmp/cuda-versions-cxx) (built with the nvcc below)"
+rust_runtime="$(.evidence-bin/cuda-versions-rust) (static cudart of the provisioned CUDA 13.0 wheels)"
+
+timing=$(build_alone day09-timing timing.cu timing -std=c++17 -O3 -arch=sm_90)
+pinned=$(build_alone day53-pinned pinned.cu pinned -std=c++17 -O3 -arch=sm_90 -lineinfo)
+rust09=target/release/day09-timing
+rust53=target/release/day53-pinned
+
+cxx() { EVIDENCE_RUNTIME=$cxx_runtime ci/record.sh "$ev" "$@"; }
+rust() { EVIDENCE_RUNTIME=$rust_runtime ci/record.sh "$ev" "$@"; }
+
+case "$phase" in
+runs)
+  for i in 1 2 3; do
+    cxx day09-timing h200-cxx -- "$timing"
+    rust day09-timing h200-rust -- "$rust09"
+  done
+  cxx day09-timing h200-cxx-eager CUDA_MODULE_LOADING=EAGER -- "$timing"
+  rust day09-timing h200-rust-eager CUDA_MODULE_LOADING=EAGER -- "$rust09"
+  for i in 1 2 3; do
+    cxx day53-pinned h200-cxx -- "$pinned"
+    rust day53-pinned h200-rust -- "$rust53"
+    EVIDENCE_RUNTIME="PyTorch's own" ci/record.sh "$ev" day53-pinned h200-torch-reference -- \
+      python3 ci/torch_h2d_reference.py
+  done
+  ;;
+checks)
+  for tool in memcheck racecheck; do
+    cxx day09-timing "h200-cxx-$tool" -- compute-sanitizer --tool "$tool" "$timing"
+    rust day09-timing "h200-rust-$tool" -- compute-sanitizer --tool "$tool" "$rust09"
+  done
+  cxx day53-pinned h200-cxx-memcheck -- compute-sanitizer --tool memcheck "$pinned"
+  rust day53-pinned h200-rust-memcheck -- compute-sanitizer --tool memcheck "$rust53"
+  ;;
+*)
+  echo "error: unknown phase '$phase' (runs or checks)" >&2
+  exit 1
+  ;;
+esac
+for f in "$ev"/*/*.txt; do
+  printf '%-60s %s\n' "$f" "$(grep '^# exit code' "$f")"
+done
+tar -czf "$out/evidence.tar.gz" -C "$out" evidence
