@@ -2,19 +2,17 @@
 # SPDX-License-Identifier: MIT
 #
 # Everything the lessons' evidence needs from one GPU machine, in one go.
-# Runs there, in a copy of the working tree, with the Rust binaries built
-# beforehand on a machine with Rust (see README.md, "Recording evidence"):
-#
-#   target/release/day09-timing  target/release/day53-pinned
-#   .evidence-bin/cuda-versions-rust   (ci/cuda-versions.cu, built with the
-#                                       toolkit the Rust binaries linked)
+# Runs there, in a copy of the working tree, with .evidence-bin/ made
+# beforehand by ci/build-for-gpu.sh on a machine with Rust (see README.md,
+# "Recording evidence").
 #
 # Usage: ci/gpu-session.sh runs|checks <out-dir>
 #   runs    builds each lesson's .cu with the README's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
-#           alternately (3 each; Day 9 also one CUDA_MODULE_LOADING=EAGER run
+#           alternately (5 each; Day 9 also one CUDA_MODULE_LOADING=EAGER run
 #           of each), and PyTorch's pinned 256 MiB copy beside Day 53.
-#   checks  compute-sanitizer over both programs of both lessons.
+#   checks  the GPU-only Rust tests, then compute-sanitizer over both
+#           programs of both lessons.
 # Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,21 +41,21 @@ rust_runtime="$(.evidence-bin/cuda-versions-rust) (static cudart of the provisio
 
 timing=$(build_alone day09-timing timing.cu timing -std=c++17 -O3 -arch=sm_90)
 pinned=$(build_alone day53-pinned pinned.cu pinned -std=c++17 -O3 -arch=sm_90 -lineinfo)
-rust09=target/release/day09-timing
-rust53=target/release/day53-pinned
+rust09=.evidence-bin/day09-timing
+rust53=.evidence-bin/day53-pinned
 
 cxx() { EVIDENCE_RUNTIME=$cxx_runtime ci/record.sh "$ev" "$@"; }
 rust() { EVIDENCE_RUNTIME=$rust_runtime ci/record.sh "$ev" "$@"; }
 
 case "$phase" in
 runs)
-  for i in 1 2 3; do
+  for i in 1 2 3 4 5; do
     cxx day09-timing h200-cxx -- "$timing"
     rust day09-timing h200-rust -- "$rust09"
   done
   cxx day09-timing h200-cxx-eager CUDA_MODULE_LOADING=EAGER -- "$timing"
   rust day09-timing h200-rust-eager CUDA_MODULE_LOADING=EAGER -- "$rust09"
-  for i in 1 2 3; do
+  for i in 1 2 3 4 5; do
     cxx day53-pinned h200-cxx -- "$pinned"
     rust day53-pinned h200-rust -- "$rust53"
     EVIDENCE_RUNTIME="PyTorch's own" ci/record.sh "$ev" day53-pinned h200-torch-reference -- \
@@ -65,12 +63,15 @@ runs)
   done
   ;;
 checks)
-  for tool in memcheck racecheck; do
-    cxx day09-timing "h200-cxx-$tool" -- compute-sanitizer --tool "$tool" "$timing"
-    rust day09-timing "h200-rust-$tool" -- compute-sanitizer --tool "$tool" "$rust09"
+  for t in .evidence-bin/tests/*; do
+    rust gpu-tests "h200-$(basename "$t")" -- "$t" --ignored --test-threads=1
   done
-  cxx day53-pinned h200-cxx-memcheck -- compute-sanitizer --tool memcheck "$pinned"
-  rust day53-pinned h200-rust-memcheck -- compute-sanitizer --tool memcheck "$rust53"
+  for tool in memcheck racecheck; do
+    cxx day09-timing "h200-cxx-$tool" -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool "$tool" "$timing"
+    rust day09-timing "h200-rust-$tool" -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool "$tool" "$rust09"
+  done
+  cxx day53-pinned h200-cxx-memcheck -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool memcheck "$pinned"
+  rust day53-pinned h200-rust-memcheck -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool memcheck "$rust53"
   ;;
 *)
   echo "error: unknown phase '$phase' (runs or checks)" >&2

@@ -3,13 +3,13 @@
 #
 # Records one run of a lesson program as an evidence transcript: a metadata
 # header, the program's output exactly as it printed it (stdout and stderr in
-# the order written), and its exit code. Never overwrites: an existing name
-# gets the next free number. A failing run is recorded as failing.
+# the order written), and its exit code. Never overwrites: a name already
+# taken gets a number. A failing run is recorded as failing.
 #
 # Usage: ci/record.sh <evidence-dir> <lesson> <name> [VAR=value ...] -- <command ...>
 #   e.g. ci/record.sh evidence day09-timing h200-cxx CUDA_MODULE_LOADING=EAGER -- ./timing
 #
-# Writes <evidence-dir>/<lesson>/<date>-<name>-<n>.txt and prints its path.
+# Writes <evidence-dir>/<lesson>/<UTC start time>-<name>.txt and prints its path.
 # EVIDENCE_COMMIT names the git commit when the tree has no .git (the GPU
 # machine receives a copy of the working tree without history).
 set -uo pipefail
@@ -33,10 +33,16 @@ shift
 [ $# -gt 0 ] || { echo "error: no command to record" >&2; exit 2; }
 
 mkdir -p "$dir/$lesson"
-day=$(date -u +%Y-%m-%d)
-n=1
-while [ -e "$dir/$lesson/$day-$name-$n.txt" ]; do n=$((n + 1)); done
-file="$dir/$lesson/$day-$name-$n.txt"
+# Named by the start time, so runs recorded on different machines or days
+# never collide when their folders are merged into evidence/.
+start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+stamp=$(echo "$start" | tr -d ':')
+file="$dir/$lesson/$stamp-$name.txt"
+n=2
+while [ -e "$file" ]; do
+  file="$dir/$lesson/$stamp-$name-$n.txt"
+  n=$((n + 1))
+done
 
 gpu=$(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader -i 0 2>/dev/null | head -n 1)
 IFS=',' read -r gpu_name gpu_cc gpu_driver <<<"$gpu"
@@ -50,7 +56,7 @@ code=$?
 
 {
   echo "# lesson: $lesson"
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "# date: $start"
   echo "# gpu: $(echo "$gpu_name" | xargs) (compute capability $(echo "$gpu_cc" | xargs))"
   echo "# driver: $(echo "$gpu_driver" | xargs) (CUDA ${cuda_driver:-unknown})"
   echo "# cuda runtime: ${EVIDENCE_RUNTIME:-unknown}"

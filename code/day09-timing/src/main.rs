@@ -119,10 +119,14 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
     let compute_capability = check!(ctx.compute_capability())?;
     let blocks = ffi::blocks_for(ELEMS);
 
-    let mut h_a = vec![0.0f32; ELEMS];
-    let mut h_b = vec![0.0f32; ELEMS];
-    let mut h_out = vec![0.0f32; ELEMS];
-    let mut h_want = vec![0.0f32; ELEMS];
+    // Filled with a non-zero value so every page is written, and so mapped,
+    // now. `vec![0.0; n]` gets lazily mapped zero pages from the allocator,
+    // and the first pass to write them (the timed CPU loop) would pay one page
+    // fault per 4 KiB; timing.cu's std::vector writes its elements up front.
+    let mut h_a = vec![-1.0f32; ELEMS];
+    let mut h_b = vec![-1.0f32; ELEMS];
+    let mut h_out = vec![-1.0f32; ELEMS];
+    let mut h_want = vec![-1.0f32; ELEMS];
     for i in 0..ELEMS {
         h_a[i] = (i % 97) as f32 * 0.5;
         h_b[i] = (i % 13) as f32;

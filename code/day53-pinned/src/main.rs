@@ -16,8 +16,8 @@ use std::process::ExitCode;
 
 use cuda_check::{check, runtime};
 use cuda_objects::{BlockingStream, DeviceBuffer, Mapping, PinnedHost};
-use cudarc::driver::sys::{self, CUdevice_attribute};
-use cudarc::driver::{result, CudaContext};
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::CudaContext;
 use ffi::Input;
 use host_clock::now_ms;
 use lesson_cli::{CheckFailed, Options};
@@ -81,21 +81,14 @@ fn first_mismatch(got: &[f32], want: &[f32], rel_tolerance: f32) -> Option<usize
     })
 }
 
-/// Sets the map-host flag on the device's primary context before anything
-/// creates it, as pinned.cu's `cudaSetDeviceFlags(cudaDeviceMapHost)` does.
-fn request_mapped_memory(device: usize) -> Result<(), cuda_check::CudaError> {
-    check!(result::init())?;
-    let ordinal = i32::try_from(device).unwrap_or(i32::MAX);
-    let dev = check!(result::device::get(ordinal))?;
-    let flags = sys::CUctx_flags::CU_CTX_MAP_HOST as u32;
-    // SAFETY: dev is a valid device handle; setting flags before the primary
-    // context is active is what this call is for.
-    check!(unsafe { sys::cuDevicePrimaryCtxSetFlags_v2(dev, flags) }.result())
-}
-
 fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
     cuda_check::require_driver()?;
-    request_mapped_memory(options.device)?;
+    // pinned.cu first calls cudaSetDeviceFlags(cudaDeviceMapHost). The driver
+    // API has no such step: every context since CUDA 3.2 maps host memory,
+    // CU_CTX_MAP_HOST has had no effect since CUDA 11, and CUDA 13's
+    // cuDevicePrimaryCtxSetFlags rejects it as an invalid value (seen on the
+    // H200, evidence/day53-pinned/2026-11-29T222958Z-h200-rust.txt). What remains
+    // is the device's ability to map, checked below as pinned.cu checks it.
     let ctx = check!(CudaContext::new(options.device))?;
     check!(runtime::bind_to_current_context())?;
     println!(

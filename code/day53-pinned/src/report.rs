@@ -85,7 +85,11 @@ mod tests {
     /// C's printf is the oracle: the shell's printf(1) formats with the same
     /// conversions pinned.cu uses, so each line is compared with it.
     fn printf(format: &str, args: &[&str]) -> String {
-        let out = std::process::Command::new("printf").arg(format).args(args).output().unwrap();
+        let out = std::process::Command::new("printf")
+            .arg(format)
+            .args(args)
+            .output()
+            .unwrap();
         String::from_utf8(out.stdout).unwrap()
     }
 
@@ -102,7 +106,14 @@ mod tests {
             part1_row(256, pageable, pinned),
             printf(
                 "%6zu MiB  %9.3f ms %5.1f GB/s  %9.3f ms %5.1f GB/s  %6.2fx",
-                &["256", "20.125", &gb(pageable), "4.836", &gb(pinned), &(pageable / pinned).to_string()]
+                &[
+                    "256",
+                    "20.125",
+                    &gb(pageable),
+                    "4.836",
+                    &gb(pinned),
+                    &(pageable / pinned).to_string()
+                ]
             )
         );
     }

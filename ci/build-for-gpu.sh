@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Builds, on a machine with Rust, everything ci/gpu-session.sh runs on a GPU
+# machine without Rust, into .evidence-bin/ (git-ignored; carry it there):
+#   the lesson binaries, the GPU-only test binaries (run there with
+#   --ignored), and ci/cuda-versions.cu built with the toolkit they link.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+toolkit=$(ci/provision.sh)
+rm -rf .evidence-bin
+mkdir -p .evidence-bin/tests
+cargo build --release --workspace --quiet
+cp target/release/day09-timing target/release/day53-pinned .evidence-bin/
+"$toolkit/bin/nvcc" -o .evidence-bin/cuda-versions-rust ci/cuda-versions.cu
+# The integration tests named on_gpu hold the tests that need a GPU.
+cargo test --release --workspace --no-run --message-format=json --quiet 2>/dev/null |
+  python3 -c '
+import json, sys, shutil
+for line in sys.stdin:
+    msg = json.loads(line)
+    exe = msg.get("executable")
+    if exe and msg.get("target", {}).get("name") == "on_gpu":
+        pkg = msg["package_id"].split("#")[0].rstrip("/").split("/")[-1]
+        shutil.copy(exe, f".evidence-bin/tests/{pkg}-on_gpu")
+        print(f".evidence-bin/tests/{pkg}-on_gpu")
+'
+ls .evidence-bin .evidence-bin/tests
