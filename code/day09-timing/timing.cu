@@ -112,6 +112,15 @@ __global__ void vectorScale(const float* a, float* out, size_t n) {
     }
 }
 
+// The CPU reference: one thread, a plain loop, no SIMD intrinsics, no OpenMP.
+// Deliberately simple so its answer can be trusted, which also makes it a
+// weak competitor; the lesson page says so. It writes into caller-owned memory.
+static void vectorAddCpu(const float* a, const float* b, float* out, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        out[i] = a[i] + b[i];
+    }
+}
+
 #ifdef LESSON_NO_MAIN
 // Built into the Rust twin (code/day09-timing/src/main.rs) instead of as a
 // program: the same kernels, launched through the C interface in timing.h.
@@ -133,6 +142,13 @@ extern "C" cudaError_t day09_vector_scale(const float* a, float* out,
 }
 
 extern "C" int day09_blocks_for(size_t n) { return blocksFor(n); }
+
+// The Rust twin times this very loop, so the CPU rows of both programs time
+// the same machine code from the same host compiler, not rustc against g++.
+extern "C" void day09_vector_add_cpu(const float* a, const float* b,
+                                     float* out, size_t n) {
+    vectorAddCpu(a, b, out, n);
+}
 #else
 
 // The host clock, in milliseconds. CLOCK_MONOTONIC, because a stopwatch must
@@ -143,15 +159,6 @@ static double hostMs() {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return static_cast<double>(ts.tv_sec) * 1.0e3 +
            static_cast<double>(ts.tv_nsec) * 1.0e-6;
-}
-
-// The CPU reference: one thread, a plain loop, no SIMD intrinsics, no OpenMP.
-// Deliberately simple so its answer can be trusted, which also makes it a
-// weak competitor; the lesson page says so. It writes into caller-owned memory.
-static void vectorAddCpu(const float* a, const float* b, float* out, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        out[i] = a[i] + b[i];
-    }
 }
 
 // The first index where got differs from want by more than relTolerance

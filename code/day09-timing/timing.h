@@ -26,6 +26,10 @@ cudaError_t day09_vector_add(const float* a, const float* b, float* out,
 cudaError_t day09_vector_scale(const float* a, float* out, size_t n,
                                cudaStream_t stream);
 
+// The CPU reference loop, out[i] = a[i] + b[i] on the host, one thread.
+void day09_vector_add_cpu(const float* a, const float* b, float* out,
+                          size_t n);
+
 // The grid size the launchers use for n elements, for the report's header.
 int day09_blocks_for(size_t n);
 

@@ -58,3 +58,10 @@ pub fn blocks_for(n: usize) -> i32 {
     // SAFETY: pure arithmetic.
     unsafe { day09_blocks_for(n) }
 }
+
+/// timing.cu's CPU reference over the first `n` elements of each slice.
+pub fn vector_add_cpu(a: &[f32], b: &[f32], out: &mut [f32]) {
+    let n = a.len().min(b.len()).min(out.len());
+    // SAFETY: all three slices hold at least n floats; out is not aliased.
+    unsafe { day09_vector_add_cpu(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n) }
+}

@@ -56,13 +56,6 @@ fn main() -> ExitCode {
     lesson_cli::run(USAGE, lesson)
 }
 
-/// The CPU reference: one thread, a plain loop, as in timing.cu.
-fn vector_add_cpu(a: &[f32], b: &[f32], out: &mut [f32]) {
-    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
-        *o = x + y;
-    }
-}
-
 /// The first index where `got` and `want` differ beyond the relative
 /// tolerance (absolute where want is 0), or `None`.
 fn first_mismatch(got: &[f32], want: &[f32], rel_tolerance: f32) -> Option<usize> {
@@ -176,9 +169,10 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
     // Row 5: the same kernel with the copies in the region.
     let round_trip_ms = time_round_trip(&timer, &stream, (&h_a, &h_b, &mut h_out), &mut dev, ELEMS)?;
 
-    // The CPU on the same data; this pass also fills h_want for the check.
+    // The CPU on the same data, with timing.cu's own loop (see ffi.rs); this
+    // pass also fills h_want for the check.
     let cpu_start = now_ms();
-    vector_add_cpu(&h_a, &h_b, &mut h_want);
+    ffi::vector_add_cpu(&h_a, &h_b, &mut h_want);
     let cpu_ms = now_ms() - cpu_start;
 
     // Checked while h_out still holds the last full round trip.
@@ -201,7 +195,7 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
     let mut sweep = Vec::with_capacity(SWEEP.len());
     for &n in &SWEEP {
         let t0 = now_ms();
-        vector_add_cpu(&h_a[..n], &h_b[..n], &mut h_want[..n]);
+        ffi::vector_add_cpu(&h_a[..n], &h_b[..n], &mut h_want[..n]);
         let cpu_ms = now_ms() - t0;
         let kernel_ms = timer
             .time(&stream, || {
@@ -281,10 +275,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_cpu_reference_adds_elementwise() {
-        let mut out = [0.0; 3];
-        vector_add_cpu(&[1.0, 2.5, -1.0], &[2.0, 0.5, 1.0], &mut out);
-        assert_eq!(out, [3.0, 3.0, 0.0]);
+    fn the_cpu_reference_from_timing_cu_adds_elementwise() {
+        let mut out = [0.0; 4];
+        ffi::vector_add_cpu(&[1.0, 2.5, -1.0, 9.0], &[2.0, 0.5, 1.0, 9.0], &mut out[..3]);
+        assert_eq!(out, [3.0, 3.0, 0.0, 0.0], "three elements, the fourth untouched");
     }
 
     #[test]
