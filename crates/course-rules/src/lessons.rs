@@ -1,0 +1,162 @@
+//! Rule 10, a lesson builds alone: each lesson directory, copied by itself
+//! into an empty folder, builds its `.cu` with the nvcc line its README gives.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The architectures a copied lesson must build for.
+pub const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
+
+/// A lesson directory: `code/<name>/` with one `.cu` at its top.
+#[derive(Debug, Clone)]
+pub struct Lesson {
+    pub dir: PathBuf,
+    pub cu: PathBuf,
+}
+
+/// The lessons under `root/code`, in name order.
+pub fn lessons(root: &Path) -> Vec<Lesson> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(root.join("code")) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let dir = entry.path();
+        let Ok(files) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let cu = files
+            .flatten()
+            .map(|f| f.path())
+            .find(|p| p.extension().is_some_and(|e| e == "cu"));
+        if let Some(cu) = cu {
+            found.push(Lesson { dir, cu });
+        }
+    }
+    found.sort_by(|a, b| a.dir.cmp(&b.dir));
+    found
+}
+
+/// The first line of `text` that is an nvcc command (`nvcc ...`), trimmed.
+pub fn nvcc_line(text: &str) -> Option<String> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("nvcc "))
+        .map(str::to_string)
+}
+
+/// The nvcc line in the `.cu`'s header comment (`// Build: nvcc ...`).
+pub fn header_nvcc_line(cu_text: &str) -> Option<String> {
+    cu_text
+        .lines()
+        .take_while(|l| l.starts_with("//") || l.trim().is_empty())
+        .find_map(|l| {
+            l.trim_start_matches('/')
+                .trim()
+                .strip_prefix("Build:")
+                .map(|s| s.trim().to_string())
+        })
+}
+
+/// The README's and the header's nvcc lines must exist and agree.
+pub fn check_build_lines(lesson: &Lesson) -> Result<String, String> {
+    let readme = lesson.dir.join("README.md");
+    let readme_text = std::fs::read_to_string(&readme).map_err(|e| format!("{}: {e}", readme.display()))?;
+    let from_readme = nvcc_line(&readme_text)
+        .ok_or_else(|| format!("{}: gives no `nvcc ...` build line", readme.display()))?;
+    let cu_text = std::fs::read_to_string(&lesson.cu).map_err(|e| format!("{}: {e}", lesson.cu.display()))?;
+    let from_header = header_nvcc_line(&cu_text).ok_or_else(|| {
+        format!(
+            "{}: its header comment has no `Build: nvcc ...` line",
+            lesson.cu.display()
+        )
+    })?;
+    if from_readme != from_header {
+        return Err(format!(
+            "{}: the README builds with `{from_readme}` but the .cu's header says `{from_header}`",
+            lesson.dir.display()
+        ));
+    }
+    Ok(from_readme)
+}
+
+/// Copies the lesson directory alone into a fresh folder and runs its nvcc
+/// line there with `nvcc`, once per architecture in [`ARCHS`].
+pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"nvcc") || !words.iter().any(|w| w.starts_with("-arch=")) {
+        return Err(format!("`{line}`: expected `nvcc ... -arch=sm_XX ...`"));
+    }
+    // A fresh folder per build: two checks of one lesson may run at once.
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let name = lesson
+        .dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("lesson");
+    for arch in ARCHS {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let scratch =
+            std::env::temp_dir().join(format!("course-rules-{name}-{}-{arch}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        copy_dir(&lesson.dir, &scratch).map_err(|e| format!("copying {}: {e}", lesson.dir.display()))?;
+        let args: Vec<String> = words[1..]
+            .iter()
+            .map(|w| {
+                if w.starts_with("-arch=") {
+                    format!("-arch={arch}")
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        let out = Command::new(nvcc)
+            .args(&args)
+            .current_dir(&scratch)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", nvcc.display()))?;
+        let _ = std::fs::remove_dir_all(&scratch);
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(format!(
+                "{} copied alone does not build for {arch} with `{line}`: {}",
+                lesson.dir.display(),
+                err.lines().find(|l| l.contains("error")).unwrap_or(err.trim())
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_lines_are_read_from_readme_and_header() {
+        assert_eq!(
+            nvcc_line("# T\n```\nnvcc -O3 -arch=sm_90 -o t t.cu\n./t\n```").as_deref(),
+            Some("nvcc -O3 -arch=sm_90 -o t t.cu")
+        );
+        let cu = "// SPDX\n//\n// Build: nvcc -O3 -arch=sm_90 -o t t.cu\n// Run: ./t\n\n#include <x>\n// Build: no";
+        assert_eq!(
+            header_nvcc_line(cu).as_deref(),
+            Some("nvcc -O3 -arch=sm_90 -o t t.cu")
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! The course's rules from CUDA-CODE-STYLE.md, as checks that fail CI.
+//!
+//! - rule 1, no host clocks outside the allow-listed files ([`host_clock`]);
+//! - rule 8, verbatim blocks identical in every lesson `.cu` ([`verbatim`]);
+//! - rule 9, snippet markers well formed and every quote of a snippet or a
+//!   transcript in a document equal to its source ([`blocks`], [`quotes`]);
+//! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]).
+//!
+//! `tests/repository.rs` runs them all over this repository, so `cargo test`
+//! enforces them; `cargo run -p course-rules -- check` prints the same
+//! findings for a person. Not for: rules a compiler or clippy already keeps.
+
+pub mod blocks;
+pub mod files;
+pub mod host_clock;
+pub mod lessons;
+pub mod lexer;
+pub mod quotes;
+pub mod tokens;
+pub mod verbatim;
+
+use std::path::{Path, PathBuf};
+
+/// The allow-list of files that may read a host clock, relative to the root.
+pub const ALLOW_LIST: &str = "ci/host-clock-allow.txt";
+
+/// Reads a file as text; a file that is not UTF-8 is read with replacement
+/// characters rather than skipped, so a banned clock cannot hide in one.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read(path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Rule 1 over every C, C++, CUDA and Rust file of the project.
+pub fn check_host_clocks(root: &Path) -> Vec<String> {
+    let allow = match read_text(&root.join(ALLOW_LIST)).and_then(|t| host_clock::AllowList::parse(&t)) {
+        Ok(allow) => allow,
+        Err(e) => return vec![e],
+    };
+    let mut problems = Vec::new();
+    for rel in files::project_files(root) {
+        let Some(lang) = host_clock::lang_of(&rel) else {
+            continue;
+        };
+        match read_text(&root.join(&rel)) {
+            Ok(src) => problems.extend(
+                host_clock::scan(&rel, &src, lang)
+                    .into_iter()
+                    .filter(|f| !allow.allows(f))
+                    .map(|f| f.to_string()),
+            ),
+            Err(e) => problems.push(e),
+        }
+    }
+    for path in allow.entries.keys() {
+        if !root.join(path).is_file() {
+            problems.push(format!(
+                "{ALLOW_LIST}: lists {}, which does not exist",
+                path.display()
+            ));
+        }
+    }
+    problems
+}
+
+/// Rule 8 over every lesson `.cu`.
+pub fn check_verbatim(root: &Path) -> Vec<String> {
+    let mut sources: Vec<(PathBuf, String)> = Vec::new();
+    for lesson in lessons::lessons(root) {
+        let rel = lesson.cu.strip_prefix(root).unwrap_or(&lesson.cu).to_path_buf();
+        match read_text(&lesson.cu) {
+            Ok(text) => sources.push((rel, text)),
+            Err(e) => return vec![e],
+        }
+    }
+    verbatim::check(&sources)
+}
+
+/// Rule 9: snippet markers in every source file, quotes in every Markdown file.
+pub fn check_snippets(root: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    for rel in files::project_files(root) {
+        let is_source = host_clock::lang_of(&rel).is_some();
+        let is_doc = rel.extension().is_some_and(|e| e == "md");
+        if !is_source && !is_doc {
+            continue;
+        }
+        let text = match read_text(&root.join(&rel)) {
+            Ok(text) => text,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        if is_source {
+            if let Err(p) = blocks::parse(&rel, &text, blocks::Kind::Snippet) {
+                problems.extend(p);
+            }
+        } else {
+            problems.extend(quotes::check(root, &rel, &text));
+        }
+    }
+    problems
+}
+
+/// Rule 10: every lesson's README and `.cu` header agree on the nvcc line,
+/// and with `nvcc` given, the lesson copied alone builds with it.
+pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
+    let mut problems = Vec::new();
+    let all = lessons::lessons(root);
+    if all.is_empty() {
+        problems.push(format!("{}: no lessons found under code/", root.display()));
+    }
+    for lesson in all {
+        match lessons::check_build_lines(&lesson) {
+            Err(e) => problems.push(e),
+            Ok(line) => {
+                if let Some(nvcc) = nvcc {
+                    if let Err(e) = lessons::build_alone(&lesson, nvcc, &line) {
+                        problems.push(e);
+                    }
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// The workspace root this crate was built in.
+pub fn repository_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().nth(2).unwrap_or(here).to_path_buf()
+}
+
+/// The nvcc the build would use (crates/cuda-build's search order).
+pub fn find_nvcc(root: &Path) -> Result<PathBuf, String> {
+    cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(root)).map(|t| t.nvcc)
+}

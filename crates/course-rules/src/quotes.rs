@@ -1,0 +1,210 @@
+//! Rule 9's other half: documents that quote a snippet or a transcript.
+//!
+//! A quote is a marker comment followed by a fenced block:
+//!
+//! ````text
+//! <!-- snippet: code/day09-timing/timing.cu#launch-clock -->
+//! ```cpp
+//! ...the snippet's text...
+//! ```
+//! ````
+//!
+//! `<!-- transcript: evidence/day09-timing/FILE.txt -->` quotes a recorded
+//! run: everything after its header's `# ---` line. [`check`] reports quotes
+//! that differ from their source; [`sync`] rewrites them.
+
+use std::path::Path;
+
+use crate::blocks::{parse, Kind};
+
+/// The command that rewrites every quote, named in each failure.
+pub const SYNC_COMMAND: &str = "cargo run -p course-rules -- sync";
+
+/// What a quote marker points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Source {
+    Snippet { file: String, name: String },
+    Transcript { file: String },
+}
+
+fn marker(line: &str) -> Option<Source> {
+    let inner = line.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+    if let Some(target) = inner.strip_prefix("snippet:") {
+        let (file, name) = target.trim().split_once('#')?;
+        return Some(Source::Snippet {
+            file: file.to_string(),
+            name: name.to_string(),
+        });
+    }
+    let file = inner.strip_prefix("transcript:")?.trim();
+    Some(Source::Transcript {
+        file: file.to_string(),
+    })
+}
+
+/// The text a source stands for, read relative to `root`.
+fn source_text(root: &Path, source: &Source) -> Result<String, String> {
+    match source {
+        Source::Snippet { file, name } => snippet(root, file, name),
+        Source::Transcript { file } => {
+            let text = std::fs::read_to_string(root.join(file)).map_err(|e| format!("{file}: {e}"))?;
+            let body = text
+                .split_once("\n# ---\n")
+                .map(|(_, body)| body)
+                .ok_or_else(|| format!("{file}: no `# ---` line ends a header"))?;
+            Ok(body.to_string())
+        }
+    }
+}
+
+/// One snippet's dedented text: what `course-rules snippet FILE#NAME` prints.
+pub fn snippet(root: &Path, file: &str, name: &str) -> Result<String, String> {
+    let path = Path::new(file);
+    let src = std::fs::read_to_string(root.join(path)).map_err(|e| format!("{file}: {e}"))?;
+    let blocks = parse(path, &src, Kind::Snippet).map_err(|p| p.join("; "))?;
+    blocks
+        .iter()
+        .find(|b| b.name == name)
+        .map(|b| b.dedented())
+        .ok_or_else(|| format!("{file} has no snippet `{name}`"))
+}
+
+/// A quote found in a document: where its fenced body starts and ends.
+struct Quote {
+    source: Source,
+    marker_line: usize,
+    /// Line indexes of the opening and closing fences.
+    open: usize,
+    close: usize,
+}
+
+fn quotes(doc: &[&str]) -> Result<Vec<Quote>, usize> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < doc.len() {
+        if let Some(source) = marker(doc[i]) {
+            let open = i + 1;
+            let fence = doc.get(open).map(|l| l.trim_start()).unwrap_or("");
+            if !fence.starts_with("```") {
+                return Err(i + 1);
+            }
+            let close = (open + 1..doc.len())
+                .find(|&j| doc[j].trim() == "```")
+                .ok_or(i + 1)?;
+            found.push(Quote {
+                source,
+                marker_line: i + 1,
+                open,
+                close,
+            });
+            i = close + 1;
+        } else {
+            i += 1;
+        }
+    }
+    Ok(found)
+}
+
+/// Problems with the quotes in the document `doc_path` (text `doc`).
+pub fn check(root: &Path, doc_path: &Path, doc: &str) -> Vec<String> {
+    let lines: Vec<&str> = doc.lines().collect();
+    let found = match quotes(&lines) {
+        Ok(found) => found,
+        Err(line) => {
+            return vec![format!(
+                "{}:{line}: a quote marker must be followed by a fenced block ending in ```",
+                doc_path.display()
+            )]
+        }
+    };
+    let mut problems = Vec::new();
+    for q in found {
+        let at = format!("{}:{}", doc_path.display(), q.marker_line);
+        match source_text(root, &q.source) {
+            Err(e) => problems.push(format!("{at}: {e}")),
+            Ok(want) => {
+                let mut got = lines[q.open + 1..q.close].join("\n");
+                got.push('\n');
+                if got != want {
+                    problems.push(format!(
+                        "{at}: the quote differs from its source; run `{SYNC_COMMAND}`"
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// The document with every quote replaced by its source's current text.
+pub fn sync(root: &Path, doc: &str) -> Result<String, String> {
+    let lines: Vec<&str> = doc.lines().collect();
+    let found = quotes(&lines).map_err(|line| format!("line {line}: a quote marker needs a fenced block"))?;
+    let mut out: Vec<String> = Vec::new();
+    let mut next = 0;
+    for q in found {
+        out.extend(lines[next..=q.open].iter().map(|s| s.to_string()));
+        out.extend(source_text(root, &q.source)?.lines().map(str::to_string));
+        next = q.close;
+    }
+    out.extend(lines[next..].iter().map(|s| s.to_string()));
+    let mut text = out.join("\n");
+    if doc.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder per call: tests run in parallel.
+    fn tree() -> std::path::PathBuf {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("course-rules-quotes-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(dir.join("ev")).unwrap();
+        std::fs::write(
+            dir.join("k.cu"),
+            "x\n    // snippet: two\n    a();\n      b();\n    // end snippet\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("ev/run.txt"), "# gpu: X\n# ---\nline 1\nline 2\n").unwrap();
+        dir
+    }
+
+    #[test]
+    fn matching_quotes_pass_and_edited_ones_name_the_sync_command() {
+        let root = tree();
+        let good = "t\n<!-- snippet: k.cu#two -->\n```cpp\na();\n  b();\n```\n\
+                    <!-- transcript: ev/run.txt -->\n```text\nline 1\nline 2\n```\n";
+        assert_eq!(check(&root, Path::new("R.md"), good), Vec::<String>::new());
+        let edited = good.replace("line 2", "line 2, tidied");
+        let p = check(&root, Path::new("R.md"), &edited);
+        assert_eq!(
+            p,
+            ["R.md:7: the quote differs from its source; run `cargo run -p course-rules -- sync`"]
+        );
+        assert_eq!(sync(&root, &edited).unwrap(), good);
+    }
+
+    #[test]
+    fn a_missing_snippet_or_a_marker_without_a_block_is_reported() {
+        let root = tree();
+        let p = check(
+            &root,
+            Path::new("R.md"),
+            "<!-- snippet: k.cu#nope -->\n```\n```\n",
+        );
+        assert_eq!(p, ["R.md:1: k.cu has no snippet `nope`"]);
+        let p = check(&root, Path::new("R.md"), "<!-- snippet: k.cu#two -->\ntext\n");
+        assert_eq!(p.len(), 1);
+        assert!(p[0].contains("must be followed by a fenced block"));
+    }
+
+    #[test]
+    fn snippet_prints_the_dedented_region() {
+        assert_eq!(snippet(&tree(), "k.cu", "two").unwrap(), "a();\n  b();\n");
+    }
+}

@@ -1,0 +1,165 @@
+//! The rules, run over this repository, and each one shown to fail on a
+//! planted violation in a copy of the lessons.
+
+use std::path::{Path, PathBuf};
+
+use course_rules::{
+    check_host_clocks, check_lessons, check_snippets, check_verbatim, find_nvcc, repository_root,
+};
+
+fn assert_clean(problems: Vec<String>) {
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn no_host_clocks_outside_the_allow_list() {
+    assert_clean(check_host_clocks(&repository_root()));
+}
+
+#[test]
+fn verbatim_blocks_are_identical_in_every_lesson() {
+    assert_clean(check_verbatim(&repository_root()));
+}
+
+#[test]
+fn snippets_are_well_formed_and_every_quote_matches_its_source() {
+    assert_clean(check_snippets(&repository_root()));
+}
+
+#[test]
+fn every_lesson_copied_alone_builds_with_its_readme_line() {
+    let root = repository_root();
+    let nvcc = find_nvcc(&root).expect("nvcc: run ci/provision.sh (the test command does)");
+    assert_clean(check_lessons(&root, Some(&nvcc)));
+}
+
+/// A scratch copy of what the rules read: the lessons, the allow-list and
+/// the evidence the READMEs quote.
+fn scratch_copy(tag: &str) -> PathBuf {
+    let root = repository_root();
+    let dir = std::env::temp_dir().join(format!("course-rules-planted-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["code", "ci", "evidence", "crates/host-clock"] {
+        copy(&root.join(sub), &dir.join(sub));
+    }
+    dir
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from:?} not in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn a_planted_host_clock_fails_even_in_an_allowed_file() {
+    let dir = scratch_copy("clock");
+    assert_clean(check_host_clocks(&dir));
+    let pinned = dir.join("code/day53-pinned/pinned.cu");
+    edit(
+        &pinned,
+        "int main() {",
+        "int main() {\n    auto t0 = std::chrono::steady_clock::now();",
+    );
+    let problems = check_host_clocks(&dir);
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems[0].starts_with("code/day53-pinned/pinned.cu:"),
+        "{problems:?}"
+    );
+    assert!(problems[0].contains(": std::chrono: "), "{problems:?}");
+    assert!(problems[1].contains(": steady_clock: "), "{problems:?}");
+}
+
+#[test]
+fn a_drifted_verbatim_copy_fails_naming_lesson_block_and_line() {
+    let dir = scratch_copy("verbatim");
+    assert_clean(check_verbatim(&dir));
+    edit(
+        &dir.join("code/day53-pinned/pinned.cu"),
+        "std::exit(EXIT_FAILURE);",
+        "std::abort();",
+    );
+    let problems = check_verbatim(&dir);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let p = &problems[0];
+    assert!(p.starts_with("code/day53-pinned/pinned.cu:"), "{p}");
+    assert!(
+        p.contains("verbatim block `cuda-check` differs from code/day09-timing/timing.cu:"),
+        "{p}"
+    );
+    assert!(p.contains("std::abort();"), "{p}");
+}
+
+#[test]
+fn a_broken_snippet_or_an_edited_quote_fails() {
+    let dir = scratch_copy("snippet");
+    assert_clean(check_snippets(&dir));
+    let timing = dir.join("code/day09-timing/timing.cu");
+    edit(&timing, "    // end snippet\n\n    // Row 2.", "\n    // Row 2.");
+    let problems = check_snippets(&dir);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("snippet `cold-launch` starts inside")
+                || p.contains("snippet `launch-clock` starts inside snippet `cold-launch`")),
+        "{problems:?}"
+    );
+
+    let dir = scratch_copy("quote");
+    edit(
+        &dir.join("code/day09-timing/README.md"),
+        "vectorAdd<<<",
+        "vectorAdd <<<",
+    );
+    let problems = check_snippets(&dir);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("cargo run -p course-rules -- sync")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn a_lesson_that_needs_a_file_outside_its_directory_fails_to_build_alone() {
+    let root = repository_root();
+    let nvcc = find_nvcc(&root).expect("nvcc: run ci/provision.sh (the test command does)");
+    let dir = scratch_copy("alone");
+    edit(
+        &dir.join("code/day09-timing/timing.cu"),
+        "#include <vector>\n",
+        "#include <vector>\n#include \"../shared/helpers.h\"\n",
+    );
+    let problems = check_lessons(&dir, Some(&nvcc));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("copied alone does not build for sm_75"),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn a_readme_and_header_that_disagree_on_the_build_line_fail() {
+    let dir = scratch_copy("buildline");
+    edit(
+        &dir.join("code/day53-pinned/README.md"),
+        "-lineinfo -o pinned",
+        "-o pinned",
+    );
+    let problems = check_lessons(&dir, None);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("the README builds with"), "{problems:?}");
+}
