@@ -3,15 +3,16 @@
 #
 # Builds, on a machine with Rust, everything ci/gpu-session.sh runs on a GPU
 # machine without Rust, into .evidence-bin/ (git-ignored; carry it there):
-#   the lesson binaries, the GPU-only test binaries (run there with
-#   --ignored), and ci/cuda-versions.cu built with the toolkit they link.
+#   the lesson binaries, the evidence recorder, the GPU-only test binaries
+#   (run there with --ignored), and ci/cuda-versions.cu built with the
+#   toolkit they link.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 toolkit=$(ci/provision.sh)
 rm -rf .evidence-bin
 mkdir -p .evidence-bin/tests
 cargo build --release --workspace --quiet
-cp target/release/day09-timing target/release/day53-pinned .evidence-bin/
+cp target/release/day09-timing target/release/day53-pinned target/release/evidence .evidence-bin/
 "$toolkit/bin/nvcc" -o .evidence-bin/cuda-versions-rust ci/cuda-versions.cu
 # The integration tests named on_gpu hold the tests that need a GPU.
 cargo test --release --workspace --no-run --message-format=json --quiet 2>/dev/null |

@@ -9,8 +9,10 @@
 # Usage: ci/gpu-session.sh runs|checks <out-dir>
 #   runs    builds each lesson's .cu with the README's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
-#           alternately (5 each; Day 9 also one CUDA_MODULE_LOADING=EAGER run
-#           of each), and PyTorch's pinned 256 MiB copy beside Day 53.
+#           alternately (DAY09_RUNS and DAY53_RUNS of each, 5 by default; Day 9
+#           also one CUDA_MODULE_LOADING=EAGER run of each), and PyTorch's
+#           pinned 256 MiB copy beside each Day 53 pair.
+#           Either count may be 0 to skip that lesson.
 #   checks  the GPU-only Rust tests, then compute-sanitizer over both
 #           programs of both lessons.
 # Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
@@ -44,21 +46,27 @@ pinned=$(build_alone day53-pinned pinned.cu pinned -std=c++17 -O3 -arch=sm_90 -l
 rust09=.evidence-bin/day09-timing
 rust53=.evidence-bin/day53-pinned
 
-cxx() { EVIDENCE_RUNTIME=$cxx_runtime ci/record.sh "$ev" "$@"; }
-rust() { EVIDENCE_RUNTIME=$rust_runtime ci/record.sh "$ev" "$@"; }
+# record <lesson> <name> [VAR=value ...] -- <command ...>
+record() {
+  local lesson=$1 name=$2
+  shift 2
+  .evidence-bin/evidence record --dir "$ev" --lesson "$lesson" --name "$name" "$@"
+}
+cxx() { EVIDENCE_RUNTIME=$cxx_runtime record "$@"; }
+rust() { EVIDENCE_RUNTIME=$rust_runtime record "$@"; }
 
 case "$phase" in
 runs)
-  for i in 1 2 3 4 5; do
+  for i in $(seq "${DAY09_RUNS:-5}"); do
     cxx day09-timing h200-cxx -- "$timing"
     rust day09-timing h200-rust -- "$rust09"
   done
   cxx day09-timing h200-cxx-eager CUDA_MODULE_LOADING=EAGER -- "$timing"
   rust day09-timing h200-rust-eager CUDA_MODULE_LOADING=EAGER -- "$rust09"
-  for i in 1 2 3 4 5; do
+  for i in $(seq "${DAY53_RUNS:-5}"); do
     cxx day53-pinned h200-cxx -- "$pinned"
     rust day53-pinned h200-rust -- "$rust53"
-    EVIDENCE_RUNTIME="PyTorch's own" ci/record.sh "$ev" day53-pinned h200-torch-reference -- \
+    EVIDENCE_RUNTIME="PyTorch's own" record day53-pinned h200-torch-reference -- \
       python3 ci/torch_h2d_reference.py
   done
   ;;
@@ -81,4 +89,5 @@ esac
 for f in "$ev"/*/*.txt; do
   printf '%-60s %s\n' "$f" "$(grep '^# exit code' "$f")"
 done
+.evidence-bin/evidence check "$ev" | tail -n 3 || true
 tar -czf "$out/evidence.tar.gz" -C "$out" evidence

@@ -1,0 +1,164 @@
+//! `evidence check`: every claim against every transcript, as a table.
+
+use std::fmt::Write;
+
+use crate::claims::{self, ExpectedFailures, Outcome, Peers};
+use crate::transcript::Transcript;
+
+/// One transcript's results, claim by claim.
+pub struct Row<'a> {
+    pub transcript: &'a Transcript,
+    pub cells: Vec<(&'static str, Cell)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Holds,
+    Fails(String),
+    /// What happened, and the expected-failure list's reason.
+    ExpectedToFail(String, String),
+    NotApplicable,
+}
+
+/// The table and whether anything failed that was not expected to.
+pub struct Table<'a> {
+    pub lesson: String,
+    pub claims: Vec<&'static claims::Claim>,
+    pub rows: Vec<Row<'a>>,
+}
+
+impl Table<'_> {
+    pub fn unexpected_failures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for row in &self.rows {
+            for (id, cell) in &row.cells {
+                if let Cell::Fails(why) = cell {
+                    out.push(format!("{}: {id} fails: {why}", row.transcript.file));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Evaluates the claims of `lesson` over its transcripts.
+pub fn table<'a>(lesson: &str, transcripts: &'a [Transcript], expected: &ExpectedFailures) -> Table<'a> {
+    let mine: Vec<&Transcript> = transcripts.iter().filter(|t| t.header.lesson == lesson).collect();
+    let peers = Peers { all: transcripts };
+    let claims: Vec<&'static claims::Claim> = claims::for_lesson(lesson).collect();
+    let rows = mine
+        .into_iter()
+        .map(|t| {
+            let cells = claims
+                .iter()
+                .map(|c| {
+                    let cell = match (c.check)(t, &peers) {
+                        Outcome::Holds => Cell::Holds,
+                        Outcome::NotApplicable => Cell::NotApplicable,
+                        Outcome::Fails(why) => {
+                            match expected.reason(c.id, t.header.gpu_name(), &t.header.commit) {
+                                Some(reason) => Cell::ExpectedToFail(why, reason.to_string()),
+                                None => Cell::Fails(why),
+                            }
+                        }
+                    };
+                    (c.id, cell)
+                })
+                .collect();
+            Row { transcript: t, cells }
+        })
+        .collect();
+    Table {
+        lesson: lesson.to_string(),
+        claims,
+        rows,
+    }
+}
+
+/// The table as text: a legend of claims, then one line per transcript.
+pub fn render(table: &Table) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: claims", table.lesson);
+    for (i, c) in table.claims.iter().enumerate() {
+        let _ = writeln!(out, "  C{:<2} {:<32} {}", i + 1, c.id, c.statement);
+    }
+    let name_width = table
+        .rows
+        .iter()
+        .map(|r| short_name(&r.transcript.file).len())
+        .max()
+        .unwrap_or(10);
+    let _ = write!(out, "\n{:<name_width$}  exit", "transcript");
+    for i in 0..table.claims.len() {
+        let _ = write!(out, " {:>5}", format!("C{}", i + 1));
+    }
+    out.push('\n');
+    for row in &table.rows {
+        let _ = write!(
+            out,
+            "{:<name_width$}  {:>4}",
+            short_name(&row.transcript.file),
+            row.transcript.header.exit_code
+        );
+        for (_, cell) in &row.cells {
+            let mark = match cell {
+                Cell::Holds => "ok",
+                Cell::Fails(_) => "FAIL",
+                Cell::ExpectedToFail(..) => "xfail",
+                Cell::NotApplicable => "-",
+            };
+            let _ = write!(out, " {mark:>5}");
+        }
+        out.push('\n');
+    }
+    let mut notes: Vec<String> = Vec::new();
+    let mut reasons: Vec<(&str, &str)> = Vec::new();
+    for row in &table.rows {
+        for (id, cell) in &row.cells {
+            match cell {
+                Cell::Fails(why) => {
+                    notes.push(format!("FAIL  {} {id}: {why}", short_name(&row.transcript.file)))
+                }
+                Cell::ExpectedToFail(why, reason) => {
+                    notes.push(format!("xfail {} {id}: {why}", short_name(&row.transcript.file)));
+                    if !reasons.contains(&(id, reason.as_str())) {
+                        reasons.push((id, reason.as_str()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        for n in notes {
+            let _ = writeln!(out, "{n}");
+        }
+    }
+    if !reasons.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nwhy the expected failures are expected (evidence/expected-failures.txt):"
+        );
+        for (id, reason) in reasons {
+            let _ = writeln!(out, "  {id}: {reason}");
+        }
+    }
+    let failed_runs: Vec<&Row> = table
+        .rows
+        .iter()
+        .filter(|r| r.transcript.header.exit_code != 0)
+        .collect();
+    if !failed_runs.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{} recorded run(s) failed (non-zero exit); no claim applies to them.",
+            failed_runs.len()
+        );
+    }
+    out
+}
+
+fn short_name(file: &str) -> &str {
+    file.rsplit('/').next().unwrap_or(file).trim_end_matches(".txt")
+}

@@ -1,0 +1,96 @@
+//! `evidence compare`: two runs, or two groups of runs by their medians,
+//! side by side, row by row, with the ratio B / A.
+
+use std::fmt::Write;
+
+use crate::claims::median;
+use crate::transcript::{Body, Transcript};
+
+/// Every number in a body, labelled the way the report labels it.
+pub fn fields(body: &Body) -> Vec<(String, f64)> {
+    let mut f: Vec<(String, f64)> = Vec::new();
+    match body {
+        Body::Day09(r) => {
+            f.push(("context (first CUDA call), ms".into(), r.context_ms));
+            f.push(("row 1 whole process, ms".into(), r.whole_process_ms));
+            f.push(("row 2 around the launch, ms".into(), r.launch_only_ms));
+            f.push(("row 2 plus a sync, ms".into(), r.launch_plus_sync_ms));
+            f.push(("row 3 first launch, ms".into(), r.first_launch_ms));
+            f.push(("row 4 after warm-up, ms".into(), r.warm_ms));
+            f.push(("row 5 round trip, ms".into(), r.round_trip_ms));
+            f.push(("CPU, full n, ms".into(), r.cpu_ms));
+            f.push(("vectorScale first launch, ms".into(), r.scale_cold_ms));
+            f.push(("vectorScale after warm-up, ms".into(), r.scale_warm_ms));
+            for s in &r.sweep {
+                f.push((format!("sweep n={} CPU, ms", s.n), s.cpu_ms));
+                f.push((format!("sweep n={} kernel, ms", s.n), s.kernel_ms));
+                f.push((format!("sweep n={} round trip, ms", s.n), s.round_trip_ms));
+            }
+        }
+        Body::Day53(r) => {
+            for b in &r.bandwidth {
+                f.push((format!("{} MiB pageable, GB/s", b.mib), b.pageable_gb_s));
+                f.push((format!("{} MiB pinned, GB/s", b.mib), b.pinned_gb_s));
+            }
+            f.push(("async pageable call, ms".into(), r.async_pageable.call_ms));
+            f.push((
+                "async pageable completion, ms".into(),
+                r.async_pageable.completion_ms,
+            ));
+            f.push(("async pinned call, ms".into(), r.async_pinned.call_ms));
+            f.push(("async pinned completion, ms".into(), r.async_pinned.completion_ms));
+            f.push(("device-resident kernel, ms".into(), r.resident_ms));
+            f.push(("zero-copy kernel, ms".into(), r.zero_copy_ms));
+            f.push(("zero-copy / resident".into(), r.zero_copy_ratio));
+        }
+        Body::PinnedCopyReference(p) => {
+            f.push((format!("{} MiB pinned, GB/s", p.mib), p.gb_s));
+        }
+        Body::Unparsed { .. } => {}
+    }
+    f
+}
+
+/// Medians of each field over a group, in the first transcript's order.
+pub fn medians(group: &[&Transcript]) -> Vec<(String, f64)> {
+    let Some(first) = group.first() else {
+        return Vec::new();
+    };
+    fields(&first.body)
+        .into_iter()
+        .filter_map(|(label, _)| {
+            let values: Vec<f64> = group
+                .iter()
+                .filter_map(|t| {
+                    fields(&t.body)
+                        .into_iter()
+                        .find(|(l, _)| *l == label)
+                        .map(|(_, v)| v)
+                })
+                .collect();
+            median(values).map(|m| (label, m))
+        })
+        .collect()
+}
+
+/// The side-by-side table of two groups (a group may be one transcript).
+pub fn render(name_a: &str, a: &[&Transcript], name_b: &str, b: &[&Transcript]) -> String {
+    let ma = medians(a);
+    let mb = medians(b);
+    let mut out = String::new();
+    let head_a = format!("{name_a} (n={})", a.len());
+    let head_b = format!("{name_b} (n={})", b.len());
+    let _ = writeln!(
+        out,
+        "{:<34} {:>22} {:>22} {:>8}",
+        "median of", head_a, head_b, "B / A"
+    );
+    for (label, va) in &ma {
+        let Some((_, vb)) = mb.iter().find(|(l, _)| l == label) else {
+            continue;
+        };
+        let ratio = if *va == 0.0 { f64::NAN } else { vb / va };
+        let _ = writeln!(out, "{label:<34} {va:>22.3} {vb:>22.3} {ratio:>8.3}");
+    }
+    out
+}

@@ -1,0 +1,69 @@
+//! Recorded lesson runs as data.
+//!
+//! - [`transcript`] parses a transcript (header, body, sanitizer lines) into
+//!   typed records for both lessons ([`day09`], [`day53`]) and the outside
+//!   references ([`reference`]); a malformed file is an error naming the file
+//!   and the line, never a panic.
+//! - [`claims`] holds every qualitative statement the lesson pages make about
+//!   their numbers; [`check`] runs them over every transcript.
+//! - [`compare`] sets two runs, or two groups of runs by their medians, side
+//!   by side with ratios.
+//! - [`plot`] draws the lessons' sweeps as SVG from the evidence.
+//! - [`record`] runs a program and writes its transcript and JSON twin.
+//!
+//! Not for: running lessons' checks (they check themselves) or timing
+//! anything itself.
+
+pub mod check;
+pub mod claims;
+pub mod compare;
+pub mod day09;
+pub mod day53;
+mod lines;
+pub mod plot;
+pub mod record;
+pub mod reference;
+pub mod transcript;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A transcript, or a list beside it, that cannot be read as one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub file: String,
+    /// 1-based; 0 when the file could not be read at all.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The transcripts (`*.txt`) under `dir`, one folder deep, in name order.
+pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return files;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Ok(inner) = std::fs::read_dir(&path) {
+                files.extend(
+                    inner
+                        .flatten()
+                        .map(|e| e.path())
+                        .filter(|p| p.extension().is_some_and(|e| e == "txt")),
+                );
+            }
+        }
+    }
+    files.sort();
+    files
+}

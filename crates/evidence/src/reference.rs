@@ -1,0 +1,34 @@
+//! Outside references recorded beside a lesson: PyTorch's pinned copy
+//! (ci/torch_h2d_reference.py).
+
+use serde::Serialize;
+
+use crate::lines::{number, Cursor, Failure, Lines};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PinnedCopy {
+    pub tool: String,
+    pub mib: u64,
+    pub ms: f64,
+    pub gb_s: f64,
+}
+
+pub fn parse(lines: &Lines<'_>) -> Result<PinnedCopy, Failure> {
+    let mut c = Cursor::new(lines);
+    let (_, tool) = c.expect("PyTorch ")?;
+    c.expect("pinned ")?;
+    let (n, row) = c.next("the measurement")?;
+    let w: Vec<&str> = row.split_whitespace().collect();
+    if w.len() != 6 || w[1] != "MiB" || w[3] != "ms" || w[5] != "GB/s" {
+        return Err((
+            n,
+            format!("expected `<size> MiB <ms> ms <GB/s> GB/s`, got {row:?}"),
+        ));
+    }
+    Ok(PinnedCopy {
+        tool: format!("PyTorch {}", tool.split(',').next().unwrap_or("")),
+        mib: number(n, w[0], "size")?,
+        ms: number(n, w[2], "ms")?,
+        gb_s: number(n, w[4], "GB/s")?,
+    })
+}

@@ -1,0 +1,180 @@
+//! A transcript: the metadata header `evidence record` (and before it
+//! `ci/record.sh`) writes, then `# ---`, then the program's output as printed.
+
+use serde::Serialize;
+
+use crate::{day09, day53, reference, ParseError};
+
+/// The header's fields. Missing optional fields are empty strings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Header {
+    pub lesson: String,
+    pub date: String,
+    /// As written: `NVIDIA H200 (compute capability 9.0)`.
+    pub gpu: String,
+    pub driver: String,
+    pub cuda_runtime: String,
+    pub nvcc: String,
+    pub host: String,
+    pub command: String,
+    pub environment: String,
+    pub commit: String,
+    pub exit_code: i32,
+}
+
+impl Header {
+    /// The GPU's name without the compute capability.
+    pub fn gpu_name(&self) -> &str {
+        self.gpu
+            .split(" (compute capability")
+            .next()
+            .unwrap_or(&self.gpu)
+            .trim()
+    }
+
+    /// Whether the run had `VAR=value` in its environment.
+    pub fn has_env(&self, assignment: &str) -> bool {
+        self.environment.split_whitespace().any(|e| e == assignment)
+    }
+}
+
+/// What the program printed, understood.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Body {
+    Day09(day09::Report),
+    Day53(day53::Report),
+    PinnedCopyReference(reference::PinnedCopy),
+    /// A run that failed, or output this tool has no parser for (test
+    /// runners): kept as lines.
+    Unparsed {
+        lines: Vec<String>,
+    },
+}
+
+/// One transcript, parsed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Transcript {
+    pub file: String,
+    pub header: Header,
+    /// compute-sanitizer's summary lines, when the run was under it.
+    pub sanitizer: Vec<String>,
+    pub body: Body,
+}
+
+impl Transcript {
+    /// Whether the program ran under compute-sanitizer, whose slowdown makes
+    /// its timings meaningless (its own verdict is in `sanitizer`).
+    pub fn under_sanitizer(&self) -> bool {
+        self.header.command.contains("compute-sanitizer")
+    }
+}
+
+/// Parses the text of `file`. Errors name the file and the line.
+pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
+    let err = |line: usize, message: String| ParseError {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let end = lines
+        .iter()
+        .position(|l| *l == "# ---")
+        .ok_or_else(|| err(lines.len().max(1), "no `# ---` line ends the header".into()))?;
+    let mut header = Header::default();
+    let mut seen_exit = false;
+    for (i, line) in lines[..end].iter().enumerate() {
+        let Some((key, value)) = line.strip_prefix("# ").and_then(|l| l.split_once(": ")) else {
+            return Err(err(
+                i + 1,
+                format!("expected `# key: value` in the header, got {line:?}"),
+            ));
+        };
+        let value = value.to_string();
+        match key {
+            "lesson" => header.lesson = value,
+            "date" => header.date = value,
+            "gpu" => header.gpu = value,
+            "driver" => header.driver = value,
+            "cuda runtime" => header.cuda_runtime = value,
+            "nvcc" => header.nvcc = value,
+            "host" => header.host = value,
+            "command" => header.command = value,
+            "environment" => header.environment = value,
+            "commit" => header.commit = value,
+            "exit code" => {
+                header.exit_code = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| err(i + 1, format!("exit code {value:?} is not a number")))?;
+                seen_exit = true;
+            }
+            _ => {} // Newer headers may carry more; they do not break older readers.
+        }
+    }
+    for (name, value) in [
+        ("lesson", &header.lesson),
+        ("gpu", &header.gpu),
+        ("command", &header.command),
+    ] {
+        if value.is_empty() {
+            return Err(err(end + 1, format!("the header has no `# {name}:` line")));
+        }
+    }
+    if !seen_exit {
+        return Err(err(end + 1, "the header has no `# exit code:` line".into()));
+    }
+
+    // compute-sanitizer prefixes its own lines with `=========`.
+    let first_body_line = end + 2;
+    let numbered: Vec<(usize, &str)> = lines[end + 1..]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (first_body_line + i, *l))
+        .collect();
+    let (sanitizer, output): (Vec<_>, Vec<_>) = numbered
+        .into_iter()
+        .partition(|(_, l)| l.starts_with("========="));
+    let sanitizer = sanitizer.into_iter().map(|(_, l)| l.to_string()).collect();
+
+    let body = if header.exit_code != 0 {
+        Body::Unparsed {
+            lines: output.iter().map(|(_, l)| l.to_string()).collect(),
+        }
+    } else if header.command.contains("torch_h2d_reference") {
+        Body::PinnedCopyReference(reference::parse(&output).map_err(|(line, m)| err(line, m))?)
+    } else {
+        match header.lesson.as_str() {
+            "day09-timing" if !header.command.contains("--ignored") => {
+                Body::Day09(day09::parse(&output).map_err(|(line, m)| err(line, m))?)
+            }
+            "day53-pinned" => Body::Day53(day53::parse(&output).map_err(|(line, m)| err(line, m))?),
+            _ => Body::Unparsed {
+                lines: output.iter().map(|(_, l)| l.to_string()).collect(),
+            },
+        }
+    };
+    Ok(Transcript {
+        file: file.to_string(),
+        header,
+        sanitizer,
+        body,
+    })
+}
+
+/// Reads and parses a transcript file.
+pub fn read(path: &std::path::Path) -> Result<Transcript, ParseError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| ParseError {
+        file: file.clone(),
+        line: 0,
+        message: e.to_string(),
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| ParseError {
+        file: file.clone(),
+        line: 0,
+        message: format!("not UTF-8 ({e})"),
+    })?;
+    parse(&file, &text)
+}

@@ -1,0 +1,284 @@
+//! The evidence tool against the committed evidence, and against broken,
+//! truncated and mutated copies of it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use evidence::check::{table, Cell};
+use evidence::claims::ExpectedFailures;
+use evidence::transcript::{self, Body, Transcript};
+
+fn evidence_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence")
+}
+
+fn all(dir: &Path) -> Vec<Transcript> {
+    evidence::transcript_files(dir)
+        .iter()
+        .map(|f| transcript::read(f).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+fn expected(dir: &Path) -> ExpectedFailures {
+    let path = dir.join("expected-failures.txt");
+    ExpectedFailures::parse("expected-failures.txt", &std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The first successful transcript of `lesson` in `dir` whose name ends in `suffix`.
+fn first(dir: &Path, lesson: &str, suffix: &str) -> PathBuf {
+    evidence::transcript_files(dir)
+        .into_iter()
+        .find(|f| {
+            let name = f.to_string_lossy();
+            name.contains(lesson)
+                && name.ends_with(suffix)
+                && std::fs::read_to_string(f).unwrap().contains("# exit code: 0")
+        })
+        .unwrap_or_else(|| panic!("no transcript ending {suffix}"))
+}
+
+#[test]
+fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
+    let dir = evidence_dir();
+    let transcripts = all(&dir);
+    assert!(transcripts.len() >= 20, "{} transcripts", transcripts.len());
+    let expected = expected(&dir);
+    for lesson in ["day09-timing", "day53-pinned"] {
+        let t = table(lesson, &transcripts, &expected);
+        assert!(
+            t.unexpected_failures().is_empty(),
+            "{:#?}",
+            t.unexpected_failures()
+        );
+        let holds = t
+            .rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .filter(|(_, c)| *c == Cell::Holds)
+            .count();
+        assert!(holds > 20, "{lesson}: only {holds} claims held");
+    }
+}
+
+#[test]
+fn a_day09_transcript_parses_to_its_numbers() {
+    let file = first(&evidence_dir(), "day09-timing", "T223246Z-h200-cxx.txt");
+    let t = transcript::read(&file).unwrap();
+    assert_eq!(t.header.gpu_name(), "NVIDIA H200");
+    assert_eq!(t.header.exit_code, 0);
+    let Body::Day09(r) = t.body else {
+        panic!("not a Day 9 report")
+    };
+    assert_eq!(
+        (r.elems, r.blocks, r.runs, r.warmups),
+        (16_777_827, 65_539, 10, 3)
+    );
+    assert_eq!(r.sweep.len(), 4);
+    assert_eq!(r.sweep[0].n, 1024);
+    assert!(r.warm_ms > 0.0 && r.round_trip_ms > r.warm_ms);
+}
+
+#[test]
+fn a_transcript_edited_to_break_a_claim_fails_the_check() {
+    let src = evidence_dir();
+    let dir = std::env::temp_dir().join(format!("evidence-broken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for lesson in ["day53-pinned", "day09-timing"] {
+        std::fs::create_dir_all(dir.join(lesson)).unwrap();
+        for f in evidence::transcript_files(&src)
+            .iter()
+            .filter(|f| f.to_string_lossy().contains(lesson))
+        {
+            std::fs::copy(f, dir.join(lesson).join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::copy(
+        src.join("expected-failures.txt"),
+        dir.join("expected-failures.txt"),
+    )
+    .unwrap();
+    let victim = first(&dir, "day53-pinned", "-h200-cxx.txt");
+    let text = std::fs::read_to_string(&victim).unwrap();
+    let pinned_line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("pinned  call"))
+        .unwrap();
+    let percent = pinned_line.rsplit("call is").next().unwrap();
+    let edited = text.replace(pinned_line, &pinned_line.replace(percent, "  50.0%"));
+    std::fs::write(&victim, edited).unwrap();
+
+    let transcripts = all(&dir);
+    let t = table("day53-pinned", &transcripts, &expected(&dir));
+    let failures = t.unexpected_failures();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].contains("d53-pinned-async-returns fails: call is 50% of completion"),
+        "{failures:?}"
+    );
+    let name = victim.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(failures[0].contains(&name), "{failures:?}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .arg("check")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 unexpected claim failure"));
+}
+
+#[test]
+fn every_truncation_is_an_error_naming_the_file_and_a_line() {
+    for (dir, suffix) in [
+        ("day09-timing", "-h200-cxx.txt"),
+        ("day53-pinned", "-h200-rust.txt"),
+    ] {
+        let file = first(&evidence_dir(), dir, suffix);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // Every proper prefix that drops at least one non-blank line of output.
+        let last_content = lines.iter().rposition(|l| !l.trim().is_empty()).unwrap();
+        for keep in 0..=last_content {
+            let prefix = lines[..keep].join("\n");
+            let err =
+                transcript::parse("cut.txt", &prefix).expect_err(&format!("{dir}: {keep} lines parsed"));
+            assert_eq!(err.file, "cut.txt");
+            assert!(err.line >= 1 && err.line <= keep + 1, "{keep} lines: {err}");
+        }
+        // Cutting inside a line is an error too, never a panic.
+        for cut in (0..text.len()).step_by(7).filter(|c| text.is_char_boundary(*c)) {
+            let _ = transcript::parse("cut.txt", &text[..cut]);
+        }
+    }
+}
+
+#[test]
+fn mutated_transcripts_never_panic() {
+    let texts: Vec<String> = [
+        ("day09-timing", "-h200-rust.txt"),
+        ("day53-pinned", "-h200-cxx.txt"),
+    ]
+    .iter()
+    .map(|(d, s)| std::fs::read_to_string(first(&evidence_dir(), d, s)).unwrap())
+    .collect();
+    // A fixed-seed generator: the same mutations on every run.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound.max(1) as u64) as usize
+    };
+    for round in 0..3000 {
+        let text = &texts[round % texts.len()];
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        for _ in 0..1 + next(3) {
+            let i = next(lines.len());
+            match next(6) {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => lines.insert(i, lines[i].clone()),
+                2 => lines[i] = lines[i].replace(|c: char| c.is_ascii_digit(), "x"),
+                3 => lines[i] = lines[i].replacen(' ', "", 3),
+                4 => {
+                    let j = next(lines.len());
+                    lines.swap(i, j);
+                }
+                _ => {
+                    let mut bytes = lines[i].clone().into_bytes();
+                    if !bytes.is_empty() {
+                        let j = next(bytes.len());
+                        bytes[j] = b"0.-x:# \t"[next(8)];
+                    }
+                    lines[i] = String::from_utf8_lossy(&bytes).into_owned();
+                }
+            }
+            if lines.is_empty() {
+                break;
+            }
+        }
+        if let Err(e) = transcript::parse("m.txt", &lines.join("\n")) {
+            assert_eq!(e.file, "m.txt");
+            assert!(!e.message.is_empty());
+        }
+    }
+}
+
+#[test]
+fn compare_groups_by_their_medians() {
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["compare", "day53-pinned", "h200-cxx", "h200-rust"])
+        .arg(evidence_dir())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.lines().next().unwrap().contains("h200-cxx (n="), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("256 MiB pinned, GB/s"))
+        .expect(&text);
+    let ratio: f64 = row.split_whitespace().last().unwrap().parse().unwrap();
+    assert!((0.9..1.1).contains(&ratio), "{row}");
+}
+
+#[test]
+fn recording_keeps_output_order_exit_code_and_never_overwrites() {
+    let dir = std::env::temp_dir().join(format!("evidence-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let record = || {
+        Command::new(env!("CARGO_BIN_EXE_evidence"))
+            .args(["record", "--dir"])
+            .arg(&dir)
+            .args(["--lesson", "day09-timing", "--name", "test", "FOO=bar", "--"])
+            .args(["sh", "-c", "echo one; echo two >&2; echo \"$FOO\"; exit 3"])
+            .output()
+            .unwrap()
+    };
+    let (a, b) = (record(), record());
+    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stderr));
+    let (pa, pb) = (
+        String::from_utf8_lossy(&a.stdout),
+        String::from_utf8_lossy(&b.stdout),
+    );
+    assert_ne!(
+        pa.trim(),
+        pb.trim(),
+        "the second run must not overwrite the first"
+    );
+    let text = std::fs::read_to_string(pa.trim()).unwrap();
+    assert!(text.contains("# exit code: 3\n"), "{text}");
+    assert!(text.contains("# environment: FOO=bar\n"), "{text}");
+    assert!(text.ends_with("# ---\none\ntwo\nbar\n"), "{text}");
+    let t = transcript::parse("x", &text).unwrap();
+    assert_eq!(t.header.exit_code, 3);
+    assert!(
+        matches!(t.body, Body::Unparsed { .. }),
+        "a failed run is kept as lines"
+    );
+    assert!(Path::new(pa.trim()).with_extension("json").is_file());
+}
+
+#[test]
+fn bad_command_lines_are_one_line_errors() {
+    for args in [
+        &["frobnicate"][..],
+        &["record", "--dir"],
+        &["record", "--dir", "x", "--"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
+    }
+}
