@@ -6,7 +6,7 @@
 # beforehand by ci/build-for-gpu.sh on a machine with Rust (see README.md,
 # "Recording evidence").
 #
-# Usage: ci/gpu-session.sh runs|checks <out-dir>
+# Usage: ci/gpu-session.sh runs|checks|same-compiler <out-dir>
 #   runs    builds each lesson's .cu with the README's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
 #           alternately (DAY09_RUNS and DAY53_RUNS of each, 5 by default; Day 9
@@ -15,10 +15,15 @@
 #           Either count may be 0 to skip that lesson.
 #   checks  the GPU-only Rust tests, then compute-sanitizer over both
 #           programs of both lessons.
+#   same-compiler
+#           Day 9's C++ program as built by ci/build-for-gpu.sh (the host
+#           compiler that built the Rust twin's copy of timing.cu) alternated
+#           with the Rust twin, DAY09_RUNS of each: the CPU rows then time the
+#           same machine code in both programs.
 # Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-phase=${1:?usage: ci/gpu-session.sh runs|checks <out-dir>}
+phase=${1:?usage: ci/gpu-session.sh runs|checks|same-compiler <out-dir>}
 out=${2:?usage: ci/gpu-session.sh runs|checks <out-dir>}
 ev="$out/evidence"
 mkdir -p "$ev"
@@ -81,8 +86,14 @@ checks)
   cxx day53-pinned h200-cxx-memcheck -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool memcheck "$pinned"
   rust day53-pinned h200-rust-memcheck -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool memcheck "$rust53"
   ;;
+same-compiler)
+  for i in $(seq "${DAY09_RUNS:-5}"); do
+    rust day09-timing h200-cxx-hostbuilt -- .evidence-bin/timing
+    rust day09-timing h200-rust -- "$rust09"
+  done
+  ;;
 *)
-  echo "error: unknown phase '$phase' (runs or checks)" >&2
+  echo "error: unknown phase '$phase' (runs, checks or same-compiler)" >&2
   exit 1
   ;;
 esac

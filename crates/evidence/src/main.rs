@@ -16,8 +16,9 @@ evidence: recorded lesson runs as data
   evidence check [DIR]
       every lesson page claim against every transcript in DIR (default evidence/);
       exit 1 on an unexpected failure or a malformed transcript
-  evidence compare LESSON NAME_A NAME_B [DIR]
-      two groups of runs (files ending -NAME_A.txt / -NAME_B.txt) by their medians
+  evidence compare LESSON NAME_A NAME_B [DIR] [--commit PREFIX]
+      two groups of runs (files ending -NAME_A.txt / -NAME_B.txt) by their medians,
+      optionally only runs of one commit
   evidence compare FILE_A FILE_B
       two transcripts side by side
   evidence twins [DIR]
@@ -52,8 +53,10 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             print!("{}", compare::render(a, &[&ta], b, &[&tb]));
             Ok(ExitCode::SUCCESS)
         }
-        ["compare", lesson, a, b] => compare_groups(Path::new("evidence"), lesson, a, b),
-        ["compare", lesson, a, b, dir] => compare_groups(Path::new(dir), lesson, a, b),
+        ["compare", lesson, a, b] => compare_groups(Path::new("evidence"), lesson, a, b, ""),
+        ["compare", lesson, a, b, "--commit", c] => compare_groups(Path::new("evidence"), lesson, a, b, c),
+        ["compare", lesson, a, b, dir] => compare_groups(Path::new(dir), lesson, a, b, ""),
+        ["compare", lesson, a, b, dir, "--commit", c] => compare_groups(Path::new(dir), lesson, a, b, c),
         ["twins"] => twins(Path::new("evidence")),
         ["twins", dir] => twins(Path::new(dir)),
         ["plot", out] => plot_all(Path::new("evidence"), Path::new(out)),
@@ -173,9 +176,15 @@ fn group<'a>(all: &'a [Transcript], lesson: &str, name: &str) -> Vec<&'a Transcr
         .collect()
 }
 
-fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str) -> Result<ExitCode, String> {
+fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> Result<ExitCode, String> {
     let all = read_all(dir)?;
-    let (ga, gb) = (group(&all, lesson, a), group(&all, lesson, b));
+    let pick = |name: &str| -> Vec<&Transcript> {
+        group(&all, lesson, name)
+            .into_iter()
+            .filter(|t| t.header.commit.starts_with(commit))
+            .collect()
+    };
+    let (ga, gb) = (pick(a), pick(b));
     for (name, g) in [(a, &ga), (b, &gb)] {
         if g.is_empty() {
             return Err(format!(
