@@ -97,7 +97,7 @@ fn nice_step(raw: f64) -> f64 {
 }
 
 fn label(v: f64) -> String {
-    if v >= 1e4 || (v > 0.0 && v < 1e-2) {
+    if v >= 1e3 || (v > 0.0 && v < 1e-2) {
         let e = v.log10().round() as i32;
         format!("1e{e}")
     } else if v.fract() == 0.0 {
