@@ -22,6 +22,7 @@ use cudarc::driver::{CudaContext, CudaStream};
 use host_clock::now_ms;
 use lesson_cli::{CheckFailed, Options};
 use report::{Report, SweepRow};
+use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
 /// timing.cu's constants. The element count and block size are asserted
@@ -54,17 +55,6 @@ Try it with CUDA_MODULE_LOADING=EAGER too, and see where the cold costs go.
 
 fn main() -> ExitCode {
     lesson_cli::run(USAGE, lesson)
-}
-
-/// The first index where `got` and `want` differ beyond the relative
-/// tolerance (absolute where want is 0), or `None`.
-fn first_mismatch(got: &[f32], want: &[f32], rel_tolerance: f32) -> Option<usize> {
-    got.iter().zip(want).position(|(g, w)| {
-        let scale = if *w == 0.0 { 1.0 } else { w.abs() };
-        // "Not within" rather than "beyond", so a NaN counts as a mismatch.
-        let within = (g - w).abs() <= rel_tolerance * scale;
-        !within
-    })
 }
 
 /// The device buffers every measurement shares.
@@ -252,24 +242,6 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
     }
 }
 
-/// A float as C's `%.9g` prints it for the values this lesson can produce
-/// (non-negative, well inside `%g`'s fixed-point range): enough digits to
-/// tell two floats apart.
-fn g9(x: f32) -> String {
-    let x = f64::from(x);
-    if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
-    }
-    let digits_before_point = x.abs().log10().floor() as i32 + 1;
-    let decimals = (9 - digits_before_point).max(0) as usize;
-    let s = format!("{x:.decimals$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,27 +251,6 @@ mod tests {
         let mut out = [0.0; 4];
         ffi::vector_add_cpu(&[1.0, 2.5, -1.0, 9.0], &[2.0, 0.5, 1.0, 9.0], &mut out[..3]);
         assert_eq!(out, [3.0, 3.0, 0.0, 0.0], "three elements, the fourth untouched");
-    }
-
-    #[test]
-    fn first_mismatch_reports_the_first_bad_index() {
-        let want = [1.0, 2.0, 0.0, 4.0];
-        assert_eq!(first_mismatch(&want, &want, 1e-5), None);
-        assert_eq!(first_mismatch(&[1.0, 2.1, 0.0, 9.0], &want, 1e-5), Some(1));
-        // Relative where want != 0: 4 * 1e-5 of slack at 4.0.
-        assert_eq!(first_mismatch(&[1.0, 2.0, 0.0, 4.00002], &want, 1e-5), None);
-        // Absolute where want == 0.
-        assert_eq!(first_mismatch(&[1.0, 2.0, 1e-4, 4.0], &want, 1e-5), Some(2));
-        assert_eq!(first_mismatch(&[f32::NAN, 2.0, 0.0, 4.0], &want, 1e-5), Some(0));
-    }
-
-    #[test]
-    fn g9_matches_printf_for_the_lessons_values() {
-        assert_eq!(g9(3.0), "3");
-        assert_eq!(g9(48.5), "48.5");
-        assert_eq!(g9(0.1), "0.100000001");
-        assert_eq!(g9(12345678.0), "12345678");
-        assert_eq!(g9(0.0), "0");
     }
 
     #[test]
