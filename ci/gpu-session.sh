@@ -6,7 +6,7 @@
 # beforehand by ci/build-for-gpu.sh on a machine with Rust (see README.md,
 # "Recording evidence").
 #
-# Usage: ci/gpu-session.sh runs|checks|same-compiler <out-dir>
+# Usage: ci/gpu-session.sh runs|checks|instrument|same-compiler <out-dir>
 #   runs    builds each lesson's .cu with the README's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
 #           alternately (DAY09_RUNS and DAY53_RUNS of each, 5 by default; Day 9
@@ -15,6 +15,11 @@
 #           Either count may be 0 to skip that lesson.
 #   checks  the GPU-only Rust tests, then compute-sanitizer over both
 #           programs of both lessons.
+#   instrument
+#           the measurement instrument's proof: Day 9's Rust twin with
+#           --stats --json in 5 separate processes, ncu's gpu__time_duration
+#           for the C++ program's full-size vectorAdd launches, and the same
+#           kernel timed by cupyx.profiler.benchmark and triton's do_bench.
 #   same-compiler
 #           Day 9's C++ program as built by ci/build-for-gpu.sh (the host
 #           compiler that built the Rust twin's copy of timing.cu) alternated
@@ -23,7 +28,7 @@
 # Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-phase=${1:?usage: ci/gpu-session.sh runs|checks|same-compiler <out-dir>}
+phase=${1:?usage: ci/gpu-session.sh runs|checks|instrument|same-compiler <out-dir>}
 out=${2:?usage: ci/gpu-session.sh runs|checks <out-dir>}
 ev="$out/evidence"
 mkdir -p "$ev"
@@ -86,6 +91,17 @@ checks)
   cxx day53-pinned h200-cxx-memcheck -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool memcheck "$pinned"
   rust day53-pinned h200-rust-memcheck -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool memcheck "$rust53"
   ;;
+instrument)
+  mkdir -p "$ev/instrument-json"
+  for i in 1 2 3 4 5; do
+    rust day09-timing h200-rust-stats -- "$rust09" --stats --json "$ev/instrument-json/stats-$i.json"
+  done
+  # The first 15 vectorAdd launches of timing.cu are all at full n: row 3,
+  # row 2, and row 4's 3 warm-ups and 10 timed runs.
+  cxx instrument h200-ncu -- ncu --clock-control none --kernel-name vectorAdd --launch-count 15 \
+    --metrics gpu__time_duration.sum --csv "$timing"
+  EVIDENCE_RUNTIME="CuPy's and PyTorch's own" record instrument h200-peers -- python3 ci/peer_timers.py
+  ;;
 same-compiler)
   for i in $(seq "${DAY09_RUNS:-5}"); do
     rust day09-timing h200-cxx-hostbuilt -- .evidence-bin/timing
@@ -93,7 +109,7 @@ same-compiler)
   done
   ;;
 *)
-  echo "error: unknown phase '$phase' (runs, checks or same-compiler)" >&2
+  echo "error: unknown phase '$phase' (runs, checks, instrument or same-compiler)" >&2
   exit 1
   ;;
 esac

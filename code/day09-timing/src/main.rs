@@ -10,6 +10,7 @@
 
 mod ffi;
 mod report;
+mod stats;
 
 use std::error::Error;
 use std::process::ExitCode;
@@ -44,9 +45,13 @@ const _: () = assert!(
 const USAGE: &str = "\
 day09-timing: one vector add timed five ways (the Rust twin of timing.cu)
 
-Usage: day09-timing [--device N]
+Usage: day09-timing [--device N] [--stats] [--json PATH]
 
   --device N   the CUDA device to run on (default 0)
+  --stats      after the course's report, time vectorAdd with the measurement
+               instrument (hot, cold-cache and graph modes, adaptive sampling,
+               clock checks) and print its table
+  --json PATH  write the instrument's measurements, every sample, as JSON
   -h, --help   print this help
 
 Prints the lesson's report; exits 1 if a result or a consistency check is wrong.
@@ -54,7 +59,7 @@ Try it with CUDA_MODULE_LOADING=EAGER too, and see where the cold costs go.
 ";
 
 fn main() -> ExitCode {
-    lesson_cli::run(USAGE, lesson)
+    lesson_cli::run(USAGE, lesson_cli::Extras { stats: true }, lesson)
 }
 
 /// The device buffers every measurement shares.
@@ -236,10 +241,17 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
         sweep,
     };
     print!("{}", report.render());
-    match report.consistency_failure() {
-        Some(message) => Err(CheckFailed(message).into()),
-        None => Ok(()),
+    if let Some(message) = report.consistency_failure() {
+        return Err(CheckFailed(message).into());
     }
+    if options.stats || options.json.is_some() {
+        let course = stats::CourseNumbers {
+            first_launch_ms: cold_ms,
+            mean_of_10_ms: warm_ms,
+        };
+        stats::run(&ctx, options, (&h_a, &h_b), ELEMS, course)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

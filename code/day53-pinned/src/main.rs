@@ -61,7 +61,7 @@ Exits 1 if a copy or a kernel result is wrong.
 ";
 
 fn main() -> ExitCode {
-    lesson_cli::run(USAGE, lesson)
+    lesson_cli::run(USAGE, lesson_cli::Extras::default(), lesson)
 }
 
 /// The CPU reference for scaleCopy.

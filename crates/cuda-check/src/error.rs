@@ -27,6 +27,14 @@ impl CudaError {
     }
 }
 
+impl CudaError {
+    /// A call a wrapper refused before CUDA saw it, reported with CUDA's
+    /// invalid-value name and a message that says what was wrong.
+    pub fn refused(file: &'static str, line: u32, call: &'static str, message: impl Into<String>) -> Self {
+        CudaError::new(file, line, call, "cudaErrorInvalidValue".into(), message.into())
+    }
+}
+
 impl fmt::Display for CudaError {
     /// The course's `CUDA error <file>:<line>: <call>: <message>`, with CUDA's
     /// error name after the message so it can be searched for.

@@ -20,6 +20,17 @@ use cuda_check::CudaError;
 pub struct Options {
     /// The CUDA device ordinal, `--device N`; 0 by default as in the course.
     pub device: usize,
+    /// `--stats`: print the measurement instrument's view after the report.
+    pub stats: bool,
+    /// `--json PATH`: write the instrument's measurements there.
+    pub json: Option<std::path::PathBuf>,
+}
+
+/// The optional flags a lesson accepts beyond `--device` and `--help`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// `--stats` and `--json PATH`.
+    pub stats: bool,
 }
 
 /// What the command line asked for.
@@ -55,7 +66,7 @@ impl fmt::Display for CheckFailed {
 impl Error for CheckFailed {}
 
 /// Parses the arguments after the program name.
-pub fn parse<I>(args: I) -> Result<Request, UsageError>
+pub fn parse<I>(args: I, extras: Extras) -> Result<Request, UsageError>
 where
     I: IntoIterator<Item = OsString>,
 {
@@ -71,6 +82,20 @@ where
         };
         match flag.as_str() {
             "-h" | "--help" if inline.is_none() => return Ok(Request::Help),
+            "--stats" if extras.stats && inline.is_none() => options.stats = true,
+            "--json" if extras.stats => {
+                let value = match inline {
+                    Some(v) => v,
+                    None => args
+                        .next()
+                        .and_then(|v| v.into_string().ok())
+                        .ok_or_else(|| UsageError("--json needs a file path".into()))?,
+                };
+                if value.is_empty() {
+                    return Err(UsageError("--json needs a file path".into()));
+                }
+                options.json = Some(value.into());
+            }
             "--device" => {
                 let value = match inline {
                     Some(v) => v,
@@ -102,11 +127,11 @@ pub fn error_line(e: &(dyn Error + 'static)) -> String {
 
 /// The `main` of a lesson binary: `usage` is the `--help` text, `lesson` the
 /// program. Returns the process's exit code.
-pub fn run<F>(usage: &str, lesson: F) -> ExitCode
+pub fn run<F>(usage: &str, extras: Extras, lesson: F) -> ExitCode
 where
     F: FnOnce(&Options) -> Result<(), Box<dyn Error>>,
 {
-    let request = parse(std::env::args_os().skip(1));
+    let request = parse(std::env::args_os().skip(1), extras);
     let outcome = match request {
         Ok(Request::Help) => {
             print!("{usage}");
@@ -131,24 +156,51 @@ mod tests {
     use super::*;
 
     fn parse_strs(args: &[&str]) -> Result<Request, UsageError> {
-        parse(args.iter().map(OsString::from))
+        parse(args.iter().map(OsString::from), Extras::default())
+    }
+
+    fn with_stats(args: &[&str]) -> Result<Request, UsageError> {
+        parse(args.iter().map(OsString::from), Extras { stats: true })
+    }
+
+    #[test]
+    fn stats_flags_only_where_the_lesson_takes_them() {
+        let want = Options {
+            device: 1,
+            stats: true,
+            json: Some("out.json".into()),
+        };
+        assert_eq!(
+            with_stats(&["--stats", "--json", "out.json", "--device", "1"]),
+            Ok(Request::Run(want.clone()))
+        );
+        assert_eq!(
+            with_stats(&["--json=out.json", "--stats", "--device=1"]),
+            Ok(Request::Run(want))
+        );
+        assert_eq!(parse_strs(&["--stats"]).unwrap_err().0, "unknown flag `--stats`");
+        assert_eq!(with_stats(&["--json"]).unwrap_err().0, "--json needs a file path");
+        assert_eq!(
+            with_stats(&["--json="]).unwrap_err().0,
+            "--json needs a file path"
+        );
     }
 
     #[test]
     fn no_flags_runs_on_device_zero() {
-        assert_eq!(parse_strs(&[]), Ok(Request::Run(Options { device: 0 })));
+        assert_eq!(parse_strs(&[]), Ok(Request::Run(Options::default())));
     }
 
     #[test]
     fn device_takes_a_separate_or_inline_value() {
-        assert_eq!(
-            parse_strs(&["--device", "3"]),
-            Ok(Request::Run(Options { device: 3 }))
-        );
-        assert_eq!(
-            parse_strs(&["--device=2"]),
-            Ok(Request::Run(Options { device: 2 }))
-        );
+        let on = |device| {
+            Ok(Request::Run(Options {
+                device,
+                ..Options::default()
+            }))
+        };
+        assert_eq!(parse_strs(&["--device", "3"]), on(3));
+        assert_eq!(parse_strs(&["--device=2"]), on(2));
     }
 
     #[test]

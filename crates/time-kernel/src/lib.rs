@@ -13,7 +13,20 @@
 //! default because those extra records sit inside the timed region, which the
 //! course's helper does not have.
 //!
-//! Not for: host clocks (`host-clock`), or deciding how many samples are enough.
+//! Beyond the course's helper, [`instrument`] is a measurement instrument for
+//! kernel times that go into bug reports: adaptive sampling to a noise target
+//! ([`sampling`]), robust statistics with a confidence interval for the
+//! median ([`stats`]), hot, cold-cache and graph-replay modes, the first
+//! launch as a measurement of its own, clock and throttle checks through NVML
+//! ([`clocks`]), and a table and JSON of every sample ([`report`]).
+//!
+//! Not for: host clocks (`host-clock`).
+
+pub mod clocks;
+pub mod instrument;
+pub mod report;
+pub mod sampling;
+pub mod stats;
 
 use std::fmt;
 use std::sync::Arc;

@@ -1,0 +1,343 @@
+//! The measurement instrument: adaptive sampling in one of three modes, with
+//! every sample kept, statistics, clock checks, and the GPU time it spent.
+//!
+//! - [`Mode::Hot`]: batches of back-to-back launches between two events, as
+//!   the course times (its mean of 10 is one such batch).
+//! - [`Mode::ColdCache`]: one launch per sample after the L2 has been flushed
+//!   by writing a buffer twice its size, the flush outside the timed region.
+//! - [`Mode::Graph`]: a batch of launches captured once in a CUDA graph and
+//!   replayed, which removes the gaps between launches.
+//!
+//! A first launch is measured on its own by [`first_launch`]; it happens once
+//! per kernel per process and no sampling can repeat it.
+
+use std::sync::Arc;
+
+use cuda_check::{check, runtime, CudaError};
+use cuda_objects::{BlockingStream, DeviceBuffer};
+use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags, CUgraphInstantiate_flags, CUstreamCaptureMode};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
+use serde::Serialize;
+
+use crate::clocks::{ClockMonitor, ClockReading};
+use crate::sampling::{Budget, Stop, Warmup};
+use crate::stats::{summarize, Summary};
+
+/// How samples are taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Mode {
+    Hot,
+    ColdCache,
+    Graph,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Hot => "hot",
+            Mode::ColdCache => "cold-cache",
+            Mode::Graph => "graph",
+        }
+    }
+}
+
+/// One sample: milliseconds per launch, and the card's state after it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sample {
+    pub ms: f64,
+    pub clocks: Option<ClockReading>,
+    /// Left out of the statistics because the card was throttling.
+    pub dropped: bool,
+}
+
+/// What one mode measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measurement {
+    pub mode: Mode,
+    pub launches_per_sample: usize,
+    pub warmup: Warmup,
+    pub budget: Budget,
+    pub samples: Vec<Sample>,
+    /// Statistics of the samples that were not dropped.
+    pub summary: Summary,
+    pub stop: Stop,
+    pub dropped: usize,
+    /// GPU time spent: warm-up, timed samples and cache flushes, in ms.
+    pub gpu_ms_spent: f64,
+}
+
+/// The first launch of a kernel in the process: one number, never a sample.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FirstLaunch {
+    pub ms: f64,
+}
+
+/// Settings for [`Instrument::measure`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Instrument {
+    pub warmup: Warmup,
+    pub budget: Budget,
+    /// The GPU time a hot or graph sample should last, which sets how many
+    /// launches it batches; at least 1 and at most 1000 launches.
+    pub target_sample_ms: f64,
+    /// Leave out samples taken while the card was throttling.
+    pub drop_throttled: bool,
+}
+
+impl Default for Instrument {
+    fn default() -> Self {
+        Instrument {
+            warmup: Warmup::Millis(50.0),
+            budget: Budget::default(),
+            target_sample_ms: 0.5,
+            drop_throttled: true,
+        }
+    }
+}
+
+/// A launch the instrument can repeat: it queues one launch on the stream
+/// it is given (the instrument's own, so it can capture it into a graph).
+pub trait Launch: FnMut(&CudaStream) -> Result<(), CudaError> {}
+impl<F: FnMut(&CudaStream) -> Result<(), CudaError>> Launch for F {}
+
+struct Events {
+    start: CudaEvent,
+    stop: CudaEvent,
+}
+
+impl Events {
+    fn new(ctx: &Arc<CudaContext>) -> Result<Events, CudaError> {
+        let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        Ok(Events {
+            start: check!(ctx.new_event(timed))?,
+            stop: check!(ctx.new_event(timed))?,
+        })
+    }
+
+    /// Milliseconds of GPU time that `work` queues on `stream`.
+    fn time(
+        &self,
+        stream: &CudaStream,
+        work: impl FnOnce() -> Result<(), CudaError>,
+    ) -> Result<f64, CudaError> {
+        check!(self.start.record(stream))?;
+        work()?;
+        check!(self.stop.record(stream))?;
+        check!(self.stop.synchronize())?;
+        check!(runtime::last_error())?;
+        Ok(f64::from(check!(self.start.elapsed_ms(&self.stop))?))
+    }
+}
+
+/// Times the first launch of a kernel: one event pair, no warm-up. Call it
+/// before anything else launches that kernel.
+pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Result<FirstLaunch, CudaError> {
+    let events = Events::new(stream.context())?;
+    Ok(FirstLaunch {
+        ms: events.time(stream, || launch(stream))?,
+    })
+}
+
+/// The device-to-device copy rate, counting bytes read plus bytes written:
+/// the memory ceiling a memory-bound kernel is held against, measured in the
+/// same process. Median of 20 copies of `bytes` after 3 warm-ups, in GB/s.
+pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, CudaError> {
+    let src = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+    let dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+    let stream = ctx.default_stream();
+    let copy = || {
+        // SAFETY: both buffers hold `bytes` bytes and outlive the copy.
+        check!(unsafe {
+            cudarc::driver::result::memcpy_dtod_async(
+                dst.device_ptr(),
+                src.device_ptr(),
+                bytes,
+                stream.cu_stream(),
+            )
+        })
+    };
+    for _ in 0..3 {
+        copy()?;
+    }
+    let events = Events::new(ctx)?;
+    let mut ms = Vec::with_capacity(20);
+    for _ in 0..20 {
+        ms.push(events.time(&stream, copy)?);
+    }
+    let median = summarize(&ms).map_or(f64::NAN, |s| s.median);
+    Ok(2.0 * bytes as f64 / (median * 1e-3) / 1e9)
+}
+
+impl Instrument {
+    /// Measures `launch` in `mode` until the budget says stop.
+    pub fn measure(
+        &self,
+        ctx: &Arc<CudaContext>,
+        mode: Mode,
+        launch: &mut impl Launch,
+    ) -> Result<Measurement, CudaError> {
+        if let Err(e) = self.budget.validate() {
+            return Err(CudaError::refused(file!(), line!(), "Instrument::measure", e));
+        }
+        let owned = check!(BlockingStream::create(ctx))?;
+        let stream = owned.stream();
+        let events = Events::new(ctx)?;
+        let monitor = ClockMonitor::new(&check!(ctx.uuid())?.bytes.map(|b| b as u8));
+        let mut gpu_ms = 0.0;
+
+        // Warm up, and learn one launch's time to size the batches.
+        let mut one = events.time(stream, || launch(stream))?;
+        gpu_ms += one;
+        match self.warmup {
+            Warmup::Count(n) => {
+                for _ in 1..n {
+                    one = events.time(stream, || launch(stream))?;
+                    gpu_ms += one;
+                }
+            }
+            Warmup::Millis(limit) => {
+                let mut spent = one;
+                while spent < limit {
+                    one = events.time(stream, || launch(stream))?;
+                    spent += one;
+                }
+                gpu_ms += spent - one;
+            }
+        }
+        let batch = match mode {
+            Mode::ColdCache => 1,
+            _ => ((self.target_sample_ms / one.max(1e-6)).ceil() as usize).clamp(1, 1000),
+        };
+
+        // Mode-specific preparation.
+        let flush = match mode {
+            Mode::ColdCache => {
+                let l2 = check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))?;
+                Some(check!(DeviceBuffer::<u8>::alloc(ctx, 2 * l2.max(1) as usize))?)
+            }
+            _ => None,
+        };
+        let graph = match mode {
+            Mode::Graph => {
+                check!(stream.begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))?;
+                let mut captured = Ok(());
+                for _ in 0..batch {
+                    captured = launch(stream);
+                    if captured.is_err() {
+                        break;
+                    }
+                }
+                let graph = check!(stream.end_capture(CUgraphInstantiate_flags(0)))?;
+                captured?;
+                let Some(graph) = graph else {
+                    return Err(CudaError::refused(
+                        file!(),
+                        line!(),
+                        "stream.end_capture",
+                        "the graph capture recorded no work",
+                    ));
+                };
+                check!(graph.upload())?;
+                // Replays have their own first-time costs: warm those too.
+                gpu_ms += events.time(stream, || check!(graph.launch()))?;
+                Some(graph)
+            }
+            _ => None,
+        };
+
+        let mut samples: Vec<Sample> = Vec::new();
+        let mut kept: Vec<f64> = Vec::new();
+        let stop = loop {
+            if let Some(buf) = &flush {
+                // The flush is outside the timed region but not free.
+                gpu_ms += events.time(stream, || {
+                    // SAFETY: the buffer is ours and no kernel reads it.
+                    check!(unsafe {
+                        cudarc::driver::result::memset_d8_async(
+                            buf.device_ptr(),
+                            0x5a,
+                            buf.len(),
+                            stream.cu_stream(),
+                        )
+                    })
+                })?;
+            }
+            let total = match &graph {
+                Some(g) => events.time(stream, || check!(g.launch()))?,
+                None => events.time(stream, || {
+                    for _ in 0..batch {
+                        launch(stream)?;
+                    }
+                    Ok(())
+                })?,
+            };
+            gpu_ms += total;
+            let clocks = monitor.read();
+            let dropped = self.drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
+            let ms = total / batch as f64;
+            if !dropped {
+                kept.push(ms);
+            }
+            samples.push(Sample { ms, clocks, dropped });
+            // Every sample counts against the budgets, kept or not.
+            if let Some(stop) = self.budget.decide(&kept, gpu_ms) {
+                break stop;
+            }
+            if samples.len() >= self.budget.max_samples {
+                break Stop::SampleBudget;
+            }
+        };
+        let dropped = samples.iter().filter(|s| s.dropped).count();
+        let Some(summary) = summarize(&kept) else {
+            return Err(CudaError::refused(
+                file!(),
+                line!(),
+                "Instrument::measure",
+                format!(
+                    "all {} samples were taken while the GPU was throttling",
+                    samples.len()
+                ),
+            ));
+        };
+        Ok(Measurement {
+            mode,
+            launches_per_sample: batch,
+            warmup: self.warmup,
+            budget: self.budget,
+            samples,
+            summary,
+            stop,
+            dropped,
+            gpu_ms_spent: gpu_ms,
+        })
+    }
+}
+
+/// Which mode to trust for a kernel: graph replay where launch gaps would
+/// be a visible share of each launch (under 1 ms), hot back-to-back
+/// otherwise; cold-cache where the data the caller declares fits in the L2,
+/// since a hot loop would then time the cache.
+pub fn recommend(median_ms: f64, bytes_touched: Option<u64>, l2_bytes: u64) -> Mode {
+    match bytes_touched {
+        Some(b) if b <= l2_bytes => Mode::ColdCache,
+        _ if median_ms < 1.0 => Mode::Graph,
+        _ => Mode::Hot,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_kernels_on_big_data_get_graph_replay() {
+        assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20), Mode::Graph);
+    }
+
+    #[test]
+    fn long_kernels_get_hot_and_cache_sized_data_gets_cold() {
+        assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20), Mode::Hot);
+        assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20), Mode::ColdCache);
+        assert_eq!(recommend(0.01, None, 60 << 20), Mode::Graph);
+    }
+}

@@ -1,0 +1,190 @@
+//! The instrument's output: a table for people and JSON with every sample
+//! and the device, driver and clock metadata.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::instrument::{FirstLaunch, Measurement, Mode};
+
+/// Bytes a launch moves, as the caller declares them: reads and writes
+/// counted separately, each once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Traffic {
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+}
+
+impl Traffic {
+    pub fn total(&self) -> u64 {
+        self.bytes_read + self.bytes_written
+    }
+
+    /// GB/s (10^9 bytes/s) at `ms` per launch.
+    pub fn gb_s(&self, ms: f64) -> f64 {
+        self.total() as f64 / (ms * 1e-3) / 1e9
+    }
+}
+
+/// The device the measurements ran on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub compute_capability: (i32, i32),
+    pub driver_cuda_version: String,
+    pub l2_bytes: u64,
+    /// Device-to-device copy rate measured in this process, read plus write.
+    pub copy_ceiling_gb_s: f64,
+    /// Why there are no clock readings, if there are none.
+    pub clocks_unavailable: Option<String>,
+}
+
+/// Everything measured for one kernel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub kernel: String,
+    pub device: DeviceInfo,
+    pub traffic: Option<Traffic>,
+    pub first_launch: Option<FirstLaunch>,
+    /// The course's number for comparison: mean of 10 after 3 warm-ups.
+    pub course_mean_of_10_ms: Option<f64>,
+    pub measurements: Vec<Measurement>,
+    pub recommended: Mode,
+}
+
+impl Report {
+    pub fn recommended_measurement(&self) -> Option<&Measurement> {
+        self.measurements.iter().find(|m| m.mode == self.recommended)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+fn stop_name(m: &Measurement) -> &'static str {
+    match m.stop {
+        crate::sampling::Stop::NoiseTarget => "noise target",
+        crate::sampling::Stop::SampleBudget => "sample budget",
+        crate::sampling::Stop::TimeBudget => "time budget",
+    }
+}
+
+/// The human table: one row per mode, then the course's numbers beside it.
+pub fn table(r: &Report) -> String {
+    let mut o = String::new();
+    let d = &r.device;
+    let _ = writeln!(
+        o,
+        "{} on {} (compute capability {}.{}, driver CUDA {}), L2 {} MiB",
+        r.kernel,
+        d.name,
+        d.compute_capability.0,
+        d.compute_capability.1,
+        d.driver_cuda_version,
+        d.l2_bytes >> 20
+    );
+    if let Some(t) = &r.traffic {
+        let _ = writeln!(
+            o,
+            "declared traffic: {} B read + {} B written per launch; copy ceiling measured here: {:.0} GB/s",
+            t.bytes_read, t.bytes_written, d.copy_ceiling_gb_s
+        );
+    }
+    let _ = writeln!(
+        o,
+        "{:<11} {:>6} {:>9} {:>10} {:>21} {:>10} {:>10} {:>7} {:>8} {:>7} {:>9} {:>13}",
+        "mode",
+        "batch",
+        "samples",
+        "median ms",
+        "95% CI of median",
+        "min ms",
+        "max ms",
+        "noise",
+        "GB/s",
+        "ceiling",
+        "GPU ms",
+        "stopped on"
+    );
+    for m in &r.measurements {
+        let s = &m.summary;
+        let (gb, frac) = match &r.traffic {
+            Some(t) => {
+                let gb = t.gb_s(s.median);
+                (
+                    format!("{gb:.0}"),
+                    format!("{:.0}%", 100.0 * gb / d.copy_ceiling_gb_s),
+                )
+            }
+            None => ("-".into(), "-".into()),
+        };
+        let samples = if m.dropped > 0 {
+            format!("{}-{}", m.samples.len(), m.dropped)
+        } else {
+            m.samples.len().to_string()
+        };
+        let mark = if m.mode == r.recommended { "*" } else { " " };
+        let _ = writeln!(
+            o,
+            "{:<11} {:>6} {:>9} {:>10.5} {:>21} {:>10.5} {:>10.5} {:>6.2}% {:>8} {:>7} {:>9.1} {:>13}",
+            format!("{}{mark}", m.mode.name()),
+            m.launches_per_sample,
+            samples,
+            s.median,
+            format!("{:.5} .. {:.5}", s.median_ci.0, s.median_ci.1),
+            s.min,
+            s.max,
+            100.0 * s.rel_noise,
+            gb,
+            frac,
+            m.gpu_ms_spent,
+            stop_name(m)
+        );
+    }
+    let _ = writeln!(
+        o,
+        "* recommended for this kernel; samples shown as taken-dropped where throttled samples were left out"
+    );
+    if let Some(f) = &r.first_launch {
+        let _ = writeln!(o, "first launch (once per process, not sampled): {:.5} ms", f.ms);
+    }
+    if let Some(c) = r.course_mean_of_10_ms {
+        let _ = writeln!(o, "course method (mean of 10 after 3 warm-ups): {c:.5} ms");
+    }
+    if let Some(why) = &d.clocks_unavailable {
+        let _ = writeln!(o, "no clock checks: {why}");
+    } else {
+        let readings: Vec<_> = r
+            .measurements
+            .iter()
+            .flat_map(|m| m.samples.iter().filter_map(|s| s.clocks.as_ref()))
+            .collect();
+        let sm: Vec<u32> = readings.iter().map(|c| c.sm_mhz).collect();
+        let throttled = readings.iter().filter(|c| c.throttled).count();
+        if let (Some(lo), Some(hi)) = (sm.iter().min(), sm.iter().max()) {
+            let _ = writeln!(
+                o,
+                "SM clock {lo} to {hi} MHz over {} readings, {throttled} while throttled",
+                readings.len()
+            );
+        }
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traffic_counts_reads_and_writes() {
+        let t = Traffic {
+            bytes_read: 134_222_616,
+            bytes_written: 67_111_308,
+        };
+        assert_eq!(t.total(), 201_333_924);
+        // 201,333,924 bytes in 0.057 ms is 3532 GB/s.
+        assert!((t.gb_s(0.057) - 3532.17).abs() < 0.01, "{}", t.gb_s(0.057));
+    }
+}

@@ -1,0 +1,131 @@
+//! When to stop sampling: a noise target, a sample budget and a GPU-time
+//! budget, with a minimum sample count. Pure logic, tested without a GPU.
+
+use serde::Serialize;
+
+use crate::stats::summarize;
+
+/// How much to warm up before sampling.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub enum Warmup {
+    /// This many untimed launches (the course's helper uses 3).
+    Count(u32),
+    /// Untimed launches until this much GPU time has passed, at least one.
+    Millis(f64),
+}
+
+/// The limits sampling runs within.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Budget {
+    pub min_samples: usize,
+    pub max_samples: usize,
+    /// GPU time the timed samples may use, in ms.
+    pub max_gpu_ms: f64,
+    /// Stop once the median's 95% interval is within this fraction of it
+    /// (0.005 is 0.5%).
+    pub noise_target: f64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            min_samples: 20,
+            max_samples: 2000,
+            max_gpu_ms: 2000.0,
+            noise_target: 0.005,
+        }
+    }
+}
+
+/// Why sampling stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Stop {
+    /// The median's interval met the noise target.
+    NoiseTarget,
+    /// The sample budget ran out first.
+    SampleBudget,
+    /// The GPU-time budget ran out first.
+    TimeBudget,
+}
+
+impl Budget {
+    /// Whether to stop after `samples` (the valid ones) and `gpu_ms` of
+    /// timed GPU work; `None` means take another sample.
+    pub fn decide(&self, samples: &[f64], gpu_ms: f64) -> Option<Stop> {
+        if samples.len() >= self.min_samples {
+            if let Some(s) = summarize(samples) {
+                if s.median_ci_rel_half_width <= self.noise_target {
+                    return Some(Stop::NoiseTarget);
+                }
+            }
+        }
+        if samples.len() >= self.max_samples {
+            return Some(Stop::SampleBudget);
+        }
+        if gpu_ms >= self.max_gpu_ms {
+            return Some(Stop::TimeBudget);
+        }
+        None
+    }
+
+    /// A budget that cannot sample is a caller's mistake, said in one line.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.max_samples == 0 || self.min_samples > self.max_samples {
+            return Err(format!(
+                "sample budget: min {} and max {} samples cannot be met",
+                self.min_samples, self.max_samples
+            ));
+        }
+        // Written so that NaN, which compares false, is rejected too.
+        let positive = |x: f64| x > 0.0;
+        if !positive(self.noise_target) || !positive(self.max_gpu_ms) {
+            return Err("noise target and GPU-time budget must be positive".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget() -> Budget {
+        Budget {
+            min_samples: 5,
+            max_samples: 50,
+            max_gpu_ms: 100.0,
+            noise_target: 0.01,
+        }
+    }
+
+    #[test]
+    fn steady_samples_stop_on_the_noise_target_once_there_are_enough() {
+        let b = budget();
+        assert_eq!(b.decide(&[1.0; 4], 4.0), None, "below the minimum count");
+        assert_eq!(b.decide(&[1.0; 5], 5.0), Some(Stop::NoiseTarget));
+    }
+
+    #[test]
+    fn noisy_samples_run_into_the_sample_budget() {
+        let noisy: Vec<f64> = (0..50).map(|i| if i % 2 == 0 { 1.0 } else { 2.0 }).collect();
+        assert_eq!(budget().decide(&noisy[..49], 49.0), None);
+        assert_eq!(budget().decide(&noisy, 50.0), Some(Stop::SampleBudget));
+    }
+
+    #[test]
+    fn slow_samples_run_into_the_time_budget() {
+        let noisy = [10.0, 20.0, 10.0, 20.0, 10.0, 20.0, 10.0, 20.0, 10.0, 20.0];
+        assert_eq!(budget().decide(&noisy, 150.0), Some(Stop::TimeBudget));
+    }
+
+    #[test]
+    fn impossible_budgets_are_errors() {
+        let mut b = budget();
+        b.min_samples = 60;
+        assert!(b.validate().is_err());
+        let mut b = budget();
+        b.noise_target = 0.0;
+        assert!(b.validate().is_err());
+        assert!(budget().validate().is_ok());
+    }
+}
