@@ -56,3 +56,51 @@ fn an_error_inside_the_launch_stops_the_timing_and_names_the_call() {
     assert_eq!(err.name, "cudaErrorInvalidValue");
     assert!(err.to_string().contains("RuntimeStatus::INVALID_VALUE"), "{err}");
 }
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn the_instrument_measures_in_every_mode_within_its_budget() {
+    use time_kernel::instrument::{Instrument, Mode};
+    use time_kernel::sampling::{Budget, Warmup};
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    let ctx = CudaContext::new(0).unwrap();
+    let bytes = 64 << 20;
+    // SAFETY: freed below; only memset writes it.
+    let buf = unsafe { result::malloc_sync(bytes) }.unwrap();
+    let mut launch = |s: &cudarc::driver::CudaStream| {
+        check!(unsafe { result::memset_d8_async(buf, 1, bytes, s.cu_stream()) })
+    };
+    let instrument = Instrument {
+        warmup: Warmup::Count(3),
+        budget: Budget {
+            min_samples: 10,
+            max_samples: 200,
+            max_gpu_ms: 500.0,
+            noise_target: 0.01,
+        },
+        target_sample_ms: 0.5,
+        drop_throttled: true,
+    };
+    for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph] {
+        let m = instrument.measure(&ctx, mode, &mut launch).unwrap();
+        assert_eq!(m.mode, mode);
+        assert!(
+            m.samples.len() >= 10 && m.samples.len() <= 200,
+            "{mode:?}: {}",
+            m.samples.len()
+        );
+        assert!(m.summary.median > 0.0 && m.summary.min <= m.summary.median);
+        assert!(
+            m.gpu_ms_spent >= m.summary.median * m.summary.n as f64,
+            "{mode:?}"
+        );
+        if mode == Mode::ColdCache {
+            assert_eq!(m.launches_per_sample, 1);
+        } else {
+            assert!(m.launches_per_sample >= 1);
+        }
+    }
+    // SAFETY: allocated above, nothing in flight after measure's syncs.
+    unsafe { result::free_sync(buf) }.unwrap();
+}
