@@ -77,9 +77,12 @@ pub struct FirstLaunch {
 pub struct Instrument {
     pub warmup: Warmup,
     pub budget: Budget,
-    /// The GPU time a hot or graph sample should last, which sets how many
-    /// launches it batches; at least 1 and at most 1000 launches.
+    /// The GPU time a hot sample should last, which sets how many launches
+    /// it batches; at least 1 and at most 1000 launches.
     pub target_sample_ms: f64,
+    /// The same for a graph: longer, because each replay has a fixed start-up
+    /// cost that only a long graph spreads thin.
+    pub target_graph_ms: f64,
     /// Leave out samples taken while the card was throttling.
     pub drop_throttled: bool,
 }
@@ -90,6 +93,7 @@ impl Default for Instrument {
             warmup: Warmup::Millis(50.0),
             budget: Budget::default(),
             target_sample_ms: 0.5,
+            target_graph_ms: 5.0,
             drop_throttled: true,
         }
     }
@@ -204,9 +208,11 @@ impl Instrument {
                 gpu_ms += spent - one;
             }
         }
+        let per_launch = |target: f64| ((target / one.max(1e-6)).ceil() as usize).clamp(1, 1000);
         let batch = match mode {
             Mode::ColdCache => 1,
-            _ => ((self.target_sample_ms / one.max(1e-6)).ceil() as usize).clamp(1, 1000),
+            Mode::Hot => per_launch(self.target_sample_ms),
+            Mode::Graph => per_launch(self.target_graph_ms),
         };
 
         // Mode-specific preparation.

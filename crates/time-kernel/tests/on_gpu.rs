@@ -80,6 +80,7 @@ fn the_instrument_measures_in_every_mode_within_its_budget() {
             noise_target: 0.01,
         },
         target_sample_ms: 0.5,
+        target_graph_ms: 2.0,
         drop_throttled: true,
     };
     for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph] {
