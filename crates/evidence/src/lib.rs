@@ -10,6 +10,8 @@
 //!   by side with ratios.
 //! - [`plot`] draws the lessons' sweeps as SVG from the evidence.
 //! - [`record`] runs a program and writes its transcript and JSON twin.
+//! - [`instrument`] tables the time-kernel instrument's proof against ncu
+//!   and the peer tools.
 //!
 //! Not for: running lessons' checks (they check themselves) or timing
 //! anything itself.
@@ -19,6 +21,7 @@ pub mod claims;
 pub mod compare;
 pub mod day09;
 pub mod day53;
+pub mod instrument;
 mod lines;
 pub mod plot;
 pub mod record;

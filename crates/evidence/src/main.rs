@@ -25,6 +25,9 @@ evidence: recorded lesson runs as data
       write the .json twin of every transcript in DIR
   evidence plot [DIR] OUT_DIR
       SVG charts of each lesson's sweep into OUT_DIR
+  evidence instrument NCU.txt PEERS.txt JSON_DIR
+      the instrument's proof from one session: ncu, the instrument's modes, the
+      course's method and the peer tools, side by side
 ";
 
 fn main() -> ExitCode {
@@ -61,6 +64,12 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         ["twins", dir] => twins(Path::new(dir)),
         ["plot", out] => plot_all(Path::new("evidence"), Path::new(out)),
         ["plot", dir, out] => plot_all(Path::new(dir), Path::new(out)),
+        ["instrument", ncu, peers, json_dir] => {
+            let table =
+                evidence::instrument::from_files(Path::new(ncu), Path::new(peers), Path::new(json_dir))?;
+            print!("{table}");
+            Ok(ExitCode::SUCCESS)
+        }
         ["-h"] | ["--help"] => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)
