@@ -84,26 +84,14 @@ where
             "-h" | "--help" if inline.is_none() => return Ok(Request::Help),
             "--stats" if extras.stats && inline.is_none() => options.stats = true,
             "--json" if extras.stats => {
-                let value = match inline {
-                    Some(v) => v,
-                    None => args
-                        .next()
-                        .and_then(|v| v.into_string().ok())
-                        .ok_or_else(|| UsageError("--json needs a file path".into()))?,
-                };
+                let value = flag_value(inline, &mut args, "--json needs a file path")?;
                 if value.is_empty() {
                     return Err(UsageError("--json needs a file path".into()));
                 }
                 options.json = Some(value.into());
             }
             "--device" => {
-                let value = match inline {
-                    Some(v) => v,
-                    None => args
-                        .next()
-                        .and_then(|v| v.into_string().ok())
-                        .ok_or_else(|| UsageError("--device needs a device number".into()))?,
-                };
+                let value = flag_value(inline, &mut args, "--device needs a device number")?;
                 options.device = value
                     .parse()
                     .map_err(|_| UsageError(format!("--device: `{value}` is not a device number")))?;
@@ -113,6 +101,21 @@ where
         }
     }
     Ok(Request::Run(options))
+}
+
+/// A flag's value: written inline (`--flag=value`) or as the next argument.
+fn flag_value(
+    inline: Option<String>,
+    args: &mut impl Iterator<Item = OsString>,
+    missing: &str,
+) -> Result<String, UsageError> {
+    match inline {
+        Some(v) => Ok(v),
+        None => args
+            .next()
+            .and_then(|v| v.into_string().ok())
+            .ok_or_else(|| UsageError(missing.into())),
+    }
 }
 
 /// The line printed for an error: CUDA errors and failed checks as they are
