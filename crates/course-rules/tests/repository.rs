@@ -163,3 +163,22 @@ fn a_readme_and_header_that_disagree_on_the_build_line_fail() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("the README builds with"), "{problems:?}");
 }
+
+#[test]
+fn a_file_that_is_not_utf8_is_still_checked_and_an_empty_file_is_clean() {
+    let dir = scratch_copy("encoding");
+    assert_clean(check_host_clocks(&dir));
+    // Latin-1 bytes in a comment, then a host clock in code.
+    let mut bytes = b"// caf\xe9 \xff\xfe\nvoid f() { gettimeofday(0, 0); }\n".to_vec();
+    std::fs::write(dir.join("code/day09-timing/latin1.cu"), &bytes).unwrap();
+    let problems = check_host_clocks(&dir);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("code/day09-timing/latin1.cu:2:12: gettimeofday:"),
+        "{problems:?}"
+    );
+    bytes.clear();
+    std::fs::write(dir.join("code/day09-timing/latin1.cu"), &bytes).unwrap();
+    std::fs::write(dir.join("code/day09-timing/empty.rs"), b"").unwrap();
+    assert_clean(check_host_clocks(&dir));
+}
