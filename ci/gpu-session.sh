@@ -24,7 +24,8 @@
 #           Day 9's C++ program as built by ci/build-for-gpu.sh (the host
 #           compiler that built the Rust twin's copy of timing.cu) alternated
 #           with the Rust twin, DAY09_RUNS of each: the CPU rows then time the
-#           same machine code in both programs.
+#           same machine code in both programs. PIN_CORE=N runs both on
+#           one core.
 # Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -103,9 +104,17 @@ instrument)
   EVIDENCE_RUNTIME="CuPy's and PyTorch's own" record instrument h200-peers -- python3 ci/peer_timers.py
   ;;
 same-compiler)
+  # PIN_CORE=N also runs both under `taskset -c N`, one core for the whole
+  # process, to see whether where the scheduler puts the CPU loop matters.
+  pin=()
+  suffix=""
+  if [ -n "${PIN_CORE:-}" ]; then
+    pin=(taskset -c "$PIN_CORE")
+    suffix="-core$PIN_CORE"
+  fi
   for i in $(seq "${DAY09_RUNS:-5}"); do
-    rust day09-timing h200-cxx-hostbuilt -- .evidence-bin/timing
-    rust day09-timing h200-rust -- "$rust09"
+    rust day09-timing "h200-cxx-hostbuilt$suffix" -- "${pin[@]}" .evidence-bin/timing
+    rust day09-timing "h200-rust$suffix" -- "${pin[@]}" "$rust09"
   done
   ;;
 *)
