@@ -6,7 +6,7 @@
 # beforehand by ci/build-for-gpu.sh on a machine with Rust (see README.md,
 # "Recording evidence").
 #
-# Usage: ci/gpu-session.sh runs|checks|instrument|same-compiler <out-dir>
+# Usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp <out-dir>
 #   runs    builds each lesson's .cu with the README's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
 #           alternately (DAY09_RUNS and DAY53_RUNS of each, 5 by default; Day 9
@@ -20,6 +20,7 @@
 #           --stats --json in 5 separate processes, ncu's gpu__time_duration
 #           for the C++ program's full-size vectorAdd launches, and the same
 #           kernel timed by cupyx.profiler.benchmark and triton's do_bench.
+#   thp     how each Day 9 program's host memory is backed (ci/thp-probe.sh).
 #   same-compiler
 #           Day 9's C++ program as built by ci/build-for-gpu.sh (the host
 #           compiler that built the Rust twin's copy of timing.cu) alternated
@@ -29,7 +30,7 @@
 # Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-phase=${1:?usage: ci/gpu-session.sh runs|checks|instrument|same-compiler <out-dir>}
+phase=${1:?usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp <out-dir>}
 out=${2:?usage: ci/gpu-session.sh runs|checks <out-dir>}
 ev="$out/evidence"
 mkdir -p "$ev"
@@ -92,6 +93,11 @@ checks)
   cxx day53-pinned h200-cxx-memcheck -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool memcheck "$pinned"
   rust day53-pinned h200-rust-memcheck -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool memcheck "$rust53"
   ;;
+thp)
+  # How each program's host buffers are backed (ci/thp-probe.sh).
+  cxx diagnostics h200-cxx-thp -- ci/thp-probe.sh "$timing" 4
+  rust diagnostics h200-rust-thp -- ci/thp-probe.sh "$rust09" 4
+  ;;
 instrument)
   mkdir -p "$ev/instrument-json"
   for i in 1 2 3 4 5; do
@@ -118,7 +124,7 @@ same-compiler)
   done
   ;;
 *)
-  echo "error: unknown phase '$phase' (runs, checks, instrument or same-compiler)" >&2
+  echo "error: unknown phase '$phase' (runs, checks, instrument, same-compiler or thp)" >&2
   exit 1
   ;;
 esac
