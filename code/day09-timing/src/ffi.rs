@@ -4,7 +4,7 @@
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 
-use cuda_check::{check, CudaError, RuntimeStatus, Status};
+use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::CudaStream;
 
@@ -25,11 +25,12 @@ pub fn vector_add(
     // A launch past the end of a buffer would be a fault on the device, so
     // refuse it here where it can be named.
     if n > a.len() || n > b.len() || n > out.len() {
-        return RuntimeStatus::INVALID_VALUE.check(
+        return Err(CudaError::refused(
             file!(),
             line!(),
-            "vector_add: n is past the end of a buffer",
-        );
+            "vector_add",
+            "n is past the end of a buffer",
+        ));
     }
     // SAFETY: all three buffers hold at least n floats on this context.
     check!(unsafe { day09_vector_add(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n, raw(stream)) })
@@ -43,11 +44,12 @@ pub fn vector_scale(
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
     if n > a.len() || n > out.len() {
-        return RuntimeStatus::INVALID_VALUE.check(
+        return Err(CudaError::refused(
             file!(),
             line!(),
-            "vector_scale: n is past the end of a buffer",
-        );
+            "vector_scale",
+            "n is past the end of a buffer",
+        ));
     }
     // SAFETY: both buffers hold at least n floats on this context.
     check!(unsafe { day09_vector_scale(a.as_ptr(), out.as_mut_ptr(), n, raw(stream)) })

@@ -4,7 +4,7 @@
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 
-use cuda_check::{check, CudaError, RuntimeStatus, Status};
+use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::CudaStream;
 
@@ -23,11 +23,12 @@ pub fn scale_copy(
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
     if n > input.len || n > out.len() {
-        return RuntimeStatus::INVALID_VALUE.check(
+        return Err(CudaError::refused(
             file!(),
             line!(),
-            "scale_copy: n is past the end of a buffer",
-        );
+            "scale_copy",
+            "n is past the end of a buffer",
+        ));
     }
     let raw = stream.cu_stream() as cudaStream_t;
     // SAFETY: input and out hold at least n floats reachable from this context.
