@@ -42,7 +42,6 @@ pub fn run(
     check!(unsafe { sys::cuDriverGetVersion(&mut driver) }.result())?;
     // The copy ceiling over 512 MiB, several times the L2 on any GPU here.
     let ceiling = copy_ceiling_gb_s(ctx, 512 << 20)?;
-    let uuid = check!(ctx.uuid())?.bytes.map(|b| b as u8);
 
     let instrument = Instrument::default();
     let mut launch = |s: &cudarc::driver::CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
@@ -65,7 +64,8 @@ pub fn run(
             driver_cuda_version: format!("{}.{}", driver / 1000, (driver % 1000) / 10),
             l2_bytes: l2,
             copy_ceiling_gb_s: ceiling,
-            clocks_unavailable: time_kernel::clocks::ClockMonitor::new(&uuid).unavailable,
+            // The instrument already asked NVML; no need to ask again.
+            clocks_unavailable: measurements.iter().find_map(|m| m.clocks_unavailable.clone()),
         },
         traffic: Some(traffic),
         first_launch: Some(FirstLaunch {

@@ -129,7 +129,8 @@ pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), Strin
     Ok(())
 }
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+/// Copies the folder `from`, with everything below it, to `to`.
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;

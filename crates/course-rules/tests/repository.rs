@@ -40,21 +40,9 @@ fn scratch_copy(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("course-rules-planted-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for sub in ["code", "ci", "evidence", "crates/host-clock"] {
-        copy(&root.join(sub), &dir.join(sub));
+        course_rules::lessons::copy_dir(&root.join(sub), &dir.join(sub)).unwrap();
     }
     dir
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn edit(path: &Path, from: &str, to: &str) {

@@ -64,6 +64,8 @@ pub struct Measurement {
     pub dropped: usize,
     /// GPU time spent: warm-up, timed samples and cache flushes, in ms.
     pub gpu_ms_spent: f64,
+    /// Why the samples carry no clock readings, if they carry none.
+    pub clocks_unavailable: Option<String>,
 }
 
 /// The first launch of a kernel in the process: one number, never a sample.
@@ -321,6 +323,7 @@ impl Instrument {
             stop,
             dropped,
             gpu_ms_spent: gpu_ms,
+            clocks_unavailable: monitor.unavailable.clone(),
         })
     }
 }
