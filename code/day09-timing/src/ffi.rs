@@ -67,3 +67,57 @@ pub fn vector_add_cpu(a: &[f32], b: &[f32], out: &mut [f32]) {
     // SAFETY: all three slices hold at least n floats; out is not aliased.
     unsafe { day09_vector_add_cpu(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n) }
 }
+
+#[cfg(feature = "runtime-copies")]
+extern "C" {
+    fn cudaMemcpy(
+        dst: *mut std::ffi::c_void,
+        src: *const std::ffi::c_void,
+        count: usize,
+        kind: u32,
+    ) -> cuda_check::RuntimeStatus;
+}
+
+/// `cudaMemcpy(..., cudaMemcpyHostToDevice)`, the runtime's own call.
+#[cfg(feature = "runtime-copies")]
+pub fn runtime_copy_to_device(dst: &mut DeviceBuffer<f32>, src: &[f32]) -> Result<(), CudaError> {
+    if src.len() > dst.len() {
+        return Err(CudaError::refused(
+            file!(),
+            line!(),
+            "runtime_copy_to_device",
+            "past the end",
+        ));
+    }
+    // SAFETY: dst holds at least src.len() floats.
+    check!(unsafe {
+        cudaMemcpy(
+            dst.as_mut_ptr().cast(),
+            src.as_ptr().cast(),
+            std::mem::size_of_val(src),
+            1,
+        )
+    })
+}
+
+/// `cudaMemcpy(..., cudaMemcpyDeviceToHost)`, the runtime's own call.
+#[cfg(feature = "runtime-copies")]
+pub fn runtime_copy_to_host(dst: &mut [f32], src: &DeviceBuffer<f32>) -> Result<(), CudaError> {
+    if dst.len() > src.len() {
+        return Err(CudaError::refused(
+            file!(),
+            line!(),
+            "runtime_copy_to_host",
+            "past the end",
+        ));
+    }
+    // SAFETY: src holds at least dst.len() floats.
+    check!(unsafe {
+        cudaMemcpy(
+            dst.as_mut_ptr().cast(),
+            src.as_ptr().cast(),
+            std::mem::size_of_val(dst),
+            2,
+        )
+    })
+}

@@ -79,11 +79,19 @@ fn time_round_trip(
     n: usize,
 ) -> Result<f32, CudaError> {
     let (h_a, h_b, h_out) = host;
+    #[cfg(not(feature = "runtime-copies"))]
     let timing = timer.time(stream, || {
         check!(dev.a.copy_from_host(&h_a[..n]))?;
         check!(dev.b.copy_from_host(&h_b[..n]))?;
         ffi::vector_add(&dev.a, &dev.b, &mut dev.out, n, stream)?;
         check!(dev.out.copy_to_host(&mut h_out[..n]))
+    })?;
+    #[cfg(feature = "runtime-copies")]
+    let timing = timer.time(stream, || {
+        ffi::runtime_copy_to_device(&mut dev.a, &h_a[..n])?;
+        ffi::runtime_copy_to_device(&mut dev.b, &h_b[..n])?;
+        ffi::vector_add(&dev.a, &dev.b, &mut dev.out, n, stream)?;
+        ffi::runtime_copy_to_host(&mut h_out[..n], &dev.out)
     })?;
     Ok(timing.mean_ms())
 }

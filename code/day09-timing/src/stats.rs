@@ -45,8 +45,15 @@ pub fn run(
 
     let instrument = Instrument::default();
     let mut launch = |s: &cudarc::driver::CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
+    // CUPTI's mode where libcupti can be found; the table says why not
+    // where it cannot.
+    let cupti = time_kernel::trace::available();
+    let mut modes = vec![Mode::Hot, Mode::ColdCache, Mode::Graph];
+    if cupti.is_ok() {
+        modes.push(Mode::Cupti);
+    }
     let mut measurements = Vec::new();
-    for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph] {
+    for mode in modes {
         measurements.push(instrument.measure(ctx, mode, &mut launch)?);
     }
 
@@ -66,6 +73,7 @@ pub fn run(
             copy_ceiling_gb_s: ceiling,
             // The instrument already asked NVML; no need to ask again.
             clocks_unavailable: measurements.iter().find_map(|m| m.clocks_unavailable.clone()),
+            cupti_unavailable: cupti.clone().err(),
         },
         traffic: Some(traffic),
         first_launch: Some(FirstLaunch {
@@ -73,7 +81,7 @@ pub fn run(
         }),
         course_mean_of_10_ms: Some(f64::from(course.mean_of_10_ms)),
         measurements,
-        recommended: recommend(hot_median, Some(traffic.total()), l2),
+        recommended: recommend(hot_median, Some(traffic.total()), l2, cupti.is_ok()),
     };
     if options.stats {
         println!("\nThe measurement instrument (--stats), vectorAdd at full n");

@@ -2,7 +2,7 @@
 //! course's `CUDA_CHECK` macro.
 //!
 //! [`check!`] takes a CUDA runtime status (a `cudaError_t` returned through a
-//! lesson's FFI) or a cudarc driver result, and turns a failure into a
+//! lesson's FFI), a cudarc driver result or a cudarc CUPTI result, and turns a failure into a
 //! [`CudaError`] that names the file, the line, the call's text and CUDA's
 //! error name and message, printed in the course's shape:
 //!
@@ -23,6 +23,7 @@ pub mod runtime;
 pub use error::{CudaError, NoDriver};
 pub use runtime::RuntimeStatus;
 
+use cudarc::cupti::result::CuptiError;
 use cudarc::driver::DriverError;
 
 /// Checks a CUDA status; evaluates to `Result<T, CudaError>` for use with `?`.
@@ -68,6 +69,23 @@ impl<T> Status for Result<T, DriverError> {
                 .and_then(|()| e.error_string().ok())
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "no driver loaded to describe this error".to_string());
+            CudaError::new(file, line, call, name, message)
+        })
+    }
+}
+
+impl<T> Status for Result<T, CuptiError> {
+    type Output = T;
+    fn check(self, file: &'static str, line: u32, call: &'static str) -> Result<T, CudaError> {
+        self.map_err(|e| {
+            // A CUPTI status only comes back from a call into libcupti, so
+            // the library is loaded and can describe it. cudarc's Debug and
+            // Display for CuptiError unwrap that description; this does not.
+            let name = format!("{:?}", e.0);
+            let message = e
+                .error_string()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| "CUPTI gave no description".to_string());
             CudaError::new(file, line, call, name, message)
         })
     }

@@ -6,7 +6,12 @@
 //! - [`Mode::ColdCache`]: one launch per sample after the L2 has been flushed
 //!   by writing a buffer twice its size, the flush outside the timed region.
 //! - [`Mode::Graph`]: a batch of launches captured once in a CUDA graph and
-//!   replayed, which removes the gaps between launches.
+//!   replayed, which removes the host's part of the gaps between launches.
+//! - [`Mode::Cupti`]: batches as in hot mode, but each launch's time is its
+//!   kernels' own start-to-end on the GPU, from CUPTI's activity records
+//!   ([`crate::trace`]): no gap between kernels is in it at all. This is the
+//!   clock Nsight Systems shows and Nsight Compute's `gpu__time_duration`
+//!   counts, and needs libcupti from the CUDA toolkit.
 //!
 //! A first launch is measured on its own by [`first_launch`]; it happens once
 //! per kernel per process and no sampling can repeat it.
@@ -22,6 +27,7 @@ use serde::Serialize;
 use crate::clocks::{ClockMonitor, ClockReading};
 use crate::sampling::{Budget, Stop, Warmup};
 use crate::stats::{summarize, Summary};
+use crate::trace::{per_launch_ms, KernelTrace};
 
 /// How samples are taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -29,6 +35,7 @@ pub enum Mode {
     Hot,
     ColdCache,
     Graph,
+    Cupti,
 }
 
 impl Mode {
@@ -37,6 +44,7 @@ impl Mode {
             Mode::Hot => "hot",
             Mode::ColdCache => "cold-cache",
             Mode::Graph => "graph",
+            Mode::Cupti => "cupti",
         }
     }
 }
@@ -190,6 +198,12 @@ impl Instrument {
         let events = Events::new(ctx)?;
         let monitor = ClockMonitor::new(&check!(ctx.uuid())?.bytes.map(|b| b as u8));
         let mut gpu_ms = 0.0;
+        // On before the warm-up, so whatever CUPTI sets up on the first
+        // traced launch is warmed up too.
+        let mut trace = match mode {
+            Mode::Cupti => Some(KernelTrace::start(stream)?),
+            _ => None,
+        };
 
         // Warm up, and learn one launch's time to size the batches.
         let mut one = events.time(stream, || launch(stream))?;
@@ -213,9 +227,12 @@ impl Instrument {
         let per_launch = |target: f64| ((target / one.max(1e-6)).ceil() as usize).clamp(1, 1000);
         let batch = match mode {
             Mode::ColdCache => 1,
-            Mode::Hot => per_launch(self.target_sample_ms),
+            Mode::Hot | Mode::Cupti => per_launch(self.target_sample_ms),
             Mode::Graph => per_launch(self.target_graph_ms),
         };
+        if let Some(t) = &mut trace {
+            t.discard()?;
+        }
 
         // Mode-specific preparation.
         let flush = match mode {
@@ -288,11 +305,22 @@ impl Instrument {
             gpu_ms += total;
             let clocks = monitor.read();
             let dropped = self.drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
-            let ms = total / batch as f64;
-            if !dropped {
-                kept.push(ms);
+            // One sample per batch, its mean; with CUPTI, one per launch.
+            let batch_ms = match &mut trace {
+                Some(t) => per_launch_ms(&t.take()?, batch)
+                    .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why))?,
+                None => vec![total / batch as f64],
+            };
+            for ms in batch_ms {
+                if !dropped {
+                    kept.push(ms);
+                }
+                samples.push(Sample {
+                    ms,
+                    clocks: clocks.clone(),
+                    dropped,
+                });
             }
-            samples.push(Sample { ms, clocks, dropped });
             // Every sample counts against the budgets, kept or not.
             if let Some(stop) = self.budget.decide(&kept, gpu_ms) {
                 break stop;
@@ -301,6 +329,7 @@ impl Instrument {
                 break Stop::SampleBudget;
             }
         };
+        drop(trace);
         let dropped = samples.iter().filter(|s| s.dropped).count();
         let Some(summary) = summarize(&kept) else {
             return Err(CudaError::refused(
@@ -315,7 +344,7 @@ impl Instrument {
         };
         Ok(Measurement {
             mode,
-            launches_per_sample: batch,
+            launches_per_sample: if mode == Mode::Cupti { 1 } else { batch },
             warmup: self.warmup,
             budget: self.budget,
             samples,
@@ -328,13 +357,16 @@ impl Instrument {
     }
 }
 
-/// Which mode to trust for a kernel: graph replay where launch gaps would
-/// be a visible share of each launch (under 1 ms), hot back-to-back
-/// otherwise; cold-cache where the data the caller declares fits in the L2,
-/// since a hot loop would then time the cache.
-pub fn recommend(median_ms: f64, bytes_touched: Option<u64>, l2_bytes: u64) -> Mode {
+/// Which mode to trust for a kernel: cold-cache where the data the caller
+/// declares fits in the L2, since a hot loop would then time the cache;
+/// otherwise the GPU's own timestamps where CUPTI can be had, as they hold
+/// the kernel and nothing else; without CUPTI, graph replay where launch
+/// gaps would be a visible share of each launch (under 1 ms), hot
+/// back-to-back otherwise.
+pub fn recommend(median_ms: f64, bytes_touched: Option<u64>, l2_bytes: u64, cupti: bool) -> Mode {
     match bytes_touched {
         Some(b) if b <= l2_bytes => Mode::ColdCache,
+        _ if cupti => Mode::Cupti,
         _ if median_ms < 1.0 => Mode::Graph,
         _ => Mode::Hot,
     }
@@ -345,14 +377,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn short_kernels_on_big_data_get_graph_replay() {
-        assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20), Mode::Graph);
+    fn big_data_gets_cupti_timestamps_where_there_is_cupti() {
+        assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20, true), Mode::Cupti);
+        assert_eq!(recommend(5.0, None, 60 << 20, true), Mode::Cupti);
+    }
+
+    #[test]
+    fn without_cupti_short_kernels_on_big_data_get_graph_replay() {
+        assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20, false), Mode::Graph);
+        assert_eq!(recommend(0.01, None, 60 << 20, false), Mode::Graph);
     }
 
     #[test]
     fn long_kernels_get_hot_and_cache_sized_data_gets_cold() {
-        assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20), Mode::Hot);
-        assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20), Mode::ColdCache);
-        assert_eq!(recommend(0.01, None, 60 << 20), Mode::Graph);
+        assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20, false), Mode::Hot);
+        assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20, false), Mode::ColdCache);
+        assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20, true), Mode::ColdCache);
     }
 }

@@ -16,7 +16,8 @@
 //! Beyond the course's helper, [`instrument`] is a measurement instrument for
 //! kernel times that go into bug reports: adaptive sampling to a noise target
 //! ([`sampling`]), robust statistics with a confidence interval for the
-//! median ([`stats`]), hot, cold-cache and graph-replay modes, the first
+//! median ([`stats`]), hot, cold-cache, graph-replay and CUPTI-timestamp
+//! ([`trace`]) modes, the first
 //! launch as a measurement of its own, clock and throttle checks through NVML
 //! ([`clocks`]), and a table and JSON of every sample ([`report`]).
 //!
@@ -27,6 +28,7 @@ pub mod instrument;
 pub mod report;
 pub mod sampling;
 pub mod stats;
+pub mod trace;
 
 use std::fmt;
 use std::sync::Arc;

@@ -37,6 +37,8 @@ pub struct DeviceInfo {
     pub copy_ceiling_gb_s: f64,
     /// Why there are no clock readings, if there are none.
     pub clocks_unavailable: Option<String>,
+    /// Why there is no CUPTI mode, if there is none.
+    pub cupti_unavailable: Option<String>,
 }
 
 /// Everything measured for one kernel.
@@ -151,6 +153,9 @@ pub fn table(r: &Report) -> String {
     }
     if let Some(c) = r.course_mean_of_10_ms {
         let _ = writeln!(o, "course method (mean of 10 after 3 warm-ups): {c:.5} ms");
+    }
+    if let Some(why) = &d.cupti_unavailable {
+        let _ = writeln!(o, "no cupti mode: {why}");
     }
     if let Some(why) = &d.clocks_unavailable {
         let _ = writeln!(o, "no clock checks: {why}");

@@ -105,3 +105,120 @@ fn the_instrument_measures_in_every_mode_within_its_budget() {
     // SAFETY: allocated above, nothing in flight after measure's syncs.
     unsafe { result::free_sync(buf) }.unwrap();
 }
+
+/// A one-element-per-thread fill, written in PTX so this test needs no
+/// compiler: the driver JIT-compiles it for whatever GPU it runs on.
+const FILL_PTX: &str = "
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry fill(.param .u64 out, .param .u64 n)
+{
+    .reg .pred p;
+    .reg .b32 r<5>;
+    .reg .b64 rd<7>;
+    ld.param.u64 rd1, [out];
+    ld.param.u64 rd2, [n];
+    mov.u32 r1, %ctaid.x;
+    mov.u32 r2, %ntid.x;
+    mov.u32 r3, %tid.x;
+    mad.lo.s32 r4, r1, r2, r3;
+    cvt.u64.u32 rd3, r4;
+    setp.ge.u64 p, rd3, rd2;
+    @p bra DONE;
+    cvta.to.global.u64 rd4, rd1;
+    shl.b64 rd5, rd3, 2;
+    add.s64 rd6, rd4, rd5;
+    st.global.u32 [rd6], r4;
+DONE:
+    ret;
+}
+";
+
+#[test]
+#[ignore = "needs an NVIDIA GPU and libcupti"]
+fn cupti_mode_times_each_kernel_without_the_gaps_events_see() {
+    use std::ffi::{c_void, CString};
+    use time_kernel::instrument::{Instrument, Mode};
+    use time_kernel::sampling::{Budget, Warmup};
+    use time_kernel::trace::KernelTrace;
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    time_kernel::trace::available().expect("this test needs libcupti");
+    let ctx = CudaContext::new(0).unwrap();
+    let ptx = CString::new(FILL_PTX).unwrap();
+    // SAFETY: NUL-terminated PTX; the module lives to the end of the test.
+    let module = unsafe { result::module::load_data(ptx.as_ptr() as *const c_void) }.unwrap();
+    let fill = unsafe { result::module::get_function(module, CString::new("fill").unwrap()) }.unwrap();
+    let mut n: u64 = 16 << 20;
+    // SAFETY: freed below; only the kernel writes it.
+    let mut buf = unsafe { result::malloc_sync(n as usize * 4) }.unwrap();
+    let mut launch = |s: &cudarc::driver::CudaStream| {
+        let mut params = [&mut buf as *mut _ as *mut c_void, &mut n as *mut _ as *mut c_void];
+        // SAFETY: the parameters match fill's signature; the buffer holds n u32.
+        check!(unsafe {
+            result::launch_kernel(
+                fill,
+                ((n / 256) as u32, 1, 1),
+                (256, 1, 1),
+                0,
+                s.cu_stream(),
+                &mut params,
+            )
+        })
+    };
+
+    // The trace on its own: one record per launch, in order, on our stream.
+    let stream = ctx.new_stream().unwrap();
+    let mut trace = KernelTrace::start(&stream).unwrap();
+    assert!(KernelTrace::start(&stream).is_err(), "one trace at a time");
+    for _ in 0..5 {
+        launch(&stream).unwrap();
+    }
+    stream.synchronize().unwrap();
+    let spans = trace.take().unwrap();
+    assert_eq!(spans.len(), 5, "{spans:?}");
+    assert!(
+        spans.windows(2).all(|w| w[0].end_ns <= w[1].start_ns),
+        "{spans:?}"
+    );
+    assert!(spans.iter().all(|s| s.end_ns > s.start_ns));
+    assert!(trace.take().unwrap().is_empty(), "taken records are gone");
+    drop(trace);
+
+    let instrument = Instrument {
+        warmup: Warmup::Count(3),
+        budget: Budget {
+            min_samples: 20,
+            max_samples: 400,
+            max_gpu_ms: 500.0,
+            noise_target: 0.01,
+        },
+        target_sample_ms: 0.5,
+        target_graph_ms: 2.0,
+        drop_throttled: true,
+    };
+    let cupti = instrument.measure(&ctx, Mode::Cupti, &mut launch).unwrap();
+    let hot = instrument.measure(&ctx, Mode::Hot, &mut launch).unwrap();
+    assert_eq!(cupti.launches_per_sample, 1);
+    assert!(cupti.samples.len() >= 20, "{}", cupti.samples.len());
+    // Events around back-to-back launches include the gaps between them;
+    // the kernels' own timestamps cannot.
+    assert!(
+        cupti.summary.median < hot.summary.median,
+        "cupti {} vs hot {}",
+        cupti.summary.median,
+        hot.summary.median
+    );
+
+    // A launch that runs no kernel has nothing for CUPTI to time.
+    let mut memset = |s: &cudarc::driver::CudaStream| {
+        check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
+    };
+    let err = instrument.measure(&ctx, Mode::Cupti, &mut memset).unwrap_err();
+    assert!(err.message.contains("kernel records for"), "{err}");
+
+    // SAFETY: allocated above, nothing in flight after measure's syncs.
+    unsafe { result::free_sync(buf) }.unwrap();
+}
