@@ -34,4 +34,8 @@ for line in sys.stdin:
         shutil.copy(exe, f".evidence-bin/tests/{pkg}-on_gpu")
         print(f".evidence-bin/tests/{pkg}-on_gpu")
 '
+# Debug sections are most of each file and travel to the GPU machine within a
+# size limit; the code and its symbols stay.
+find .evidence-bin -type f -exec strip --strip-debug {} +
+du -sh .evidence-bin
 ls .evidence-bin .evidence-bin/tests
