@@ -14,10 +14,6 @@ rm -rf .evidence-bin
 mkdir -p .evidence-bin/tests
 cargo build --release --workspace --quiet
 cp target/release/day09-timing target/release/day53-pinned target/release/evidence .evidence-bin/
-# Day 9's twin with row 5's copies made by the runtime's cudaMemcpy, for
-# ci/gpu-session.sh copies.
-cargo build --release -p day09-timing --features runtime-copies --quiet
-cp target/release/day09-timing .evidence-bin/day09-timing-runtime-copies
 "$toolkit/bin/nvcc" -o .evidence-bin/cuda-versions-rust ci/cuda-versions.cu
 # Day 9's C++ program built here too, by the same nvcc and host compiler that
 # built the Rust twin's copy of timing.cu, for ci/gpu-session.sh same-compiler.

@@ -6,12 +6,14 @@
 # beforehand by ci/build-for-gpu.sh on a machine with Rust (see README.md,
 # "Recording evidence").
 #
-# Usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp|copies|malloc-thp <out-dir>
+# Usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp <out-dir>
 #   runs    builds each lesson's .cu with the README's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
 #           alternately (DAY09_RUNS and DAY53_RUNS of each, 5 by default; Day 9
 #           also one CUDA_MODULE_LOADING=EAGER run of each), and PyTorch's
-#           pinned 256 MiB copy beside each Day 53 pair.
+#           pinned 256 MiB copy beside each Day 53 pair. Day 9's pairs swap
+#           order every round: the first process on a fresh machine runs
+#           slower on the host side, and neither program should always be it.
 #           Either count may be 0 to skip that lesson.
 #   checks  the GPU-only Rust tests, then compute-sanitizer over both
 #           programs of both lessons.
@@ -27,18 +29,10 @@
 #           with the Rust twin, DAY09_RUNS of each: the CPU rows then time the
 #           same machine code in both programs. PIN_CORE=N runs both on
 #           one core.
-#   copies  Day 9's C++ program, the Rust twin, and the twin built with
-#           row 5's copies made by the runtime's cudaMemcpy as timing.cu makes
-#           them (feature runtime-copies), DAY09_RUNS rounds, the order
-#           reversed every other round.
-#   malloc-thp
-#           both Day 9 programs with GLIBC_TUNABLES=glibc.malloc.hugetlb=1,
-#           so malloc asks for transparent huge pages for the big host
-#           buffers in both, DAY09_RUNS of each.
 # Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-phase=${1:?usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp|copies|malloc-thp <out-dir>}
+phase=${1:?usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp <out-dir>}
 out=${2:?usage: ci/gpu-session.sh runs|checks <out-dir>}
 ev="$out/evidence"
 mkdir -p "$ev"
@@ -78,8 +72,13 @@ rust() { EVIDENCE_RUNTIME=$rust_runtime record "$@"; }
 case "$phase" in
 runs)
   for i in $(seq "${DAY09_RUNS:-5}"); do
-    cxx day09-timing h200-cxx -- "$timing"
-    rust day09-timing h200-rust -- "$rust09"
+    if [ $((i % 2)) -eq 1 ]; then
+      cxx day09-timing h200-cxx -- "$timing"
+      rust day09-timing h200-rust -- "$rust09"
+    else
+      rust day09-timing h200-rust -- "$rust09"
+      cxx day09-timing h200-cxx -- "$timing"
+    fi
   done
   cxx day09-timing h200-cxx-eager CUDA_MODULE_LOADING=EAGER -- "$timing"
   rust day09-timing h200-rust-eager CUDA_MODULE_LOADING=EAGER -- "$rust09"
@@ -131,28 +130,8 @@ same-compiler)
     rust day09-timing "h200-rust$suffix" -- "${pin[@]}" "$rust09"
   done
   ;;
-copies)
-  rtcopies=.evidence-bin/day09-timing-runtime-copies
-  for i in $(seq "${DAY09_RUNS:-5}"); do
-    if [ $((i % 2)) -eq 1 ]; then
-      cxx day09-timing h200-cxx -- "$timing"
-      rust day09-timing h200-rust -- "$rust09"
-      rust day09-timing h200-rust-runtime-copies -- "$rtcopies"
-    else
-      rust day09-timing h200-rust-runtime-copies -- "$rtcopies"
-      rust day09-timing h200-rust -- "$rust09"
-      cxx day09-timing h200-cxx -- "$timing"
-    fi
-  done
-  ;;
-malloc-thp)
-  for i in $(seq "${DAY09_RUNS:-5}"); do
-    cxx day09-timing h200-cxx-malloc-thp GLIBC_TUNABLES=glibc.malloc.hugetlb=1 -- "$timing"
-    rust day09-timing h200-rust-malloc-thp GLIBC_TUNABLES=glibc.malloc.hugetlb=1 -- "$rust09"
-  done
-  ;;
 *)
-  echo "error: unknown phase '$phase' (runs, checks, instrument, same-compiler, thp, copies or malloc-thp)" >&2
+  echo "error: unknown phase '$phase' (runs, checks, instrument, same-compiler or thp)" >&2
   exit 1
   ;;
 esac

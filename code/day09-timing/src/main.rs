@@ -49,7 +49,8 @@ Usage: day09-timing [--device N] [--stats] [--json PATH]
 
   --device N   the CUDA device to run on (default 0)
   --stats      after the course's report, time vectorAdd with the measurement
-               instrument (hot, cold-cache and graph modes, adaptive sampling,
+               instrument (hot, cold-cache, graph and programmatic-graph
+               modes, CUPTI's where libcupti is found; adaptive sampling,
                clock checks) and print its table
   --json PATH  write the instrument's measurements, every sample, as JSON
   -h, --help   print this help
@@ -79,19 +80,11 @@ fn time_round_trip(
     n: usize,
 ) -> Result<f32, CudaError> {
     let (h_a, h_b, h_out) = host;
-    #[cfg(not(feature = "runtime-copies"))]
     let timing = timer.time(stream, || {
         check!(dev.a.copy_from_host(&h_a[..n]))?;
         check!(dev.b.copy_from_host(&h_b[..n]))?;
         ffi::vector_add(&dev.a, &dev.b, &mut dev.out, n, stream)?;
         check!(dev.out.copy_to_host(&mut h_out[..n]))
-    })?;
-    #[cfg(feature = "runtime-copies")]
-    let timing = timer.time(stream, || {
-        ffi::runtime_copy_to_device(&mut dev.a, &h_a[..n])?;
-        ffi::runtime_copy_to_device(&mut dev.b, &h_b[..n])?;
-        ffi::vector_add(&dev.a, &dev.b, &mut dev.out, n, stream)?;
-        ffi::runtime_copy_to_host(&mut h_out[..n], &dev.out)
     })?;
     Ok(timing.mean_ms())
 }

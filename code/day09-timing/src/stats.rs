@@ -10,7 +10,9 @@ use cuda_objects::DeviceBuffer;
 use cudarc::driver::sys::{self, CUdevice_attribute};
 use cudarc::driver::CudaContext;
 use lesson_cli::Options;
-use time_kernel::instrument::{copy_ceiling_gb_s, recommend, FirstLaunch, Instrument, Mode};
+use time_kernel::instrument::{
+    copy_ceiling_gb_s, has_programmatic_launch, recommend, FirstLaunch, Instrument, Mode,
+};
 use time_kernel::report::{table, DeviceInfo, Report, Traffic};
 
 use crate::ffi;
@@ -45,10 +47,15 @@ pub fn run(
 
     let instrument = Instrument::default();
     let mut launch = |s: &cudarc::driver::CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
-    // CUPTI's mode where libcupti can be found; the table says why not
-    // where it cannot.
+    // Programmatic graph replay where the GPU has it; CUPTI's mode where
+    // libcupti can be found (the table says why not where it cannot).
+    let compute_capability = check!(ctx.compute_capability())?;
+    let programmatic = has_programmatic_launch(compute_capability);
     let cupti = time_kernel::trace::available();
     let mut modes = vec![Mode::Hot, Mode::ColdCache, Mode::Graph];
+    if programmatic {
+        modes.push(Mode::GraphPdl);
+    }
     if cupti.is_ok() {
         modes.push(Mode::Cupti);
     }
@@ -67,7 +74,7 @@ pub fn run(
         kernel: format!("vectorAdd, n = {elems}"),
         device: DeviceInfo {
             name: check!(ctx.name())?,
-            compute_capability: check!(ctx.compute_capability())?,
+            compute_capability,
             driver_cuda_version: format!("{}.{}", driver / 1000, (driver % 1000) / 10),
             l2_bytes: l2,
             copy_ceiling_gb_s: ceiling,
@@ -81,7 +88,7 @@ pub fn run(
         }),
         course_mean_of_10_ms: Some(f64::from(course.mean_of_10_ms)),
         measurements,
-        recommended: recommend(hot_median, Some(traffic.total()), l2, cupti.is_ok()),
+        recommended: recommend(hot_median, Some(traffic.total()), l2, programmatic),
     };
     if options.stats {
         println!("\nThe measurement instrument (--stats), vectorAdd at full n");

@@ -1,5 +1,9 @@
 //! `evidence compare`: two runs, or two groups of runs by their medians,
-//! side by side, row by row, with the ratio B / A.
+//! side by side, row by row, with the ratio B / A and the difference B - A.
+//! The difference matters where a value is a few units of the last printed
+//! digit (Day 9's 1024-element cells are 1 to 5 us printed in ms to three
+//! places): there a ratio moves by a quarter when one run rounds the other
+//! way, and the difference shows it is one unit.
 
 use std::fmt::Write;
 
@@ -82,15 +86,16 @@ pub fn render(name_a: &str, a: &[&Transcript], name_b: &str, b: &[&Transcript]) 
     let head_b = format!("{name_b} (n={})", b.len());
     let _ = writeln!(
         out,
-        "{:<34} {:>22} {:>22} {:>8}",
-        "median of", head_a, head_b, "B / A"
+        "{:<34} {:>22} {:>22} {:>8} {:>9}",
+        "median of", head_a, head_b, "B / A", "B - A"
     );
     for (label, va) in &ma {
         let Some((_, vb)) = mb.iter().find(|(l, _)| l == label) else {
             continue;
         };
         let ratio = if *va == 0.0 { f64::NAN } else { vb / va };
-        let _ = writeln!(out, "{label:<34} {va:>22.3} {vb:>22.3} {ratio:>8.3}");
+        let diff = vb - va;
+        let _ = writeln!(out, "{label:<34} {va:>22.3} {vb:>22.3} {ratio:>8.3} {diff:>+9.4}");
     }
     out
 }

