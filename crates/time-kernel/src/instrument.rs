@@ -4,7 +4,9 @@
 //! - [`Mode::Hot`]: batches of back-to-back launches between two events, as
 //!   the course times (its mean of 10 is one such batch).
 //! - [`Mode::ColdCache`]: one launch per sample after the L2 has been flushed
-//!   by writing a buffer twice its size, the flush outside the timed region.
+//!   by reading a buffer twice its size ([`crate::flush`]), so it holds none
+//!   of the kernel's data and nothing dirty; the flush is outside the timed
+//!   region.
 //! - [`Mode::Graph`]: a batch of launches captured once in a CUDA graph and
 //!   replayed, which removes the host's part of the gaps between launches.
 //! - [`Mode::GraphPdl`]: the same graph with its kernel-to-kernel edges made
@@ -25,11 +27,12 @@ use std::sync::Arc;
 
 use cuda_check::{check, runtime, CudaError};
 use cuda_objects::{BlockingStream, DeviceBuffer};
-use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
+use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use serde::Serialize;
 
 use crate::clocks::{ClockMonitor, ClockReading};
+use crate::flush::L2Flush;
 use crate::replay::{CapturedGraph, Dependencies};
 use crate::sampling::{Budget, Stop, Warmup};
 use crate::stats::{summarize, Summary};
@@ -244,10 +247,7 @@ impl Instrument {
 
         // Mode-specific preparation.
         let flush = match mode {
-            Mode::ColdCache => {
-                let l2 = check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))?;
-                Some(check!(DeviceBuffer::<u8>::alloc(ctx, 2 * l2.max(1) as usize))?)
-            }
+            Mode::ColdCache => Some(L2Flush::new(ctx)?),
             _ => None,
         };
         let graph = match mode {
@@ -272,17 +272,9 @@ impl Instrument {
             // The flush is queued just before the start event and not waited
             // for: the device stays busy while the host queues the launch, so
             // the sample holds the kernel on a cold L2 and no host latency.
-            if let Some(buf) = &flush {
+            if let Some(f) = &flush {
                 check!(flush_start.record(stream))?;
-                // SAFETY: the buffer is ours and no kernel reads it.
-                check!(unsafe {
-                    cudarc::driver::result::memset_d8_async(
-                        buf.device_ptr(),
-                        0x5a,
-                        buf.len(),
-                        stream.cu_stream(),
-                    )
-                })?;
+                f.queue(stream)?;
             }
             let total = match &graph {
                 Some(g) => events.time(stream, || g.launch(stream))?,

@@ -24,6 +24,7 @@
 //! Not for: host clocks (`host-clock`).
 
 pub mod clocks;
+pub mod flush;
 pub mod instrument;
 pub mod replay;
 pub mod report;

@@ -283,3 +283,28 @@ fn a_programmatic_graph_rewires_kernel_edges_and_closes_the_gaps() {
     );
     ctx.synchronize().unwrap();
 }
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn the_l2_flush_covers_twice_the_l2_and_runs_on_the_stream() {
+    use cudarc::driver::sys::CUdevice_attribute;
+    use time_kernel::flush::L2Flush;
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    let ctx = CudaContext::new(0).unwrap();
+    let l2 = ctx
+        .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
+        .unwrap() as usize;
+    let flush = L2Flush::new(&ctx).unwrap();
+    assert!(
+        flush.bytes() >= 2 * l2 && flush.bytes().is_multiple_of(16),
+        "{} for an L2 of {l2}",
+        flush.bytes()
+    );
+    let stream = ctx.new_stream().unwrap();
+    let timer = KernelTimer::default();
+    let timing = timer.time(&stream, || flush.queue(&stream)).unwrap();
+    // Reading twice the L2 from memory takes time; a launch that did nothing would not.
+    let gb_s = flush.bytes() as f64 / (f64::from(timing.mean_ms()) * 1e-3) / 1e9;
+    assert!(gb_s > 10.0 && gb_s < 20_000.0, "{gb_s} GB/s");
+}
