@@ -6,7 +6,7 @@
 # beforehand by ci/build-for-gpu.sh on a machine with Rust (see README.md,
 # "Recording evidence").
 #
-# Usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp <out-dir>
+# Usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp|control <out-dir>
 #   runs    builds each lesson's .cu with the README's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
 #           alternately (DAY09_RUNS and DAY53_RUNS of each, 5 by default; Day 9
@@ -29,10 +29,14 @@
 #           with the Rust twin, DAY09_RUNS of each: the CPU rows then time the
 #           same machine code in both programs. PIN_CORE=N runs both on
 #           one core.
+#   control Day 9's C++ program against a byte-identical copy of itself (an
+#           A/A control: what the machine alone does to two processes running
+#           the same code) and against the Rust twin, DAY09_RUNS rounds of
+#           the three, the order rotated each round.
 # Transcripts go to <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-phase=${1:?usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp <out-dir>}
+phase=${1:?usage: ci/gpu-session.sh runs|checks|instrument|same-compiler|thp|control <out-dir>}
 out=${2:?usage: ci/gpu-session.sh runs|checks <out-dir>}
 ev="$out/evidence"
 mkdir -p "$ev"
@@ -130,8 +134,23 @@ same-compiler)
     rust day09-timing "h200-rust$suffix" -- "${pin[@]}" "$rust09"
   done
   ;;
+control)
+  copy=$(mktemp -d)/timing
+  cp "$timing" "$copy"
+  names=(h200-cxx h200-cxx-copy h200-rust)
+  for i in $(seq "${DAY09_RUNS:-5}"); do
+    for k in 0 1 2; do
+      name=${names[$(((i + k) % 3))]}
+      case $name in
+      h200-cxx) cxx day09-timing "$name" -- "$timing" ;;
+      h200-cxx-copy) cxx day09-timing "$name" -- "$copy" ;;
+      h200-rust) rust day09-timing "$name" -- "$rust09" ;;
+      esac
+    done
+  done
+  ;;
 *)
-  echo "error: unknown phase '$phase' (runs, checks, instrument, same-compiler or thp)" >&2
+  echo "error: unknown phase '$phase' (runs, checks, instrument, same-compiler, thp or control)" >&2
   exit 1
   ;;
 esac
