@@ -16,10 +16,12 @@
 //! Beyond the course's helper, [`instrument`] is a measurement instrument for
 //! kernel times that go into bug reports: adaptive sampling to a noise target
 //! ([`sampling`]), robust statistics with a confidence interval for the
-//! median ([`stats`]), hot, cold-cache, graph-replay and CUPTI-timestamp
-//! ([`trace`]) modes, the first
-//! launch as a measurement of its own, clock and throttle checks through NVML
-//! ([`clocks`]), and a table and JSON of every sample ([`report`]).
+//! median ([`stats`]), the first launch as a measurement of its own, and
+//! five modes: hot back-to-back, cold-cache with an L2 flush that leaves the
+//! cache clean ([`flush`]), graph replay with ordinary or programmatic
+//! dependencies ([`replay`]), and CUPTI's own kernel timestamps ([`trace`]);
+//! clock and throttle checks through NVML ([`clocks`]), and a table and JSON
+//! of every sample ([`report`]).
 //!
 //! Not for: host clocks (`host-clock`).
 
