@@ -49,9 +49,10 @@ Usage: day09-timing [--device N] [--stats] [--json PATH]
 
   --device N   the CUDA device to run on (default 0)
   --stats      after the course's report, time vectorAdd with the measurement
-               instrument (hot, cold-cache, graph and programmatic-graph
-               modes, CUPTI's where libcupti is found; adaptive sampling,
-               clock checks) and print its table
+               instrument (hot, cold-cache and graph modes; programmatic
+               graph and isolated modes on compute capability 9.0+; CUPTI's
+               where libcupti is found; adaptive sampling, clock checks) and
+               print its table
   --json PATH  write the instrument's measurements, every sample, as JSON
   -h, --help   print this help
 

@@ -54,7 +54,7 @@ pub fn run(
     let cupti = time_kernel::trace::available();
     let mut modes = vec![Mode::Hot, Mode::ColdCache, Mode::Graph];
     if programmatic {
-        modes.push(Mode::GraphPdl);
+        modes.extend([Mode::GraphPdl, Mode::Isolated]);
     }
     if cupti.is_ok() {
         modes.push(Mode::Cupti);

@@ -13,6 +13,11 @@
 //!   programmatic ([`crate::replay`]), so each kernel's set-up overlaps the
 //!   previous kernel's run while its blocks still start only after every
 //!   block of the previous one has finished (Hopper and later).
+//! - [`Mode::Isolated`]: one launch alone on a clean L2, with no launch
+//!   latency and none of its own write-back in the sample: the conditions of
+//!   Nsight Compute's `gpu__time_duration`. Each sample is the difference
+//!   between a replay of [L2 flush, then the launch through a programmatic
+//!   edge] and a replay of the flush alone (Hopper and later).
 //! - [`Mode::Cupti`]: batches as in hot mode, but each launch's time is its
 //!   kernels' start-to-end as CUPTI's activity records give it
 //!   ([`crate::trace`]), the numbers Nsight Systems shows. Needs libcupti
@@ -45,6 +50,7 @@ pub enum Mode {
     ColdCache,
     Graph,
     GraphPdl,
+    Isolated,
     Cupti,
 }
 
@@ -55,6 +61,7 @@ impl Mode {
             Mode::ColdCache => "cold-cache",
             Mode::Graph => "graph",
             Mode::GraphPdl => "graph-pdl",
+            Mode::Isolated => "isolated",
             Mode::Cupti => "cupti",
         }
     }
@@ -193,6 +200,105 @@ pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, Cu
     Ok(2.0 * bytes as f64 / (median * 1e-3) / 1e9)
 }
 
+/// How one mode takes its samples: the mode's prepared state, and one round
+/// of sampling that returns the samples it took, in ms per launch.
+enum Sampler {
+    Hot {
+        batch: usize,
+    },
+    Cupti {
+        batch: usize,
+        trace: KernelTrace,
+    },
+    ColdCache {
+        flush: L2Flush,
+        flush_start: CudaEvent,
+    },
+    Graph {
+        batch: usize,
+        graph: CapturedGraph,
+    },
+    Isolated {
+        /// Kept alive for the graphs, which launch its kernel.
+        _flush: L2Flush,
+        flush_only: CapturedGraph,
+        flush_then_launch: CapturedGraph,
+    },
+}
+
+impl Sampler {
+    fn launches_per_sample(&self) -> usize {
+        match self {
+            Sampler::Hot { batch } | Sampler::Graph { batch, .. } => *batch,
+            Sampler::Cupti { .. } | Sampler::ColdCache { .. } | Sampler::Isolated { .. } => 1,
+        }
+    }
+
+    fn take(
+        &mut self,
+        stream: &CudaStream,
+        events: &Events,
+        launch: &mut impl Launch,
+        gpu_ms: &mut f64,
+    ) -> Result<Vec<f64>, CudaError> {
+        let batch_of = |batch: usize, launch: &mut dyn FnMut(&CudaStream) -> Result<(), CudaError>| {
+            events.time(stream, || {
+                for _ in 0..batch {
+                    launch(stream)?;
+                }
+                Ok(())
+            })
+        };
+        match self {
+            Sampler::Hot { batch } => {
+                let total = batch_of(*batch, launch)?;
+                *gpu_ms += total;
+                Ok(vec![total / *batch as f64])
+            }
+            Sampler::Cupti { batch, trace } => {
+                *gpu_ms += batch_of(*batch, launch)?;
+                per_launch_ms(&trace.take()?, *batch)
+                    .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why))
+            }
+            Sampler::ColdCache { flush, flush_start } => {
+                // The flush is queued just before the start event and not
+                // waited for: the device stays busy while the host queues the
+                // launch, so the sample holds the kernel on a cold L2 and no
+                // host latency.
+                check!(flush_start.record(stream))?;
+                flush.queue(stream)?;
+                let total = events.time(stream, || launch(stream))?;
+                // The flush is outside the timed region, but GPU time all the same.
+                *gpu_ms += total + f64::from(check!(flush_start.elapsed_ms(&events.start))?);
+                Ok(vec![total])
+            }
+            Sampler::Graph { batch, graph } => {
+                let total = events.time(stream, || graph.launch(stream))?;
+                *gpu_ms += total;
+                Ok(vec![total / *batch as f64])
+            }
+            Sampler::Isolated {
+                flush_only,
+                flush_then_launch,
+                ..
+            } => {
+                // Each replay follows an untimed launch, so both flushes
+                // start from the cache state a launch leaves behind and
+                // write back the same dirty lines; what differs is the
+                // launch after the second flush, which starts as the
+                // flush's last block exits (a programmatic edge) and whose
+                // own dirty lines are left in the L2 when the clock stops.
+                *gpu_ms += events.time(stream, || launch(stream))?;
+                let without = events.time(stream, || flush_only.launch(stream))?;
+                *gpu_ms += events.time(stream, || launch(stream))?;
+                let with = events.time(stream, || flush_then_launch.launch(stream))?;
+                *gpu_ms += without + with;
+                Ok(vec![with - without])
+            }
+        }
+    }
+}
+
 impl Instrument {
     /// Measures `launch` in `mode` until the budget says stop.
     pub fn measure(
@@ -211,7 +317,7 @@ impl Instrument {
         let mut gpu_ms = 0.0;
         // On before the warm-up, so whatever CUPTI sets up on the first
         // traced launch is warmed up too.
-        let mut trace = match mode {
+        let trace = match mode {
             Mode::Cupti => Some(KernelTrace::start(stream)?),
             _ => None,
         };
@@ -236,69 +342,76 @@ impl Instrument {
             }
         }
         let per_launch = |target: f64| ((target / one.max(1e-6)).ceil() as usize).clamp(1, 1000);
-        let batch = match mode {
-            Mode::ColdCache => 1,
-            Mode::Hot | Mode::Cupti => per_launch(self.target_sample_ms),
-            Mode::Graph | Mode::GraphPdl => per_launch(self.target_graph_ms),
-        };
-        if let Some(t) = &mut trace {
-            t.discard()?;
-        }
-
-        // Mode-specific preparation.
-        let flush = match mode {
-            Mode::ColdCache => Some(L2Flush::new(ctx)?),
-            _ => None,
-        };
-        let graph = match mode {
+        let mut sampler = match mode {
+            Mode::Hot => Sampler::Hot {
+                batch: per_launch(self.target_sample_ms),
+            },
+            Mode::Cupti => {
+                let Some(mut trace) = trace else {
+                    return Err(CudaError::refused(
+                        file!(),
+                        line!(),
+                        "Instrument::measure",
+                        "the kernel trace was not started",
+                    ));
+                };
+                trace.discard()?;
+                Sampler::Cupti {
+                    batch: per_launch(self.target_sample_ms),
+                    trace,
+                }
+            }
+            Mode::ColdCache => Sampler::ColdCache {
+                flush: L2Flush::new(ctx)?,
+                flush_start: check!(ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)))?,
+            },
             Mode::Graph | Mode::GraphPdl => {
                 let dependencies = if mode == Mode::GraphPdl {
                     Dependencies::Programmatic
                 } else {
                     Dependencies::Full
                 };
+                let batch = per_launch(self.target_graph_ms);
                 let graph = CapturedGraph::capture(stream, batch, dependencies, launch)?;
                 // Replays have their own first-time costs: warm those too.
                 gpu_ms += events.time(stream, || graph.launch(stream))?;
-                Some(graph)
+                Sampler::Graph { batch, graph }
             }
-            _ => None,
+            Mode::Isolated => {
+                let flush = L2Flush::new(ctx)?;
+                let flush_only =
+                    CapturedGraph::capture(stream, 1, Dependencies::Full, &mut |s| flush.queue(s))?;
+                let flush_then_launch =
+                    CapturedGraph::capture(stream, 1, Dependencies::Programmatic, &mut |s| {
+                        flush.queue(s)?;
+                        launch(s)
+                    })?;
+                if flush_then_launch.programmatic_edges == 0 {
+                    return Err(CudaError::refused(
+                        file!(),
+                        line!(),
+                        "Instrument::measure",
+                        "isolated mode needs a launch that runs a kernel",
+                    ));
+                }
+                for g in [&flush_only, &flush_then_launch] {
+                    gpu_ms += events.time(stream, || g.launch(stream))?;
+                }
+                Sampler::Isolated {
+                    _flush: flush,
+                    flush_only,
+                    flush_then_launch,
+                }
+            }
         };
 
-        let flush_start = check!(ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)))?;
         let mut samples: Vec<Sample> = Vec::new();
         let mut kept: Vec<f64> = Vec::new();
         let stop = loop {
-            // The flush is queued just before the start event and not waited
-            // for: the device stays busy while the host queues the launch, so
-            // the sample holds the kernel on a cold L2 and no host latency.
-            if let Some(f) = &flush {
-                check!(flush_start.record(stream))?;
-                f.queue(stream)?;
-            }
-            let total = match &graph {
-                Some(g) => events.time(stream, || g.launch(stream))?,
-                None => events.time(stream, || {
-                    for _ in 0..batch {
-                        launch(stream)?;
-                    }
-                    Ok(())
-                })?,
-            };
-            if flush.is_some() {
-                // Outside the timed region, but GPU time all the same.
-                gpu_ms += f64::from(check!(flush_start.elapsed_ms(&events.start))?);
-            }
-            gpu_ms += total;
+            let taken = sampler.take(stream, &events, launch, &mut gpu_ms)?;
             let clocks = monitor.read();
             let dropped = self.drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
-            // One sample per batch, its mean; with CUPTI, one per launch.
-            let batch_ms = match &mut trace {
-                Some(t) => per_launch_ms(&t.take()?, batch)
-                    .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why))?,
-                None => vec![total / batch as f64],
-            };
-            for ms in batch_ms {
+            for ms in taken {
                 if !dropped {
                     kept.push(ms);
                 }
@@ -316,7 +429,8 @@ impl Instrument {
                 break Stop::SampleBudget;
             }
         };
-        drop(trace);
+        let launches_per_sample = sampler.launches_per_sample();
+        drop(sampler);
         let dropped = samples.iter().filter(|s| s.dropped).count();
         let Some(summary) = summarize(&kept) else {
             return Err(CudaError::refused(
@@ -331,7 +445,7 @@ impl Instrument {
         };
         Ok(Measurement {
             mode,
-            launches_per_sample: if mode == Mode::Cupti { 1 } else { batch },
+            launches_per_sample,
             warmup: self.warmup,
             budget: self.budget,
             samples,
@@ -344,22 +458,25 @@ impl Instrument {
     }
 }
 
-/// Which mode to trust for a kernel: cold-cache where the data the caller
-/// declares fits in the L2, since a hot loop would then time the cache;
-/// otherwise, under 1 ms, where launch gaps would be a visible share of each
-/// launch, graph replay, with programmatic dependencies where the GPU has
-/// them (compute capability 9.0 and later); hot back-to-back for longer
-/// kernels. CUPTI's mode is never the pick: tracing adds work around every
-/// kernel on the GPU (evidence/instrument/README.md has the measurements).
+/// Which mode to trust for a kernel. With programmatic dependent launch
+/// (compute capability 9.0 and later), kernels under 1 ms get the isolated
+/// mode: the kernel alone on a clean L2, as Nsight Compute times it, where
+/// launch gaps and the previous launch's write-back would otherwise be a
+/// visible share of each sample. Without it: cold-cache where the data the
+/// caller declares fits in the L2 (a hot loop would time the cache), graph
+/// replay under 1 ms, hot back-to-back for longer kernels, where the gaps
+/// are a small share. CUPTI's mode is never the pick: tracing adds work
+/// around every kernel on the GPU (evidence/instrument/README.md).
 pub fn recommend(
     median_ms: f64,
     bytes_touched: Option<u64>,
     l2_bytes: u64,
     programmatic_launch: bool,
 ) -> Mode {
-    match bytes_touched {
-        Some(b) if b <= l2_bytes => Mode::ColdCache,
-        _ if median_ms < 1.0 && programmatic_launch => Mode::GraphPdl,
+    let fits_l2 = bytes_touched.is_some_and(|b| b <= l2_bytes);
+    match () {
+        _ if programmatic_launch && (median_ms < 1.0 || fits_l2) => Mode::Isolated,
+        _ if fits_l2 => Mode::ColdCache,
         _ if median_ms < 1.0 => Mode::Graph,
         _ => Mode::Hot,
     }
@@ -376,20 +493,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn short_kernels_on_big_data_get_graph_replay_programmatic_where_possible() {
+    fn short_kernels_get_the_isolated_mode_where_there_is_programmatic_launch() {
         assert_eq!(
             recommend(0.057, Some(201_000_000), 60 << 20, true),
-            Mode::GraphPdl
+            Mode::Isolated
         );
-        assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20, false), Mode::Graph);
-        assert_eq!(recommend(0.01, None, 60 << 20, false), Mode::Graph);
+        assert_eq!(recommend(0.01, None, 60 << 20, true), Mode::Isolated);
+        assert_eq!(recommend(5.0, Some(4 << 20), 60 << 20, true), Mode::Isolated);
     }
 
     #[test]
-    fn long_kernels_get_hot_and_cache_sized_data_gets_cold() {
+    fn without_it_short_kernels_get_graph_replay_and_cache_sized_data_cold_cache() {
+        assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20, false), Mode::Graph);
+        assert_eq!(recommend(0.01, None, 60 << 20, false), Mode::Graph);
+        assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20, false), Mode::ColdCache);
+    }
+
+    #[test]
+    fn long_kernels_on_big_data_get_hot() {
         assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20, true), Mode::Hot);
         assert_eq!(recommend(5.0, None, 60 << 20, false), Mode::Hot);
-        assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20, true), Mode::ColdCache);
     }
 
     #[test]
