@@ -17,7 +17,8 @@
 //!   latency and none of its own write-back in the sample: the conditions of
 //!   Nsight Compute's `gpu__time_duration`. Each sample is the difference
 //!   between a replay of [L2 flush, then the launch through a programmatic
-//!   edge] and a replay of the flush alone (Hopper and later).
+//!   edge] and a replay of the flush alone, each after an untimed flush
+//!   (Hopper and later).
 //! - [`Mode::Cupti`]: batches as in hot mode, but each launch's time is its
 //!   kernels' start-to-end as CUPTI's activity records give it
 //!   ([`crate::trace`]), the numbers Nsight Systems shows. Needs libcupti
@@ -282,17 +283,20 @@ impl Sampler {
                 flush_then_launch,
                 ..
             } => {
-                // Each replay follows an untimed launch, so both flushes
-                // start from the cache state a launch leaves behind and
-                // write back the same dirty lines; what differs is the
-                // launch after the second flush, which starts as the
-                // flush's last block exits (a programmatic edge) and whose
-                // own dirty lines are left in the L2 when the clock stops.
-                *gpu_ms += events.time(stream, || launch(stream))?;
+                // Each timed replay follows an untimed flush, queued just
+                // before it so the device never idles: both start on an L2
+                // that holds only the flush's clean lines, with whatever the
+                // previous launch left dirty already written back. What
+                // differs is the launch after the timed flush, which starts
+                // as the flush's last block exits (a programmatic edge) and
+                // whose own dirty lines are left in the L2 when the clock
+                // stops.
+                flush_only.launch(stream)?;
                 let without = events.time(stream, || flush_only.launch(stream))?;
-                *gpu_ms += events.time(stream, || launch(stream))?;
+                flush_only.launch(stream)?;
                 let with = events.time(stream, || flush_then_launch.launch(stream))?;
-                *gpu_ms += without + with;
+                // The untimed flushes take as long as the timed one.
+                *gpu_ms += 3.0 * without + with;
                 Ok(vec![with - without])
             }
         }
