@@ -106,82 +106,19 @@ fn the_instrument_measures_in_every_mode_within_its_budget() {
     unsafe { result::free_sync(buf) }.unwrap();
 }
 
-/// A one-element-per-thread fill, written in PTX so this test needs no
-/// compiler: the driver JIT-compiles it for whatever GPU it runs on.
-const FILL_PTX: &str = "
-.version 7.0
-.target sm_70
-.address_size 64
-
-.visible .entry fill(.param .u64 out, .param .u64 n)
-{
-    .reg .pred p;
-    .reg .b32 r<5>;
-    .reg .b64 rd<7>;
-    ld.param.u64 rd1, [out];
-    ld.param.u64 rd2, [n];
-    mov.u32 r1, %ctaid.x;
-    mov.u32 r2, %ntid.x;
-    mov.u32 r3, %tid.x;
-    mad.lo.s32 r4, r1, r2, r3;
-    cvt.u64.u32 rd3, r4;
-    setp.ge.u64 p, rd3, rd2;
-    @p bra DONE;
-    cvta.to.global.u64 rd4, rd1;
-    shl.b64 rd5, rd3, 2;
-    add.s64 rd6, rd4, rd5;
-    st.global.u32 [rd6], r4;
-DONE:
-    ret;
-}
-";
-
-/// FILL_PTX loaded on the current context, over a buffer of its own.
-struct Fill {
-    function: cudarc::driver::sys::CUfunction,
-    buf: cudarc::driver::sys::CUdeviceptr,
-    n: u64,
+/// A kernel launch to time in the tests below: the instrument's own L2
+/// flush, a grid-stride read of twice the L2 (a real kernel, built from PTX
+/// by the driver, so these tests need no compiler).
+fn a_kernel(ctx: &std::sync::Arc<CudaContext>) -> time_kernel::flush::L2Flush {
+    time_kernel::flush::L2Flush::new(ctx).unwrap()
 }
 
-impl Fill {
-    fn new(n: u64) -> Fill {
-        use std::ffi::{c_void, CString};
-        let ptx = CString::new(FILL_PTX).unwrap();
-        // SAFETY: NUL-terminated PTX; the module is never unloaded.
-        let module = unsafe { result::module::load_data(ptx.as_ptr() as *const c_void) }.unwrap();
-        let function =
-            unsafe { result::module::get_function(module, CString::new("fill").unwrap()) }.unwrap();
-        // SAFETY: freed in Drop; only the kernel writes it.
-        let buf = unsafe { result::malloc_sync(n as usize * 4) }.unwrap();
-        Fill { function, buf, n }
-    }
-
-    fn launch(&mut self, s: &cudarc::driver::CudaStream) -> Result<(), cuda_check::CudaError> {
-        use std::ffi::c_void;
-        let mut params = [
-            &mut self.buf as *mut _ as *mut c_void,
-            &mut self.n as *mut _ as *mut c_void,
-        ];
-        let grid = self.n.div_ceil(256) as u32;
-        // SAFETY: the parameters match fill's signature; the buffer holds n u32.
-        check!(unsafe {
-            result::launch_kernel(
-                self.function,
-                (grid, 1, 1),
-                (256, 1, 1),
-                0,
-                s.cu_stream(),
-                &mut params,
-            )
-        })
-    }
-}
-
-impl Drop for Fill {
-    fn drop(&mut self) {
-        // SAFETY: allocated in new; callers synchronise before dropping.
-        unsafe { result::free_sync(self.buf) }.unwrap();
-    }
+/// A launch that runs no kernel: a memset of a small buffer of its own.
+fn a_memset() -> impl FnMut(&cudarc::driver::CudaStream) -> Result<(), cuda_check::CudaError> {
+    // SAFETY: 1 KiB, never freed: the test process ends soon after.
+    let buf = unsafe { result::malloc_sync(1024) }.unwrap();
+    // SAFETY: the buffer holds 1024 bytes.
+    move |s| check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
 }
 
 fn small_budget() -> time_kernel::instrument::Instrument {
@@ -209,14 +146,14 @@ fn cupti_mode_times_each_kernel_from_its_own_records() {
     cuda_check::require_driver().expect("this test needs an NVIDIA driver");
     time_kernel::trace::available().expect("this test needs libcupti");
     let ctx = CudaContext::new(0).unwrap();
-    let mut fill = Fill::new(16 << 20);
+    let kernel = a_kernel(&ctx);
 
     // The trace on its own: one record per launch, in order, on our stream.
     let stream = ctx.new_stream().unwrap();
     let mut trace = KernelTrace::start(&stream).unwrap();
     assert!(KernelTrace::start(&stream).is_err(), "one trace at a time");
     for _ in 0..5 {
-        fill.launch(&stream).unwrap();
+        kernel.queue(&stream).unwrap();
     }
     stream.synchronize().unwrap();
     let spans = trace.take().unwrap();
@@ -232,7 +169,7 @@ fn cupti_mode_times_each_kernel_from_its_own_records() {
     let instrument = small_budget();
     let cupti = instrument
         .measure(&ctx, Mode::Cupti, &mut |s: &cudarc::driver::CudaStream| {
-            fill.launch(s)
+            kernel.queue(s)
         })
         .unwrap();
     assert_eq!(cupti.launches_per_sample, 1);
@@ -240,11 +177,9 @@ fn cupti_mode_times_each_kernel_from_its_own_records() {
     assert!(cupti.summary.median > 0.0);
 
     // A launch that runs no kernel has nothing for CUPTI to time.
-    let buf = fill.buf;
-    let mut memset = |s: &cudarc::driver::CudaStream| {
-        check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
-    };
-    let err = instrument.measure(&ctx, Mode::Cupti, &mut memset).unwrap_err();
+    let err = instrument
+        .measure(&ctx, Mode::Cupti, &mut a_memset())
+        .unwrap_err();
     assert!(err.message.contains("kernel records for"), "{err}");
     ctx.synchronize().unwrap();
 }
@@ -257,9 +192,9 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
 
     cuda_check::require_driver().expect("this test needs an NVIDIA driver");
     let ctx = CudaContext::new(0).unwrap();
-    let mut fill = Fill::new(16 << 20);
+    let kernel = a_kernel(&ctx);
     let stream = ctx.new_stream().unwrap();
-    let mut launch = |s: &cudarc::driver::CudaStream| fill.launch(s);
+    let mut launch = |s: &cudarc::driver::CudaStream| kernel.queue(s);
 
     let plain = CapturedGraph::capture(&stream, 8, Dependencies::Full, &mut launch).unwrap();
     assert_eq!(plain.programmatic_edges, 0);
@@ -287,12 +222,8 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
         isolated.summary
     );
     // It needs a kernel to hang the programmatic edge on.
-    let buf = fill.buf;
-    let mut memset = |s: &cudarc::driver::CudaStream| {
-        check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
-    };
     let err = small_budget()
-        .measure(&ctx, Mode::Isolated, &mut memset)
+        .measure(&ctx, Mode::Isolated, &mut a_memset())
         .unwrap_err();
     assert!(err.message.contains("needs a launch that runs a kernel"), "{err}");
     ctx.synchronize().unwrap();
