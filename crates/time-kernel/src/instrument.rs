@@ -1,4 +1,4 @@
-//! The measurement instrument: adaptive sampling in one of three modes, with
+//! The measurement instrument: adaptive sampling in one of six modes, with
 //! every sample kept, statistics, clock checks, and the GPU time it spent.
 //!
 //! - [`Mode::Hot`]: batches of back-to-back launches between two events, as
