@@ -47,22 +47,32 @@ pub fn run(
 
     let instrument = Instrument::default();
     let mut launch = |s: &cudarc::driver::CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
-    // Programmatic graph replay where the GPU has it; CUPTI's mode where
-    // libcupti can be found (the table says why not where it cannot).
+    // The programmatic modes where the GPU has programmatic launch.
     let compute_capability = check!(ctx.compute_capability())?;
     let programmatic = has_programmatic_launch(compute_capability);
-    let cupti = time_kernel::trace::available();
     let mut modes = vec![Mode::Hot, Mode::ColdCache, Mode::Graph];
     if programmatic {
         modes.extend([Mode::GraphPdl, Mode::Isolated]);
-    }
-    if cupti.is_ok() {
-        modes.push(Mode::Cupti);
     }
     let mut measurements = Vec::new();
     for mode in modes {
         measurements.push(instrument.measure(ctx, mode, &mut launch)?);
     }
+    // CUPTI's mode is a comparison, not the measurement: where libcupti is
+    // missing or refuses (a profiling permission, another tool attached),
+    // the table says why and the rest stands.
+    let cupti = time_kernel::trace::available().and_then(|()| {
+        instrument
+            .measure(ctx, Mode::Cupti, &mut launch)
+            .map_err(|e| e.to_string())
+    });
+    let cupti_unavailable = match cupti {
+        Ok(m) => {
+            measurements.push(m);
+            None
+        }
+        Err(why) => Some(why),
+    };
 
     let bytes = (elems * std::mem::size_of::<f32>()) as u64;
     let traffic = Traffic {
@@ -80,7 +90,7 @@ pub fn run(
             copy_ceiling_gb_s: ceiling,
             // The instrument already asked NVML; no need to ask again.
             clocks_unavailable: measurements.iter().find_map(|m| m.clocks_unavailable.clone()),
-            cupti_unavailable: cupti.clone().err(),
+            cupti_unavailable,
         },
         traffic: Some(traffic),
         first_launch: Some(FirstLaunch {
