@@ -35,6 +35,9 @@ pub struct CapturedGraph {
     exec: CUgraphExec,
     /// Kernel-to-kernel edges made programmatic.
     pub programmatic_edges: usize,
+    /// Whether the edge out of the first captured node is one of them, so the
+    /// second launch starts as the first one's blocks exit.
+    pub first_edge_programmatic: bool,
 }
 
 impl CapturedGraph {
@@ -66,6 +69,7 @@ impl CapturedGraph {
             graph,
             exec: std::ptr::null_mut(),
             programmatic_edges: 0,
+            first_edge_programmatic: false,
         };
         captured?;
         ended?;
@@ -78,7 +82,8 @@ impl CapturedGraph {
             ));
         }
         if dependencies == Dependencies::Programmatic {
-            owned.programmatic_edges = owned.make_kernel_edges_programmatic()?;
+            (owned.programmatic_edges, owned.first_edge_programmatic) =
+                owned.make_kernel_edges_programmatic()?;
         }
         // SAFETY: a complete graph; writes one handle.
         check!(unsafe { sys::cuGraphInstantiateWithFlags(&mut owned.exec, owned.graph, 0) }.result())?;
@@ -88,8 +93,9 @@ impl CapturedGraph {
     }
 
     /// Rewires every kernel-to-kernel edge as a programmatic dependency;
-    /// returns how many it rewired.
-    fn make_kernel_edges_programmatic(&mut self) -> Result<usize, CudaError> {
+    /// returns how many it rewired, and whether the edge out of the graph's
+    /// first node (the one nothing depends on before it) was one of them.
+    fn make_kernel_edges_programmatic(&mut self) -> Result<(usize, bool), CudaError> {
         let mut count = 0usize;
         // SAFETY: null arrays ask for the count only.
         check!(unsafe {
@@ -121,11 +127,15 @@ impl CapturedGraph {
             sys::CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC as u8,
             CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC,
         );
+        let count = count.min(from.len());
+        let first = first_node(&from[..count], &to[..count]);
         let mut rewired = 0;
-        for i in 0..count.min(from.len()) {
+        let mut first_rewired = false;
+        for i in 0..count {
             if !(is_kernel(from[i])? && is_kernel(to[i])?) {
                 continue;
             }
+            first_rewired |= Some(from[i]) == first;
             // SAFETY: the edge exists as read above, with this data.
             check!(
                 unsafe { sys::cuGraphRemoveDependencies_v2(self.graph, &from[i], &to[i], &data[i], 1) }
@@ -138,7 +148,7 @@ impl CapturedGraph {
             .result())?;
             rewired += 1;
         }
-        Ok(rewired)
+        Ok((rewired, first_rewired))
     }
 
     /// Queues one replay of the whole batch on `stream`.
@@ -146,6 +156,12 @@ impl CapturedGraph {
         // SAFETY: the executable graph and stream are live.
         check!(unsafe { sys::cuGraphLaunch(self.exec, stream.cu_stream()) }.result())
     }
+}
+
+/// The node of a graph's edges that no edge leads into: where a captured
+/// chain starts. The first such node, if the edges hold several.
+fn first_node<T: PartialEq + Copy>(from: &[T], to: &[T]) -> Option<T> {
+    from.iter().find(|f| !to.contains(f)).copied()
 }
 
 fn edge(from_port: u8, kind: CUgraphDependencyType) -> CUgraphEdgeData {
@@ -175,5 +191,19 @@ impl Drop for CapturedGraph {
             // SAFETY: made by the capture, destroyed once.
             let _ = unsafe { sys::cuGraphDestroy(self.graph) };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_node;
+
+    #[test]
+    fn a_chain_starts_where_no_edge_leads_in() {
+        // Edges of the chain 3 -> 1 -> 4 -> 2, in the order a graph may list them.
+        assert_eq!(first_node(&[1, 4, 3], &[4, 2, 1]), Some(3));
+        assert_eq!(first_node(&[7], &[8]), Some(7));
+        assert_eq!(first_node::<u8>(&[], &[]), None, "a single node has no edges");
+        assert_eq!(first_node(&[1, 2], &[2, 1]), None, "a cycle has no start");
     }
 }

@@ -198,11 +198,25 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
 
     let plain = CapturedGraph::capture(&stream, 8, Dependencies::Full, &mut launch).unwrap();
     assert_eq!(plain.programmatic_edges, 0);
+    assert!(!plain.first_edge_programmatic);
     let pdl = CapturedGraph::capture(&stream, 8, Dependencies::Programmatic, &mut launch).unwrap();
     assert_eq!(
         pdl.programmatic_edges, 7,
         "one edge between each pair of launches"
     );
+    assert!(pdl.first_edge_programmatic);
+    // A memset first: the edge out of it stays ordinary, the kernel-to-kernel
+    // edges after it do not.
+    let mut memset = a_memset();
+    let mut memset_then_kernels = |s: &cudarc::driver::CudaStream| {
+        memset(s)?;
+        kernel.queue(s)?;
+        kernel.queue(s)
+    };
+    let mixed =
+        CapturedGraph::capture(&stream, 1, Dependencies::Programmatic, &mut memset_then_kernels).unwrap();
+    assert_eq!(mixed.programmatic_edges, 1);
+    assert!(!mixed.first_edge_programmatic);
     pdl.launch(&stream).unwrap();
     stream.synchronize().unwrap();
     drop((plain, pdl));
@@ -225,7 +239,11 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
     let err = small_budget()
         .measure(&ctx, Mode::Isolated, &mut a_memset())
         .unwrap_err();
-    assert!(err.message.contains("needs a launch that runs a kernel"), "{err}");
+    assert!(
+        err.message
+            .contains("needs a launch that starts with a kernel launch"),
+        "{err}"
+    );
     ctx.synchronize().unwrap();
 }
 
