@@ -10,6 +10,15 @@ use std::fmt::Write;
 use crate::claims::median;
 use crate::transcript::{Body, Transcript};
 
+/// Whether a run's commit starts with one of the comma-separated prefixes;
+/// an empty list takes every run.
+pub fn of_commits(commit: &str, prefixes: &str) -> bool {
+    prefixes.is_empty()
+        || prefixes
+            .split(',')
+            .any(|p| !p.is_empty() && commit.starts_with(p))
+}
+
 /// Every number in a body, labelled the way the report labels it.
 pub fn fields(body: &Body) -> Vec<(String, f64)> {
     let mut f: Vec<(String, f64)> = Vec::new();
@@ -98,4 +107,19 @@ pub fn render(name_a: &str, a: &[&Transcript], name_b: &str, b: &[&Transcript]) 
         let _ = writeln!(out, "{label:<34} {va:>22.3} {vb:>22.3} {ratio:>8.3} {diff:>+9.4}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::of_commits;
+
+    #[test]
+    fn runs_are_picked_by_any_of_the_commit_prefixes() {
+        let c = "2e867d87e796a2393c93634a72ab264b5ffa66be";
+        assert!(of_commits(c, ""), "no prefixes: every run");
+        assert!(of_commits(c, "2e867d8"));
+        assert!(of_commits(c, "d06f36e,2e867d8"));
+        assert!(!of_commits(c, "d06f36e,da732cd"));
+        assert!(!of_commits(c, ","), "empty prefixes match nothing");
+    }
 }

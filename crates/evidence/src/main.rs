@@ -16,9 +16,9 @@ evidence: recorded lesson runs as data
   evidence check [DIR]
       every lesson page claim against every transcript in DIR (default evidence/);
       exit 1 on an unexpected failure or a malformed transcript
-  evidence compare LESSON NAME_A NAME_B [DIR] [--commit PREFIX]
+  evidence compare LESSON NAME_A NAME_B [DIR] [--commit PREFIX[,PREFIX...]]
       two groups of runs (files ending -NAME_A.txt / -NAME_B.txt) by their medians,
-      optionally only runs of one commit
+      optionally only runs of the commits given
   evidence compare FILE_A FILE_B
       two transcripts side by side
   evidence twins [DIR]
@@ -190,7 +190,7 @@ fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> R
     let pick = |name: &str| -> Vec<&Transcript> {
         group(&all, lesson, name)
             .into_iter()
-            .filter(|t| t.header.commit.starts_with(commit))
+            .filter(|t| compare::of_commits(&t.header.commit, commit))
             .collect()
     };
     let (ga, gb) = (pick(a), pick(b));
