@@ -12,8 +12,8 @@
 #           alternately (DAY09_RUNS and DAY53_RUNS of each, 5 by default; Day 9
 #           also one CUDA_MODULE_LOADING=EAGER run of each), and PyTorch's
 #           pinned 256 MiB copy beside each Day 53 pair. Day 9's pairs swap
-#           order every round: the first process on a fresh machine runs
-#           slower on the host side, and neither program should always be it.
+#           order every round: the first process on a fresh machine ran
+#           slower on the host side in our sessions, and neither program should always be it.
 #           Either count may be 0 to skip that lesson.
 #   checks  the GPU-only Rust tests, then compute-sanitizer over both
 #           programs of both lessons.
