@@ -78,16 +78,35 @@ impl<T> Status for Result<T, CuptiError> {
     type Output = T;
     fn check(self, file: &'static str, line: u32, call: &'static str) -> Result<T, CudaError> {
         self.map_err(|e| {
-            // A CUPTI status only comes back from a call into libcupti, so
-            // the library is loaded and can describe it. cudarc's Debug and
-            // Display for CuptiError unwrap that description; this does not.
             let name = format!("{:?}", e.0);
-            let message = e
-                .error_string()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|_| "CUPTI gave no description".to_string());
+            // CUPTI describes these by repeating their name; say what they
+            // mean for the person running the program instead. Otherwise a
+            // CUPTI status only comes back from a call into libcupti, so the
+            // library is loaded and can describe it. cudarc's Debug and
+            // Display for CuptiError unwrap that description; this does not.
+            let message = match cupti_hint(e.0) {
+                Some(hint) => hint.to_string(),
+                None => e
+                    .error_string()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|_| "CUPTI gave no description".to_string()),
+            };
             CudaError::new(file, line, call, name, message)
         })
+    }
+}
+
+/// What a CUPTI status means in plain words, where CUPTI's own text does not say.
+fn cupti_hint(status: cudarc::cupti::sys::CUptiResult) -> Option<&'static str> {
+    use cudarc::cupti::sys::CUptiResult as R;
+    match status {
+        R::CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED => {
+            Some("another CUPTI client, such as a profiler (ncu, nsys), is attached to this process")
+        }
+        R::CUPTI_ERROR_INSUFFICIENT_PRIVILEGES => {
+            Some("this user may not profile the GPU (the driver's RmProfilingAdminOnly setting)")
+        }
+        _ => None,
     }
 }
 
@@ -138,6 +157,23 @@ mod tests {
         let err = check!(status(code)).unwrap_err();
         assert_eq!(err.call, "status(code)");
         assert_eq!(err.name, "cudaErrorInvalidValue");
+    }
+
+    #[test]
+    fn a_cupti_failure_with_a_plain_reason_says_it() {
+        use cudarc::cupti::sys::CUptiResult;
+        // No libcupti is needed: these statuses are described without it.
+        let failed: Result<(), CuptiError> = Err(CuptiError(
+            CUptiResult::CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+        ));
+        let err = check!(failed).unwrap_err();
+        assert_eq!(err.name, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
+        assert!(err.message.contains("profiler (ncu, nsys)"), "{err}");
+        assert!(cupti_hint(CUptiResult::CUPTI_ERROR_INSUFFICIENT_PRIVILEGES).is_some());
+        assert!(
+            cupti_hint(CUptiResult::CUPTI_ERROR_UNKNOWN).is_none(),
+            "others keep CUPTI's text"
+        );
     }
 
     #[test]

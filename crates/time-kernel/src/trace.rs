@@ -207,27 +207,6 @@ pub fn available() -> Result<(), String> {
     LOADED.get_or_init(load).clone()
 }
 
-/// What a CUPTI error means for someone running the instrument, where its
-/// own text (CUPTI's name for it, repeated) does not say.
-fn hint(name: &str) -> Option<&'static str> {
-    match name {
-        "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED" => {
-            Some("another CUPTI client, such as a profiler (ncu, nsys), is attached to this process")
-        }
-        "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES" => {
-            Some("this user may not profile the GPU (the driver's RmProfilingAdminOnly setting)")
-        }
-        _ => None,
-    }
-}
-
-fn with_hint(mut e: CudaError) -> CudaError {
-    if let Some(h) = hint(&e.name) {
-        e.message = h.to_string();
-    }
-    e
-}
-
 /// Kernel activity recording for one stream, on while this value lives.
 pub struct KernelTrace {
     stream_id: u32,
@@ -257,7 +236,6 @@ impl KernelTrace {
                     Some(buffer_requested),
                     Some(buffer_completed)
                 ))
-                .map_err(with_hint)
             })
             .clone()?;
         check!(stream.context().bind_to_thread())?;
@@ -272,8 +250,7 @@ impl KernelTrace {
         })?;
         check!(activity::enable(
             CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
-        ))
-        .map_err(with_hint)?;
+        ))?;
         trace.discard()?;
         Ok(trace)
     }
@@ -393,28 +370,6 @@ mod tests {
     #[test]
     fn the_record_buffer_layout_is_valid() {
         assert!(Layout::from_size_align(BUFFER_BYTES, BUFFER_ALIGN).is_ok());
-    }
-
-    #[test]
-    fn an_attached_profiler_is_named_as_the_reason() {
-        let e = CudaError::new(
-            "f.rs",
-            1,
-            "register",
-            "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED".into(),
-            "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED".into(),
-        );
-        let e = with_hint(e);
-        assert!(e.message.contains("profiler (ncu, nsys)"), "{e}");
-        assert_eq!(e.name, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
-        let other = with_hint(CudaError::new(
-            "f.rs",
-            1,
-            "x",
-            "CUPTI_ERROR_UNKNOWN".into(),
-            "unknown".into(),
-        ));
-        assert_eq!(other.message, "unknown", "other errors keep CUPTI's text");
     }
 
     #[test]
