@@ -9,7 +9,7 @@
 //! Run: `cargo run --release -p day09-timing` (see README.md).
 
 mod ffi;
-mod report;
+
 mod stats;
 
 use std::error::Error;
@@ -20,9 +20,9 @@ use cuda_check::{check, runtime, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaStream};
+use day09_timing_report::{Report, SweepRow};
 use host_clock::now_ms;
 use lesson_cli::{CheckFailed, Options};
-use report::{Report, SweepRow};
 use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
@@ -223,6 +223,7 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
     let whole_ms = now_ms() - process_start;
 
     let report = Report {
+        device: options.device,
         gpu_name,
         compute_capability,
         elems: ELEMS,

@@ -9,7 +9,7 @@
 //! Run: `cargo run --release -p day53-pinned` (see README.md).
 
 mod ffi;
-mod report;
+use day53_pinned_report::render as report;
 
 use std::error::Error;
 use std::process::ExitCode;

@@ -50,6 +50,9 @@ mod tests {
     fn an_error_and_its_causes_make_one_line() {
         let inner: anyhow::Result<()> = Err(anyhow::anyhow!("permission denied\n(os error 13)"));
         let e = inner.context("writing out/x.json").unwrap_err();
-        assert_eq!(error_line(&e), "error: writing out/x.json: permission denied (os error 13)");
+        assert_eq!(
+            error_line(&e),
+            "error: writing out/x.json: permission denied (os error 13)"
+        );
     }
 }

@@ -2,7 +2,9 @@
 
 use std::fmt::Write;
 
-use crate::claims::{self, ExpectedFailures, Outcome, Peers};
+use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Outcome};
+
+use crate::claims;
 use crate::transcript::Transcript;
 
 /// One transcript's results, claim by claim.
@@ -23,7 +25,7 @@ pub enum Cell {
 /// The table and whether anything failed that was not expected to.
 pub struct Table<'a> {
     pub lesson: String,
-    pub claims: Vec<&'static claims::Claim>,
+    pub claims: Vec<ClaimInfo>,
     pub rows: Vec<Row<'a>>,
 }
 
@@ -42,17 +44,20 @@ impl Table<'_> {
 }
 
 /// Evaluates the claims of `lesson` over its transcripts.
-pub fn table<'a>(lesson: &str, transcripts: &'a [Transcript], expected: &ExpectedFailures) -> Table<'a> {
-    let mine: Vec<&Transcript> = transcripts.iter().filter(|t| t.header.lesson == lesson).collect();
-    let peers = Peers { all: transcripts };
-    let claims: Vec<&'static claims::Claim> = claims::for_lesson(lesson).collect();
-    let rows = mine
-        .into_iter()
+pub fn table<'a>(
+    lesson: &dyn Lesson,
+    transcripts: &'a [Transcript],
+    expected: &ExpectedFailures,
+) -> Table<'a> {
+    let claims = claims::all(lesson);
+    let rows = transcripts
+        .iter()
+        .filter(|t| t.header.lesson == lesson.name())
         .map(|t| {
             let cells = claims
                 .iter()
                 .map(|c| {
-                    let cell = match (c.check)(t, &peers) {
+                    let cell = match claims::check(lesson, c.id, t, transcripts) {
                         Outcome::Holds => Cell::Holds,
                         Outcome::NotApplicable => Cell::NotApplicable,
                         Outcome::Fails(why) => {
@@ -69,7 +74,7 @@ pub fn table<'a>(lesson: &str, transcripts: &'a [Transcript], expected: &Expecte
         })
         .collect();
     Table {
-        lesson: lesson.to_string(),
+        lesson: lesson.name().to_string(),
         claims,
         rows,
     }
@@ -138,7 +143,8 @@ pub fn render(table: &Table) -> String {
     if !reasons.is_empty() {
         let _ = writeln!(
             out,
-            "\nwhy the expected failures are expected (evidence/expected-failures.txt):"
+            "\nwhy the expected failures are expected (code/{}/expected-failures.txt):",
+            table.lesson
         );
         for (id, reason) in reasons {
             let _ = writeln!(out, "  {id}: {reason}");

@@ -1,14 +1,14 @@
 //! `evidence compare`: two runs, or two groups of runs by their medians,
 //! side by side, row by row, with the ratio B / A and the difference B - A.
 //! The difference matters where a value is a few units of the last printed
-//! digit (Day 9's 1024-element cells are 1 to 5 us printed in ms to three
-//! places): there a ratio moves by a quarter when one run rounds the other
-//! way, and the difference shows it is one unit.
+//! digit (a cell of a few microseconds printed in ms to three places): there
+//! a ratio moves by a quarter when one run rounds the other way, and the
+//! difference shows it is one unit.
 
 use std::fmt::Write;
 
-use crate::claims::median;
 use crate::transcript::{Body, Transcript};
+use lesson_spec::median;
 
 /// Whether a run's commit starts with one of the comma-separated prefixes;
 /// an empty list takes every run.
@@ -19,49 +19,9 @@ pub fn of_commits(commit: &str, prefixes: &str) -> bool {
             .any(|p| !p.is_empty() && commit.starts_with(p))
 }
 
-/// Every number in a body, labelled the way the report labels it.
+/// Every number in a body, labelled the way its lesson labels it.
 pub fn fields(body: &Body) -> Vec<(String, f64)> {
-    let mut f: Vec<(String, f64)> = Vec::new();
-    match body {
-        Body::Day09(r) => {
-            f.push(("context (first CUDA call), ms".into(), r.context_ms));
-            f.push(("row 1 whole process, ms".into(), r.whole_process_ms));
-            f.push(("row 2 around the launch, ms".into(), r.launch_only_ms));
-            f.push(("row 2 plus a sync, ms".into(), r.launch_plus_sync_ms));
-            f.push(("row 3 first launch, ms".into(), r.first_launch_ms));
-            f.push(("row 4 after warm-up, ms".into(), r.warm_ms));
-            f.push(("row 5 round trip, ms".into(), r.round_trip_ms));
-            f.push(("CPU, full n, ms".into(), r.cpu_ms));
-            f.push(("vectorScale first launch, ms".into(), r.scale_cold_ms));
-            f.push(("vectorScale after warm-up, ms".into(), r.scale_warm_ms));
-            for s in &r.sweep {
-                f.push((format!("sweep n={} CPU, ms", s.n), s.cpu_ms));
-                f.push((format!("sweep n={} kernel, ms", s.n), s.kernel_ms));
-                f.push((format!("sweep n={} round trip, ms", s.n), s.round_trip_ms));
-            }
-        }
-        Body::Day53(r) => {
-            for b in &r.bandwidth {
-                f.push((format!("{} MiB pageable, GB/s", b.mib), b.pageable_gb_s));
-                f.push((format!("{} MiB pinned, GB/s", b.mib), b.pinned_gb_s));
-            }
-            f.push(("async pageable call, ms".into(), r.async_pageable.call_ms));
-            f.push((
-                "async pageable completion, ms".into(),
-                r.async_pageable.completion_ms,
-            ));
-            f.push(("async pinned call, ms".into(), r.async_pinned.call_ms));
-            f.push(("async pinned completion, ms".into(), r.async_pinned.completion_ms));
-            f.push(("device-resident kernel, ms".into(), r.resident_ms));
-            f.push(("zero-copy kernel, ms".into(), r.zero_copy_ms));
-            f.push(("zero-copy / resident".into(), r.zero_copy_ratio));
-        }
-        Body::PinnedCopyReference(p) => {
-            f.push((format!("{} MiB pinned, GB/s", p.mib), p.gb_s));
-        }
-        Body::Unparsed { .. } => {}
-    }
-    f
+    body.parsed().map(|p| p.figures()).unwrap_or_default()
 }
 
 /// Medians of each field over a group, in the first transcript's order.

@@ -1,12 +1,12 @@
 //! `evidence instrument`: the time-kernel instrument's proof as one table.
 //! Reads one session's recordings: ncu's `gpu__time_duration` for vectorAdd
 //! (its `-ncu.txt` transcript), the peer tools' medians (`-peers.txt`), and
-//! the JSON that `day09-timing --stats --json` wrote in each process.
+//! the JSON a lesson's `--stats --json` wrote in each process.
 
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::claims::median;
+use lesson_spec::median;
 
 /// ncu's per-launch durations in ms, from its `--csv` rows.
 pub fn ncu_durations_ms(text: &str) -> Vec<f64> {

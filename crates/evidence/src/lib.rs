@@ -1,11 +1,13 @@
 //! Recorded lesson runs as data.
 //!
-//! - [`transcript`] parses a transcript (header, body, sanitizer lines) into
-//!   typed records for both lessons ([`day09`], [`day53`]) and the outside
-//!   references ([`reference`]); a malformed file is an error naming the file
-//!   and the line, never a panic.
-//! - [`claims`] holds every qualitative statement the lesson pages make about
-//!   their numbers; [`check`] runs them over every transcript.
+//! - [`lessons`]: the one list of lessons; each lesson's report package
+//!   says how its output parses, what its page claims, what to chart and
+//!   how to record it.
+//! - [`transcript`] parses a transcript (header, body, sanitizer lines), the
+//!   body by its lesson; a malformed file is an error naming the file and
+//!   the line, never a panic.
+//! - [`claims`] applies the lessons' claims (and the shared sanitizer claim)
+//!   to recorded runs; [`check`] tables them over every transcript.
 //! - [`compare`] sets two runs, or two groups of runs by their medians, side
 //!   by side with ratios.
 //! - [`plot`] draws the lessons' sweeps as SVG from the evidence.
@@ -19,13 +21,10 @@
 pub mod check;
 pub mod claims;
 pub mod compare;
-pub mod day09;
-pub mod day53;
 pub mod instrument;
-mod lines;
+pub mod lessons;
 pub mod plot;
 pub mod record;
-pub mod reference;
 pub mod transcript;
 
 use std::fmt;

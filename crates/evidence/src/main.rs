@@ -3,181 +3,196 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::{bail, Context};
+use clap::{Parser, Subcommand};
 use evidence::check::{render, table};
-use evidence::claims::ExpectedFailures;
 use evidence::transcript::{self, Transcript};
-use evidence::{compare, plot, record, transcript_files};
+use evidence::{claims, compare, lessons, plot, record, transcript_files};
+use lesson_spec::Parsed;
 
-const USAGE: &str = "\
-evidence: recorded lesson runs as data
+/// Recorded lesson runs as data.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-  evidence record --dir DIR --lesson L --name N [VAR=value ...] -- COMMAND ...
-      run COMMAND, write DIR/L/<UTC start>-N.txt (header + output) and its .json twin
-  evidence check [DIR]
-      every lesson page claim against every transcript in DIR (default evidence/);
-      exit 1 on an unexpected failure or a malformed transcript
-  evidence compare LESSON NAME_A NAME_B [DIR] [--commit PREFIX[,PREFIX...]]
-      two groups of runs (files ending -NAME_A.txt / -NAME_B.txt) by their medians,
-      optionally only runs of the commits given
-  evidence compare FILE_A FILE_B
-      two transcripts side by side
-  evidence twins [DIR]
-      write the .json twin of every transcript in DIR
-  evidence plot [DIR] OUT_DIR
-      SVG charts of each lesson's sweep into OUT_DIR
-  evidence instrument NCU.txt PEERS.txt JSON_DIR
-      the instrument's proof from one session: ncu, the instrument's modes, the
-      course's method and the peer tools, side by side
-";
+#[derive(Subcommand)]
+enum Command {
+    /// Run COMMAND and write DIR/LESSON/<UTC start>-NAME.txt (header, then the
+    /// output as it comes) and its .json twin.
+    Record {
+        #[arg(long)]
+        dir: PathBuf,
+        #[arg(long)]
+        lesson: String,
+        #[arg(long)]
+        name: String,
+        /// VAR=value assignments the command runs with, then `--` and the command.
+        #[arg(value_name = "VAR=value", value_parser = env_assignment)]
+        env: Vec<(String, String)>,
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
+    /// Every lesson page claim against every transcript in DIR; exit 1 on an
+    /// unexpected failure or an unreadable transcript, having reported all of them.
+    Check {
+        #[arg(default_value = "evidence")]
+        dir: PathBuf,
+    },
+    /// Two groups of runs of LESSON (files ending -A.txt and -B.txt) by their
+    /// medians, or, given two files, two transcripts side by side.
+    Compare {
+        /// LESSON A B [DIR], or FILE_A FILE_B.
+        #[arg(num_args = 2..=4, required = true)]
+        args: Vec<String>,
+        /// Only runs of these commits (comma-separated prefixes).
+        #[arg(long, default_value = "")]
+        commit: String,
+    },
+    /// Write the .json twin of every transcript in DIR.
+    Twins {
+        #[arg(default_value = "evidence")]
+        dir: PathBuf,
+    },
+    /// SVG charts of each lesson's runs into OUT_DIR.
+    Plot {
+        /// [DIR] OUT_DIR: the evidence (default evidence/) and where to write.
+        #[arg(num_args = 1..=2, required = true)]
+        dirs: Vec<PathBuf>,
+    },
+    /// The instrument's proof from one session: ncu, the instrument's modes,
+    /// the course's method and the peer tools, side by side.
+    Instrument {
+        ncu: PathBuf,
+        peers: PathBuf,
+        json_dir: PathBuf,
+    },
+    /// The lessons this workspace knows, one per line.
+    Lessons,
+    /// How LESSON is recorded, as `key value` lines for scripts.
+    Recipe { lesson: String },
+}
+
+fn env_assignment(word: &str) -> Result<(String, String), String> {
+    match word.split_once('=') {
+        Some((k, v)) if !k.is_empty() && !k.starts_with('-') => Ok((k.to_string(), v.to_string())),
+        _ => Err(format!("`{word}` is not VAR=value (put -- before the command)")),
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    cli_exit::quiet_on_closed_pipe();
+    cli_exit::finish(run(Cli::parse()))
 }
 
-fn run(args: &[String]) -> Result<ExitCode, String> {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    match words.as_slice() {
-        ["record", rest @ ..] => {
-            let path = record::record(&parse_record(rest)?)?;
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Record {
+            dir,
+            lesson,
+            name,
+            env,
+            command,
+        } => {
+            let request = record::Request {
+                dir,
+                lesson,
+                name,
+                env,
+                command,
+            };
+            let path = record::record(&request).map_err(anyhow::Error::msg)?;
             println!("{}", path.display());
-            Ok(ExitCode::SUCCESS)
         }
-        ["check"] => check(Path::new("evidence")),
-        ["check", dir] => check(Path::new(dir)),
-        ["compare", a, b] => {
-            let (ta, tb) = (read(Path::new(a))?, read(Path::new(b))?);
-            print!("{}", compare::render(a, &[&ta], b, &[&tb]));
-            Ok(ExitCode::SUCCESS)
-        }
-        ["compare", lesson, a, b] => compare_groups(Path::new("evidence"), lesson, a, b, ""),
-        ["compare", lesson, a, b, "--commit", c] => compare_groups(Path::new("evidence"), lesson, a, b, c),
-        ["compare", lesson, a, b, dir] => compare_groups(Path::new(dir), lesson, a, b, ""),
-        ["compare", lesson, a, b, dir, "--commit", c] => compare_groups(Path::new(dir), lesson, a, b, c),
-        ["twins"] => twins(Path::new("evidence")),
-        ["twins", dir] => twins(Path::new(dir)),
-        ["plot", out] => plot_all(Path::new("evidence"), Path::new(out)),
-        ["plot", dir, out] => plot_all(Path::new(dir), Path::new(out)),
-        ["instrument", ncu, peers, json_dir] => {
+        Command::Check { dir } => return check(&dir),
+        Command::Compare { args, commit } => compare_cmd(&args, &commit)?,
+        Command::Twins { dir } => twins(&dir)?,
+        Command::Plot { dirs } => match dirs.as_slice() {
+            [out] => plot_all(Path::new("evidence"), out)?,
+            [dir, out] => plot_all(dir, out)?,
+            _ => unreachable!("clap takes one or two"),
+        },
+        Command::Instrument { ncu, peers, json_dir } => {
             let table =
-                evidence::instrument::from_files(Path::new(ncu), Path::new(peers), Path::new(json_dir))?;
+                evidence::instrument::from_files(&ncu, &peers, &json_dir).map_err(anyhow::Error::msg)?;
             print!("{table}");
-            Ok(ExitCode::SUCCESS)
         }
-        ["-h"] | ["--help"] => {
-            print!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
-        _ => Err("unknown or incomplete command (try --help)".into()),
-    }
-}
-
-fn parse_record(words: &[&str]) -> Result<record::Request, String> {
-    let mut dir = None;
-    let mut lesson = None;
-    let mut name = None;
-    let mut env = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        match words[i] {
-            "--dir" | "--lesson" | "--name" => {
-                let value = words
-                    .get(i + 1)
-                    .ok_or_else(|| format!("{} needs a value", words[i]))?;
-                match words[i] {
-                    "--dir" => dir = Some(PathBuf::from(value)),
-                    "--lesson" => lesson = Some(value.to_string()),
-                    _ => name = Some(value.to_string()),
-                }
-                i += 2;
+        Command::Lessons => {
+            for lesson in lessons::LESSONS {
+                println!("{}", lesson.name());
             }
-            "--" => {
-                let command: Vec<String> = words[i + 1..].iter().map(|s| s.to_string()).collect();
-                if command.is_empty() {
-                    return Err("nothing to record after --".into());
-                }
-                return Ok(record::Request {
-                    dir: dir.ok_or("record needs --dir")?,
-                    lesson: lesson.ok_or("record needs --lesson")?,
-                    name: name.ok_or("record needs --name")?,
-                    env,
-                    command,
-                });
-            }
-            w => match w.split_once('=') {
-                Some((k, v)) if !k.is_empty() && !k.starts_with('-') => {
-                    env.push((k.to_string(), v.to_string()));
-                    i += 1;
-                }
-                _ => {
-                    return Err(format!(
-                        "record: unexpected `{w}` (VAR=value, or -- before the command)"
-                    ))
-                }
-            },
         }
+        Command::Recipe { lesson } => print!("{}", find_lesson(&lesson)?.recipe().to_lines()),
     }
-    Err("record: put -- before the command".into())
+    Ok(ExitCode::SUCCESS)
 }
 
-fn read(path: &Path) -> Result<Transcript, String> {
-    transcript::read(path).map_err(|e| e.to_string())
+fn find_lesson(name: &str) -> anyhow::Result<&'static dyn lesson_spec::Lesson> {
+    lessons::find(name).with_context(|| {
+        let known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
+        format!("no lesson is named `{name}` (known: {})", known.join(", "))
+    })
 }
 
-/// Every transcript in `dir`, or every parse error.
-fn read_all(dir: &Path) -> Result<Vec<Transcript>, String> {
+/// Every transcript in `dir` that parses, and a line for each that does not.
+fn read_all(dir: &Path) -> anyhow::Result<(Vec<Transcript>, Vec<String>)> {
     let files = transcript_files(dir);
     if files.is_empty() {
-        return Err(format!("{}: no transcripts found", dir.display()));
+        bail!("{}: no transcripts found", dir.display());
     }
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
+    let (mut good, mut bad) = (Vec::new(), Vec::new());
     for f in files {
         match transcript::read(&f) {
-            Ok(t) => out.push(t),
-            Err(e) => errors.push(e.to_string()),
+            Ok(t) => good.push(t),
+            Err(e) => bad.push(e.to_string()),
         }
     }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors.join("\nerror: "))
-    }
+    Ok((good, bad))
 }
 
-fn check(dir: &Path) -> Result<ExitCode, String> {
-    let all = read_all(dir)?;
-    let expected_path = dir.join("expected-failures.txt");
-    let expected = match std::fs::read_to_string(&expected_path) {
-        Ok(text) => {
-            ExpectedFailures::parse(&expected_path.display().to_string(), &text).map_err(|e| e.to_string())?
+/// Every transcript in `dir`, or an error listing each that does not parse.
+fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
+    let (good, bad) = read_all(dir)?;
+    if !bad.is_empty() {
+        bail!("{} transcript(s) do not parse: {}", bad.len(), bad.join("; "));
+    }
+    Ok(good)
+}
+
+/// Claims over every transcript that parses; then every problem found, each
+/// on its own line: transcripts that do not parse, lists that do not, and
+/// claims that failed where no list expects it.
+fn check(dir: &Path) -> anyhow::Result<ExitCode> {
+    let (all, mut problems) = read_all(dir)?;
+    for lesson in lessons::LESSONS {
+        let expected = match claims::expected(*lesson) {
+            Ok(list) => list,
+            Err(errors) => {
+                problems.extend(errors);
+                Default::default()
+            }
+        };
+        let t = table(*lesson, &all, &expected);
+        if t.rows.is_empty() {
+            continue;
         }
-        Err(_) => ExpectedFailures::default(),
-    };
-    let mut lessons: Vec<String> = all.iter().map(|t| t.header.lesson.clone()).collect();
-    lessons.sort();
-    lessons.dedup();
-    let mut failures = Vec::new();
-    for lesson in lessons {
-        let t = table(&lesson, &all, &expected);
         println!("{}", render(&t));
-        failures.extend(t.unexpected_failures());
+        problems.extend(t.unexpected_failures());
     }
-    if failures.is_empty() {
-        println!("every claim holds, or fails only where evidence/expected-failures.txt says why");
-        Ok(ExitCode::SUCCESS)
-    } else {
-        eprintln!("error: {} unexpected claim failure(s)", failures.len());
-        Ok(ExitCode::FAILURE)
+    if problems.is_empty() {
+        println!("every claim holds, or fails only where the lesson's expected-failures.txt says why");
+        return Ok(ExitCode::SUCCESS);
     }
+    for p in &problems {
+        eprintln!("error: {p}");
+    }
+    eprintln!("error: {} problem(s) in {}", problems.len(), dir.display());
+    Ok(ExitCode::FAILURE)
 }
 
+/// The successful runs of `lesson` whose file names end `-<name>.txt`.
 fn group<'a>(all: &'a [Transcript], lesson: &str, name: &str) -> Vec<&'a Transcript> {
     let suffix = format!("-{name}.txt");
     all.iter()
@@ -185,8 +200,22 @@ fn group<'a>(all: &'a [Transcript], lesson: &str, name: &str) -> Vec<&'a Transcr
         .collect()
 }
 
-fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> Result<ExitCode, String> {
-    let all = read_all(dir)?;
+fn compare_cmd(args: &[String], commit: &str) -> anyhow::Result<()> {
+    match args {
+        [a, b] => {
+            let (ta, tb) = (transcript::read(Path::new(a))?, transcript::read(Path::new(b))?);
+            print!("{}", compare::render(a, &[&ta], b, &[&tb]));
+            Ok(())
+        }
+        [lesson, a, b] => compare_groups(Path::new("evidence"), lesson, a, b, commit),
+        [lesson, a, b, dir] => compare_groups(Path::new(dir), lesson, a, b, commit),
+        _ => unreachable!("clap takes two to four"),
+    }
+}
+
+fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> anyhow::Result<()> {
+    find_lesson(lesson)?;
+    let all = read_all_or_fail(dir)?;
     let pick = |name: &str| -> Vec<&Transcript> {
         group(&all, lesson, name)
             .into_iter()
@@ -196,42 +225,52 @@ fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> R
     let (ga, gb) = (pick(a), pick(b));
     for (name, g) in [(a, &ga), (b, &gb)] {
         if g.is_empty() {
-            return Err(format!(
+            bail!(
                 "no successful {lesson} runs named *-{name}.txt in {}",
                 dir.display()
-            ));
+            );
         }
     }
     print!("{}", compare::render(a, &ga, b, &gb));
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
-fn twins(dir: &Path) -> Result<ExitCode, String> {
+fn twins(dir: &Path) -> anyhow::Result<()> {
     for f in transcript_files(dir) {
-        let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-        record::write_twin(&f, &text)?;
+        let text = std::fs::read_to_string(&f).with_context(|| format!("reading {}", f.display()))?;
+        record::write_twin(&f, &text).map_err(anyhow::Error::msg)?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
-fn plot_all(dir: &Path, out: &Path) -> Result<ExitCode, String> {
-    let all = read_all(dir)?;
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut written = Vec::new();
-    for program in ["cxx", "rust"] {
-        let name = format!("h200-{program}");
-        if let Some(chart) = plot::day09_sweep(&group(&all, "day09-timing", &name), program) {
-            written.push((format!("day09-timing-sweep-{program}.svg"), plot::svg(&chart)));
-        }
-        let reference = group(&all, "day53-pinned", "h200-torch-reference");
-        if let Some(chart) = plot::day53_bandwidth(&group(&all, "day53-pinned", &name), program, &reference) {
-            written.push((format!("day53-pinned-bandwidth-{program}.svg"), plot::svg(&chart)));
+/// Each lesson's charts of each program's plain runs, with the lesson's
+/// reference runs beside them.
+fn plot_all(dir: &Path, out: &Path) -> anyhow::Result<()> {
+    let all = read_all_or_fail(dir)?;
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    for lesson in lessons::LESSONS {
+        let reference = lesson.recipe().reference.map(|r| r.name);
+        for program in ["cxx", "rust"] {
+            // Plain runs only: a variant (`-eager`) or a diagnostic name
+            // measures something else.
+            let runs: Vec<&Transcript> = all
+                .iter()
+                .filter(|t| t.header.lesson == lesson.name() && t.header.exit_code == 0)
+                .filter(|t| t.file.ends_with(&format!("-{program}.txt")) && !t.under_sanitizer())
+                .collect();
+            let references: Vec<&Transcript> = match reference {
+                Some(name) => group(&all, lesson.name(), name),
+                None => Vec::new(),
+            };
+            let runs_parsed: Vec<&dyn Parsed> = runs.iter().filter_map(|t| t.body.parsed()).collect();
+            let references: Vec<&dyn Parsed> = references.iter().filter_map(|t| t.body.parsed()).collect();
+            for spec in lesson.charts(program, &runs_parsed, &references) {
+                let path = out.join(format!("{}.svg", spec.stem));
+                let svg = plot::svg(&plot::from_spec(&spec, plot::describe(&runs)));
+                std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+                println!("{}", path.display());
+            }
         }
     }
-    for (file, svg) in written {
-        let path = out.join(file);
-        std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("{}", path.display());
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

@@ -1,12 +1,11 @@
-//! SVG charts of the lessons' sweeps, drawn from evidence: Day 9's crossover
-//! (CPU, kernel and round trip against n, log-log) and Day 53's bandwidth
-//! sweep (pageable and pinned GB/s against size, with the reference copy
-//! measured alongside marked). Plain SVG, no dependencies.
+//! SVG charts of the lessons' evidence: each lesson says what to draw
+//! (`lesson_spec::Chart`), this draws it. Plain SVG, no dependencies.
 
 use std::fmt::Write;
 
-use crate::claims::median;
-use crate::transcript::{Body, Transcript};
+use lesson_spec::median;
+
+use crate::transcript::Transcript;
 
 pub struct Series {
     pub name: String,
@@ -231,14 +230,37 @@ pub fn svg(chart: &Chart) -> String {
     o
 }
 
-/// Medians of `value` over the group's reports, per x.
-fn median_by<T>(reports: &[&T], xs: &[f64], value: impl Fn(&T, f64) -> Option<f64>) -> Vec<(f64, f64)> {
-    xs.iter()
-        .filter_map(|&x| median(reports.iter().filter_map(|r| value(r, x)).collect()).map(|m| (x, m)))
-        .collect()
+const PALETTE: [&str; 4] = ["#d95f02", "#1b9e77", "#7570b3", "#e7298a"];
+
+/// A lesson's chart drawn as medians per x, under `subtitle`.
+pub fn from_spec(spec: &lesson_spec::Chart, subtitle: String) -> Chart {
+    Chart {
+        title: spec.title.clone(),
+        subtitle,
+        x_label: spec.x_label.clone(),
+        y_label: spec.y_label.clone(),
+        x_log: spec.x_log,
+        y_log: spec.y_log,
+        series: spec
+            .series
+            .iter()
+            .zip(PALETTE.iter().cycle())
+            .map(|(s, color)| Series {
+                name: s.name.clone(),
+                color,
+                points: s
+                    .points
+                    .iter()
+                    .filter_map(|(x, values)| median(values.clone()).map(|m| (*x, m)))
+                    .collect(),
+            })
+            .collect(),
+        reference: spec.marks.first().map(|m| (m.value, m.label.clone())),
+    }
 }
 
-fn describe(group: &[&Transcript]) -> String {
+/// The GPU, the number of runs and the first date of a group.
+pub fn describe(group: &[&Transcript]) -> String {
     let gpu = group
         .first()
         .map(|t| t.header.gpu_name().to_string())
@@ -249,103 +271,6 @@ fn describe(group: &[&Transcript]) -> String {
         .collect();
     let date = dates.iter().min().copied().unwrap_or("");
     format!("{gpu}, median of {} run(s), recorded {date}", group.len())
-}
-
-/// Day 9's crossover sweep from a group of plain runs of one program.
-pub fn day09_sweep(group: &[&Transcript], program: &str) -> Option<Chart> {
-    let reports: Vec<&crate::day09::Report> = group
-        .iter()
-        .filter_map(|t| match &t.body {
-            Body::Day09(r) => Some(r),
-            _ => None,
-        })
-        .collect();
-    let first = reports.first()?;
-    let xs: Vec<f64> = first.sweep.iter().map(|s| s.n as f64).collect();
-    let pick = |f: fn(&crate::day09::SweepRow) -> f64| {
-        median_by(&reports, &xs, move |r, x| {
-            r.sweep.iter().find(|s| s.n as f64 == x).map(f)
-        })
-    };
-    Some(Chart {
-        title: format!("Day 9: where the CPU wins ({program})"),
-        subtitle: describe(group),
-        x_label: "n (floats)".into(),
-        y_label: "time (ms)".into(),
-        x_log: true,
-        y_log: true,
-        series: vec![
-            Series {
-                name: "CPU, one thread".into(),
-                color: "#d95f02",
-                points: pick(|s| s.cpu_ms),
-            },
-            Series {
-                name: "kernel".into(),
-                color: "#1b9e77",
-                points: pick(|s| s.kernel_ms),
-            },
-            Series {
-                name: "round trip".into(),
-                color: "#7570b3",
-                points: pick(|s| s.round_trip_ms),
-            },
-        ],
-        reference: None,
-    })
-}
-
-/// Day 53's bandwidth sweep, with the reference copy's median marked.
-pub fn day53_bandwidth(group: &[&Transcript], program: &str, reference: &[&Transcript]) -> Option<Chart> {
-    let reports: Vec<&crate::day53::Report> = group
-        .iter()
-        .filter_map(|t| match &t.body {
-            Body::Day53(r) => Some(r),
-            _ => None,
-        })
-        .collect();
-    let first = reports.first()?;
-    let xs: Vec<f64> = first.bandwidth.iter().map(|b| b.mib as f64).collect();
-    let pick = |f: fn(&crate::day53::BandwidthRow) -> f64| {
-        median_by(&reports, &xs, move |r, x| {
-            r.bandwidth.iter().find(|b| b.mib as f64 == x).map(f)
-        })
-    };
-    let reference_gb_s = median(
-        reference
-            .iter()
-            .filter_map(|t| match &t.body {
-                Body::PinnedCopyReference(p) => Some(p.gb_s),
-                _ => None,
-            })
-            .collect(),
-    );
-    Some(Chart {
-        title: format!("Day 53: host-to-device bandwidth ({program})"),
-        subtitle: describe(group),
-        x_label: "copy size (MiB)".into(),
-        y_label: "GB/s (10^9 bytes/s)".into(),
-        x_log: true,
-        y_log: false,
-        series: vec![
-            Series {
-                name: "pageable".into(),
-                color: "#d95f02",
-                points: pick(|b| b.pageable_gb_s),
-            },
-            Series {
-                name: "pinned".into(),
-                color: "#1b9e77",
-                points: pick(|b| b.pinned_gb_s),
-            },
-        ],
-        reference: reference_gb_s.map(|g| {
-            (
-                g,
-                format!("PyTorch pinned 256 MiB copy, measured alongside: {g:.1} GB/s"),
-            )
-        }),
-    })
 }
 
 #[cfg(test)]

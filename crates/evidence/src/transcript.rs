@@ -1,9 +1,10 @@
 //! A transcript: the metadata header `evidence record` (and before it
 //! `ci/record.sh`) writes, then `# ---`, then the program's output as printed.
 
+use lesson_spec::Parsed;
 use serde::Serialize;
 
-use crate::{day09, day53, reference, ParseError};
+use crate::{lessons, ParseError};
 
 /// The header's fields. Missing optional fields are empty strings.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -38,22 +39,62 @@ impl Header {
     }
 }
 
-/// What the program printed, understood.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+/// What the program printed, understood by its lesson.
+#[derive(Debug)]
 pub enum Body {
-    Day09(day09::Report),
-    Day53(day53::Report),
-    PinnedCopyReference(reference::PinnedCopy),
-    /// A run that failed, or output this tool has no parser for (test
-    /// runners): kept as lines.
-    Unparsed {
-        lines: Vec<String>,
-    },
+    /// The lesson's own program, C++ or Rust.
+    Report(Box<dyn Parsed>),
+    /// The reference tool the lesson records beside its programs.
+    Reference(Box<dyn Parsed>),
+    /// A run that failed, or output no lesson parses (test runners,
+    /// diagnostics, profilers): kept as lines.
+    Unparsed { lines: Vec<String> },
+}
+
+impl Body {
+    /// The parsed output of a successful lesson or reference run.
+    pub fn parsed(&self) -> Option<&(dyn Parsed + 'static)> {
+        match self {
+            Body::Report(p) | Body::Reference(p) => Some(p.as_ref()),
+            Body::Unparsed { .. } => None,
+        }
+    }
+
+    /// The lesson's report, not a reference tool's output.
+    pub fn report(&self) -> Option<&(dyn Parsed + 'static)> {
+        match self {
+            Body::Report(p) => Some(p.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// In a JSON twin: `{"kind": "report" | "reference", "data": {..}}`, or
+/// `{"kind": "unparsed", "lines": [..]}`.
+impl Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Body", 2)?;
+        match self {
+            Body::Report(p) => {
+                s.serialize_field("kind", "report")?;
+                s.serialize_field("data", &p.to_json())?;
+            }
+            Body::Reference(p) => {
+                s.serialize_field("kind", "reference")?;
+                s.serialize_field("data", &p.to_json())?;
+            }
+            Body::Unparsed { lines } => {
+                s.serialize_field("kind", "unparsed")?;
+                s.serialize_field("lines", lines)?;
+            }
+        }
+        s.end()
+    }
 }
 
 /// One transcript, parsed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Transcript {
     pub file: String,
     pub header: Header,
@@ -138,28 +179,37 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
         .partition(|(_, l)| l.starts_with("========="));
     let sanitizer = sanitizer.into_iter().map(|(_, l)| l.to_string()).collect();
 
-    let body = if header.exit_code != 0 {
-        Body::Unparsed {
-            lines: output.iter().map(|(_, l)| l.to_string()).collect(),
-        }
-    } else if header.command.contains("torch_h2d_reference") {
-        Body::PinnedCopyReference(reference::parse(&output).map_err(|(line, m)| err(line, m))?)
-    } else {
-        match header.lesson.as_str() {
-            "day09-timing" if !header.command.contains("--ignored") => {
-                Body::Day09(day09::parse(&output).map_err(|(line, m)| err(line, m))?)
-            }
-            "day53-pinned" => Body::Day53(day53::parse(&output).map_err(|(line, m)| err(line, m))?),
-            _ => Body::Unparsed {
-                lines: output.iter().map(|(_, l)| l.to_string()).collect(),
-            },
-        }
-    };
+    let body = body(file, &header, &output).map_err(|(line, m)| err(line, m))?;
     Ok(Transcript {
         file: file.to_string(),
         header,
         sanitizer,
         body,
+    })
+}
+
+/// The body as the run's lesson reads it: a successful run of a registered
+/// lesson is its report, or its reference tool's output when the file is
+/// named after the lesson's reference (`...-<reference name>.txt`); anything
+/// else stays lines. Test runners' output (`--ignored`) is never a report.
+fn body(file: &str, header: &Header, output: &[(usize, &str)]) -> Result<Body, lesson_spec::Failure> {
+    let lines = || Body::Unparsed {
+        lines: output.iter().map(|(_, l)| l.to_string()).collect(),
+    };
+    let Some(lesson) = lessons::find(&header.lesson) else {
+        return Ok(lines());
+    };
+    if header.exit_code != 0 || header.command.contains("--ignored") {
+        return Ok(lines());
+    }
+    let reference = lesson
+        .recipe()
+        .reference
+        .is_some_and(|r| file.ends_with(&format!("-{}.txt", r.name)));
+    Ok(if reference {
+        Body::Reference(lesson.parse_reference(output)?)
+    } else {
+        Body::Report(lesson.parse_report(output)?)
     })
 }
 

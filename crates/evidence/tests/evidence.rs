@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use evidence::check::{table, Cell};
-use evidence::claims::ExpectedFailures;
 use evidence::transcript::{self, Body, Transcript};
+use evidence::{claims, lessons};
+use lesson_spec::Lesson;
 
 fn evidence_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence")
@@ -19,9 +20,8 @@ fn all(dir: &Path) -> Vec<Transcript> {
         .collect()
 }
 
-fn expected(dir: &Path) -> ExpectedFailures {
-    let path = dir.join("expected-failures.txt");
-    ExpectedFailures::parse("expected-failures.txt", &std::fs::read_to_string(path).unwrap()).unwrap()
+fn lesson(name: &str) -> &'static dyn Lesson {
+    lessons::find(name).unwrap()
 }
 
 /// The first successful transcript of `lesson` in `dir` whose name ends in `suffix`.
@@ -42,9 +42,8 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
     let dir = evidence_dir();
     let transcripts = all(&dir);
     assert!(transcripts.len() >= 20, "{} transcripts", transcripts.len());
-    let expected = expected(&dir);
-    for lesson in ["day09-timing", "day53-pinned"] {
-        let t = table(lesson, &transcripts, &expected);
+    for lesson in lessons::LESSONS {
+        let t = table(*lesson, &transcripts, &claims::expected(*lesson).unwrap());
         assert!(
             t.unexpected_failures().is_empty(),
             "{:#?}",
@@ -56,7 +55,7 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
             .flat_map(|r| &r.cells)
             .filter(|(_, c)| *c == Cell::Holds)
             .count();
-        assert!(holds > 20, "{lesson}: only {holds} claims held");
+        assert!(holds > 20, "{}: only {holds} claims held", lesson.name());
     }
 }
 
@@ -66,9 +65,10 @@ fn a_day09_transcript_parses_to_its_numbers() {
     let t = transcript::read(&file).unwrap();
     assert_eq!(t.header.gpu_name(), "NVIDIA H200");
     assert_eq!(t.header.exit_code, 0);
-    let Body::Day09(r) = t.body else {
-        panic!("not a Day 9 report")
+    let Body::Report(parsed) = t.body else {
+        panic!("not a report")
     };
+    let r: &day09_timing_report::Report = parsed.as_any().downcast_ref().expect("a Day 9 report");
     assert_eq!(
         (r.elems, r.blocks, r.runs, r.warmups),
         (16_777_827, 65_539, 10, 3)
@@ -92,11 +92,6 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
             std::fs::copy(f, dir.join(lesson).join(f.file_name().unwrap())).unwrap();
         }
     }
-    std::fs::copy(
-        src.join("expected-failures.txt"),
-        dir.join("expected-failures.txt"),
-    )
-    .unwrap();
     let victim = first(&dir, "day53-pinned", "-h200-cxx.txt");
     let text = std::fs::read_to_string(&victim).unwrap();
     let pinned_line = text
@@ -108,7 +103,8 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
     std::fs::write(&victim, edited).unwrap();
 
     let transcripts = all(&dir);
-    let t = table("day53-pinned", &transcripts, &expected(&dir));
+    let day53 = lesson("day53-pinned");
+    let t = table(day53, &transcripts, &claims::expected(day53).unwrap());
     let failures = t.unexpected_failures();
     assert_eq!(failures.len(), 1, "{failures:?}");
     assert!(
@@ -124,7 +120,52 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1 unexpected claim failure"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: 1 problem(s) in"));
+}
+
+/// One unreadable transcript must not hide a claim failure in another: the
+/// check reports every problem it finds, then fails.
+#[test]
+fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
+    let src = evidence_dir();
+    let dir = std::env::temp_dir().join(format!("evidence-all-problems-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("day53-pinned")).unwrap();
+    let good = std::fs::read_to_string(first(&src, "day53-pinned", "-h200-cxx.txt")).unwrap();
+    let pinned_line = good
+        .lines()
+        .find(|l| l.trim_start().starts_with("pinned  call"))
+        .unwrap();
+    let percent = pinned_line.rsplit("call is").next().unwrap();
+    let failing = good.replace(pinned_line, &pinned_line.replace(percent, "  50.0%"));
+    let cut: String = good.lines().take(20).map(|l| format!("{l}\n")).collect();
+    for (name, text) in [
+        ("a-h200-cxx.txt", &good),
+        ("b-h200-cxx.txt", &cut),
+        ("c-h200-cxx.txt", &failing),
+        ("d-h200-cxx.txt", &cut),
+    ] {
+        std::fs::write(dir.join("day53-pinned").join(name), text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .arg("check")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for want in [
+        "b-h200-cxx.txt:21: the transcript ends before",
+        "d-h200-cxx.txt:21: the transcript ends before",
+        "c-h200-cxx.txt: d53-pinned-async-returns fails: call is 50% of completion",
+        "error: 3 problem(s) in",
+    ] {
+        assert!(stderr.contains(want), "{want:?} not in {stderr}");
+    }
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("a-h200-cxx"),
+        "the table of what parsed"
+    );
 }
 
 #[test]
@@ -272,20 +313,115 @@ fn recording_keeps_output_order_exit_code_and_never_overwrites() {
     assert!(Path::new(pa.trim()).with_extension("json").is_file());
 }
 
+fn evidence(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
-fn bad_command_lines_are_one_line_errors() {
+fn bad_command_lines_are_clap_usage_errors() {
     for args in [
         &["frobnicate"][..],
         &["record", "--dir"],
-        &["record", "--dir", "x", "--"],
+        &["record", "--dir", "x", "--lesson", "l", "--name", "n", "--"],
+        &[
+            "record",
+            "--dir",
+            "x",
+            "--lesson",
+            "l",
+            "--name",
+            "n",
+            "NOT-AN-ASSIGNMENT",
+            "--",
+            "true",
+        ],
+        &["compare", "one"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let out = evidence(args);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err.lines().count(), 1, "{err}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
+        assert!(err.contains("--help"), "{err}");
     }
+}
+
+#[test]
+fn runtime_failures_are_one_line_and_exit_1() {
+    for (args, want) in [
+        (
+            &["recipe", "day99-nothing"][..],
+            "no lesson is named `day99-nothing`",
+        ),
+        (&["check", "/nonexistent/evidence"], "no transcripts found"),
+        (&["compare", "day99-nothing", "a", "b"], "no lesson is named"),
+    ] {
+        let out = evidence(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: ") && err.contains(want), "{err}");
+    }
+}
+
+#[test]
+fn help_and_version_work_for_every_subcommand() {
+    let version = evidence(&["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("evidence "));
+    for sub in [
+        "record",
+        "check",
+        "compare",
+        "twins",
+        "plot",
+        "instrument",
+        "lessons",
+        "recipe",
+    ] {
+        let out = evidence(&[sub, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{sub}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(&format!("Usage: evidence {sub}")),
+            "{sub}"
+        );
+    }
+}
+
+#[test]
+fn scripts_read_the_lessons_and_their_recipes() {
+    let out = evidence(&["lessons"]);
+    let names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        names,
+        lessons::LESSONS.iter().map(|l| l.name()).collect::<Vec<_>>()
+    );
+    for name in &names {
+        let out = evidence(&["recipe", name]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text, lesson(name).recipe().to_lines());
+        assert!(text.starts_with("nvcc nvcc "), "{text}");
+    }
+}
+
+#[test]
+fn a_closed_output_pipe_ends_the_program_quietly() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["check"])
+        .arg(evidence_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
 }

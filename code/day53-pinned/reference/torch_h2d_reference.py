@@ -6,7 +6,7 @@ compare: 3 untimed copies, then CUDA events around 10 copies on the current
 stream, mean per copy, GB/s as 10^9 bytes per second. The buffer is plain
 page-locked memory (pin_memory), as cudaMallocHost gives.
 
-Run: python3 ci/torch_h2d_reference.py      (on a machine with PyTorch and a GPU)
+Run: python3 reference/torch_h2d_reference.py      (on a machine with PyTorch and a GPU)
 """
 
 import sys

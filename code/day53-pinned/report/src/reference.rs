@@ -1,9 +1,9 @@
 //! Outside references recorded beside a lesson: PyTorch's pinned copy
-//! (ci/torch_h2d_reference.py).
+//! (`reference/torch_h2d_reference.py` in the lesson directory).
 
 use serde::Serialize;
 
-use crate::lines::{number, Cursor, Failure, Lines};
+use lesson_spec::{number, Cursor, Failure, Lines};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PinnedCopy {
@@ -13,6 +13,7 @@ pub struct PinnedCopy {
     pub gb_s: f64,
 }
 
+/// Reads the reference tool's output; errors name the line.
 pub fn parse(lines: &Lines<'_>) -> Result<PinnedCopy, Failure> {
     let mut c = Cursor::new(lines);
     let (_, tool) = c.expect("PyTorch ")?;
@@ -31,4 +32,14 @@ pub fn parse(lines: &Lines<'_>) -> Result<PinnedCopy, Failure> {
         ms: number(n, w[2], "ms")?,
         gb_s: number(n, w[4], "GB/s")?,
     })
+}
+
+impl lesson_spec::ReferenceOutput for PinnedCopy {
+    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+        parse(body)
+    }
+
+    fn figures(&self) -> Vec<(String, f64)> {
+        vec![(format!("{} MiB pinned, GB/s", self.mib), self.gb_s)]
+    }
 }

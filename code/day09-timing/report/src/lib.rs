@@ -1,12 +1,32 @@
-//! Day 9's printed report and its two consistency checks, in the exact layout
-//! timing.cu prints, so the two programs' transcripts compare line by line.
+//! Day 9's report as data, for the Rust twin and the shared tools alike.
+//!
+//! - [`Report::render`] prints it in the exact layout timing.cu prints, so the
+//!   two programs' transcripts compare line by line; [`parse`] reads either
+//!   program's output back (a test holds the two together).
+//! - [`Report::consistency_failure`]: timing.cu's two consistency checks.
+//! - [`claims`]: what the lesson page says about the numbers.
+//! - The [`LessonReport`] impl: the chart, the comparable figures and the
+//!   recording recipe.
+//!
+//! Not for: measuring (the twin in `../src` does) or CUDA of any kind, so the
+//! evidence tools build without nvcc.
+
+mod claims;
+mod parse;
 
 use std::fmt::Write;
 
+use lesson_spec::{Chart, Claim, Failure, LessonReport, Lines, NoReference, Recipe, Series, Variant};
+use serde::Serialize;
+
+pub use parse::parse;
+
 /// Every number the report prints. Types follow timing.cu: host-clock
 /// readings are `f64`, event timings `f32`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
+    /// The device the program ran on, as its first CUDA call names it.
+    pub device: usize,
     pub gpu_name: String,
     pub compute_capability: (i32, i32),
     pub elems: usize,
@@ -28,7 +48,7 @@ pub struct Report {
 }
 
 /// One size of the crossover sweep.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SweepRow {
     pub n: usize,
     pub cpu_ms: f64,
@@ -55,8 +75,8 @@ impl Report {
         );
         let _ = writeln!(
             out,
-            "cudaSetDevice(0), the first CUDA call in this process: {:9.3} ms",
-            self.context_ms
+            "cudaSetDevice({}), the first CUDA call in this process: {:9.3} ms",
+            self.device, self.context_ms
         );
         out.push_str("No arithmetic of yours has run yet. That is the context.\n\n");
 
@@ -166,6 +186,81 @@ impl Report {
     }
 }
 
+impl LessonReport for Report {
+    const LESSON: &'static str = "day09-timing";
+    type Reference = NoReference;
+
+    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+        parse(body)
+    }
+
+    fn claims() -> &'static [Claim<Self>] {
+        claims::CLAIMS
+    }
+
+    fn expected_failures() -> &'static str {
+        include_str!("../../expected-failures.txt")
+    }
+
+    fn recipe() -> Recipe {
+        Recipe {
+            nvcc: "nvcc -std=c++17 -O3 -arch=sm_90 -o timing timing.cu",
+            runs: 5,
+            // The page's exercise: module loads move out of the first
+            // launches into the context line.
+            variants: &[Variant {
+                name: "eager",
+                env: &["CUDA_MODULE_LOADING=EAGER"],
+                runs: 1,
+            }],
+            reference: None,
+            sanitizers: &["memcheck", "racecheck"],
+        }
+    }
+
+    fn figures(&self) -> Vec<(String, f64)> {
+        let mut f: Vec<(String, f64)> = vec![
+            ("context (first CUDA call), ms".into(), self.context_ms),
+            ("row 1 whole process, ms".into(), self.whole_ms),
+            ("row 2 around the launch, ms".into(), self.launch_only_ms),
+            ("row 2 plus a sync, ms".into(), self.launch_plus_sync_ms),
+            ("row 3 first launch, ms".into(), self.cold_ms.into()),
+            ("row 4 after warm-up, ms".into(), self.warm_ms.into()),
+            ("row 5 round trip, ms".into(), self.round_trip_ms.into()),
+            ("CPU, full n, ms".into(), self.cpu_ms),
+            ("vectorScale first launch, ms".into(), self.scale_cold_ms.into()),
+            ("vectorScale after warm-up, ms".into(), self.scale_warm_ms.into()),
+        ];
+        for s in &self.sweep {
+            f.push((format!("sweep n={} CPU, ms", s.n), s.cpu_ms));
+            f.push((format!("sweep n={} kernel, ms", s.n), s.kernel_ms.into()));
+            f.push((format!("sweep n={} round trip, ms", s.n), s.round_trip_ms.into()));
+        }
+        f
+    }
+
+    fn charts(program: &str, runs: &[&Self], _: &[&NoReference]) -> Vec<Chart> {
+        let xs = |r: &Report| r.sweep.iter().map(|s| s.n as f64).collect();
+        let at = |pick: fn(&SweepRow) -> f64| {
+            move |r: &Report, x: f64| r.sweep.iter().find(|s| s.n as f64 == x).map(pick)
+        };
+        vec![Chart {
+            stem: format!("day09-timing-sweep-{program}"),
+            title: format!("Day 9: where the CPU wins ({program})"),
+            x_label: "n (floats)".into(),
+            y_label: "time (ms)".into(),
+            x_log: true,
+            y_log: true,
+            series: vec![
+                Series::over("CPU, one thread", runs, xs, at(|s| s.cpu_ms)),
+                Series::over("kernel", runs, xs, at(|s| s.kernel_ms.into())),
+                Series::over("round trip", runs, xs, at(|s| s.round_trip_ms.into())),
+            ],
+            marks: Vec::new(),
+        }]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +268,7 @@ mod tests {
     /// The numbers of the lesson page's Tesla T4 transcript (CUDA 13.0 run).
     fn t4() -> Report {
         Report {
+            device: 0,
             gpu_name: "Tesla T4".into(),
             compute_capability: (7, 5),
             elems: 16_777_827,
@@ -227,6 +323,61 @@ mod tests {
             assert_eq!(g, w, "line {}", i + 1);
         }
         assert_eq!(got, want);
+    }
+
+    /// A transcript's program output, numbered as in the file.
+    fn body(text: &str) -> Vec<(usize, &str)> {
+        let start = text.lines().position(|l| l == "# ---").map_or(0, |i| i + 1);
+        text.lines()
+            .enumerate()
+            .skip(start)
+            .map(|(i, l)| (i + 1, l))
+            .collect()
+    }
+
+    #[test]
+    fn what_the_twin_renders_parses_back_to_the_same_numbers() {
+        let mut report = t4();
+        report.device = 3;
+        let text = report.render();
+        assert_eq!(parse(&body(&text)), Ok(report));
+    }
+
+    #[test]
+    fn the_cxx_and_rust_transcripts_give_the_same_fields() {
+        let cxx = include_str!("../tests/fixtures/2026-11-29T223246Z-h200-cxx.txt");
+        let rust = include_str!("../tests/fixtures/2026-11-29T223247Z-h200-rust.txt");
+        let (cxx, rust) = (parse(&body(cxx)).unwrap(), parse(&body(rust)).unwrap());
+        let labels = |r: &Report| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
+        assert_eq!(labels(&cxx), labels(&rust));
+        assert_eq!(labels(&cxx).len(), 10 + 3 * 4);
+        assert_eq!(
+            (cxx.gpu_name.as_str(), cxx.compute_capability),
+            ("NVIDIA H200", (9, 0))
+        );
+        assert_eq!(
+            (&cxx.gpu_name, cxx.elems, cxx.blocks),
+            (&rust.gpu_name, rust.elems, rust.blocks)
+        );
+        assert_eq!((cxx.runs, cxx.warmups), (rust.runs, rust.warmups));
+    }
+
+    #[test]
+    fn the_recipe_is_the_readme_and_header_nvcc_line() {
+        let nvcc = Report::recipe().nvcc;
+        assert!(include_str!("../../README.md").lines().any(|l| l.trim() == nvcc));
+        let header = format!("// Build: {nvcc}");
+        assert!(include_str!("../../timing.cu")
+            .lines()
+            .any(|l| l.trim() == header));
+        assert_eq!(Report::recipe().binary(), Some("timing"));
+    }
+
+    #[test]
+    fn the_expected_failures_name_this_lessons_claims() {
+        let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
+        let list = lesson_spec::ExpectedFailures::parse(Report::expected_failures(), &ids);
+        assert!(list.is_ok(), "{list:?}");
     }
 
     #[test]

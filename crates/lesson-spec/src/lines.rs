@@ -1,4 +1,4 @@
-//! Small helpers for reading a report line by line with good errors.
+//! Reading a report line by line, with errors that name the line.
 
 /// The lines of a body, each with its line number in the file.
 pub type Lines<'a> = [(usize, &'a str)];

@@ -1,8 +1,8 @@
-//! Day 53's report (code/day53-pinned), as both of its programs print it.
+//! Day 53's report read back from either program's output.
 
 use serde::Serialize;
 
-use crate::lines::{number, Cursor, Failure, Lines};
+use lesson_spec::{number, Cursor, Failure, Lines};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -40,6 +40,7 @@ fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
+/// Reads the report; errors name the line.
 pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
     let mut c = Cursor::new(lines);
     let (_, gpu) = c.expect("GPU: ")?;

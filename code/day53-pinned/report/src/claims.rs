@@ -1,0 +1,49 @@
+//! What Day 53's lesson page says about its numbers, as checks.
+
+use lesson_spec::{verdict, Claim};
+
+use crate::Report;
+
+pub const CLAIMS: &[Claim<Report>] = &[
+    Claim {
+        id: "d53-pinned-faster",
+        statement: "pinned copies are faster than pageable ones at every size",
+        check: |run, _| {
+            let bad = run
+                .report
+                .bandwidth
+                .iter()
+                .find(|b| b.pinned_gb_s <= b.pageable_gb_s);
+            verdict(bad.is_none(), || {
+                let b = bad
+                    .map(|b| (b.mib, b.pinned_gb_s, b.pageable_gb_s))
+                    .unwrap_or_default();
+                format!("at {} MiB: pinned {} GB/s, pageable {} GB/s", b.0, b.1, b.2)
+            })
+        },
+    },
+    Claim {
+        id: "d53-pinned-async-returns",
+        statement: "the pinned cudaMemcpyAsync call is a small fraction (under 10%) of its completion",
+        check: |run, _| {
+            let percent = run.report.async_pinned.call_percent;
+            verdict(percent < 10.0, || format!("call is {percent}% of completion"))
+        },
+    },
+    Claim {
+        id: "d53-pageable-async-blocks",
+        statement: "the pageable cudaMemcpyAsync call is most (over half) of its completion",
+        check: |run, _| {
+            let percent = run.report.async_pageable.call_percent;
+            verdict(percent > 50.0, || format!("call is {percent}% of completion"))
+        },
+    },
+    Claim {
+        id: "d53-zero-copy-slower",
+        statement: "zero-copy is several (3 or more) times slower than device-resident",
+        check: |run, _| {
+            let ratio = run.report.zero_copy_ratio;
+            verdict(ratio >= 3.0, || format!("zero-copy costs {ratio}x"))
+        },
+    },
+];

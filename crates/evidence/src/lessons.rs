@@ -1,0 +1,35 @@
+//! The one list of lessons the shared tools know. Adding a lesson is one
+//! line here (and the lesson's report package as a dependency); everything
+//! else about it lives in its own directory.
+
+use lesson_spec::{Entry, Lesson};
+
+pub static LESSONS: &[&dyn Lesson] = &[
+    &Entry::<day09_timing_report::Report>::NEW,
+    &Entry::<day53_pinned_report::Report>::NEW,
+];
+
+/// The lesson named `name`, if there is one.
+pub fn find(name: &str) -> Option<&'static dyn Lesson> {
+    LESSONS.iter().copied().find(|l| l.name() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lesson_directory_is_registered_once() {
+        let code = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../code");
+        let mut dirs: Vec<String> = std::fs::read_dir(code)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().join("Cargo.toml").is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        dirs.sort();
+        let mut names: Vec<&str> = LESSONS.iter().map(|l| l.name()).collect();
+        names.sort();
+        assert_eq!(names, dirs);
+    }
+}

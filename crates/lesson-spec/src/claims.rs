@@ -1,0 +1,211 @@
+//! A lesson page's claims about its numbers, and the list of places where a
+//! claim is known not to hold.
+//!
+//! A claim is a named statement of the page with a check over one run's
+//! report (and, where the page compares runs, the other runs of the same
+//! program on the same GPU). The same definition serves `evidence check`
+//! over every recorded transcript and a lesson's `--claims` on the learner's
+//! own GPU.
+
+use std::collections::BTreeMap;
+
+/// How one claim came out on one run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Holds,
+    /// It does not hold; the numbers behind that.
+    Fails(String),
+    /// The claim says nothing about this run (a variant it is not about, or
+    /// a comparison with runs there are none of).
+    NotApplicable,
+}
+
+/// `Holds`, or `Fails` with the numbers `why` gives.
+pub fn verdict(holds: bool, why: impl FnOnce() -> String) -> Outcome {
+    if holds {
+        Outcome::Holds
+    } else {
+        Outcome::Fails(why())
+    }
+}
+
+/// The median, or `None` for no values.
+pub fn median(mut values: Vec<f64>) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    Some(if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    })
+}
+
+/// One run as a claim sees it: its report and the environment it ran in.
+pub struct Run<'a, R: ?Sized> {
+    pub report: &'a R,
+    /// `VAR=value` words, as a transcript header's `environment` line
+    /// writes them.
+    pub environment: &'a str,
+}
+
+impl<R: ?Sized> Run<'_, R> {
+    /// Whether the run had `VAR=value` in its environment.
+    pub fn has_env(&self, assignment: &str) -> bool {
+        self.environment.split_whitespace().any(|e| e == assignment)
+    }
+}
+
+impl<R: ?Sized> Clone for Run<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: ?Sized> Copy for Run<'_, R> {}
+
+/// A check: the run, then its peers (every run of the same program on the
+/// same GPU, itself included).
+pub type Check<R> = fn(&Run<R>, &[Run<R>]) -> Outcome;
+
+/// One claim of a lesson page.
+pub struct Claim<R: 'static> {
+    /// Short and stable: tables and expected-failure lists name it.
+    pub id: &'static str,
+    /// The page's statement, with the threshold the check reads it as.
+    pub statement: &'static str,
+    pub check: Check<R>,
+}
+
+/// A claim's id and statement, without its report type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClaimInfo {
+    pub id: &'static str,
+    pub statement: &'static str,
+}
+
+/// A malformed line in an expected-failure list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListError {
+    /// 1-based.
+    pub line: usize,
+    pub message: String,
+}
+
+/// An expected-failure list: lines of `claim | GPU name | reason`, or
+/// `claim | GPU name @ commit prefix | reason` for a failure that belongs to
+/// the runs of one commit (a bug since fixed, kept on the record). `#`
+/// starts a comment line.
+#[derive(Debug, Default, Clone)]
+pub struct ExpectedFailures {
+    /// (claim, GPU name, commit prefix or "") -> reason.
+    entries: BTreeMap<(String, String, String), String>,
+}
+
+impl ExpectedFailures {
+    /// Parses `text`; every claim named must be one of `known`. Reports
+    /// every bad line, not the first.
+    pub fn parse(text: &str, known: &[&str]) -> Result<Self, Vec<ListError>> {
+        let mut entries = BTreeMap::new();
+        let mut errors = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let parts: Vec<&str> = line.splitn(3, '|').map(str::trim).collect();
+            let mut bad = |message: String| errors.push(ListError { line: i + 1, message });
+            if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {
+                bad("expected `claim | GPU name | reason`".into());
+                continue;
+            }
+            if !known.contains(&parts[0]) {
+                bad(format!("no claim is named `{}`", parts[0]));
+                continue;
+            }
+            let (gpu, commit) = match parts[1].split_once('@') {
+                Some((gpu, commit)) => (gpu.trim(), commit.trim()),
+                None => (parts[1], ""),
+            };
+            entries.insert(
+                (parts[0].to_string(), gpu.to_string(), commit.to_string()),
+                parts[2].to_string(),
+            );
+        }
+        if errors.is_empty() {
+            Ok(ExpectedFailures { entries })
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Why `claim` may fail for a run on `gpu_name` at `commit`, if it may.
+    /// An entry without a commit applies to every commit.
+    pub fn reason(&self, claim: &str, gpu_name: &str, commit: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|((c, g, prefix), _)| c == claim && g == gpu_name && commit.starts_with(prefix.as_str()))
+            .map(|(_, reason)| reason.as_str())
+    }
+
+    /// Adds the entries of `other`.
+    pub fn extend(&mut self, other: ExpectedFailures) {
+        self.entries.extend(other.entries);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median(Vec::new()), None);
+    }
+
+    #[test]
+    fn environment_words_match_whole() {
+        let run = Run {
+            report: &(),
+            environment: "CUDA_MODULE_LOADING=EAGER FOO=1",
+        };
+        assert!(run.has_env("CUDA_MODULE_LOADING=EAGER"));
+        assert!(!run.has_env("CUDA_MODULE_LOADING=LAZY"));
+        assert!(!run.has_env("FOO"));
+    }
+
+    #[test]
+    fn expected_failures_by_gpu_and_commit_prefix() {
+        let text = "# comment\n\
+                    a | GPU X | always there\n\
+                    b | GPU X @ abc | one commit\n";
+        let list = ExpectedFailures::parse(text, &["a", "b"]).unwrap();
+        assert_eq!(list.reason("a", "GPU X", "anything"), Some("always there"));
+        assert_eq!(list.reason("a", "GPU Y", "anything"), None);
+        assert_eq!(list.reason("b", "GPU X", "abcdef"), Some("one commit"));
+        assert_eq!(list.reason("b", "GPU X", "abd"), None);
+    }
+
+    #[test]
+    fn every_bad_line_is_reported() {
+        let text = "a | GPU\nzz | GPU | why\n a | GPU | fine\n";
+        let errors = ExpectedFailures::parse(text, &["a"]).unwrap_err();
+        assert_eq!(
+            errors,
+            [
+                ListError {
+                    line: 1,
+                    message: "expected `claim | GPU name | reason`".into()
+                },
+                ListError {
+                    line: 2,
+                    message: "no claim is named `zz`".into()
+                },
+            ]
+        );
+    }
+}

@@ -1,0 +1,215 @@
+//! What every lesson tells the shared tools about itself.
+//!
+//! A lesson directory holds a small pure-Rust package (`code/<lesson>/report`)
+//! with its report type, which implements [`LessonReport`]: how the report
+//! prints and parses, the page's claims, the charts and the recording recipe.
+//! The Rust twin renders its report with it; `evidence` parses transcripts,
+//! checks claims, compares and plots with it; the recording scripts read its
+//! recipe. The shared tools see a lesson through [`Lesson`], which
+//! [`Entry`] makes from any [`LessonReport`], so they hold one list of lessons
+//! and no lesson's name or numbers.
+//!
+//! Not for: CUDA (nothing here links it, so the tools build without nvcc),
+//! or reading transcript headers (that is `evidence`'s).
+
+pub mod chart;
+pub mod claims;
+pub mod lines;
+pub mod recipe;
+
+use std::any::Any;
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+pub use chart::{Chart, Mark, Series};
+pub use claims::{median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
+pub use lines::{ms_at_end, number, Cursor, Failure, Lines};
+pub use recipe::{Recipe, Reference, Variant};
+
+/// A lesson's report: what its programs print, as numbers.
+pub trait LessonReport: Debug + serde::Serialize + Send + Sync + Sized + 'static {
+    /// The lesson's directory under `code/`, and its package and binary name.
+    const LESSON: &'static str;
+    /// What the lesson's reference tool prints, or [`NoReference`].
+    type Reference: ReferenceOutput;
+
+    /// Reads the report from a program's output. Errors name the line.
+    fn parse(body: &Lines<'_>) -> Result<Self, Failure>;
+    /// The lesson page's claims.
+    fn claims() -> &'static [Claim<Self>];
+    /// The lesson's expected-failure list (`expected-failures.txt` in its
+    /// directory), as text.
+    fn expected_failures() -> &'static str;
+    /// How the lesson is recorded.
+    fn recipe() -> Recipe;
+    /// Every number, labelled as the report labels it, in print order: what
+    /// `evidence compare` sets side by side.
+    fn figures(&self) -> Vec<(String, f64)>;
+    /// The lesson's charts of one program's runs (`program` is `cxx` or
+    /// `rust`), with the reference tool's runs beside them.
+    fn charts(program: &str, runs: &[&Self], references: &[&Self::Reference]) -> Vec<Chart>;
+}
+
+/// What a reference tool recorded beside a lesson prints.
+pub trait ReferenceOutput: Debug + serde::Serialize + Send + Sync + Sized + 'static {
+    fn parse(body: &Lines<'_>) -> Result<Self, Failure>;
+    fn figures(&self) -> Vec<(String, f64)>;
+}
+
+/// The reference of a lesson that has none; it never parses.
+#[derive(Debug, serde::Serialize)]
+pub enum NoReference {}
+
+impl ReferenceOutput for NoReference {
+    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+        Err((
+            body.first().map_or(1, |l| l.0),
+            "this lesson records no reference tool".into(),
+        ))
+    }
+
+    fn figures(&self) -> Vec<(String, f64)> {
+        match *self {}
+    }
+}
+
+/// A parsed program output of some lesson, its type erased.
+pub trait Parsed: Debug + Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn to_json(&self) -> serde_json::Value;
+    fn figures(&self) -> Vec<(String, f64)>;
+}
+
+/// The lesson's report, as opposed to its reference tool's output.
+#[derive(Debug)]
+struct AsReport<R>(R);
+
+/// A reference tool's output.
+#[derive(Debug)]
+struct AsReference<T>(T);
+
+impl<R: LessonReport> Parsed for AsReport<R> {
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.0).unwrap_or(serde_json::Value::Null)
+    }
+    fn figures(&self) -> Vec<(String, f64)> {
+        self.0.figures()
+    }
+}
+
+impl<T: ReferenceOutput> Parsed for AsReference<T> {
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.0).unwrap_or(serde_json::Value::Null)
+    }
+    fn figures(&self) -> Vec<(String, f64)> {
+        self.0.figures()
+    }
+}
+
+/// A lesson as the shared tools see it. Made by [`Entry`].
+pub trait Lesson: Sync {
+    fn name(&self) -> &'static str;
+    fn recipe(&self) -> Recipe;
+    /// Parses a program's output into the lesson's report.
+    fn parse_report(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure>;
+    /// Parses the reference tool's output.
+    fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure>;
+    fn claims(&self) -> Vec<ClaimInfo>;
+    /// Checks claim `id` on `run` against `peers`. Reports of another
+    /// lesson, or an unknown id, are not applicable.
+    fn check(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome;
+    fn expected_failures(&self) -> &'static str;
+    /// The charts of one program's runs; outputs of another type are left out.
+    fn charts(&self, program: &str, runs: &[&dyn Parsed], references: &[&dyn Parsed]) -> Vec<Chart>;
+}
+
+/// The [`Lesson`] of a report type: `&Entry::<Report>::NEW`.
+pub struct Entry<R>(PhantomData<fn() -> R>);
+
+impl<R> Entry<R> {
+    pub const NEW: Self = Entry(PhantomData);
+}
+
+fn downcast<'a, R: 'static>(run: Run<'a, dyn Parsed>) -> Option<Run<'a, R>> {
+    Some(Run {
+        report: run.report.as_any().downcast_ref::<R>()?,
+        environment: run.environment,
+    })
+}
+
+impl<R: LessonReport> Lesson for Entry<R> {
+    fn name(&self) -> &'static str {
+        R::LESSON
+    }
+
+    fn recipe(&self) -> Recipe {
+        R::recipe()
+    }
+
+    fn parse_report(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure> {
+        Ok(Box::new(AsReport(R::parse(body)?)))
+    }
+
+    fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure> {
+        Ok(Box::new(AsReference(R::Reference::parse(body)?)))
+    }
+
+    fn claims(&self) -> Vec<ClaimInfo> {
+        R::claims()
+            .iter()
+            .map(|c| ClaimInfo {
+                id: c.id,
+                statement: c.statement,
+            })
+            .collect()
+    }
+
+    fn check(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome {
+        let (Some(claim), Some(run)) = (R::claims().iter().find(|c| c.id == id), downcast::<R>(run)) else {
+            return Outcome::NotApplicable;
+        };
+        let peers: Vec<Run<'_, R>> = peers.iter().filter_map(|p| downcast::<R>(*p)).collect();
+        (claim.check)(&run, &peers)
+    }
+
+    fn expected_failures(&self) -> &'static str {
+        R::expected_failures()
+    }
+
+    fn charts(&self, program: &str, runs: &[&dyn Parsed], references: &[&dyn Parsed]) -> Vec<Chart> {
+        let runs: Vec<&R> = runs.iter().filter_map(|p| p.as_any().downcast_ref()).collect();
+        let references: Vec<&R::Reference> = references
+            .iter()
+            .filter_map(|p| p.as_any().downcast_ref())
+            .collect();
+        if runs.is_empty() {
+            return Vec::new();
+        }
+        R::charts(program, &runs, &references)
+    }
+}
+
+/// Checks every claim of `R` on one freshly measured report, the way a
+/// lesson's `--claims` does: no peers but itself, so claims that compare
+/// with other runs say they do not apply.
+pub fn check_one<R: LessonReport>(report: &R, environment: &str) -> Vec<(ClaimInfo, Outcome)> {
+    let run = Run { report, environment };
+    R::claims()
+        .iter()
+        .map(|c| {
+            (
+                ClaimInfo {
+                    id: c.id,
+                    statement: c.statement,
+                },
+                (c.check)(&run, &[run]),
+            )
+        })
+        .collect()
+}
