@@ -3,21 +3,29 @@
 #
 # Builds, on a machine with Rust, everything ci/gpu-session.sh runs on a GPU
 # machine without Rust, into .evidence-bin/ (git-ignored; carry it there):
-#   the lesson binaries, the evidence recorder, the GPU-only test binaries
-#   (run there with --ignored), ci/cuda-versions.cu built with the toolkit
-#   they link, and Day 9's timing.cu built by that toolkit and this host's
-#   compiler.
+#   every lesson's Rust binary, the evidence recorder, the GPU-only test
+#   binaries (run there with --ignored), ci/cuda-versions.cu built with the
+#   toolkit they link, and each lesson's C++ program built with its recipe's
+#   nvcc line by that toolkit and this host's compiler
+#   (<lesson>-cxx-hostbuilt, for same-compiler comparisons).
+# The lessons come from `evidence lessons`; no lesson is named here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 toolkit=$(ci/provision.sh)
 rm -rf .evidence-bin
 mkdir -p .evidence-bin/tests
 cargo build --release --workspace --quiet
-cp target/release/day09-timing target/release/day53-pinned target/release/evidence .evidence-bin/
+cp target/release/evidence .evidence-bin/
+for lesson in $(target/release/evidence lessons); do
+  cp "target/release/$lesson" .evidence-bin/
+  read -ra line <<<"$(target/release/evidence recipe "$lesson" | sed -n 's/^nvcc //p')"
+  binary=$(target/release/evidence recipe "$lesson" | sed -n 's/^binary //p')
+  dir=$(mktemp -d)
+  cp -r "code/$lesson/." "$dir/"
+  (cd "$dir" && "$toolkit/bin/${line[0]}" "${line[@]:1}")
+  cp "$dir/$binary" ".evidence-bin/$lesson-cxx-hostbuilt"
+done
 "$toolkit/bin/nvcc" -o .evidence-bin/cuda-versions-rust ci/cuda-versions.cu
-# Day 9's C++ program built here too, by the same nvcc and host compiler that
-# built the Rust twin's copy of timing.cu, for ci/gpu-session.sh same-compiler.
-(cd code/day09-timing && "$toolkit/bin/nvcc" -std=c++17 -O3 -arch=sm_90 -o ../../.evidence-bin/timing timing.cu)
 # The integration tests named on_gpu hold the tests that need a GPU.
 cargo test --release --workspace --no-run --message-format=json --quiet 2>/dev/null |
   python3 -c '

@@ -3,7 +3,7 @@
 #
 # Builds and runs one lesson's Rust binary: the README's run command.
 #
-# Usage: ci/lesson.sh <lesson> [lesson flags]     e.g. ci/lesson.sh day09-timing
+# Usage: ci/lesson.sh <lesson> [lesson flags]     a directory under code/
 #
 # Needs Rust and an NVIDIA GPU with its driver. Uses the CUDA toolkit the
 # build finds (crates/cuda-build/src/toolkit.rs gives the order), and
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ $# -lt 1 ] || [ ! -d "code/$1" ]; then
-  echo "error: name a lesson: $(cd code && echo day*)" >&2
+  echo "error: name a lesson: $(cd code && ls -d -- */ | tr -d / | tr "\n" " ")" >&2
   exit 1
 fi
 lesson=$1

@@ -5,7 +5,7 @@
 /// One chart of a lesson.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chart {
-    /// The file name without extension, e.g. `day09-timing-sweep`.
+    /// The file name without extension, `<lesson>-<what>-<program>`.
     pub stem: String,
     pub title: String,
     pub x_label: String,

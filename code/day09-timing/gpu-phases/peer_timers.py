@@ -26,7 +26,7 @@ THREADS = 256
 
 
 def kernel_source() -> str:
-    text = (pathlib.Path(__file__).parent.parent / "code/day09-timing/timing.cu").read_text()
+    text = (pathlib.Path(__file__).parent.parent / "timing.cu").read_text()
     match = re.search(r"__global__ void vectorAdd\(.*?\n}\n", text, re.S)
     if match is None:
         raise SystemExit("error: vectorAdd not found in timing.cu")

@@ -6,9 +6,9 @@
 # transparent-huge-page total from /proc. Used to look into why the C++ and
 # Rust programs' host-side rows differ (code/day09-timing/README.md).
 #
-# Usage: ci/thp-probe.sh <program> [runs] [delay_s]
+# Usage: gpu-phases/thp-probe.sh <program> [runs] [delay_s]
 set -u
-prog=${1:?usage: ci/thp-probe.sh <program> [runs] [delay_s]}
+prog=${1:?usage: gpu-phases/thp-probe.sh <program> [runs] [delay_s]}
 runs=${2:-3}
 delay=${3:-0.6}
 echo "transparent_hugepage: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
