@@ -1,5 +1,5 @@
 //! `--stats` and `--json`: vectorAdd at full n through the measurement
-//! instrument (crates/time-kernel's `instrument`), printed after the course's
+//! instrument (crates/instrument), printed after the course's
 //! report, which stays exactly the course's.
 
 use std::error::Error;
@@ -10,10 +10,10 @@ use cuda_objects::DeviceBuffer;
 use cudarc::driver::sys::{self, CUdevice_attribute};
 use cudarc::driver::CudaContext;
 use lesson_cli::Options;
-use time_kernel::instrument::{
+use instrument::measure::{
     copy_ceiling_gb_s, has_programmatic_launch, recommend, FirstLaunch, Instrument, Mode,
 };
-use time_kernel::report::{table, DeviceInfo, Report, Traffic};
+use instrument::report::{table, DeviceInfo, Report, Traffic};
 
 use crate::ffi;
 
@@ -61,7 +61,7 @@ pub fn run(
     // CUPTI's mode is a comparison, not the measurement: where libcupti is
     // missing or refuses (a profiling permission, another tool attached),
     // the table says why and the rest stands.
-    let cupti = time_kernel::trace::available().and_then(|()| {
+    let cupti = instrument::trace::available().and_then(|()| {
         instrument
             .measure(ctx, Mode::Cupti, &mut launch)
             .map_err(|e| e.to_string())

@@ -1,8 +1,6 @@
-//! On a GPU: the timer warms up, times, and keeps per-launch data.
-//! Run with `cargo test -- --ignored` where there is an NVIDIA GPU;
-//! ci/gpu-session.sh runs these on the GPU machine.
-
-use std::cell::Cell;
+//! On a GPU: the instrument measures in every mode, its CUPTI trace, graph
+//! replay and L2 flush work. Run with `cargo test -- --ignored` where there
+//! is an NVIDIA GPU; ci/gpu-session.sh runs these on the GPU machine.
 
 use cuda_check::check;
 use cudarc::driver::{result, CudaContext};
@@ -10,58 +8,9 @@ use time_kernel::KernelTimer;
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
-fn it_runs_the_launch_warmups_plus_runs_times_and_keeps_per_launch_times() {
-    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    let ctx = CudaContext::new(0).unwrap();
-    let stream = ctx.default_stream();
-    let bytes = 64 << 20;
-    // SAFETY: freed below; memset writes every byte before anything reads.
-    let buf = unsafe { result::malloc_sync(bytes) }.unwrap();
-    let calls = Cell::new(0u32);
-    let launch = || {
-        calls.set(calls.get() + 1);
-        // A 64 MiB memset: real device work of a known, steady size.
-        check!(unsafe { result::memset_d8_async(buf, 7, bytes, stream.cu_stream()) })
-    };
-
-    let timer = KernelTimer::new(2, 8).unwrap().per_launch(true);
-    let timing = timer.time(&stream, launch).unwrap();
-    assert_eq!(calls.get(), 10, "2 warm-ups and 8 timed runs");
-    assert_eq!(timing.per_launch_ms.len(), 8);
-    assert!(timing.per_launch_ms.iter().all(|ms| *ms > 0.0));
-    let sum: f32 = timing.per_launch_ms.iter().sum();
-    assert!(
-        (sum - timing.total_ms).abs() <= 0.01 * timing.total_ms,
-        "{sum} vs {}",
-        timing.total_ms
-    );
-    // 64 MiB written at no more than the card's few TB/s takes over 10 us.
-    assert!(timing.mean_ms() > 0.01, "{}", timing.mean_ms());
-
-    let plain = KernelTimer::default().time(&stream, launch).unwrap();
-    assert!(plain.per_launch_ms.is_empty());
-    // SAFETY: allocated above, freed once, nothing in flight after the sync.
-    unsafe { result::free_sync(buf) }.unwrap();
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn an_error_inside_the_launch_stops_the_timing_and_names_the_call() {
-    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    let ctx = CudaContext::new(0).unwrap();
-    let stream = ctx.default_stream();
-    let err = KernelTimer::default()
-        .time(&stream, || check!(cuda_check::RuntimeStatus::INVALID_VALUE))
-        .unwrap_err();
-    assert_eq!(err.name, "cudaErrorInvalidValue");
-    assert!(err.to_string().contains("RuntimeStatus::INVALID_VALUE"), "{err}");
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
 fn the_instrument_measures_in_every_mode_within_its_budget() {
-    use time_kernel::instrument::{Instrument, Mode};
-    use time_kernel::sampling::{Budget, Warmup};
+    use instrument::measure::{Instrument, Mode};
+    use instrument::sampling::{Budget, Warmup};
 
     cuda_check::require_driver().expect("this test needs an NVIDIA driver");
     let ctx = CudaContext::new(0).unwrap();
@@ -109,8 +58,8 @@ fn the_instrument_measures_in_every_mode_within_its_budget() {
 /// A kernel launch to time in the tests below: the instrument's own L2
 /// flush, a grid-stride read of twice the L2 (a real kernel, built from PTX
 /// by the driver, so these tests need no compiler).
-fn a_kernel(ctx: &std::sync::Arc<CudaContext>) -> time_kernel::flush::L2Flush {
-    time_kernel::flush::L2Flush::new(ctx).unwrap()
+fn a_kernel(ctx: &std::sync::Arc<CudaContext>) -> instrument::flush::L2Flush {
+    instrument::flush::L2Flush::new(ctx).unwrap()
 }
 
 /// A launch that runs no kernel: a memset of a small buffer of its own.
@@ -121,9 +70,9 @@ fn a_memset() -> impl FnMut(&cudarc::driver::CudaStream) -> Result<(), cuda_chec
     move |s| check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
 }
 
-fn small_budget() -> time_kernel::instrument::Instrument {
-    use time_kernel::sampling::{Budget, Warmup};
-    time_kernel::instrument::Instrument {
+fn small_budget() -> instrument::measure::Instrument {
+    use instrument::sampling::{Budget, Warmup};
+    instrument::measure::Instrument {
         warmup: Warmup::Count(3),
         budget: Budget {
             min_samples: 20,
@@ -137,14 +86,15 @@ fn small_budget() -> time_kernel::instrument::Instrument {
     }
 }
 
+#[cfg(feature = "cupti")]
 #[test]
 #[ignore = "needs an NVIDIA GPU and libcupti"]
 fn cupti_mode_times_each_kernel_from_its_own_records() {
-    use time_kernel::instrument::Mode;
-    use time_kernel::trace::KernelTrace;
+    use instrument::measure::Mode;
+    use instrument::trace::KernelTrace;
 
     cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    time_kernel::trace::available().expect("this test needs libcupti");
+    instrument::trace::available().expect("this test needs libcupti");
     let ctx = CudaContext::new(0).unwrap();
     let kernel = a_kernel(&ctx);
 
@@ -187,8 +137,8 @@ fn cupti_mode_times_each_kernel_from_its_own_records() {
 #[test]
 #[ignore = "needs a GPU with programmatic dependent launch (compute capability 9.0+)"]
 fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
-    use time_kernel::instrument::Mode;
-    use time_kernel::replay::{CapturedGraph, Dependencies};
+    use instrument::measure::Mode;
+    use instrument::replay::{CapturedGraph, Dependencies};
 
     cuda_check::require_driver().expect("this test needs an NVIDIA driver");
     let ctx = CudaContext::new(0).unwrap();
@@ -251,7 +201,7 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
 #[ignore = "needs an NVIDIA GPU"]
 fn the_l2_flush_covers_twice_the_l2_and_runs_on_the_stream() {
     use cudarc::driver::sys::CUdevice_attribute;
-    use time_kernel::flush::L2Flush;
+    use instrument::flush::L2Flush;
 
     cuda_check::require_driver().expect("this test needs an NVIDIA driver");
     let ctx = CudaContext::new(0).unwrap();

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::instrument::{FirstLaunch, Measurement, Mode};
+use crate::measure::{FirstLaunch, Measurement, Mode};
 
 /// Bytes a launch moves, as the caller declares them: reads and writes
 /// counted separately, each once.
