@@ -16,11 +16,25 @@
 //! a mean of ten (`time-kernel`); host clocks (`host-clock`).
 
 pub mod clocks;
+mod events;
 pub mod flush;
 pub mod measure;
+mod modes;
 pub mod replay;
 pub mod report;
 pub mod sampling;
 pub mod stats;
 #[cfg(feature = "cupti")]
 pub mod trace;
+
+/// Why there is no cupti mode in a build without the `cupti` feature.
+pub const NO_CUPTI: &str = "this build of the instrument has no cupti mode (its cupti feature is off)";
+
+/// Whether the cupti mode can run in this process, and why not if not:
+/// libcupti must be found, and the build must have the `cupti` feature.
+pub fn cupti_available() -> Result<(), String> {
+    #[cfg(feature = "cupti")]
+    return trace::available();
+    #[cfg(not(feature = "cupti"))]
+    Err(NO_CUPTI.to_string())
+}

@@ -23,28 +23,31 @@
 //!   H200 the result sits within 0.4% of ncu's (evidence/instrument/).
 //! - [`Mode::Cupti`]: batches as in hot mode, but each launch's time is its
 //!   kernels' start-to-end as CUPTI's activity records give it
-//!   ([`crate::trace`]), the numbers Nsight Systems shows. Needs libcupti
-//!   from the CUDA toolkit. Tracing adds work around each kernel on the GPU,
+//!   (`crate::trace`), the numbers Nsight Systems shows. Needs libcupti
+//!   from the CUDA toolkit and the `cupti` feature (on by default). Tracing adds work around each kernel on the GPU,
 //!   so these durations come out longer than untraced ones; the mode is
 //!   there to compare with a trace, not to be the reference.
 //!
-//! A first launch is measured on its own by [`first_launch`]; it happens once
-//! per kernel per process and no sampling can repeat it.
+//! Each mode's own setup and sample live in `modes`; here are the steps every
+//! mode shares: warm-up, rounds of samples until the budget's stopping rule
+//! ([`Budget::stop_after`]) says stop, and the summary. A first launch is
+//! measured on its own by [`first_launch`]; it happens once per kernel per
+//! process and no sampling can repeat it.
+//!
+//! Not for: the course's own warm-up-and-mean timing (`time-kernel`).
 
 use std::sync::Arc;
 
-use cuda_check::{check, runtime, CudaError};
+use cuda_check::{check, CudaError};
 use cuda_objects::{BlockingStream, DeviceBuffer};
-use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
+use cudarc::driver::{CudaContext, CudaStream};
 use serde::Serialize;
 
 use crate::clocks::{ClockMonitor, ClockReading};
-use crate::flush::L2Flush;
-use crate::replay::{CapturedGraph, Dependencies};
+use crate::events::Events;
+use crate::modes::{Early, Sampler, Setup, Targets};
 use crate::sampling::{Budget, Stop, Warmup};
 use crate::stats::{summarize, Summary};
-use crate::trace::{per_launch_ms, KernelTrace};
 
 /// How samples are taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -135,35 +138,6 @@ impl Default for Instrument {
 pub trait Launch: FnMut(&CudaStream) -> Result<(), CudaError> {}
 impl<F: FnMut(&CudaStream) -> Result<(), CudaError>> Launch for F {}
 
-struct Events {
-    start: CudaEvent,
-    stop: CudaEvent,
-}
-
-impl Events {
-    fn new(ctx: &Arc<CudaContext>) -> Result<Events, CudaError> {
-        let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
-        Ok(Events {
-            start: check!(ctx.new_event(timed))?,
-            stop: check!(ctx.new_event(timed))?,
-        })
-    }
-
-    /// Milliseconds of GPU time that `work` queues on `stream`.
-    fn time(
-        &self,
-        stream: &CudaStream,
-        work: impl FnOnce() -> Result<(), CudaError>,
-    ) -> Result<f64, CudaError> {
-        check!(self.start.record(stream))?;
-        work()?;
-        check!(self.stop.record(stream))?;
-        check!(self.stop.synchronize())?;
-        check!(runtime::last_error())?;
-        Ok(f64::from(check!(self.start.elapsed_ms(&self.stop))?))
-    }
-}
-
 /// Times the first launch of a kernel: one event pair, no warm-up. Call it
 /// before anything else launches that kernel.
 pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Result<FirstLaunch, CudaError> {
@@ -203,105 +177,34 @@ pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, Cu
     Ok(2.0 * bytes as f64 / (median * 1e-3) / 1e9)
 }
 
-/// How one mode takes its samples: the mode's prepared state, and one round
-/// of sampling that returns the samples it took, in ms per launch.
-enum Sampler {
-    Hot {
-        batch: usize,
-    },
-    Cupti {
-        batch: usize,
-        trace: KernelTrace,
-    },
-    ColdCache {
-        flush: L2Flush,
-        flush_start: CudaEvent,
-    },
-    Graph {
-        batch: usize,
-        graph: CapturedGraph,
-    },
-    Isolated {
-        /// Kept alive for the graphs, which launch its kernel.
-        _flush: L2Flush,
-        flush_only: CapturedGraph,
-        flush_then_launch: CapturedGraph,
-    },
+/// Every sample a measurement took, and the values of those it keeps for
+/// the statistics.
+#[derive(Default)]
+struct SampleLog {
+    samples: Vec<Sample>,
+    kept: Vec<f64>,
 }
 
-impl Sampler {
-    fn launches_per_sample(&self) -> usize {
-        match self {
-            Sampler::Hot { batch } | Sampler::Graph { batch, .. } => *batch,
-            Sampler::Cupti { .. } | Sampler::ColdCache { .. } | Sampler::Isolated { .. } => 1,
+impl SampleLog {
+    /// Records one round's samples with the clock reading taken after it;
+    /// with `drop_throttled`, a round the card was throttling in is kept in
+    /// the log but left out of the statistics.
+    fn record(&mut self, taken: Vec<f64>, clocks: Option<ClockReading>, drop_throttled: bool) {
+        let dropped = drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
+        for ms in taken {
+            if !dropped {
+                self.kept.push(ms);
+            }
+            self.samples.push(Sample {
+                ms,
+                clocks: clocks.clone(),
+                dropped,
+            });
         }
     }
 
-    fn take(
-        &mut self,
-        stream: &CudaStream,
-        events: &Events,
-        launch: &mut impl Launch,
-        gpu_ms: &mut f64,
-    ) -> Result<Vec<f64>, CudaError> {
-        let batch_of = |batch: usize, launch: &mut dyn FnMut(&CudaStream) -> Result<(), CudaError>| {
-            events.time(stream, || {
-                for _ in 0..batch {
-                    launch(stream)?;
-                }
-                Ok(())
-            })
-        };
-        match self {
-            Sampler::Hot { batch } => {
-                let total = batch_of(*batch, launch)?;
-                *gpu_ms += total;
-                Ok(vec![total / *batch as f64])
-            }
-            Sampler::Cupti { batch, trace } => {
-                *gpu_ms += batch_of(*batch, launch)?;
-                per_launch_ms(&trace.take()?, *batch)
-                    .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why))
-            }
-            Sampler::ColdCache { flush, flush_start } => {
-                // The flush is queued just before the start event and not
-                // waited for: the device stays busy while the host queues the
-                // launch, so the sample holds the kernel on a cold L2 and no
-                // host latency.
-                check!(flush_start.record(stream))?;
-                flush.queue(stream)?;
-                let total = events.time(stream, || launch(stream))?;
-                // The flush is outside the timed region, but GPU time all the same.
-                *gpu_ms += total + f64::from(check!(flush_start.elapsed_ms(&events.start))?);
-                Ok(vec![total])
-            }
-            Sampler::Graph { batch, graph } => {
-                let total = events.time(stream, || graph.launch(stream))?;
-                *gpu_ms += total;
-                Ok(vec![total / *batch as f64])
-            }
-            Sampler::Isolated {
-                flush_only,
-                flush_then_launch,
-                ..
-            } => {
-                // Each timed replay follows an untimed flush, queued just
-                // before it so the device never idles: both start on an L2
-                // that holds only the flush's clean lines, with whatever the
-                // previous launch left dirty already written back. What
-                // differs is the launch after the timed flush, which starts
-                // as the flush's last block exits (a programmatic edge) and
-                // whose own dirty lines are left in the L2 when the clock
-                // stops.
-                flush_only.launch(stream)?;
-                let without = events.time(stream, || flush_only.launch(stream))?;
-                flush_only.launch(stream)?;
-                let with = events.time(stream, || flush_then_launch.launch(stream))?;
-                // The untimed flushes take as long as the timed one.
-                *gpu_ms += 3.0 * without + with;
-                Ok(vec![with - without])
-            }
-        }
+    fn dropped(&self) -> usize {
+        self.samples.iter().filter(|s| s.dropped).count()
     }
 }
 
@@ -314,28 +217,62 @@ impl Instrument {
         launch: &mut impl Launch,
     ) -> Result<Measurement, CudaError> {
         if let Err(e) = self.budget.validate() {
-            return Err(CudaError::refused(file!(), line!(), "Instrument::measure", e));
+            return Err(refused(e));
         }
         let owned = check!(BlockingStream::create(ctx))?;
         let stream = owned.stream();
         let events = Events::new(ctx)?;
         let monitor = ClockMonitor::new(&check!(ctx.uuid())?.bytes.map(|b| b as u8));
-        let mut gpu_ms = 0.0;
-        // On before the warm-up, so whatever CUPTI sets up on the first
-        // traced launch is warmed up too.
-        let trace = match mode {
-            Mode::Cupti => Some(KernelTrace::start(stream)?),
-            _ => None,
+        let mut setup = Setup {
+            ctx,
+            stream,
+            events: &events,
+            launch,
         };
+        let mut gpu_ms = 0.0;
+        // Before the warm-up, so the warm-up covers it (CUPTI's trace).
+        let early = Early::start(mode, stream)?;
+        let one_launch_ms = self.warm_up(&mut setup, &mut gpu_ms)?;
+        let targets = Targets {
+            sample_ms: self.target_sample_ms,
+            graph_ms: self.target_graph_ms,
+            one_launch_ms,
+        };
+        let mut sampler = Sampler::prepare(mode, early, &targets, &mut setup, &mut gpu_ms)?;
+        let (log, stop) = self.sample(&mut sampler, &mut setup, &monitor, &mut gpu_ms)?;
+        let launches_per_sample = sampler.launches_per_sample();
+        drop(sampler);
+        let Some(summary) = summarize(&log.kept) else {
+            return Err(refused(format!(
+                "all {} samples were taken while the GPU was throttling",
+                log.samples.len()
+            )));
+        };
+        Ok(Measurement {
+            mode,
+            launches_per_sample,
+            warmup: self.warmup,
+            budget: self.budget,
+            dropped: log.dropped(),
+            samples: log.samples,
+            summary,
+            stop,
+            gpu_ms_spent: gpu_ms,
+            clocks_unavailable: monitor.unavailable.clone(),
+        })
+    }
 
-        // Warm up, and learn one launch's time to size the batches.
+    /// Untimed launches as [`Warmup`] asks, each timed all the same: returns
+    /// the last one's time, which sizes the batches.
+    fn warm_up(&self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
+        let (stream, events, launch) = (setup.stream, setup.events, &mut *setup.launch);
         let mut one = events.time(stream, || launch(stream))?;
-        gpu_ms += one;
+        *gpu_ms += one;
         match self.warmup {
             Warmup::Count(n) => {
                 for _ in 1..n {
                     one = events.time(stream, || launch(stream))?;
-                    gpu_ms += one;
+                    *gpu_ms += one;
                 }
             }
             Warmup::Millis(limit) => {
@@ -344,124 +281,35 @@ impl Instrument {
                     one = events.time(stream, || launch(stream))?;
                     spent += one;
                 }
-                gpu_ms += spent - one;
+                *gpu_ms += spent - one;
             }
         }
-        let per_launch = |target: f64| ((target / one.max(1e-6)).ceil() as usize).clamp(1, 1000);
-        let mut sampler = match mode {
-            Mode::Hot => Sampler::Hot {
-                batch: per_launch(self.target_sample_ms),
-            },
-            Mode::Cupti => {
-                let Some(mut trace) = trace else {
-                    return Err(CudaError::refused(
-                        file!(),
-                        line!(),
-                        "Instrument::measure",
-                        "the kernel trace was not started",
-                    ));
-                };
-                trace.discard()?;
-                Sampler::Cupti {
-                    batch: per_launch(self.target_sample_ms),
-                    trace,
-                }
-            }
-            Mode::ColdCache => Sampler::ColdCache {
-                flush: L2Flush::new(ctx)?,
-                flush_start: check!(ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)))?,
-            },
-            Mode::Graph | Mode::GraphPdl => {
-                let dependencies = if mode == Mode::GraphPdl {
-                    Dependencies::Programmatic
-                } else {
-                    Dependencies::Full
-                };
-                let batch = per_launch(self.target_graph_ms);
-                let graph = CapturedGraph::capture(stream, batch, dependencies, launch)?;
-                // Replays have their own first-time costs: warm those too.
-                gpu_ms += events.time(stream, || graph.launch(stream))?;
-                Sampler::Graph { batch, graph }
-            }
-            Mode::Isolated => {
-                let flush = L2Flush::new(ctx)?;
-                let flush_only =
-                    CapturedGraph::capture(stream, 1, Dependencies::Full, &mut |s| flush.queue(s))?;
-                let flush_then_launch =
-                    CapturedGraph::capture(stream, 1, Dependencies::Programmatic, &mut |s| {
-                        flush.queue(s)?;
-                        launch(s)
-                    })?;
-                if !flush_then_launch.first_edge_programmatic {
-                    return Err(CudaError::refused(
-                        file!(),
-                        line!(),
-                        "Instrument::measure",
-                        "isolated mode needs a launch that starts with a kernel launch (the flush joins it through a programmatic edge)",
-                    ));
-                }
-                for g in [&flush_only, &flush_then_launch] {
-                    gpu_ms += events.time(stream, || g.launch(stream))?;
-                }
-                Sampler::Isolated {
-                    _flush: flush,
-                    flush_only,
-                    flush_then_launch,
-                }
-            }
-        };
-
-        let mut samples: Vec<Sample> = Vec::new();
-        let mut kept: Vec<f64> = Vec::new();
-        let stop = loop {
-            let taken = sampler.take(stream, &events, launch, &mut gpu_ms)?;
-            let clocks = monitor.read();
-            let dropped = self.drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
-            for ms in taken {
-                if !dropped {
-                    kept.push(ms);
-                }
-                samples.push(Sample {
-                    ms,
-                    clocks: clocks.clone(),
-                    dropped,
-                });
-            }
-            // Every sample counts against the budgets, kept or not.
-            if let Some(stop) = self.budget.decide(&kept, gpu_ms) {
-                break stop;
-            }
-            if samples.len() >= self.budget.max_samples {
-                break Stop::SampleBudget;
-            }
-        };
-        let launches_per_sample = sampler.launches_per_sample();
-        drop(sampler);
-        let dropped = samples.iter().filter(|s| s.dropped).count();
-        let Some(summary) = summarize(&kept) else {
-            return Err(CudaError::refused(
-                file!(),
-                line!(),
-                "Instrument::measure",
-                format!(
-                    "all {} samples were taken while the GPU was throttling",
-                    samples.len()
-                ),
-            ));
-        };
-        Ok(Measurement {
-            mode,
-            launches_per_sample,
-            warmup: self.warmup,
-            budget: self.budget,
-            samples,
-            summary,
-            stop,
-            dropped,
-            gpu_ms_spent: gpu_ms,
-            clocks_unavailable: monitor.unavailable.clone(),
-        })
+        Ok(one)
     }
+
+    /// Takes rounds of samples, reading the clocks after each, until the
+    /// budget's stopping rule says stop.
+    fn sample(
+        &self,
+        sampler: &mut Sampler,
+        setup: &mut Setup<'_, impl Launch>,
+        monitor: &ClockMonitor,
+        gpu_ms: &mut f64,
+    ) -> Result<(SampleLog, Stop), CudaError> {
+        let mut log = SampleLog::default();
+        loop {
+            let taken = sampler.take(setup, gpu_ms)?;
+            log.record(taken, monitor.read(), self.drop_throttled);
+            if let Some(stop) = self.budget.stop_after(&log.kept, log.samples.len(), *gpu_ms) {
+                return Ok((log, stop));
+            }
+        }
+    }
+}
+
+/// A measurement the instrument refuses to make, said in one line.
+fn refused(why: impl Into<String>) -> CudaError {
+    CudaError::refused(file!(), line!(), "Instrument::measure", why)
 }
 
 /// Which mode to trust for a kernel. With programmatic dependent launch
@@ -519,6 +367,35 @@ mod tests {
     fn long_kernels_on_big_data_get_hot() {
         assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20, true), Mode::Hot);
         assert_eq!(recommend(5.0, None, 60 << 20, false), Mode::Hot);
+    }
+
+    fn reading(throttled: bool) -> Option<ClockReading> {
+        Some(ClockReading {
+            sm_mhz: 1980,
+            memory_mhz: 3201,
+            reasons: Vec::new(),
+            throttled,
+        })
+    }
+
+    #[test]
+    fn a_throttled_round_is_logged_but_not_kept_when_asked() {
+        let mut log = SampleLog::default();
+        log.record(vec![1.0], reading(false), true);
+        log.record(vec![2.0, 3.0], reading(true), true);
+        log.record(vec![4.0], None, true);
+        assert_eq!(log.kept, [1.0, 4.0], "no reading is no evidence of throttling");
+        assert_eq!(log.samples.len(), 4);
+        assert_eq!(log.dropped(), 2);
+        assert!(log.samples[1].dropped && log.samples[1].clocks == reading(true));
+    }
+
+    #[test]
+    fn without_drop_throttled_every_sample_is_kept() {
+        let mut log = SampleLog::default();
+        log.record(vec![2.0, 3.0], reading(true), false);
+        assert_eq!(log.kept, [2.0, 3.0]);
+        assert_eq!(log.dropped(), 0);
     }
 
     #[test]
