@@ -9,7 +9,7 @@
 //! times it), and CUPTI's own kernel timestamps ([`trace`], behind the
 //! `cupti` feature). It times a kernel's first launch as a measurement of its
 //! own, checks clocks and throttling through NVML ([`clocks`]), and reports
-//! a table and JSON of every sample ([`report`]), with [`report::JsonOut`]
+//! a table and JSON of every sample ([`report`]), with [`json_out::JsonOut`]
 //! claiming the JSON file before any GPU time is spent.
 //!
 //! Not for: the course's own timing of a lesson's kernels, three warm-ups and
@@ -18,6 +18,7 @@
 pub mod clocks;
 mod events;
 pub mod flush;
+pub mod json_out;
 pub mod measure;
 mod modes;
 pub mod replay;

@@ -1,5 +1,7 @@
 //! The instrument's output: a table for people and JSON with every sample
 //! and the device, driver and clock metadata.
+//!
+//! Not for: claiming and writing the JSON file ([`crate::json_out`]).
 
 use std::fmt::Write;
 
