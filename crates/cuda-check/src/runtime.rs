@@ -108,7 +108,10 @@ mod tests {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{stdout}{stderr}");
-        assert!(stdout.contains("1 passed"), "the child test did not run: {stdout}");
+        assert!(
+            stdout.contains("1 passed"),
+            "the child test did not run: {stdout}"
+        );
     }
 
     #[test]
