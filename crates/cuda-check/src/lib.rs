@@ -3,7 +3,7 @@
 //!
 //! [`check!`] takes a CUDA runtime status (a `cudaError_t` returned through a
 //! lesson's FFI), a cudarc driver result or, with the `cupti` feature, a
-//! cudarc CUPTI result ([`cupti`]), and turns a failure into a
+//! cudarc CUPTI result (module `cupti`), and turns a failure into a
 //! [`CudaError`] that names the file, the line, the call's text and CUDA's
 //! error name and message, printed in the course's shape:
 //!

@@ -6,7 +6,7 @@
 //! back-to-back, cold-cache with an L2 flush that leaves the cache clean
 //! ([`flush`]), graph replay with ordinary or programmatic dependencies
 //! ([`replay`]), isolated (one launch alone on a clean L2, as Nsight Compute
-//! times it), and CUPTI's own kernel timestamps ([`trace`], behind the
+//! times it), and CUPTI's own kernel timestamps (module `trace`, behind the
 //! `cupti` feature). It times a kernel's first launch as a measurement of its
 //! own, checks clocks and throttling through NVML ([`clocks`]), and reports
 //! a table and JSON of every sample ([`report`]), with [`json_out::JsonOut`]
