@@ -91,6 +91,15 @@ fn time_round_trip(
 }
 
 fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
+    // The instrument's output file is claimed before anything is measured,
+    // so a path that cannot be written fails now, not after the measurement
+    // (and outside row 1, which timing.cu does not spend on a file).
+    let json = options
+        .json
+        .as_deref()
+        .map(instrument::json_out::JsonOut::create)
+        .transpose()?;
+
     // Row 1 starts here, as early as the program can read a clock.
     let process_start = now_ms();
 
@@ -252,7 +261,7 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
             first_launch_ms: cold_ms,
             mean_of_10_ms: warm_ms,
         };
-        stats::run(&ctx, options, (&h_a, &h_b), ELEMS, course)?;
+        stats::run(&ctx, options.stats, json, (&h_a, &h_b), ELEMS, course)?;
     }
     Ok(())
 }

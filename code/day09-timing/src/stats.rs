@@ -1,19 +1,23 @@
 //! `--stats` and `--json`: vectorAdd at full n through the measurement
-//! instrument (crates/time-kernel's `instrument`), printed after the course's
-//! report, which stays exactly the course's.
+//! instrument (crates/instrument), printed after the course's report, which
+//! stays exactly the course's.
+//!
+//! Not for: the course's own timings (main.rs, with `time-kernel`), or
+//! parsing the command line (main.rs claims the JSON file before the course's
+//! report runs, so a bad path costs no GPU time).
 
-use std::error::Error;
+use std::fmt;
 use std::sync::Arc;
 
-use cuda_check::check;
+use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::sys::{self, CUdevice_attribute};
-use cudarc::driver::CudaContext;
-use lesson_cli::Options;
-use time_kernel::instrument::{
-    copy_ceiling_gb_s, has_programmatic_launch, recommend, FirstLaunch, Instrument, Mode,
+use cudarc::driver::{CudaContext, CudaStream};
+use instrument::json_out::{JsonOut, JsonOutError};
+use instrument::measure::{
+    copy_ceiling_gb_s, has_programmatic_launch, recommend, FirstLaunch, Instrument, Launch, Measurement, Mode,
 };
-use time_kernel::report::{table, DeviceInfo, Report, Traffic};
+use instrument::report::{table, DeviceInfo, Report, Traffic};
 
 use crate::ffi;
 
@@ -23,50 +27,65 @@ pub struct CourseNumbers {
     pub mean_of_10_ms: f32,
 }
 
-/// Measures, prints the table, and writes JSON where asked.
+/// Why the instrument's view could not be made: a CUDA call, or the JSON file.
+#[derive(Debug)]
+pub enum StatsError {
+    Cuda(CudaError),
+    Json(JsonOutError),
+}
+
+impl fmt::Display for StatsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StatsError::Cuda(e) => e.fmt(f),
+            StatsError::Json(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StatsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StatsError::Cuda(e) => Some(e),
+            StatsError::Json(e) => Some(e),
+        }
+    }
+}
+
+impl From<CudaError> for StatsError {
+    fn from(e: CudaError) -> Self {
+        StatsError::Cuda(e)
+    }
+}
+
+impl From<JsonOutError> for StatsError {
+    fn from(e: JsonOutError) -> Self {
+        StatsError::Json(e)
+    }
+}
+
+/// Measures; prints the table when `print_table`; writes every sample as JSON
+/// into `json`, a file its caller claimed before measuring, when given.
 pub fn run(
     ctx: &Arc<CudaContext>,
-    options: &Options,
+    print_table: bool,
+    json: Option<JsonOut>,
     host: (&[f32], &[f32]),
     elems: usize,
     course: CourseNumbers,
-) -> Result<(), Box<dyn Error>> {
+) -> Result<(), StatsError> {
     let (h_a, h_b) = host;
     let mut a = check!(DeviceBuffer::<f32>::alloc(ctx, elems))?;
     let mut b = check!(DeviceBuffer::<f32>::alloc(ctx, elems))?;
     let mut out = check!(DeviceBuffer::<f32>::alloc(ctx, elems))?;
     check!(a.copy_from_host(&h_a[..elems]))?;
     check!(b.copy_from_host(&h_b[..elems]))?;
+    let device = Device::query(ctx)?;
 
-    let l2 = check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))? as u64;
-    let mut driver = 0;
-    // SAFETY: writes one int.
-    check!(unsafe { sys::cuDriverGetVersion(&mut driver) }.result())?;
-    // The copy ceiling over 512 MiB, several times the L2 on any GPU here.
-    let ceiling = copy_ceiling_gb_s(ctx, 512 << 20)?;
-
-    let instrument = Instrument::default();
-    let mut launch = |s: &cudarc::driver::CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
-    // The programmatic modes where the GPU has programmatic launch.
-    let compute_capability = check!(ctx.compute_capability())?;
-    let programmatic = has_programmatic_launch(compute_capability);
-    let mut modes = vec![Mode::Hot, Mode::ColdCache, Mode::Graph];
-    if programmatic {
-        modes.extend([Mode::GraphPdl, Mode::Isolated]);
-    }
-    let mut measurements = Vec::new();
-    for mode in modes {
-        measurements.push(instrument.measure(ctx, mode, &mut launch)?);
-    }
-    // CUPTI's mode is a comparison, not the measurement: where libcupti is
-    // missing or refuses (a profiling permission, another tool attached),
-    // the table says why and the rest stands.
-    let cupti = time_kernel::trace::available().and_then(|()| {
-        instrument
-            .measure(ctx, Mode::Cupti, &mut launch)
-            .map_err(|e| e.to_string())
-    });
-    let cupti_unavailable = match cupti {
+    let mut launch = |s: &CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
+    let programmatic = has_programmatic_launch(device.compute_capability);
+    let mut measurements = measure_modes(ctx, programmatic, &mut launch)?;
+    let cupti_unavailable = match measure_cupti(ctx, &mut launch) {
         Ok(m) => {
             measurements.push(m);
             None
@@ -82,31 +101,93 @@ pub fn run(
     let hot_median = measurements[0].summary.median;
     let report = Report {
         kernel: format!("vectorAdd, n = {elems}"),
-        device: DeviceInfo {
-            name: check!(ctx.name())?,
-            compute_capability,
-            driver_cuda_version: format!("{}.{}", driver / 1000, (driver % 1000) / 10),
-            l2_bytes: l2,
-            copy_ceiling_gb_s: ceiling,
-            // The instrument already asked NVML; no need to ask again.
-            clocks_unavailable: measurements.iter().find_map(|m| m.clocks_unavailable.clone()),
-            cupti_unavailable,
-        },
+        device: device.info(ctx, &measurements, cupti_unavailable)?,
         traffic: Some(traffic),
         first_launch: Some(FirstLaunch {
             ms: f64::from(course.first_launch_ms),
         }),
         course_mean_of_10_ms: Some(f64::from(course.mean_of_10_ms)),
+        recommended: recommend(hot_median, Some(traffic.total()), device.l2_bytes, programmatic),
         measurements,
-        recommended: recommend(hot_median, Some(traffic.total()), l2, programmatic),
     };
-    if options.stats {
+    if print_table {
         println!("\nThe measurement instrument (--stats), vectorAdd at full n");
         print!("{}", table(&report));
     }
-    if let Some(path) = &options.json {
-        std::fs::write(path, report.to_json() + "\n")
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Some(json) = json {
+        json.write(&report)?;
     }
     Ok(())
+}
+
+/// What the report says about the device, asked before any measurement.
+struct Device {
+    l2_bytes: u64,
+    driver: i32,
+    copy_ceiling_gb_s: f64,
+    compute_capability: (i32, i32),
+}
+
+impl Device {
+    fn query(ctx: &Arc<CudaContext>) -> Result<Device, CudaError> {
+        let l2_bytes = check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))? as u64;
+        let mut driver = 0;
+        // SAFETY: writes one int.
+        check!(unsafe { sys::cuDriverGetVersion(&mut driver) }.result())?;
+        // The copy ceiling over 512 MiB, several times the L2 on any GPU here.
+        let copy_ceiling_gb_s = copy_ceiling_gb_s(ctx, 512 << 20)?;
+        Ok(Device {
+            l2_bytes,
+            driver,
+            copy_ceiling_gb_s,
+            compute_capability: check!(ctx.compute_capability())?,
+        })
+    }
+
+    fn info(
+        &self,
+        ctx: &Arc<CudaContext>,
+        measurements: &[Measurement],
+        cupti_unavailable: Option<String>,
+    ) -> Result<DeviceInfo, CudaError> {
+        Ok(DeviceInfo {
+            name: check!(ctx.name())?,
+            compute_capability: self.compute_capability,
+            driver_cuda_version: format!("{}.{}", self.driver / 1000, (self.driver % 1000) / 10),
+            l2_bytes: self.l2_bytes,
+            copy_ceiling_gb_s: self.copy_ceiling_gb_s,
+            // The instrument already asked NVML; no need to ask again.
+            clocks_unavailable: measurements.iter().find_map(|m| m.clocks_unavailable.clone()),
+            cupti_unavailable,
+        })
+    }
+}
+
+/// Hot, cold-cache and graph, and the programmatic modes where the GPU has
+/// programmatic launch, in that order.
+fn measure_modes(
+    ctx: &Arc<CudaContext>,
+    programmatic: bool,
+    launch: &mut impl Launch,
+) -> Result<Vec<Measurement>, CudaError> {
+    let mut modes = vec![Mode::Hot, Mode::ColdCache, Mode::Graph];
+    if programmatic {
+        modes.extend([Mode::GraphPdl, Mode::Isolated]);
+    }
+    let instrument = Instrument::default();
+    modes
+        .into_iter()
+        .map(|mode| instrument.measure(ctx, mode, launch))
+        .collect()
+}
+
+/// CUPTI's mode is a comparison, not the measurement: where libcupti is
+/// missing or refuses (a profiling permission, another tool attached), the
+/// table says why and the rest stands.
+fn measure_cupti(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<Measurement, String> {
+    instrument::cupti_available().and_then(|()| {
+        Instrument::default()
+            .measure(ctx, Mode::Cupti, launch)
+            .map_err(|e| e.to_string())
+    })
 }

@@ -2,7 +2,8 @@
 //! course's `CUDA_CHECK` macro.
 //!
 //! [`check!`] takes a CUDA runtime status (a `cudaError_t` returned through a
-//! lesson's FFI), a cudarc driver result or a cudarc CUPTI result, and turns a failure into a
+//! lesson's FFI), a cudarc driver result or, with the `cupti` feature, a
+//! cudarc CUPTI result (module `cupti`), and turns a failure into a
 //! [`CudaError`] that names the file, the line, the call's text and CUDA's
 //! error name and message, printed in the course's shape:
 //!
@@ -15,15 +16,16 @@
 //! read one line instead.
 //!
 //! Not for: printing or exiting (`lesson-cli` does that), or allocating and
-//! timing (`cuda-objects`, `time-kernel`).
+//! timing (`cuda-objects`, `time-kernel`, `instrument`).
 
+#[cfg(feature = "cupti")]
+pub mod cupti;
 mod error;
 pub mod runtime;
 
 pub use error::{CudaError, NoDriver};
 pub use runtime::RuntimeStatus;
 
-use cudarc::cupti::result::CuptiError;
 use cudarc::driver::DriverError;
 
 /// Checks a CUDA status; evaluates to `Result<T, CudaError>` for use with `?`.
@@ -61,53 +63,22 @@ impl<T> Status for Result<T, DriverError> {
     type Output = T;
     fn check(self, file: &'static str, line: u32, call: &'static str) -> Result<T, CudaError> {
         self.map_err(|e| {
-            // The enum's own name needs no driver; the message comes from
-            // cuGetErrorString, which cudarc would panic on without libcuda.
+            // The enum's own name needs no driver.
             let name = format!("{:?}", e.0);
-            let message = require_driver()
-                .ok()
-                .and_then(|()| e.error_string().ok())
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "no driver loaded to describe this error".to_string());
-            CudaError::new(file, line, call, name, message)
+            CudaError::new(file, line, call, name, driver_message(e, require_driver()))
         })
     }
 }
 
-impl<T> Status for Result<T, CuptiError> {
-    type Output = T;
-    fn check(self, file: &'static str, line: u32, call: &'static str) -> Result<T, CudaError> {
-        self.map_err(|e| {
-            let name = format!("{:?}", e.0);
-            // CUPTI describes these by repeating their name; say what they
-            // mean for the person running the program instead. Otherwise a
-            // CUPTI status only comes back from a call into libcupti, so the
-            // library is loaded and can describe it. cudarc's Debug and
-            // Display for CuptiError unwrap that description; this does not.
-            let message = match cupti_hint(e.0) {
-                Some(hint) => hint.to_string(),
-                None => e
-                    .error_string()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|_| "CUPTI gave no description".to_string()),
-            };
-            CudaError::new(file, line, call, name, message)
-        })
-    }
-}
-
-/// What a CUPTI status means in plain words, where CUPTI's own text does not say.
-fn cupti_hint(status: cudarc::cupti::sys::CUptiResult) -> Option<&'static str> {
-    use cudarc::cupti::sys::CUptiResult as R;
-    match status {
-        R::CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED => {
-            Some("another CUPTI client, such as a profiler (ncu, nsys), is attached to this process")
-        }
-        R::CUPTI_ERROR_INSUFFICIENT_PRIVILEGES => {
-            Some("this user may not profile the GPU (the driver's RmProfilingAdminOnly setting)")
-        }
-        _ => None,
-    }
+/// The driver's message for `e` where there is a driver to ask
+/// (cuGetErrorString, which cudarc would panic on without libcuda), and a
+/// sentence that says so where there is none.
+fn driver_message(e: DriverError, driver: Result<(), NoDriver>) -> String {
+    driver
+        .ok()
+        .and_then(|()| e.error_string().ok())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "no driver loaded to describe this error".to_string())
 }
 
 /// Succeeds when libcuda can be loaded; call it before any cudarc call.
@@ -160,36 +131,26 @@ mod tests {
     }
 
     #[test]
-    fn a_cupti_failure_with_a_plain_reason_says_it() {
-        use cudarc::cupti::sys::CUptiResult;
-        // No libcupti is needed: these statuses are described without it.
-        let failed: Result<(), CuptiError> = Err(CuptiError(
-            CUptiResult::CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
-        ));
-        let err = check!(failed).unwrap_err();
-        assert_eq!(err.name, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
-        assert!(err.message.contains("profiler (ncu, nsys)"), "{err}");
-        assert!(cupti_hint(CUptiResult::CUPTI_ERROR_INSUFFICIENT_PRIVILEGES).is_some());
-        assert!(
-            cupti_hint(CUptiResult::CUPTI_ERROR_UNKNOWN).is_none(),
-            "others keep CUPTI's text"
-        );
-    }
-
-    #[test]
-    fn a_driver_failure_without_a_driver_still_names_the_code() {
-        // Without libcuda, cuGetErrorName cannot run; the error must still be
-        // one useful line rather than a panic.
-        if require_driver().is_ok() {
-            return; // The fallback text is only reachable without a driver.
-        }
+    fn a_driver_failure_names_the_code_in_one_line_with_or_without_a_driver() {
+        // With a driver the message is cuGetErrorString's; without one it is
+        // the fallback. Either way: no panic, the code's name, one line.
         let failed: Result<(), DriverError> = Err(DriverError(
             cudarc::driver::sys::cudaError_enum::CUDA_ERROR_OUT_OF_MEMORY,
         ));
         let err = check!(failed).unwrap_err();
         assert_eq!(err.name, "CUDA_ERROR_OUT_OF_MEMORY");
+        assert!(!err.message.is_empty());
         assert!(err.to_string().starts_with("CUDA error "));
         assert!(!err.to_string().contains('\n'));
+    }
+
+    #[test]
+    fn without_a_driver_the_message_says_there_was_none_to_ask() {
+        let oom = DriverError(cudarc::driver::sys::cudaError_enum::CUDA_ERROR_OUT_OF_MEMORY);
+        assert_eq!(
+            driver_message(oom, Err(NoDriver)),
+            "no driver loaded to describe this error"
+        );
     }
 
     #[test]

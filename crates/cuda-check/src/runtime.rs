@@ -93,17 +93,41 @@ mod tests {
         assert!(!status.message().is_empty());
     }
 
+    /// The test below, run in a child process of this test binary with
+    /// every device hidden: no GPU is usable there whether or not this
+    /// machine has a driver, so the failure path runs on every machine.
     #[test]
-    fn without_a_driver_runtime_calls_fail_cleanly() {
-        if crate::require_driver().is_ok() {
-            return; // This test is about the machine with no driver.
-        }
+    fn with_no_usable_device_runtime_calls_fail_with_a_status_that_says_why() {
+        let child = "runtime::tests::binding_fails_cleanly_with_every_device_hidden";
+        let exe = std::env::current_exe().expect("the test binary's own path");
+        let out = std::process::Command::new(exe)
+            .args(["--ignored", "--exact", child, "--test-threads=1"])
+            .env("CUDA_VISIBLE_DEVICES", "")
+            .output()
+            .expect("the test binary runs as a child");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stdout}{stderr}");
+        assert!(
+            stdout.contains("1 passed"),
+            "the child test did not run: {stdout}"
+        );
+    }
+
+    #[test]
+    #[ignore = "run in a child process with CUDA_VISIBLE_DEVICES empty, by the test above"]
+    fn binding_fails_cleanly_with_every_device_hidden() {
+        assert_eq!(
+            std::env::var("CUDA_VISIBLE_DEVICES").as_deref(),
+            Ok(""),
+            "this test needs every device hidden"
+        );
         let status = bind_to_current_context();
         assert!(
             !status.is_success(),
-            "cudaFree(NULL) cannot succeed without a driver"
+            "cudaFree(NULL) cannot succeed without a usable device"
         );
-        // cudart names the missing driver rather than crashing.
+        // cudart names the missing driver or device rather than crashing.
         assert!(
             ["cudaErrorInsufficientDriver", "cudaErrorNoDevice"].contains(&status.name().as_str()),
             "{}",

@@ -13,26 +13,9 @@
 //! default because those extra records sit inside the timed region, which the
 //! course's helper does not have.
 //!
-//! Beyond the course's helper, [`instrument`] is a measurement instrument for
-//! kernel times that go into bug reports: adaptive sampling to a noise target
-//! ([`sampling`]), robust statistics with a confidence interval for the
-//! median ([`stats`]), the first launch as a measurement of its own, and
-//! five modes: hot back-to-back, cold-cache with an L2 flush that leaves the
-//! cache clean ([`flush`]), graph replay with ordinary or programmatic
-//! dependencies ([`replay`]), and CUPTI's own kernel timestamps ([`trace`]);
-//! clock and throttle checks through NVML ([`clocks`]), and a table and JSON
-//! of every sample ([`report`]).
-//!
-//! Not for: host clocks (`host-clock`).
-
-pub mod clocks;
-pub mod flush;
-pub mod instrument;
-pub mod replay;
-pub mod report;
-pub mod sampling;
-pub mod stats;
-pub mod trace;
+//! Not for: measurements that go into bug reports or compare modes
+//! (adaptive sampling, statistics, cold-cache, graph and CUPTI timing, clock
+//! checks: the `instrument` crate); host clocks (`host-clock`).
 
 use std::fmt;
 use std::sync::Arc;

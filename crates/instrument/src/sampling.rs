@@ -73,6 +73,15 @@ impl Budget {
         None
     }
 
+    /// The stopping rule after each round of sampling: [`Budget::decide`] on
+    /// the `kept` samples, and the sample budget also counted over all
+    /// `taken`, kept or dropped, so a card that keeps throttling cannot keep
+    /// the instrument sampling.
+    pub fn stop_after(&self, kept: &[f64], taken: usize, gpu_ms: f64) -> Option<Stop> {
+        self.decide(kept, gpu_ms)
+            .or_else(|| (taken >= self.max_samples).then_some(Stop::SampleBudget))
+    }
+
     /// A budget that cannot sample is a caller's mistake, said in one line.
     pub fn validate(&self) -> Result<(), String> {
         if self.max_samples == 0 || self.min_samples > self.max_samples {
@@ -121,6 +130,19 @@ mod tests {
     fn slow_samples_run_into_the_time_budget() {
         let noisy = [10.0, 20.0, 10.0, 20.0, 10.0, 20.0, 10.0, 20.0, 10.0, 20.0];
         assert_eq!(budget().decide(&noisy, 150.0), Some(Stop::TimeBudget));
+    }
+
+    #[test]
+    fn dropped_samples_count_against_the_sample_budget() {
+        let b = budget();
+        assert_eq!(b.stop_after(&[1.0; 3], 49, 10.0), None);
+        assert_eq!(b.stop_after(&[1.0; 3], 50, 10.0), Some(Stop::SampleBudget));
+        assert_eq!(
+            b.stop_after(&[1.0; 5], 50, 10.0),
+            Some(Stop::NoiseTarget),
+            "the noise target first"
+        );
+        assert_eq!(b.stop_after(&[], 10, 100.0), Some(Stop::TimeBudget));
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The instrument's output: a table for people and JSON with every sample
 //! and the device, driver and clock metadata.
+//!
+//! Not for: claiming and writing the JSON file ([`crate::json_out`]).
 
 use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::instrument::{FirstLaunch, Measurement, Mode};
+use crate::measure::{FirstLaunch, Measurement, Mode};
 
 /// Bytes a launch moves, as the caller declares them: reads and writes
 /// counted separately, each once.

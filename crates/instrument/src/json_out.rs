@@ -1,0 +1,126 @@
+//! The JSON file a measurement goes to, claimed before the measurement starts.
+//!
+//! A run that measures for minutes and only then finds that it cannot write
+//! its output has wasted the GPU time; [`JsonOut::create`] opens the file for
+//! writing at once, so a bad path fails before anything is measured, and
+//! [`JsonOut::write`] fills it at the end.
+//!
+//! Not for: what the JSON holds ([`crate::report`]).
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::report::Report;
+
+/// A JSON output that cannot be created or written, naming its path.
+#[derive(Debug, thiserror::Error)]
+pub enum JsonOutError {
+    #[error("cannot create {}: {source}", path.display())]
+    Create { path: PathBuf, source: io::Error },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+}
+
+/// A file opened for a report's JSON, waiting for the report.
+#[derive(Debug)]
+pub struct JsonOut {
+    file: File,
+    path: PathBuf,
+}
+
+impl JsonOut {
+    /// Creates (or truncates) the file at `path` now. A run that fails
+    /// after this leaves the file empty.
+    pub fn create(path: &Path) -> Result<JsonOut, JsonOutError> {
+        let path = path.to_path_buf();
+        match File::create(&path) {
+            Ok(file) => Ok(JsonOut { file, path }),
+            Err(source) => Err(JsonOutError::Create { path, source }),
+        }
+    }
+
+    /// The path it writes to.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes `report`, every sample of it, as JSON and closes the file.
+    pub fn write(mut self, report: &Report) -> Result<(), JsonOutError> {
+        let json = report.to_json() + "\n";
+        match self
+            .file
+            .write_all(json.as_bytes())
+            .and_then(|()| self.file.flush())
+        {
+            Ok(()) => Ok(()),
+            Err(source) => Err(JsonOutError::Write {
+                path: self.path,
+                source,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::Mode;
+    use crate::report::DeviceInfo;
+
+    fn a_report() -> Report {
+        Report {
+            kernel: "vectorAdd, n = 4".into(),
+            device: DeviceInfo {
+                name: "a GPU".into(),
+                compute_capability: (9, 0),
+                driver_cuda_version: "13.0".into(),
+                l2_bytes: 60 << 20,
+                copy_ceiling_gb_s: 1000.0,
+                clocks_unavailable: None,
+                cupti_unavailable: Some("not asked".into()),
+            },
+            traffic: None,
+            first_launch: None,
+            course_mean_of_10_ms: Some(0.25),
+            measurements: Vec::new(),
+            recommended: Mode::Hot,
+        }
+    }
+
+    /// A fresh directory of this test's own under the system's temp dir.
+    fn scratch_dir(test: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("instrument-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        dir
+    }
+
+    #[test]
+    fn a_path_in_a_missing_directory_fails_at_create_and_names_the_path() {
+        let path = scratch_dir("missing").join("no-such-dir").join("x.json");
+        let err = JsonOut::create(&path).expect_err("the directory does not exist");
+        assert!(matches!(err, JsonOutError::Create { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(
+            text.starts_with(&format!("cannot create {}: ", path.display())),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_good_path_is_created_at_once_and_later_holds_the_reports_json() {
+        let path = scratch_dir("good").join("x.json");
+        let out = JsonOut::create(&path).unwrap();
+        assert!(path.is_file(), "created before any measurement");
+        assert_eq!(out.path(), path);
+        out.write(&a_report()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(json["kernel"], "vectorAdd, n = 4");
+        assert_eq!(json["recommended"], "Hot");
+        assert_eq!(json["course_mean_of_10_ms"], 0.25);
+        assert!(text.ends_with("}\n"), "one newline at the end");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}

@@ -1,0 +1,41 @@
+//! A measurement instrument for kernel times that go into bug reports.
+//!
+//! [`measure`] samples a launch adaptively to a noise target ([`sampling`])
+//! and summarises the samples with robust statistics and a confidence
+//! interval for the median ([`stats`]), in one of six modes: hot
+//! back-to-back, cold-cache with an L2 flush that leaves the cache clean
+//! ([`flush`]), graph replay with ordinary or programmatic dependencies
+//! ([`replay`]), isolated (one launch alone on a clean L2, as Nsight Compute
+//! times it), and CUPTI's own kernel timestamps (module `trace`, behind the
+//! `cupti` feature). It times a kernel's first launch as a measurement of its
+//! own, checks clocks and throttling through NVML ([`clocks`]), and reports
+//! a table and JSON of every sample ([`report`]), with [`json_out::JsonOut`]
+//! claiming the JSON file before any GPU time is spent.
+//!
+//! Not for: the course's own timing of a lesson's kernels, three warm-ups and
+//! a mean of ten (`time-kernel`); host clocks (`host-clock`).
+
+pub mod clocks;
+mod events;
+pub mod flush;
+pub mod json_out;
+pub mod measure;
+mod modes;
+pub mod replay;
+pub mod report;
+pub mod sampling;
+pub mod stats;
+#[cfg(feature = "cupti")]
+pub mod trace;
+
+/// Why there is no cupti mode in a build without the `cupti` feature.
+pub const NO_CUPTI: &str = "this build of the instrument has no cupti mode (its cupti feature is off)";
+
+/// Whether the cupti mode can run in this process, and why not if not:
+/// libcupti must be found, and the build must have the `cupti` feature.
+pub fn cupti_available() -> Result<(), String> {
+    #[cfg(feature = "cupti")]
+    return trace::available();
+    #[cfg(not(feature = "cupti"))]
+    Err(NO_CUPTI.to_string())
+}

@@ -1,0 +1,407 @@
+//! The measurement instrument: adaptive sampling in one of six modes, with
+//! every sample kept, statistics, clock checks, and the GPU time it spent.
+//!
+//! - [`Mode::Hot`]: batches of back-to-back launches between two events, as
+//!   the course times (its mean of 10 is one such batch).
+//! - [`Mode::ColdCache`]: one launch per sample after the L2 has been flushed
+//!   by reading a buffer twice its size ([`crate::flush`]), so it holds none
+//!   of the kernel's data and nothing dirty; the flush is outside the timed
+//!   region.
+//! - [`Mode::Graph`]: a batch of launches captured once in a CUDA graph and
+//!   replayed, which removes the host's part of the gaps between launches.
+//! - [`Mode::GraphPdl`]: the same graph with its kernel-to-kernel edges made
+//!   programmatic ([`crate::replay`]), so each kernel's set-up overlaps the
+//!   previous kernel's run while its blocks still start only after every
+//!   block of the previous one has finished (Hopper and later).
+//! - [`Mode::Isolated`]: one launch alone on a clean L2, with no launch
+//!   latency and none of its own write-back in the sample: the conditions of
+//!   Nsight Compute's `gpu__time_duration`. Each sample is the difference
+//!   between a replay of [L2 flush, then the launch through a programmatic
+//!   edge] and a replay of the flush alone, each after an untimed flush
+//!   (Hopper and later). The subtraction also takes out the flush's own
+//!   completion, which the first replay overlaps with the launch; on the
+//!   H200 the result sits within 0.4% of ncu's (evidence/instrument/).
+//! - [`Mode::Cupti`]: batches as in hot mode, but each launch's time is its
+//!   kernels' start-to-end as CUPTI's activity records give it
+//!   (`crate::trace`), the numbers Nsight Systems shows. Needs libcupti
+//!   from the CUDA toolkit and the `cupti` feature (on by default). Tracing adds work around each kernel on the GPU,
+//!   so these durations come out longer than untraced ones; the mode is
+//!   there to compare with a trace, not to be the reference.
+//!
+//! Each mode's own setup and sample live in `modes`; here are the steps every
+//! mode shares: warm-up, rounds of samples until the budget's stopping rule
+//! ([`Budget::stop_after`]) says stop, and the summary. A first launch is
+//! measured on its own by [`first_launch`]; it happens once per kernel per
+//! process and no sampling can repeat it.
+//!
+//! Not for: the course's own warm-up-and-mean timing (`time-kernel`).
+
+use std::sync::Arc;
+
+use cuda_check::{check, CudaError};
+use cuda_objects::{BlockingStream, DeviceBuffer};
+use cudarc::driver::{CudaContext, CudaStream};
+use serde::Serialize;
+
+use crate::clocks::{ClockMonitor, ClockReading};
+use crate::events::Events;
+use crate::modes::{Early, Sampler, Setup, Targets};
+use crate::sampling::{Budget, Stop, Warmup};
+use crate::stats::{summarize, Summary};
+
+/// How samples are taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Mode {
+    Hot,
+    ColdCache,
+    Graph,
+    GraphPdl,
+    Isolated,
+    Cupti,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Hot => "hot",
+            Mode::ColdCache => "cold-cache",
+            Mode::Graph => "graph",
+            Mode::GraphPdl => "graph-pdl",
+            Mode::Isolated => "isolated",
+            Mode::Cupti => "cupti",
+        }
+    }
+}
+
+/// One sample: milliseconds per launch, and the card's state after it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sample {
+    pub ms: f64,
+    pub clocks: Option<ClockReading>,
+    /// Left out of the statistics because the card was throttling.
+    pub dropped: bool,
+}
+
+/// What one mode measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measurement {
+    pub mode: Mode,
+    pub launches_per_sample: usize,
+    pub warmup: Warmup,
+    pub budget: Budget,
+    pub samples: Vec<Sample>,
+    /// Statistics of the samples that were not dropped.
+    pub summary: Summary,
+    pub stop: Stop,
+    pub dropped: usize,
+    /// GPU time spent: warm-up, timed samples and cache flushes, in ms.
+    pub gpu_ms_spent: f64,
+    /// Why the samples carry no clock readings, if they carry none.
+    pub clocks_unavailable: Option<String>,
+}
+
+/// The first launch of a kernel in the process: one number, never a sample.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FirstLaunch {
+    pub ms: f64,
+}
+
+/// Settings for [`Instrument::measure`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Instrument {
+    pub warmup: Warmup,
+    pub budget: Budget,
+    /// The GPU time a hot sample should last, which sets how many launches
+    /// it batches; at least 1 and at most 1000 launches.
+    pub target_sample_ms: f64,
+    /// The same for a graph: longer, because each replay has a fixed start-up
+    /// cost that only a long graph spreads thin.
+    pub target_graph_ms: f64,
+    /// Leave out samples taken while the card was throttling.
+    pub drop_throttled: bool,
+}
+
+impl Default for Instrument {
+    fn default() -> Self {
+        Instrument {
+            warmup: Warmup::Millis(50.0),
+            budget: Budget::default(),
+            target_sample_ms: 0.5,
+            target_graph_ms: 5.0,
+            drop_throttled: true,
+        }
+    }
+}
+
+/// A launch the instrument can repeat: it queues one launch on the stream
+/// it is given (the instrument's own, so it can capture it into a graph).
+pub trait Launch: FnMut(&CudaStream) -> Result<(), CudaError> {}
+impl<F: FnMut(&CudaStream) -> Result<(), CudaError>> Launch for F {}
+
+/// Times the first launch of a kernel: one event pair, no warm-up. Call it
+/// before anything else launches that kernel.
+pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Result<FirstLaunch, CudaError> {
+    let events = Events::new(stream.context())?;
+    Ok(FirstLaunch {
+        ms: events.time(stream, || launch(stream))?,
+    })
+}
+
+/// The device-to-device copy rate, counting bytes read plus bytes written:
+/// the memory ceiling a memory-bound kernel is held against, measured in the
+/// same process. Median of 20 copies of `bytes` after 3 warm-ups, in GB/s.
+pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, CudaError> {
+    let src = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+    let dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+    let stream = ctx.default_stream();
+    let copy = || {
+        // SAFETY: both buffers hold `bytes` bytes and outlive the copy.
+        check!(unsafe {
+            cudarc::driver::result::memcpy_dtod_async(
+                dst.device_ptr(),
+                src.device_ptr(),
+                bytes,
+                stream.cu_stream(),
+            )
+        })
+    };
+    for _ in 0..3 {
+        copy()?;
+    }
+    let events = Events::new(ctx)?;
+    let mut ms = Vec::with_capacity(20);
+    for _ in 0..20 {
+        ms.push(events.time(&stream, copy)?);
+    }
+    let median = summarize(&ms).map_or(f64::NAN, |s| s.median);
+    Ok(2.0 * bytes as f64 / (median * 1e-3) / 1e9)
+}
+
+/// Every sample a measurement took, and the values of those it keeps for
+/// the statistics.
+#[derive(Default)]
+struct SampleLog {
+    samples: Vec<Sample>,
+    kept: Vec<f64>,
+}
+
+impl SampleLog {
+    /// Records one round's samples with the clock reading taken after it;
+    /// with `drop_throttled`, a round the card was throttling in is kept in
+    /// the log but left out of the statistics.
+    fn record(&mut self, taken: Vec<f64>, clocks: Option<ClockReading>, drop_throttled: bool) {
+        let dropped = drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
+        for ms in taken {
+            if !dropped {
+                self.kept.push(ms);
+            }
+            self.samples.push(Sample {
+                ms,
+                clocks: clocks.clone(),
+                dropped,
+            });
+        }
+    }
+
+    fn dropped(&self) -> usize {
+        self.samples.iter().filter(|s| s.dropped).count()
+    }
+}
+
+impl Instrument {
+    /// Measures `launch` in `mode` until the budget says stop.
+    pub fn measure(
+        &self,
+        ctx: &Arc<CudaContext>,
+        mode: Mode,
+        launch: &mut impl Launch,
+    ) -> Result<Measurement, CudaError> {
+        if let Err(e) = self.budget.validate() {
+            return Err(refused(e));
+        }
+        let owned = check!(BlockingStream::create(ctx))?;
+        let stream = owned.stream();
+        let events = Events::new(ctx)?;
+        let monitor = ClockMonitor::new(&check!(ctx.uuid())?.bytes.map(|b| b as u8));
+        let mut setup = Setup {
+            ctx,
+            stream,
+            events: &events,
+            launch,
+        };
+        let mut gpu_ms = 0.0;
+        // Before the warm-up, so the warm-up covers it (CUPTI's trace).
+        let early = Early::start(mode, stream)?;
+        let one_launch_ms = self.warm_up(&mut setup, &mut gpu_ms)?;
+        let targets = Targets {
+            sample_ms: self.target_sample_ms,
+            graph_ms: self.target_graph_ms,
+            one_launch_ms,
+        };
+        let mut sampler = Sampler::prepare(mode, early, &targets, &mut setup, &mut gpu_ms)?;
+        let (log, stop) = self.sample(&mut sampler, &mut setup, &monitor, &mut gpu_ms)?;
+        let launches_per_sample = sampler.launches_per_sample();
+        drop(sampler);
+        let Some(summary) = summarize(&log.kept) else {
+            return Err(refused(format!(
+                "all {} samples were taken while the GPU was throttling",
+                log.samples.len()
+            )));
+        };
+        Ok(Measurement {
+            mode,
+            launches_per_sample,
+            warmup: self.warmup,
+            budget: self.budget,
+            dropped: log.dropped(),
+            samples: log.samples,
+            summary,
+            stop,
+            gpu_ms_spent: gpu_ms,
+            clocks_unavailable: monitor.unavailable.clone(),
+        })
+    }
+
+    /// Untimed launches as [`Warmup`] asks, each timed all the same: returns
+    /// the last one's time, which sizes the batches.
+    fn warm_up(&self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
+        let (stream, events, launch) = (setup.stream, setup.events, &mut *setup.launch);
+        let mut one = events.time(stream, || launch(stream))?;
+        *gpu_ms += one;
+        match self.warmup {
+            Warmup::Count(n) => {
+                for _ in 1..n {
+                    one = events.time(stream, || launch(stream))?;
+                    *gpu_ms += one;
+                }
+            }
+            Warmup::Millis(limit) => {
+                let mut spent = one;
+                while spent < limit {
+                    one = events.time(stream, || launch(stream))?;
+                    spent += one;
+                }
+                *gpu_ms += spent - one;
+            }
+        }
+        Ok(one)
+    }
+
+    /// Takes rounds of samples, reading the clocks after each, until the
+    /// budget's stopping rule says stop.
+    fn sample(
+        &self,
+        sampler: &mut Sampler,
+        setup: &mut Setup<'_, impl Launch>,
+        monitor: &ClockMonitor,
+        gpu_ms: &mut f64,
+    ) -> Result<(SampleLog, Stop), CudaError> {
+        let mut log = SampleLog::default();
+        loop {
+            let taken = sampler.take(setup, gpu_ms)?;
+            log.record(taken, monitor.read(), self.drop_throttled);
+            if let Some(stop) = self.budget.stop_after(&log.kept, log.samples.len(), *gpu_ms) {
+                return Ok((log, stop));
+            }
+        }
+    }
+}
+
+/// A measurement the instrument refuses to make, said in one line.
+fn refused(why: impl Into<String>) -> CudaError {
+    CudaError::refused(file!(), line!(), "Instrument::measure", why)
+}
+
+/// Which mode to trust for a kernel. With programmatic dependent launch
+/// (compute capability 9.0 and later), kernels under 1 ms get the isolated
+/// mode: the kernel alone on a clean L2, as Nsight Compute times it, where
+/// launch gaps and the previous launch's write-back would otherwise be a
+/// visible share of each sample. Without it: cold-cache where the data the
+/// caller declares fits in the L2 (a hot loop would time the cache), graph
+/// replay under 1 ms, hot back-to-back for longer kernels, where the gaps
+/// are a small share. CUPTI's mode is never the pick: tracing adds work
+/// around every kernel on the GPU (evidence/instrument/README.md).
+pub fn recommend(
+    median_ms: f64,
+    bytes_touched: Option<u64>,
+    l2_bytes: u64,
+    programmatic_launch: bool,
+) -> Mode {
+    let fits_l2 = bytes_touched.is_some_and(|b| b <= l2_bytes);
+    match () {
+        _ if programmatic_launch && (median_ms < 1.0 || fits_l2) => Mode::Isolated,
+        _ if fits_l2 => Mode::ColdCache,
+        _ if median_ms < 1.0 => Mode::Graph,
+        _ => Mode::Hot,
+    }
+}
+
+/// Whether a device of this compute capability has programmatic dependent
+/// launch, which [`Mode::GraphPdl`] needs.
+pub fn has_programmatic_launch(compute_capability: (i32, i32)) -> bool {
+    compute_capability.0 >= 9
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_kernels_get_the_isolated_mode_where_there_is_programmatic_launch() {
+        assert_eq!(
+            recommend(0.057, Some(201_000_000), 60 << 20, true),
+            Mode::Isolated
+        );
+        assert_eq!(recommend(0.01, None, 60 << 20, true), Mode::Isolated);
+        assert_eq!(recommend(5.0, Some(4 << 20), 60 << 20, true), Mode::Isolated);
+    }
+
+    #[test]
+    fn without_it_short_kernels_get_graph_replay_and_cache_sized_data_cold_cache() {
+        assert_eq!(recommend(0.057, Some(201_000_000), 60 << 20, false), Mode::Graph);
+        assert_eq!(recommend(0.01, None, 60 << 20, false), Mode::Graph);
+        assert_eq!(recommend(0.01, Some(4 << 20), 60 << 20, false), Mode::ColdCache);
+    }
+
+    #[test]
+    fn long_kernels_on_big_data_get_hot() {
+        assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20, true), Mode::Hot);
+        assert_eq!(recommend(5.0, None, 60 << 20, false), Mode::Hot);
+    }
+
+    fn reading(throttled: bool) -> Option<ClockReading> {
+        Some(ClockReading {
+            sm_mhz: 1980,
+            memory_mhz: 3201,
+            reasons: Vec::new(),
+            throttled,
+        })
+    }
+
+    #[test]
+    fn a_throttled_round_is_logged_but_not_kept_when_asked() {
+        let mut log = SampleLog::default();
+        log.record(vec![1.0], reading(false), true);
+        log.record(vec![2.0, 3.0], reading(true), true);
+        log.record(vec![4.0], None, true);
+        assert_eq!(log.kept, [1.0, 4.0], "no reading is no evidence of throttling");
+        assert_eq!(log.samples.len(), 4);
+        assert_eq!(log.dropped(), 2);
+        assert!(log.samples[1].dropped && log.samples[1].clocks == reading(true));
+    }
+
+    #[test]
+    fn without_drop_throttled_every_sample_is_kept() {
+        let mut log = SampleLog::default();
+        log.record(vec![2.0, 3.0], reading(true), false);
+        assert_eq!(log.kept, [2.0, 3.0]);
+        assert_eq!(log.dropped(), 0);
+    }
+
+    #[test]
+    fn programmatic_launch_starts_with_hopper() {
+        assert!(has_programmatic_launch((9, 0)));
+        assert!(has_programmatic_launch((10, 0)));
+        assert!(!has_programmatic_launch((8, 9)));
+    }
+}

@@ -1,0 +1,309 @@
+//! One sampler per mode, each with its own setup and its own way of taking a
+//! sample (nvbench keeps one per mode the same way). [`Sampler`] picks one
+//! for a [`Mode`] and hands each round to it; the modes themselves are
+//! described on [`Mode`].
+//!
+//! Not for: warming up, deciding when to stop, or statistics
+//! ([`crate::measure`], [`crate::sampling`], [`crate::stats`]).
+
+use std::sync::Arc;
+
+use cuda_check::{check, CudaError};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
+
+use crate::events::{timing_event, Events};
+use crate::flush::L2Flush;
+use crate::measure::{Launch, Mode};
+use crate::replay::{CapturedGraph, Dependencies};
+
+/// Most launches one sample batches, however short the kernel.
+const MAX_BATCH: usize = 1000;
+
+/// How many launches make a sample of about `target_ms` of GPU time, when
+/// one launch takes `one_launch_ms`: at least 1 and at most [`MAX_BATCH`].
+pub(crate) fn batch_for(target_ms: f64, one_launch_ms: f64) -> usize {
+    ((target_ms / one_launch_ms.max(1e-6)).ceil() as usize).clamp(1, MAX_BATCH)
+}
+
+/// A refusal by the instrument, for a mode it cannot run as asked.
+fn refused(why: impl Into<String>) -> CudaError {
+    CudaError::refused(file!(), line!(), "Instrument::measure", why)
+}
+
+/// What the mode-specific setup may use: the measurement's context, stream
+/// and events, and the launch it measures.
+pub(crate) struct Setup<'a, L: Launch> {
+    pub(crate) ctx: &'a Arc<CudaContext>,
+    pub(crate) stream: &'a CudaStream,
+    pub(crate) events: &'a Events,
+    pub(crate) launch: &'a mut L,
+}
+
+/// Times `batch` launches back to back between the two events.
+fn time_batch(setup: &mut Setup<'_, impl Launch>, batch: usize) -> Result<f64, CudaError> {
+    let (stream, launch) = (setup.stream, &mut *setup.launch);
+    setup.events.time(stream, || {
+        for _ in 0..batch {
+            launch(stream)?;
+        }
+        Ok(())
+    })
+}
+
+/// Hot: `batch` back-to-back launches between two events per sample.
+pub(crate) struct Hot {
+    batch: usize,
+}
+
+impl Hot {
+    fn take(&self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
+        let total = time_batch(setup, self.batch)?;
+        *gpu_ms += total;
+        Ok(total / self.batch as f64)
+    }
+}
+
+/// Cold-cache: one launch per sample, after an L2 flush outside the timed
+/// region.
+pub(crate) struct ColdCache {
+    flush: L2Flush,
+    flush_start: CudaEvent,
+}
+
+impl ColdCache {
+    fn new(ctx: &Arc<CudaContext>) -> Result<ColdCache, CudaError> {
+        Ok(ColdCache {
+            flush: L2Flush::new(ctx)?,
+            flush_start: timing_event(ctx)?,
+        })
+    }
+
+    fn take(&self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
+        let (stream, events, launch) = (setup.stream, setup.events, &mut *setup.launch);
+        // The flush is queued just before the start event and not waited
+        // for: the device stays busy while the host queues the launch, so the
+        // sample holds the kernel on a cold L2 and no host latency.
+        check!(self.flush_start.record(stream))?;
+        self.flush.queue(stream)?;
+        let total = events.time(stream, || launch(stream))?;
+        // The flush is outside the timed region, but GPU time all the same.
+        *gpu_ms += total + f64::from(check!(self.flush_start.elapsed_ms(&events.start))?);
+        Ok(total)
+    }
+}
+
+/// Graph and graph-pdl: `batch` launches captured once and replayed per
+/// sample.
+pub(crate) struct Graph {
+    batch: usize,
+    graph: CapturedGraph,
+}
+
+impl Graph {
+    fn new(
+        setup: &mut Setup<'_, impl Launch>,
+        batch: usize,
+        dependencies: Dependencies,
+        gpu_ms: &mut f64,
+    ) -> Result<Graph, CudaError> {
+        let graph = CapturedGraph::capture(setup.stream, batch, dependencies, setup.launch)?;
+        // Replays have their own first-time costs: warm those too.
+        *gpu_ms += setup.events.time(setup.stream, || graph.launch(setup.stream))?;
+        Ok(Graph { batch, graph })
+    }
+
+    fn take(&self, setup: &Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
+        let stream = setup.stream;
+        let total = setup.events.time(stream, || self.graph.launch(stream))?;
+        *gpu_ms += total;
+        Ok(total / self.batch as f64)
+    }
+}
+
+/// Isolated: a replay of [flush, then the launch] less a replay of the flush
+/// alone, each after an untimed flush.
+pub(crate) struct Isolated {
+    /// Kept alive for the graphs, which launch its kernel.
+    _flush: L2Flush,
+    flush_only: CapturedGraph,
+    flush_then_launch: CapturedGraph,
+}
+
+impl Isolated {
+    fn new(setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<Isolated, CudaError> {
+        let (stream, launch) = (setup.stream, &mut *setup.launch);
+        let flush = L2Flush::new(setup.ctx)?;
+        let flush_only = CapturedGraph::capture(stream, 1, Dependencies::Full, &mut |s| flush.queue(s))?;
+        let flush_then_launch = CapturedGraph::capture(stream, 1, Dependencies::Programmatic, &mut |s| {
+            flush.queue(s)?;
+            launch(s)
+        })?;
+        if !flush_then_launch.first_edge_programmatic {
+            return Err(refused(
+                "isolated mode needs a launch that starts with a kernel launch (the flush joins it through a programmatic edge)",
+            ));
+        }
+        for g in [&flush_only, &flush_then_launch] {
+            *gpu_ms += setup.events.time(stream, || g.launch(stream))?;
+        }
+        Ok(Isolated {
+            _flush: flush,
+            flush_only,
+            flush_then_launch,
+        })
+    }
+
+    fn take(&self, setup: &Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
+        let (stream, events) = (setup.stream, setup.events);
+        // Each timed replay follows an untimed flush, queued just before it
+        // so the device never idles: both start on an L2 that holds only the
+        // flush's clean lines, with whatever the previous launch left dirty
+        // already written back. What differs is the launch after the timed
+        // flush, which starts as the flush's last block exits (a programmatic
+        // edge) and whose own dirty lines are left in the L2 when the clock
+        // stops.
+        self.flush_only.launch(stream)?;
+        let without = events.time(stream, || self.flush_only.launch(stream))?;
+        self.flush_only.launch(stream)?;
+        let with = events.time(stream, || self.flush_then_launch.launch(stream))?;
+        // The untimed flushes take as long as the timed one.
+        *gpu_ms += 3.0 * without + with;
+        Ok(with - without)
+    }
+}
+
+/// What a mode turns on before the warm-up, so the warm-up covers it too:
+/// CUPTI's trace, whose set-up on the first traced launch must not land in a
+/// sample.
+pub(crate) enum Early {
+    Nothing,
+    #[cfg(feature = "cupti")]
+    Trace(crate::trace::KernelTrace),
+}
+
+impl Early {
+    pub(crate) fn start(mode: Mode, stream: &CudaStream) -> Result<Early, CudaError> {
+        match mode {
+            #[cfg(feature = "cupti")]
+            Mode::Cupti => Ok(Early::Trace(crate::trace::KernelTrace::start(stream)?)),
+            #[cfg(not(feature = "cupti"))]
+            Mode::Cupti => {
+                let _ = stream;
+                Err(refused(crate::NO_CUPTI))
+            }
+            _ => Ok(Early::Nothing),
+        }
+    }
+}
+
+/// CUPTI: batches as in hot mode, each launch timed by its kernels' records.
+#[cfg(feature = "cupti")]
+pub(crate) struct Cupti {
+    batch: usize,
+    trace: crate::trace::KernelTrace,
+}
+
+#[cfg(feature = "cupti")]
+impl Cupti {
+    fn new(mut trace: crate::trace::KernelTrace, batch: usize) -> Result<Cupti, CudaError> {
+        // The warm-up's records are not samples.
+        trace.discard()?;
+        Ok(Cupti { batch, trace })
+    }
+
+    fn take(&mut self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<Vec<f64>, CudaError> {
+        *gpu_ms += time_batch(setup, self.batch)?;
+        crate::trace::per_launch_ms(&self.trace.take()?, self.batch)
+            .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why))
+    }
+}
+
+/// The sampler of one mode, made once after the warm-up.
+pub(crate) enum Sampler {
+    Hot(Hot),
+    ColdCache(ColdCache),
+    Graph(Graph),
+    Isolated(Isolated),
+    #[cfg(feature = "cupti")]
+    Cupti(Cupti),
+}
+
+/// How long the caller wants a sample of each kind to last, and what one
+/// launch took at the end of the warm-up: together they size the batches.
+pub(crate) struct Targets {
+    pub(crate) sample_ms: f64,
+    pub(crate) graph_ms: f64,
+    pub(crate) one_launch_ms: f64,
+}
+
+impl Sampler {
+    /// Sets `mode` up: flush buffers, captured graphs, the trace started in
+    /// `early`. GPU time the setup spends is added to `gpu_ms`.
+    pub(crate) fn prepare(
+        mode: Mode,
+        early: Early,
+        targets: &Targets,
+        setup: &mut Setup<'_, impl Launch>,
+        gpu_ms: &mut f64,
+    ) -> Result<Sampler, CudaError> {
+        let sample_batch = batch_for(targets.sample_ms, targets.one_launch_ms);
+        let graph_batch = batch_for(targets.graph_ms, targets.one_launch_ms);
+        Ok(match mode {
+            Mode::Hot => Sampler::Hot(Hot { batch: sample_batch }),
+            Mode::Cupti => match early {
+                #[cfg(feature = "cupti")]
+                Early::Trace(trace) => Sampler::Cupti(Cupti::new(trace, sample_batch)?),
+                _ => return Err(refused("the kernel trace was not started")),
+            },
+            Mode::ColdCache => Sampler::ColdCache(ColdCache::new(setup.ctx)?),
+            Mode::Graph => Sampler::Graph(Graph::new(setup, graph_batch, Dependencies::Full, gpu_ms)?),
+            Mode::GraphPdl => Sampler::Graph(Graph::new(
+                setup,
+                graph_batch,
+                Dependencies::Programmatic,
+                gpu_ms,
+            )?),
+            Mode::Isolated => Sampler::Isolated(Isolated::new(setup, gpu_ms)?),
+        })
+    }
+
+    pub(crate) fn launches_per_sample(&self) -> usize {
+        match self {
+            Sampler::Hot(Hot { batch }) | Sampler::Graph(Graph { batch, .. }) => *batch,
+            Sampler::ColdCache(_) | Sampler::Isolated(_) => 1,
+            #[cfg(feature = "cupti")]
+            Sampler::Cupti(_) => 1,
+        }
+    }
+
+    /// One round of sampling: the samples it took, in ms per launch. GPU
+    /// time it spent, timed or not, is added to `gpu_ms`.
+    pub(crate) fn take(
+        &mut self,
+        setup: &mut Setup<'_, impl Launch>,
+        gpu_ms: &mut f64,
+    ) -> Result<Vec<f64>, CudaError> {
+        Ok(match self {
+            Sampler::Hot(hot) => vec![hot.take(setup, gpu_ms)?],
+            Sampler::ColdCache(cold) => vec![cold.take(setup, gpu_ms)?],
+            Sampler::Graph(graph) => vec![graph.take(setup, gpu_ms)?],
+            Sampler::Isolated(isolated) => vec![isolated.take(setup, gpu_ms)?],
+            #[cfg(feature = "cupti")]
+            Sampler::Cupti(cupti) => cupti.take(setup, gpu_ms)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_lasts_about_the_target_and_stays_between_1_and_1000_launches() {
+        assert_eq!(batch_for(0.5, 0.057), 9, "ceil(0.5 / 0.057)");
+        assert_eq!(batch_for(5.0, 0.057), 88);
+        assert_eq!(batch_for(0.5, 2.0), 1, "a long launch is a batch of one");
+        assert_eq!(batch_for(0.5, 0.0001), 1000, "a tiny launch hits the cap");
+        assert_eq!(batch_for(0.5, 0.0), 1000, "a zero time cannot divide by zero");
+    }
+}

@@ -1,0 +1,223 @@
+//! On a GPU: the instrument measures in every mode, its CUPTI trace, graph
+//! replay and L2 flush work. Run with `cargo test -- --ignored` where there
+//! is an NVIDIA GPU; ci/gpu-session.sh runs these on the GPU machine.
+
+use cuda_check::check;
+use cudarc::driver::{result, CudaContext};
+use time_kernel::KernelTimer;
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn the_instrument_measures_in_every_mode_within_its_budget() {
+    use instrument::measure::{Instrument, Mode};
+    use instrument::sampling::{Budget, Warmup};
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    let ctx = CudaContext::new(0).unwrap();
+    let bytes = 64 << 20;
+    // SAFETY: freed below; only memset writes it.
+    let buf = unsafe { result::malloc_sync(bytes) }.unwrap();
+    let mut launch = |s: &cudarc::driver::CudaStream| {
+        check!(unsafe { result::memset_d8_async(buf, 1, bytes, s.cu_stream()) })
+    };
+    let instrument = Instrument {
+        warmup: Warmup::Count(3),
+        budget: Budget {
+            min_samples: 10,
+            max_samples: 200,
+            max_gpu_ms: 500.0,
+            noise_target: 0.01,
+        },
+        target_sample_ms: 0.5,
+        target_graph_ms: 2.0,
+        drop_throttled: true,
+    };
+    for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph, Mode::GraphPdl] {
+        let m = instrument.measure(&ctx, mode, &mut launch).unwrap();
+        assert_eq!(m.mode, mode);
+        assert!(
+            m.samples.len() >= 10 && m.samples.len() <= 200,
+            "{mode:?}: {}",
+            m.samples.len()
+        );
+        assert!(m.summary.median > 0.0 && m.summary.min <= m.summary.median);
+        assert!(
+            m.gpu_ms_spent >= m.summary.median * m.summary.n as f64,
+            "{mode:?}"
+        );
+        if mode == Mode::ColdCache {
+            assert_eq!(m.launches_per_sample, 1);
+        } else {
+            assert!(m.launches_per_sample >= 1);
+        }
+    }
+    // SAFETY: allocated above, nothing in flight after measure's syncs.
+    unsafe { result::free_sync(buf) }.unwrap();
+}
+
+/// A kernel launch to time in the tests below: the instrument's own L2
+/// flush, a grid-stride read of twice the L2 (a real kernel, built from PTX
+/// by the driver, so these tests need no compiler).
+fn a_kernel(ctx: &std::sync::Arc<CudaContext>) -> instrument::flush::L2Flush {
+    instrument::flush::L2Flush::new(ctx).unwrap()
+}
+
+/// A launch that runs no kernel: a memset of a small buffer of its own.
+fn a_memset() -> impl FnMut(&cudarc::driver::CudaStream) -> Result<(), cuda_check::CudaError> {
+    // SAFETY: 1 KiB, never freed: the test process ends soon after.
+    let buf = unsafe { result::malloc_sync(1024) }.unwrap();
+    // SAFETY: the buffer holds 1024 bytes.
+    move |s| check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
+}
+
+fn small_budget() -> instrument::measure::Instrument {
+    use instrument::sampling::{Budget, Warmup};
+    instrument::measure::Instrument {
+        warmup: Warmup::Count(3),
+        budget: Budget {
+            min_samples: 20,
+            max_samples: 400,
+            max_gpu_ms: 500.0,
+            noise_target: 0.01,
+        },
+        target_sample_ms: 0.5,
+        target_graph_ms: 2.0,
+        drop_throttled: true,
+    }
+}
+
+#[cfg(feature = "cupti")]
+#[test]
+#[ignore = "needs an NVIDIA GPU and libcupti"]
+fn cupti_mode_times_each_kernel_from_its_own_records() {
+    use instrument::measure::Mode;
+    use instrument::trace::KernelTrace;
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    instrument::trace::available().expect("this test needs libcupti");
+    let ctx = CudaContext::new(0).unwrap();
+    let kernel = a_kernel(&ctx);
+
+    // The trace on its own: one record per launch, in order, on our stream.
+    let stream = ctx.new_stream().unwrap();
+    let mut trace = KernelTrace::start(&stream).unwrap();
+    assert!(KernelTrace::start(&stream).is_err(), "one trace at a time");
+    for _ in 0..5 {
+        kernel.queue(&stream).unwrap();
+    }
+    stream.synchronize().unwrap();
+    let spans = trace.take().unwrap();
+    assert_eq!(spans.len(), 5, "{spans:?}");
+    assert!(
+        spans.windows(2).all(|w| w[0].end_ns <= w[1].start_ns),
+        "{spans:?}"
+    );
+    assert!(spans.iter().all(|s| s.end_ns > s.start_ns));
+    assert!(trace.take().unwrap().is_empty(), "taken records are gone");
+    drop(trace);
+
+    let instrument = small_budget();
+    let cupti = instrument
+        .measure(&ctx, Mode::Cupti, &mut |s: &cudarc::driver::CudaStream| {
+            kernel.queue(s)
+        })
+        .unwrap();
+    assert_eq!(cupti.launches_per_sample, 1);
+    assert!(cupti.samples.len() >= 20, "{}", cupti.samples.len());
+    assert!(cupti.summary.median > 0.0);
+
+    // A launch that runs no kernel has nothing for CUPTI to time.
+    let err = instrument
+        .measure(&ctx, Mode::Cupti, &mut a_memset())
+        .unwrap_err();
+    assert!(err.message.contains("kernel records for"), "{err}");
+    ctx.synchronize().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU with programmatic dependent launch (compute capability 9.0+)"]
+fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
+    use instrument::measure::Mode;
+    use instrument::replay::{CapturedGraph, Dependencies};
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    let ctx = CudaContext::new(0).unwrap();
+    let kernel = a_kernel(&ctx);
+    let stream = ctx.new_stream().unwrap();
+    let mut launch = |s: &cudarc::driver::CudaStream| kernel.queue(s);
+
+    let plain = CapturedGraph::capture(&stream, 8, Dependencies::Full, &mut launch).unwrap();
+    assert_eq!(plain.programmatic_edges, 0);
+    assert!(!plain.first_edge_programmatic);
+    let pdl = CapturedGraph::capture(&stream, 8, Dependencies::Programmatic, &mut launch).unwrap();
+    assert_eq!(
+        pdl.programmatic_edges, 7,
+        "one edge between each pair of launches"
+    );
+    assert!(pdl.first_edge_programmatic);
+    // A memset first: the edge out of it stays ordinary, the kernel-to-kernel
+    // edges after it do not.
+    let mut memset = a_memset();
+    let mut memset_then_kernels = |s: &cudarc::driver::CudaStream| {
+        memset(s)?;
+        kernel.queue(s)?;
+        kernel.queue(s)
+    };
+    let mixed =
+        CapturedGraph::capture(&stream, 1, Dependencies::Programmatic, &mut memset_then_kernels).unwrap();
+    assert_eq!(mixed.programmatic_edges, 1);
+    assert!(!mixed.first_edge_programmatic);
+    pdl.launch(&stream).unwrap();
+    stream.synchronize().unwrap();
+    drop((plain, pdl));
+
+    // Whether it is faster is for the evidence to say (it depends on the
+    // kernel: evidence/instrument/README.md); here, that it measures.
+    let graph_pdl = small_budget().measure(&ctx, Mode::GraphPdl, &mut launch).unwrap();
+    assert_eq!(graph_pdl.mode, Mode::GraphPdl);
+    assert!(graph_pdl.launches_per_sample > 1 && graph_pdl.summary.median > 0.0);
+
+    // The isolated mode: one sample per launch, a difference of two replays.
+    let isolated = small_budget().measure(&ctx, Mode::Isolated, &mut launch).unwrap();
+    assert_eq!(isolated.launches_per_sample, 1);
+    assert!(
+        isolated.samples.len() >= 20 && isolated.summary.median > 0.0,
+        "{:?}",
+        isolated.summary
+    );
+    // It needs a kernel to hang the programmatic edge on.
+    let err = small_budget()
+        .measure(&ctx, Mode::Isolated, &mut a_memset())
+        .unwrap_err();
+    assert!(
+        err.message
+            .contains("needs a launch that starts with a kernel launch"),
+        "{err}"
+    );
+    ctx.synchronize().unwrap();
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn the_l2_flush_covers_twice_the_l2_and_runs_on_the_stream() {
+    use cudarc::driver::sys::CUdevice_attribute;
+    use instrument::flush::L2Flush;
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    let ctx = CudaContext::new(0).unwrap();
+    let l2 = ctx
+        .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
+        .unwrap() as usize;
+    let flush = L2Flush::new(&ctx).unwrap();
+    assert!(
+        flush.bytes() >= 2 * l2 && flush.bytes().is_multiple_of(16),
+        "{} for an L2 of {l2}",
+        flush.bytes()
+    );
+    let stream = ctx.new_stream().unwrap();
+    let timer = KernelTimer::default();
+    let timing = timer.time(&stream, || flush.queue(&stream)).unwrap();
+    // Reading twice the L2 from memory takes time; a launch that did nothing would not.
+    let gb_s = flush.bytes() as f64 / (f64::from(timing.mean_ms()) * 1e-3) / 1e9;
+    assert!(gb_s > 10.0 && gb_s < 20_000.0, "{gb_s} GB/s");
+}
