@@ -11,8 +11,9 @@ use evidence::{compare, plot, record, transcript_files};
 const USAGE: &str = "\
 evidence: recorded lesson runs as data
 
-  evidence record --dir DIR --lesson L --name N [VAR=value ...] -- COMMAND ...
-      run COMMAND, write DIR/L/<UTC start>-N.txt (header + output) and its .json twin
+  evidence record --dir DIR --lesson L --name N [--timeout SECONDS] [VAR=value ...] -- COMMAND ...
+      run COMMAND, write DIR/L/<UTC start>-N.txt (header + output) and its .json twin;
+      --timeout ends a program still running after SECONDS
   evidence check [DIR]
       every lesson page claim against every transcript in DIR (default evidence/);
       exit 1 on an unexpected failure or a malformed transcript
@@ -83,16 +84,18 @@ fn parse_record(words: &[&str]) -> Result<record::Request, String> {
     let mut lesson = None;
     let mut name = None;
     let mut env = Vec::new();
+    let mut timeout = None;
     let mut i = 0;
     while i < words.len() {
         match words[i] {
-            "--dir" | "--lesson" | "--name" => {
+            "--dir" | "--lesson" | "--name" | "--timeout" => {
                 let value = words
                     .get(i + 1)
                     .ok_or_else(|| format!("{} needs a value", words[i]))?;
                 match words[i] {
                     "--dir" => dir = Some(PathBuf::from(value)),
                     "--lesson" => lesson = Some(value.to_string()),
+                    "--timeout" => timeout = Some(record::parse_timeout(value)?),
                     _ => name = Some(value.to_string()),
                 }
                 i += 2;
@@ -108,6 +111,7 @@ fn parse_record(words: &[&str]) -> Result<record::Request, String> {
                     name: name.ok_or("record needs --name")?,
                     env,
                     command,
+                    timeout,
                 });
             }
             w => match w.split_once('=') {
