@@ -225,11 +225,14 @@ fn plot_all(dir: &Path, out: &Path) -> Result<ExitCode, String> {
     for program in ["cxx", "rust"] {
         let name = format!("h200-{program}");
         if let Some(chart) = plot::day09_sweep(&group(&all, "day09-timing", &name), program) {
-            written.push((format!("day09-timing-sweep-{program}.svg"), plot::svg(&chart)));
+            written.push((format!("day09-timing-sweep-{program}.svg"), plot::svg(&chart)?));
         }
         let reference = group(&all, "day53-pinned", "h200-torch-reference");
         if let Some(chart) = plot::day53_bandwidth(&group(&all, "day53-pinned", &name), program, &reference) {
-            written.push((format!("day53-pinned-bandwidth-{program}.svg"), plot::svg(&chart)));
+            written.push((
+                format!("day53-pinned-bandwidth-{program}.svg"),
+                plot::svg(&chart)?,
+            ));
         }
     }
     for (file, svg) in written {
