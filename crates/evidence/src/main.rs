@@ -29,6 +29,9 @@ enum Command {
         lesson: String,
         #[arg(long)]
         name: String,
+        /// End a program still running after SECONDS, and record that.
+        #[arg(long, value_name = "SECONDS", value_parser = record::parse_timeout)]
+        timeout: Option<std::time::Duration>,
         /// VAR=value assignments the command runs with, then `--` and the command.
         #[arg(value_name = "VAR=value", value_parser = env_assignment)]
         env: Vec<(String, String)>,
@@ -93,6 +96,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             dir,
             lesson,
             name,
+            timeout,
             env,
             command,
         } => {
@@ -102,6 +106,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 name,
                 env,
                 command,
+                timeout,
             };
             let path = record::record(&request).map_err(anyhow::Error::msg)?;
             println!("{}", path.display());
@@ -266,7 +271,8 @@ fn plot_all(dir: &Path, out: &Path) -> anyhow::Result<()> {
             let references: Vec<&dyn Parsed> = references.iter().filter_map(|t| t.body.parsed()).collect();
             for spec in lesson.charts(program, &runs_parsed, &references) {
                 let path = out.join(format!("{}.svg", spec.stem));
-                let svg = plot::svg(&plot::from_spec(&spec, plot::describe(&runs)));
+                let svg =
+                    plot::svg(&plot::from_spec(&spec, plot::describe(&runs))).map_err(anyhow::Error::msg)?;
                 std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
                 println!("{}", path.display());
             }

@@ -1,16 +1,61 @@
-//! SVG charts of the lessons' evidence: each lesson says what to draw
-//! (`lesson_spec::Chart`), this draws it. Plain SVG, no dependencies.
+//! SVG charts of the lessons' sweeps, drawn from evidence with `plotters`
+//! (its SVG backend only: no font files are read, text sizes are estimated).
+//!
+//! A generic renderer ([`Chart`], [`Series`], [`Point`], [`Reference`],
+//! [`svg`]) that knows nothing of lessons; each lesson says what to draw
+//! (`lesson_spec::Chart`) and [`from_spec`] turns that into a chart. Every
+//! point is the median of the runs, drawn inside the band of their minimum
+//! to maximum.
+//!
+//! Not for: choosing which runs to draw (the caller groups them) or
+//! measuring anything.
 
-use std::fmt::Write;
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::*;
 
 use lesson_spec::median;
 
 use crate::transcript::Transcript;
 
+/// One x: the median of the runs and their range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub median: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Point {
+    /// The median and the min-to-max range of `values`; None when empty.
+    pub fn of(x: f64, values: Vec<f64>) -> Option<Point> {
+        let low = values.iter().copied().reduce(f64::min)?;
+        let high = values.iter().copied().reduce(f64::max)?;
+        Some(Point {
+            x,
+            median: median(values)?,
+            low,
+            high,
+        })
+    }
+}
+
 pub struct Series {
     pub name: String,
-    pub color: &'static str,
-    pub points: Vec<(f64, f64)>,
+    /// Red, green, blue.
+    pub color: [u8; 3],
+    pub points: Vec<Point>,
+}
+
+/// A line drawn across the chart for comparison, dashed, with its label in
+/// the legend.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reference {
+    /// y = value everywhere.
+    Level { value: f64, label: String },
+    /// y = slope * x: a bound such as "bytes moved at a bandwidth ceiling".
+    Proportional { slope: f64, label: String },
 }
 
 pub struct Chart {
@@ -21,17 +66,17 @@ pub struct Chart {
     pub x_log: bool,
     pub y_log: bool,
     pub series: Vec<Series>,
-    /// A horizontal reference line: value and label.
-    pub reference: Option<(f64, String)>,
+    pub references: Vec<Reference>,
 }
 
-const W: f64 = 720.0;
-const H: f64 = 440.0;
-const LEFT: f64 = 80.0;
-const RIGHT: f64 = 190.0;
-const TOP: f64 = 60.0;
-const BOTTOM: f64 = 60.0;
+const SIZE: (u32, u32) = (760, 460);
+const HEADING: u32 = 56;
+const LEGEND: u32 = 210;
+const GREY: RGBColor = RGBColor(0x55, 0x55, 0x55);
 
+/// The range an axis shows: whole decades on a log axis, from zero with
+/// room above on a linear one.
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Axis {
     lo: f64,
     hi: f64,
@@ -49,9 +94,10 @@ impl Axis {
             (lo, hi) = (1.0, 10.0);
         }
         if log {
+            let first = lo.log10().floor();
             Axis {
-                lo: 10f64.powf(lo.log10().floor()),
-                hi: 10f64.powf(hi.log10().ceil().max(lo.log10().floor() + 1.0)),
+                lo: 10f64.powf(first),
+                hi: 10f64.powf(hi.log10().ceil().max(first + 1.0)),
                 log,
             }
         } else {
@@ -63,176 +109,202 @@ impl Axis {
         }
     }
 
-    /// 0..1 along the axis.
-    fn frac(&self, v: f64) -> f64 {
+    /// How many labels: one per decade on a log axis.
+    fn labels(&self) -> usize {
         if self.log {
-            (v.log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10())
+            (self.hi.log10() - self.lo.log10()).round() as usize + 1
         } else {
-            (v - self.lo) / (self.hi - self.lo)
-        }
-    }
-
-    fn ticks(&self) -> Vec<f64> {
-        if self.log {
-            let (a, b) = (self.lo.log10().round() as i32, self.hi.log10().round() as i32);
-            (a..=b).map(|e| 10f64.powi(e)).collect()
-        } else {
-            let step = nice_step(self.hi / 6.0);
-            (0..)
-                .map(|i| i as f64 * step)
-                .take_while(|v| *v <= self.hi)
-                .collect()
+            7
         }
     }
 }
 
-fn nice_step(raw: f64) -> f64 {
-    let p = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * p)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * p)
-}
-
+/// A tick label: powers of ten as 1e3, others as short as they go.
 fn label(v: f64) -> String {
     if v >= 1e3 || (v > 0.0 && v < 1e-2) {
-        let e = v.log10().round() as i32;
-        format!("1e{e}")
+        format!("1e{}", v.log10().round() as i32)
     } else if v.fract() == 0.0 {
         format!("{v:.0}")
     } else {
-        format!("{v}")
+        format!("{}", (v * 1e3).round() / 1e3)
     }
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+fn rgb(c: [u8; 3]) -> RGBColor {
+    RGBColor(c[0], c[1], c[2])
 }
 
 /// The chart as an SVG document.
-pub fn svg(chart: &Chart) -> String {
-    let xs = Axis::fit(
-        chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
-        chart.x_log,
-    );
-    let ys = Axis::fit(
-        chart
-            .series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.1))
-            .chain(chart.reference.iter().map(|r| r.0)),
-        chart.y_log,
-    );
-    let pw = W - LEFT - RIGHT;
-    let ph = H - TOP - BOTTOM;
-    let px = |x: f64| LEFT + xs.frac(x) * pw;
-    let py = |y: f64| TOP + (1.0 - ys.frac(y)) * ph;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(o, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let _ = writeln!(
-        o,
-        r#"<text x="{LEFT}" y="24" font-size="16" font-weight="bold">{}</text>"#,
-        esc(&chart.title)
-    );
-    let _ = writeln!(
-        o,
-        r##"<text x="{LEFT}" y="42" fill="#555">{}</text>"##,
-        esc(&chart.subtitle)
-    );
-    for t in xs.ticks() {
-        let x = px(t);
-        let _ = writeln!(
-            o,
-            r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
-            TOP + ph,
-            TOP + ph + 16.0,
-            label(t)
-        );
-    }
-    for t in ys.ticks() {
-        let y = py(t);
-        let _ = writeln!(
-            o,
-            r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-            LEFT + pw,
-            LEFT - 6.0,
-            y + 4.0,
-            label(t)
-        );
-    }
-    let _ = writeln!(
-        o,
-        r##"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>"##
-    );
-    let _ = writeln!(
-        o,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-        LEFT + pw / 2.0,
-        H - 18.0,
-        esc(&chart.x_label)
-    );
-    let _ = writeln!(
-        o,
-        r#"<text transform="translate(20 {:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
-        TOP + ph / 2.0,
-        esc(&chart.y_label)
-    );
-    if let Some((value, text)) = &chart.reference {
-        let y = py(*value);
-        let _ = writeln!(
-            o,
-            r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#999" stroke-dasharray="6 4"/><text x="{:.1}" y="{:.1}" fill="#555">{}</text>"##,
-            LEFT + pw,
-            LEFT + 6.0,
-            y - 6.0,
-            esc(text)
-        );
-    }
-    for (i, s) in chart.series.iter().enumerate() {
-        let points: Vec<String> = s
-            .points
-            .iter()
-            .map(|(x, y)| format!("{:.1},{:.1}", px(*x), py(*y)))
-            .collect();
-        let _ = writeln!(
-            o,
-            r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>"#,
-            points.join(" "),
-            s.color
-        );
-        for (x, y) in &s.points {
-            let _ = writeln!(
-                o,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{}"/>"#,
-                px(*x),
-                py(*y),
-                s.color
-            );
-        }
-        let ly = TOP + 10.0 + 22.0 * i as f64;
-        let lx = LEFT + pw + 16.0;
-        let _ = writeln!(
-            o,
-            r#"<line x1="{lx}" y1="{ly}" x2="{:.1}" y2="{ly}" stroke="{}" stroke-width="3"/><text x="{:.1}" y="{:.1}">{}</text>"#,
-            lx + 22.0,
-            s.color,
-            lx + 28.0,
-            ly + 4.0,
-            esc(&s.name)
-        );
-    }
-    o.push_str("</svg>\n");
-    o
+pub fn svg(chart: &Chart) -> Result<String, String> {
+    let mut out = String::new();
+    draw(chart, &mut out).map_err(|e| format!("drawing {:?}: {e}", chart.title))?;
+    Ok(out)
 }
 
-const PALETTE: [&str; 4] = ["#d95f02", "#1b9e77", "#7570b3", "#e7298a"];
+type Failure = Box<dyn std::error::Error>;
 
-/// A lesson's chart drawn as medians per x, under `subtitle`.
+fn draw(chart: &Chart, out: &mut String) -> Result<(), Failure> {
+    let root = SVGBackend::with_string(out, SIZE).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (heading, rest) = root.split_vertically(HEADING);
+    heading.draw(&Text::new(
+        chart.title.clone(),
+        (20, 10),
+        ("sans-serif", 18).into_font().style(FontStyle::Bold),
+    ))?;
+    heading.draw(&Text::new(
+        chart.subtitle.clone(),
+        (20, 34),
+        ("sans-serif", 13).into_font().color(&GREY),
+    ))?;
+    let (plot, legend) = rest.split_horizontally(SIZE.0 - LEGEND);
+    draw_plot(chart, &plot)?;
+    draw_legend(chart, &legend)?;
+    root.present()?;
+    Ok(())
+}
+
+fn axes(chart: &Chart) -> (Axis, Axis) {
+    let points = || chart.series.iter().flat_map(|s| &s.points);
+    let xs = Axis::fit(points().map(|p| p.x), chart.x_log);
+    let levels = chart.references.iter().filter_map(|r| match r {
+        Reference::Level { value, .. } => Some(*value),
+        Reference::Proportional { .. } => None,
+    });
+    let ys = Axis::fit(points().flat_map(|p| [p.low, p.high]).chain(levels), chart.y_log);
+    (xs, ys)
+}
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+fn draw_plot(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
+    let (xs, ys) = axes(chart);
+    let mut builder = ChartBuilder::on(area);
+    builder.margin(12).x_label_area_size(44).y_label_area_size(64);
+    // Log axes are drawn as linear axes of log10(value), so one code path
+    // serves every combination; only the labels undo the logarithm.
+    let to = |axis: Axis| move |v: f64| if axis.log { v.log10() } else { v };
+    let from = |axis: Axis| move |v: f64| if axis.log { 10f64.powf(v) } else { v };
+    let (tx, ty) = (to(xs), to(ys));
+    let mut ctx = builder.build_cartesian_2d(tx(xs.lo)..tx(xs.hi), ty(ys.lo)..ty(ys.hi))?;
+    ctx.configure_mesh()
+        .x_labels(xs.labels())
+        .y_labels(ys.labels())
+        .x_label_formatter(&|v| label(from(xs)(*v)))
+        .y_label_formatter(&|v| label(from(ys)(*v)))
+        .x_desc(chart.x_label.as_str())
+        .y_desc(chart.y_label.as_str())
+        .light_line_style(WHITE)
+        .draw()?;
+    for reference in &chart.references {
+        let ends = [xs.lo, xs.hi].map(|x| (tx(x), ty(reference_y(reference, x))));
+        ctx.draw_series(DashedLineSeries::new(ends, 6, 4, GREY.stroke_width(1)))?;
+    }
+    for s in &chart.series {
+        draw_series(&mut ctx, s, &tx, &ty)?;
+    }
+    Ok(())
+}
+
+fn reference_y(reference: &Reference, x: f64) -> f64 {
+    match reference {
+        Reference::Level { value, .. } => *value,
+        Reference::Proportional { slope, .. } => slope * x,
+    }
+}
+
+type Context<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The band from the runs' minimum to maximum, then the medians on it.
+fn draw_series(
+    ctx: &mut Context<'_, '_>,
+    s: &Series,
+    tx: &dyn Fn(f64) -> f64,
+    ty: &dyn Fn(f64) -> f64,
+) -> Result<(), Failure> {
+    let color = rgb(s.color);
+    let upper = s.points.iter().map(|p| (tx(p.x), ty(p.high)));
+    let lower = s.points.iter().rev().map(|p| (tx(p.x), ty(p.low)));
+    let band: Vec<(f64, f64)> = upper.chain(lower).collect();
+    ctx.draw_series(std::iter::once(Polygon::new(band, color.mix(0.2).filled())))?;
+    let medians: Vec<(f64, f64)> = s.points.iter().map(|p| (tx(p.x), ty(p.median))).collect();
+    ctx.draw_series(LineSeries::new(medians.clone(), color.stroke_width(2)))?;
+    ctx.draw_series(medians.into_iter().map(|p| Circle::new(p, 3, color.filled())))?;
+    Ok(())
+}
+
+/// Beside the plot: a swatch and a name per series, then each reference.
+fn draw_legend(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
+    let font = ("sans-serif", 15).into_font();
+    let mut y = 24;
+    for s in &chart.series {
+        let color = rgb(s.color);
+        area.draw(&Rectangle::new(
+            [(4, y - 7), (30, y + 7)],
+            color.mix(0.2).filled(),
+        ))?;
+        area.draw(&PathElement::new([(4, y), (30, y)], color.stroke_width(3)))?;
+        area.draw(&Text::new(s.name.clone(), (38, y - 7), font.clone()))?;
+        y += 24;
+    }
+    for r in &chart.references {
+        let text = match r {
+            Reference::Level { label, .. } | Reference::Proportional { label, .. } => label,
+        };
+        area.draw(&PathElement::new([(4, y), (30, y)], GREY.stroke_width(1)))?;
+        for line in wrap(text, 24) {
+            area.draw(&Text::new(line, (38, y - 7), font.clone().color(&GREY)))?;
+            y += 16;
+        }
+        y += 8;
+    }
+    Ok(())
+}
+
+/// Words into lines of at most `width` characters (a longer word stays whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + word.len() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+// The lesson builders: which numbers of which lesson make which chart.
+
+/// The median and range of `value` over the group's reports, per x.
+/// The GPU, the number of runs and the first date of a group.
+pub fn describe(group: &[&Transcript]) -> String {
+    let gpu = group
+        .first()
+        .map(|t| t.header.gpu_name().to_string())
+        .unwrap_or_default();
+    let dates: Vec<&str> = group
+        .iter()
+        .map(|t| t.header.date.get(..10).unwrap_or(""))
+        .collect();
+    let date = dates.iter().min().copied().unwrap_or("");
+    format!(
+        "{gpu}, {} run(s) recorded from {date}: line the median, band min to max",
+        group.len()
+    )
+}
+
+const PALETTE: [[u8; 3]; 4] = [
+    [0xd9, 0x5f, 0x02],
+    [0x1b, 0x9e, 0x77],
+    [0x75, 0x70, 0xb3],
+    [0xe7, 0x29, 0x8a],
+];
+
+/// A lesson's chart (`lesson_spec::Chart`, every run's value at each x)
+/// as this renderer draws it, under `subtitle`.
 pub fn from_spec(spec: &lesson_spec::Chart, subtitle: String) -> Chart {
     Chart {
         title: spec.title.clone(),
@@ -247,30 +319,23 @@ pub fn from_spec(spec: &lesson_spec::Chart, subtitle: String) -> Chart {
             .zip(PALETTE.iter().cycle())
             .map(|(s, color)| Series {
                 name: s.name.clone(),
-                color,
+                color: *color,
                 points: s
                     .points
                     .iter()
-                    .filter_map(|(x, values)| median(values.clone()).map(|m| (*x, m)))
+                    .filter_map(|(x, values)| Point::of(*x, values.clone()))
                     .collect(),
             })
             .collect(),
-        reference: spec.marks.first().map(|m| (m.value, m.label.clone())),
+        references: spec
+            .marks
+            .iter()
+            .map(|m| Reference::Level {
+                value: m.value,
+                label: m.label.clone(),
+            })
+            .collect(),
     }
-}
-
-/// The GPU, the number of runs and the first date of a group.
-pub fn describe(group: &[&Transcript]) -> String {
-    let gpu = group
-        .first()
-        .map(|t| t.header.gpu_name().to_string())
-        .unwrap_or_default();
-    let dates: Vec<&str> = group
-        .iter()
-        .map(|t| t.header.date.get(..10).unwrap_or(""))
-        .collect();
-    let date = dates.iter().min().copied().unwrap_or("");
-    format!("{gpu}, median of {} run(s), recorded {date}", group.len())
 }
 
 #[cfg(test)]
@@ -278,41 +343,87 @@ mod tests {
     use super::*;
 
     #[test]
-    fn log_axes_cover_whole_decades_and_place_points_inside() {
+    fn log_axes_cover_whole_decades() {
         let a = Axis::fit([0.002, 11.3].into_iter(), true);
         assert_eq!((a.lo, a.hi), (0.001, 100.0));
-        assert!(a.frac(0.002) > 0.0 && a.frac(11.3) < 1.0);
-        assert_eq!(a.ticks().len(), 6);
+        assert_eq!(a.labels(), 6);
     }
 
     #[test]
-    fn linear_axes_start_at_zero_with_round_ticks() {
+    fn linear_axes_start_at_zero_with_room_above() {
         let a = Axis::fit([6.6, 55.2].into_iter(), false);
         assert_eq!(a.lo, 0.0);
         assert!(a.hi > 55.2);
-        assert_eq!(a.ticks(), [0.0, 20.0, 40.0, 60.0]);
     }
 
     #[test]
-    fn the_svg_has_every_series_and_the_reference_line() {
-        let chart = Chart {
+    fn a_point_is_the_median_inside_the_range_of_the_runs() {
+        let p = Point::of(4.0, vec![3.0, 1.0, 10.0, 2.0]).unwrap();
+        assert_eq!((p.x, p.median, p.low, p.high), (4.0, 2.5, 1.0, 10.0));
+        assert_eq!(Point::of(1.0, vec![]), None);
+    }
+
+    #[test]
+    fn labels_are_short() {
+        assert_eq!(label(1e6), "1e6");
+        assert_eq!(label(0.001), "1e-3");
+        assert_eq!(label(20.0), "20");
+        assert_eq!(label(0.1 + 0.2), "0.3");
+    }
+
+    #[test]
+    fn long_labels_wrap_at_words() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+    }
+
+    fn chart(references: Vec<Reference>) -> Chart {
+        Chart {
             title: "T <1>".into(),
             subtitle: "s".into(),
             x_label: "x".into(),
             y_label: "y".into(),
             x_log: true,
-            y_log: false,
+            y_log: true,
             series: vec![Series {
                 name: "pinned".into(),
-                color: "#000",
-                points: vec![(1.0, 30.0), (256.0, 55.0)],
+                color: [0, 0, 0],
+                points: vec![
+                    Point::of(1.0, vec![30.0, 28.0, 33.0]).unwrap(),
+                    Point::of(256.0, vec![55.0, 54.0, 56.0]).unwrap(),
+                ],
             }],
-            reference: Some((54.7, "ref".into())),
-        };
-        let s = svg(&chart);
-        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
-        assert!(s.contains("T &lt;1&gt;"));
-        assert_eq!(s.matches("<circle").count(), 2);
-        assert!(s.contains("stroke-dasharray") && s.contains(">ref<"));
+            references,
+        }
+    }
+
+    /// Whether the SVG shows `text` as one text element.
+    fn shows(svg: &str, text: &str) -> bool {
+        svg.contains(&format!(">\n{text}\n</text>"))
+    }
+
+    #[test]
+    fn the_svg_has_each_series_band_points_and_reference() {
+        let s = svg(&chart(vec![Reference::Level {
+            value: 54.7,
+            label: "ref line".into(),
+        }]))
+        .unwrap();
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{s}");
+        assert!(shows(&s, "T &lt;1&gt;"), "{s}");
+        assert!(shows(&s, "pinned") && shows(&s, "ref line"), "{s}");
+        assert_eq!(s.matches("<circle").count(), 2, "{s}");
+        assert_eq!(s.matches("<polygon").count(), 1, "one band: {s}");
+    }
+
+    #[test]
+    fn a_proportional_reference_is_drawn_across_the_chart() {
+        let with = svg(&chart(vec![Reference::Proportional {
+            slope: 0.5,
+            label: "bound".into(),
+        }]))
+        .unwrap();
+        let without = svg(&chart(Vec::new())).unwrap();
+        assert!(shows(&with, "bound"), "{with}");
+        assert!(with.matches("<polyline").count() > without.matches("<polyline").count());
     }
 }

@@ -145,10 +145,12 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
             "environment" => header.environment = value,
             "commit" => header.commit = value,
             "exit code" => {
-                header.exit_code = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| err(i + 1, format!("exit code {value:?} is not a number")))?;
+                header.exit_code = exit_code(value.trim()).ok_or_else(|| {
+                    err(
+                        i + 1,
+                        format!("exit code {value:?} is not a number, a signal or `unfinished`"),
+                    )
+                })?;
                 seen_exit = true;
             }
             _ => {} // Newer headers may carry more; they do not break older readers.
@@ -211,6 +213,24 @@ fn body(file: &str, header: &Header, output: &[(usize, &str)]) -> Result<Body, l
     } else {
         Body::Report(lesson.parse_report(output)?)
     })
+}
+
+/// `3`, `signal 9 (SIGKILL)` (as a shell reports it, 128 + 9), or
+/// `unfinished` (a recording that never completed: -1). Anything but 0 is a
+/// failed run.
+fn exit_code(value: &str) -> Option<i32> {
+    if value == "unfinished" {
+        return Some(-1);
+    }
+    match value.strip_prefix("signal ") {
+        Some(rest) => rest
+            .split_whitespace()
+            .next()?
+            .parse::<i32>()
+            .ok()
+            .map(|n| 128 + n),
+        None => value.parse().ok(),
+    }
 }
 
 /// Reads and parses a transcript file.
