@@ -9,6 +9,9 @@ use std::fmt::Write;
 pub struct Report {
     pub gpu_name: String,
     pub compute_capability: (i32, i32),
+    /// The device ordinal the lesson ran on (`--device`), named in the
+    /// context line.
+    pub device: usize,
     pub elems: usize,
     pub threads_per_block: u32,
     pub blocks: i32,
@@ -55,8 +58,8 @@ impl Report {
         );
         let _ = writeln!(
             out,
-            "cudaSetDevice(0), the first CUDA call in this process: {:9.3} ms",
-            self.context_ms
+            "cudaSetDevice({}), the first CUDA call in this process: {:9.3} ms",
+            self.device, self.context_ms
         );
         out.push_str("No arithmetic of yours has run yet. That is the context.\n\n");
 
@@ -175,6 +178,7 @@ mod tests {
         Report {
             gpu_name: "Tesla T4".into(),
             compute_capability: (7, 5),
+            device: 0,
             elems: 16_777_827,
             threads_per_block: 256,
             blocks: 65_539,
@@ -227,6 +231,18 @@ mod tests {
             assert_eq!(g, w, "line {}", i + 1);
         }
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn the_context_line_names_the_device_used() {
+        let mut r = t4();
+        r.device = 1;
+        assert!(
+            r.render()
+                .contains("\ncudaSetDevice(1), the first CUDA call in this process:   424.730 ms\n"),
+            "{}",
+            r.render()
+        );
     }
 
     #[test]
