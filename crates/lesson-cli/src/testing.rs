@@ -184,3 +184,19 @@ pub fn run_into_closed_pipe(bin: &str, args: &[&str]) -> Output {
         .output()
         .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"))
 }
+
+/// The lesson binary to test: `compiled` (the test's
+/// `env!("CARGO_BIN_EXE_<name>")`), or the binary of that name in
+/// `LESSON_BIN_DIR` where it is set, for a machine the binaries were carried
+/// to (ci/gpu-session.sh's `.evidence-bin`).
+pub fn lesson_bin(compiled: &str) -> String {
+    match std::env::var_os("LESSON_BIN_DIR") {
+        Some(dir) => {
+            let name = std::path::Path::new(compiled)
+                .file_name()
+                .expect("a binary path ends in its name");
+            PathBuf::from(dir).join(name).to_string_lossy().into_owned()
+        }
+        None => compiled.to_string(),
+    }
+}
