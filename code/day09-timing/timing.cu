@@ -149,6 +149,20 @@ extern "C" cudaError_t day09_vector_scale(const float* a, float* out,
 
 extern "C" int day09_blocks_for(size_t n) { return blocksFor(n); }
 
+// The constants above, so the Rust twin's tests can hold its copies to
+// what this file compiles with.
+extern "C" day09_constants day09_lesson_constants(void) {
+    day09_constants c;
+    c.elems = kElems;
+    c.threads_per_block = kThreadsPerBlock;
+    c.warmup_runs = kWarmupRuns;
+    c.timed_runs = kTimedRuns;
+    c.rel_tolerance = kRelTolerance;
+    c.sweep = kSweep;
+    c.num_sweep = kNumSweep;
+    return c;
+}
+
 // The Rust twin times this very loop, so the CPU rows of both programs time
 // the same machine code from the same host compiler, not rustc against g++.
 extern "C" void day09_vector_add_cpu(const float* a, const float* b,

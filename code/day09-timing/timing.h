@@ -33,6 +33,20 @@ void day09_vector_add_cpu(const float* a, const float* b, float* out,
 // The grid size the launchers use for n elements, for the report's header.
 int day09_blocks_for(size_t n);
 
+// timing.cu's constants, as the .cu compiles them. The Rust twin keeps its
+// own copies, to read like the .cu, and a test holds each copy to these.
+typedef struct day09_constants {
+    size_t elems;
+    int threads_per_block;
+    int warmup_runs;
+    int timed_runs;
+    float rel_tolerance;
+    const size_t* sweep;  // num_sweep sizes, static storage
+    int num_sweep;
+} day09_constants;
+
+day09_constants day09_lesson_constants(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -112,6 +112,22 @@ extern "C" cudaError_t day53_scale_copy(const float* in, float* out, size_t n,
     scaleCopy<<<blocksFor(n), kThreadsPerBlock, 0, stream>>>(in, out, n);
     return cudaGetLastError();
 }
+
+// The constants above, so the Rust twin's tests can hold its copies to
+// what this file compiles with.
+extern "C" day53_constants day53_lesson_constants(void) {
+    day53_constants c;
+    c.sweep_mib = kSweepMiB;
+    c.num_sweep = kNumSweep;
+    c.max_sweep_bytes = kMaxSweepBytes;
+    c.probe_bytes = kProbeBytes;
+    c.kernel_elems = kKernelElems;
+    c.warmup_runs = kWarmupRuns;
+    c.timed_runs = kTimedRuns;
+    c.scale = kScale;
+    c.rel_tolerance = kRelTolerance;
+    return c;
+}
 #else
 
 // The host clock, in milliseconds, for Part 2 only. CLOCK_MONOTONIC, because

@@ -20,6 +20,22 @@ extern "C" {
 cudaError_t day53_scale_copy(const float* in, float* out, size_t n,
                              cudaStream_t stream);
 
+// pinned.cu's constants, as the .cu compiles them. The Rust twin keeps its
+// own copies, to read like the .cu, and a test holds each copy to these.
+typedef struct day53_constants {
+    const size_t* sweep_mib;  // num_sweep sizes in MiB, static storage
+    int num_sweep;
+    size_t max_sweep_bytes;
+    size_t probe_bytes;
+    size_t kernel_elems;
+    int warmup_runs;
+    int timed_runs;
+    float scale;
+    float rel_tolerance;
+} day53_constants;
+
+day53_constants day53_lesson_constants(void);
+
 #ifdef __cplusplus
 }
 #endif

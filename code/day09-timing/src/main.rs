@@ -6,238 +6,115 @@
 //! way `cudaMalloc` makes it (`cuda-objects`), kernels timed by `time-kernel`
 //! and the lesson's deliberate host-clock readings taken from `host-clock`.
 //!
+//! Read it beside timing.cu: [`lesson`] is timing.cu's `main`, and each step
+//! it calls is one block of that `main`, in the same order.
+//!
 //! Run: `cargo run --release -p day09-timing` (see README.md).
 
 mod ffi;
 
 mod stats;
 
-use std::error::Error;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use clap::Parser;
 use cuda_check::{check, runtime, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use day09_timing_report::{Report, SweepRow};
 use host_clock::now_ms;
-use lesson_cli::{CheckFailed, Options};
+use instrument::json_out::JsonOut;
+use lesson_cli::{CheckFailed, DeviceArg};
 use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
-/// timing.cu's constants. The element count and block size are asserted
-/// against the .cu's own grid below, so the two cannot drift apart silently.
+/// timing.cu's constants. The test `constants_are_timing_cus_own` holds each
+/// to the value timing.cu itself compiles with, so the two cannot drift
+/// apart silently; timing.cu's static_asserts hold their relations.
 const ELEMS: usize = 16 * 1024 * 1024 + 611;
 const THREADS_PER_BLOCK: u32 = 256;
 const REL_TOLERANCE: f32 = 1e-5;
 const SWEEP: [usize; 4] = [1024, 64 * 1024, 1024 * 1024, 4 * 1024 * 1024];
 
-const _: () = assert!(
-    !ELEMS.is_multiple_of(THREADS_PER_BLOCK as usize),
-    "n must leave a partial block"
-);
-const _: () = assert!(
-    SWEEP[SWEEP.len() - 1] <= ELEMS,
-    "the sweep reuses the full-size buffers"
-);
+/// One vector add timed five ways (the Rust twin of timing.cu)
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "Prints the lesson's report; exits 1 if a result or a consistency check is wrong.\n\
+                  Try it with CUDA_MODULE_LOADING=EAGER too, and see where the cold costs go."
+)]
+struct Args {
+    #[command(flatten)]
+    device: DeviceArg,
 
-const USAGE: &str = "\
-day09-timing: one vector add timed five ways (the Rust twin of timing.cu)
+    /// After the course's report, time vectorAdd with the measurement
+    /// instrument (hot, cold-cache and graph modes; programmatic graph and
+    /// isolated modes on compute capability 9.0+; CUPTI's where libcupti is
+    /// found; adaptive sampling, clock checks) and print its table
+    #[arg(long)]
+    stats: bool,
 
-Usage: day09-timing [--device N] [--stats] [--json PATH]
-
-  --device N   the CUDA device to run on (default 0)
-  --stats      after the course's report, time vectorAdd with the measurement
-               instrument (hot, cold-cache and graph modes; programmatic
-               graph and isolated modes on compute capability 9.0+; CUPTI's
-               where libcupti is found; adaptive sampling, clock checks) and
-               print its table
-  --json PATH  write the instrument's measurements, every sample, as JSON
-  -h, --help   print this help
-
-Prints the lesson's report; exits 1 if a result or a consistency check is wrong.
-Try it with CUDA_MODULE_LOADING=EAGER too, and see where the cold costs go.
-";
+    /// Write the instrument's measurements, every sample, as JSON
+    #[arg(long, value_name = "PATH")]
+    json: Option<PathBuf>,
+}
 
 fn main() -> ExitCode {
-    lesson_cli::run(USAGE, lesson_cli::Extras { stats: true }, lesson)
+    lesson_cli::run(lesson)
 }
 
-/// The device buffers every measurement shares.
-struct Buffers {
-    a: DeviceBuffer<f32>,
-    b: DeviceBuffer<f32>,
-    out: DeviceBuffer<f32>,
-}
-
-/// One round trip, timed as timing.cu's timeRoundTrip: both inputs up with
-/// pageable copies, one launch, the result back; warm-ups, then the mean.
-fn time_round_trip(
-    timer: &KernelTimer,
-    stream: &Arc<CudaStream>,
-    host: (&[f32], &[f32], &mut [f32]),
-    dev: &mut Buffers,
-    n: usize,
-) -> Result<f32, CudaError> {
-    let (h_a, h_b, h_out) = host;
-    let timing = timer.time(stream, || {
-        check!(dev.a.copy_from_host(&h_a[..n]))?;
-        check!(dev.b.copy_from_host(&h_b[..n]))?;
-        ffi::vector_add(&dev.a, &dev.b, &mut dev.out, n, stream)?;
-        check!(dev.out.copy_to_host(&mut h_out[..n]))
-    })?;
-    Ok(timing.mean_ms())
-}
-
-fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
+/// timing.cu's `main`, step for step.
+fn lesson(args: Args) -> anyhow::Result<()> {
     // The instrument's output file is claimed before anything is measured,
     // so a path that cannot be written fails now, not after the measurement
     // (and outside row 1, which timing.cu does not spend on a file).
-    let json = options
-        .json
-        .as_deref()
-        .map(instrument::json_out::JsonOut::create)
-        .transpose()?;
+    let json = args.json.as_deref().map(JsonOut::create).transpose()?;
 
     // Row 1 starts here, as early as the program can read a clock.
     let process_start = now_ms();
 
     // cudarc panics without libcuda; say so in one line instead.
     cuda_check::require_driver()?;
-
-    // The first CUDA call: retaining the primary context (what cudaSetDevice
-    // does in timing.cu) and binding the runtime to it, timed together so
-    // the context's cost has a name here as it does there.
-    let ctx_start = now_ms();
-    let ctx = check!(CudaContext::new(options.device))?;
-    check!(runtime::bind_to_current_context())?;
-    let context_ms = now_ms() - ctx_start;
-
+    let (ctx, context_ms) = first_cuda_call(args.device.ordinal)?;
     let gpu_name = check!(ctx.name())?;
     let compute_capability = check!(ctx.compute_capability())?;
-    let blocks = ffi::blocks_for(ELEMS);
 
-    // Filled with a non-zero value so every page is written, and so mapped,
-    // now. `vec![0.0; n]` gets lazily mapped zero pages from the allocator,
-    // and the first pass to write them (the timed CPU loop) would pay one page
-    // fault per 4 KiB; timing.cu's std::vector writes its elements up front.
-    let mut h_a = vec![-1.0f32; ELEMS];
-    let mut h_b = vec![-1.0f32; ELEMS];
-    let mut h_out = vec![-1.0f32; ELEMS];
-    let mut h_want = vec![-1.0f32; ELEMS];
-    for i in 0..ELEMS {
-        h_a[i] = (i % 97) as f32 * 0.5;
-        h_b[i] = (i % 13) as f32;
-    }
-
-    let mut dev = Buffers {
-        a: check!(DeviceBuffer::alloc(&ctx, ELEMS))?,
-        b: check!(DeviceBuffer::alloc(&ctx, ELEMS))?,
-        out: check!(DeviceBuffer::alloc(&ctx, ELEMS))?,
-    };
-    check!(dev.a.copy_from_host(&h_a))?;
-    check!(dev.b.copy_from_host(&h_b))?;
-
+    let mut host = HostArrays::filled();
+    let mut dev = DeviceArrays::upload(&ctx, &host)?;
     // The legacy default stream, where timing.cu's launches and copies go.
     let stream = ctx.default_stream();
-    let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
-    let start = check!(ctx.new_event(timed))?;
-    let stop = check!(ctx.new_event(timed))?;
-
-    // Row 3 first: vectorAdd's first launch in the process, which pays its
-    // module load. The events see the gap the load leaves on the device.
-    check!(start.record(&stream))?;
-    ffi::vector_add(&dev.a, &dev.b, &mut dev.out, ELEMS, &stream)?;
-    check!(stop.record(&stream))?;
-    check!(stop.synchronize())?;
-    check!(runtime::last_error())?;
-    let cold_ms = check!(start.elapsed_ms(&stop))?;
-
-    // Row 2: a host clock around the launch call, then the same clock after a
-    // sync. The launch status is checked after the clock, as timing.cu does.
-    let launch_start = now_ms();
-    let launched = ffi::vector_add(&dev.a, &dev.b, &mut dev.out, ELEMS, &stream);
-    let launch_end = now_ms();
-    launched?;
-    check!(ctx.synchronize())?;
-    let launch_only_ms = launch_end - launch_start;
-    let launch_plus_sync_ms = now_ms() - launch_start;
-
-    // Row 4: the kernel, warmed up, mean of ten.
+    let events = EventPair::create(&ctx)?;
     let timer = KernelTimer::default();
-    let warm_ms = timer
-        .time(&stream, || {
-            ffi::vector_add(&dev.a, &dev.b, &mut dev.out, ELEMS, &stream)
-        })?
-        .mean_ms();
 
-    // Row 5: the same kernel with the copies in the region.
-    let round_trip_ms = time_round_trip(&timer, &stream, (&h_a, &h_b, &mut h_out), &mut dev, ELEMS)?;
-
-    // The CPU on the same data, with timing.cu's own loop (see ffi.rs); this
-    // pass also fills h_want for the check.
-    let cpu_start = now_ms();
-    ffi::vector_add_cpu(&h_a, &h_b, &mut h_want);
-    let cpu_ms = now_ms() - cpu_start;
-
-    // Checked while h_out still holds the last full round trip.
-    let bad = first_mismatch(&h_out, &h_want, REL_TOLERANCE);
-
-    // The second kernel, cold and then warm.
-    check!(start.record(&stream))?;
-    ffi::vector_scale(&dev.a, &mut dev.out, ELEMS, &stream)?;
-    check!(stop.record(&stream))?;
-    check!(stop.synchronize())?;
-    check!(runtime::last_error())?;
-    let scale_cold_ms = check!(start.elapsed_ms(&stop))?;
-    let scale_warm_ms = timer
-        .time(&stream, || {
-            ffi::vector_scale(&dev.a, &mut dev.out, ELEMS, &stream)
-        })?
-        .mean_ms();
-
-    // The crossover sweep on prefixes of the same buffers.
-    let mut sweep = Vec::with_capacity(SWEEP.len());
-    for &n in &SWEEP {
-        let t0 = now_ms();
-        ffi::vector_add_cpu(&h_a[..n], &h_b[..n], &mut h_want[..n]);
-        let cpu_ms = now_ms() - t0;
-        let kernel_ms = timer
-            .time(&stream, || {
-                ffi::vector_add(&dev.a, &dev.b, &mut dev.out, n, &stream)
-            })?
-            .mean_ms();
-        let round_trip_ms = time_round_trip(&timer, &stream, (&h_a, &h_b, &mut h_out), &mut dev, n)?;
-        sweep.push(SweepRow {
-            n,
-            cpu_ms,
-            kernel_ms,
-            round_trip_ms,
-        });
-    }
+    let cold_ms = row3_first_launch(&events, &stream, &mut dev)?;
+    let (launch_only_ms, launch_plus_sync_ms) = row2_host_clock_around_a_launch(&ctx, &stream, &mut dev)?;
+    let warm_ms = row4_kernel_after_warm_up(&timer, &stream, &mut dev)?;
+    let round_trip_ms = time_round_trip(&timer, &stream, &mut host, &mut dev, ELEMS)?;
+    let cpu_ms = time_cpu_reference(&mut host, ELEMS);
+    // Checked now, while host.out still holds the last full round trip; the
+    // sweep below overwrites its front.
+    let bad = first_mismatch(&host.out, &host.want, REL_TOLERANCE);
+    let (scale_cold_ms, scale_warm_ms) = second_kernel_cold_then_warm(&events, &timer, &stream, &mut dev)?;
+    let sweep = crossover_sweep(&timer, &stream, &mut host, &mut dev)?;
 
     // Freed before row 1 ends, as timing.cu frees before its clock stops.
-    drop((start, stop, dev));
-
+    drop((events, dev));
     if let Some(i) = bad {
-        return Err(CheckFailed(format!(
-            "vectorAdd wrong at {i}: got {}, want {}",
-            g9(h_out[i]),
-            g9(h_want[i])
-        ))
-        .into());
+        return Err(mismatch(&host, i).into());
     }
-
+    // Row 1 ends here: everything above, none of the printing below.
     let whole_ms = now_ms() - process_start;
 
     let report = Report {
-        device: options.device,
         gpu_name,
         compute_capability,
+        device: args.device.ordinal,
         elems: ELEMS,
         threads_per_block: THREADS_PER_BLOCK,
-        blocks,
+        blocks: ffi::blocks_for(ELEMS),
         warmups: timer.warmups(),
         runs: timer.runs(),
         context_ms,
@@ -256,14 +133,243 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
     if let Some(message) = report.consistency_failure() {
         return Err(CheckFailed(message).into());
     }
-    if options.stats || options.json.is_some() {
-        let course = stats::CourseNumbers {
-            first_launch_ms: cold_ms,
-            mean_of_10_ms: warm_ms,
-        };
-        stats::run(&ctx, options.stats, json, (&h_a, &h_b), ELEMS, course)?;
+    if args.stats || args.json.is_some() {
+        instrument_view(&ctx, args.stats, json, &host, (cold_ms, warm_ms))?;
     }
     Ok(())
+}
+
+/// The first CUDA call: retaining the device's primary context (what
+/// cudaSetDevice does in timing.cu) and binding the runtime to it, timed
+/// together so the context's cost has a name here as it does there.
+fn first_cuda_call(device: usize) -> Result<(Arc<CudaContext>, f64), CudaError> {
+    let start = now_ms();
+    let ctx = check!(CudaContext::new(device))?;
+    check!(runtime::bind_to_current_context())?;
+    Ok((ctx, now_ms() - start))
+}
+
+/// timing.cu's four host vectors: the inputs, the GPU's result and the
+/// CPU's reference.
+struct HostArrays {
+    a: Vec<f32>,
+    b: Vec<f32>,
+    out: Vec<f32>,
+    want: Vec<f32>,
+}
+
+impl HostArrays {
+    fn filled() -> Self {
+        // Filled with a non-zero value so every page is written, and so
+        // mapped, now. `vec![0.0; n]` gets lazily mapped zero pages from the
+        // allocator, and the first pass to write them (the timed CPU loop)
+        // would pay one page fault per 4 KiB; timing.cu's std::vector writes
+        // its elements up front.
+        let mut host = HostArrays {
+            a: vec![-1.0f32; ELEMS],
+            b: vec![-1.0f32; ELEMS],
+            out: vec![-1.0f32; ELEMS],
+            want: vec![-1.0f32; ELEMS],
+        };
+        for i in 0..ELEMS {
+            host.a[i] = (i % 97) as f32 * 0.5;
+            host.b[i] = (i % 13) as f32;
+        }
+        host
+    }
+}
+
+/// The device buffers every measurement shares, made by cudaMalloc's
+/// equivalent and filled with the inputs once.
+struct DeviceArrays {
+    a: DeviceBuffer<f32>,
+    b: DeviceBuffer<f32>,
+    out: DeviceBuffer<f32>,
+}
+
+impl DeviceArrays {
+    fn upload(ctx: &Arc<CudaContext>, host: &HostArrays) -> Result<Self, CudaError> {
+        let mut dev = DeviceArrays {
+            a: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
+            b: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
+            out: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
+        };
+        check!(dev.a.copy_from_host(&host.a))?;
+        check!(dev.b.copy_from_host(&host.b))?;
+        Ok(dev)
+    }
+
+    /// Queues vectorAdd over the first `n` elements.
+    fn vector_add(&mut self, n: usize, stream: &CudaStream) -> Result<(), CudaError> {
+        ffi::vector_add(&self.a, &self.b, &mut self.out, n, stream)
+    }
+
+    /// Queues vectorScale over all the elements.
+    fn vector_scale(&mut self, stream: &CudaStream) -> Result<(), CudaError> {
+        ffi::vector_scale(&self.a, &mut self.out, ELEMS, stream)
+    }
+}
+
+/// timing.cu's `start` and `stop` events, with timing enabled.
+struct EventPair {
+    start: CudaEvent,
+    stop: CudaEvent,
+}
+
+impl EventPair {
+    fn create(ctx: &Arc<CudaContext>) -> Result<Self, CudaError> {
+        let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        Ok(EventPair {
+            start: check!(ctx.new_event(timed))?,
+            stop: check!(ctx.new_event(timed))?,
+        })
+    }
+
+    /// One launch between the two events, as row 3 and vectorScale's first
+    /// launch are timed: record, launch, record, wait, check, read.
+    fn time_one_launch(
+        &self,
+        stream: &Arc<CudaStream>,
+        launch: impl FnOnce() -> Result<(), CudaError>,
+    ) -> Result<f32, CudaError> {
+        check!(self.start.record(stream))?;
+        launch()?;
+        check!(self.stop.record(stream))?;
+        check!(self.stop.synchronize())?;
+        check!(runtime::last_error())?;
+        check!(self.start.elapsed_ms(&self.stop))
+    }
+}
+
+/// Row 3, first on purpose: vectorAdd's first launch in the process, which
+/// pays its module load. The events see the gap the load leaves on the
+/// device.
+fn row3_first_launch(
+    events: &EventPair,
+    stream: &Arc<CudaStream>,
+    dev: &mut DeviceArrays,
+) -> Result<f32, CudaError> {
+    events.time_one_launch(stream, || dev.vector_add(ELEMS, stream))
+}
+
+/// Row 2: a host clock around the launch call, then the same clock after a
+/// sync. The launch status is checked after the clock, as timing.cu does.
+/// Returns (launch only, launch plus sync) in milliseconds.
+fn row2_host_clock_around_a_launch(
+    ctx: &CudaContext,
+    stream: &CudaStream,
+    dev: &mut DeviceArrays,
+) -> Result<(f64, f64), CudaError> {
+    let launch_start = now_ms();
+    let launched = dev.vector_add(ELEMS, stream);
+    let launch_end = now_ms();
+    launched?;
+    check!(ctx.synchronize())?;
+    let launch_only_ms = launch_end - launch_start;
+    let launch_plus_sync_ms = now_ms() - launch_start;
+    Ok((launch_only_ms, launch_plus_sync_ms))
+}
+
+/// Row 4: the kernel, warmed up, mean of ten, no copies in the region.
+fn row4_kernel_after_warm_up(
+    timer: &KernelTimer,
+    stream: &Arc<CudaStream>,
+    dev: &mut DeviceArrays,
+) -> Result<f32, CudaError> {
+    Ok(timer.time(stream, || dev.vector_add(ELEMS, stream))?.mean_ms())
+}
+
+/// Row 5, timing.cu's timeRoundTrip: both inputs up with pageable copies,
+/// one launch, the result back; warm-ups, then the mean. The sweep times its
+/// prefixes of the buffers the same way.
+fn time_round_trip(
+    timer: &KernelTimer,
+    stream: &Arc<CudaStream>,
+    host: &mut HostArrays,
+    dev: &mut DeviceArrays,
+    n: usize,
+) -> Result<f32, CudaError> {
+    let timing = timer.time(stream, || {
+        check!(dev.a.copy_from_host(&host.a[..n]))?;
+        check!(dev.b.copy_from_host(&host.b[..n]))?;
+        dev.vector_add(n, stream)?;
+        check!(dev.out.copy_to_host(&mut host.out[..n]))
+    })?;
+    Ok(timing.mean_ms())
+}
+
+/// The CPU on the same data, with timing.cu's own loop (see ffi.rs), over
+/// the first `n` elements; the full pass also fills `want` for the check.
+fn time_cpu_reference(host: &mut HostArrays, n: usize) -> f64 {
+    let (a, b, want) = (&host.a[..n], &host.b[..n], &mut host.want[..n]);
+    let start = now_ms();
+    ffi::vector_add_cpu(a, b, want);
+    now_ms() - start
+}
+
+/// The second kernel, cold and then warm, long after start-up. Returns
+/// (first launch, after warm-up) in milliseconds.
+fn second_kernel_cold_then_warm(
+    events: &EventPair,
+    timer: &KernelTimer,
+    stream: &Arc<CudaStream>,
+    dev: &mut DeviceArrays,
+) -> Result<(f32, f32), CudaError> {
+    let cold_ms = events.time_one_launch(stream, || dev.vector_scale(stream))?;
+    let warm_ms = timer.time(stream, || dev.vector_scale(stream))?.mean_ms();
+    Ok((cold_ms, warm_ms))
+}
+
+/// The crossover sweep: the CPU, the kernel alone and the round trip at
+/// each size, all on prefixes of the same buffers.
+fn crossover_sweep(
+    timer: &KernelTimer,
+    stream: &Arc<CudaStream>,
+    host: &mut HostArrays,
+    dev: &mut DeviceArrays,
+) -> Result<Vec<SweepRow>, CudaError> {
+    let mut sweep = Vec::with_capacity(SWEEP.len());
+    for n in SWEEP {
+        let cpu_ms = time_cpu_reference(host, n);
+        let kernel_ms = timer.time(stream, || dev.vector_add(n, stream))?.mean_ms();
+        let round_trip_ms = time_round_trip(timer, stream, host, dev, n)?;
+        sweep.push(SweepRow {
+            n,
+            cpu_ms,
+            kernel_ms,
+            round_trip_ms,
+        });
+    }
+    Ok(sweep)
+}
+
+/// timing.cu's line for a wrong result at index `i`.
+fn mismatch(host: &HostArrays, i: usize) -> CheckFailed {
+    CheckFailed(format!(
+        "vectorAdd wrong at {i}: got {}, want {}",
+        g9(host.out[i]),
+        g9(host.want[i])
+    ))
+}
+
+/// `--stats` and `--json`: the measurement instrument's view, after the
+/// course's report. `course` is (row 3, row 4) in milliseconds.
+fn instrument_view(
+    ctx: &Arc<CudaContext>,
+    print_table: bool,
+    json: Option<JsonOut>,
+    host: &HostArrays,
+    course: (f32, f32),
+) -> anyhow::Result<()> {
+    let course = stats::CourseNumbers {
+        first_launch_ms: course.0,
+        mean_of_10_ms: course.1,
+    };
+    // A CUDA error keeps its own type, so it prints in the course's shape.
+    stats::run(ctx, print_table, json, (&host.a, &host.b), ELEMS, course).map_err(|e| match e {
+        stats::StatsError::Cuda(cuda) => anyhow::Error::from(cuda),
+        other => anyhow::Error::from(other).context("the measurement instrument (--stats, --json)"),
+    })
 }
 
 #[cfg(test)]
@@ -278,8 +384,35 @@ mod tests {
     }
 
     #[test]
-    fn sizes_match_the_lesson() {
-        assert_eq!(ELEMS, 16_777_827);
-        assert_eq!(ELEMS.div_ceil(THREADS_PER_BLOCK as usize), 65_539);
+    fn constants_are_timing_cus_own() {
+        let timer = KernelTimer::default();
+        let rust = ffi::LessonConstants {
+            elems: ELEMS,
+            threads_per_block: THREADS_PER_BLOCK,
+            warmup_runs: timer.warmups(),
+            timed_runs: timer.runs(),
+            rel_tolerance: REL_TOLERANCE,
+            sweep: SWEEP.to_vec(),
+        };
+        assert_eq!(rust, ffi::lesson_constants());
+    }
+
+    #[test]
+    fn the_grid_is_timing_cus_own() {
+        assert_eq!(ffi::blocks_for(ELEMS), 65_539);
+        assert_eq!(ffi::blocks_for(1), 1);
+    }
+
+    #[test]
+    fn the_command_line_keeps_the_lessons_flags() {
+        let args =
+            Args::try_parse_from(["day09-timing", "--device", "1", "--stats", "--json", "out.json"]).unwrap();
+        assert_eq!(args.device.ordinal, 1);
+        assert!(args.stats);
+        assert_eq!(args.json, Some(PathBuf::from("out.json")));
+        let plain = Args::try_parse_from(["day09-timing"]).unwrap();
+        assert_eq!((plain.device.ordinal, plain.stats, plain.json), (0, false, None));
+        let err = Args::try_parse_from(["day09-timing", "--json="]).unwrap_err();
+        assert_eq!(err.exit_code(), 2, "an empty --json path: {err}");
     }
 }

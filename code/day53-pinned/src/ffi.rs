@@ -5,24 +5,22 @@
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 
 use cuda_check::{check, CudaError};
-use cuda_objects::DeviceBuffer;
+use cuda_objects::{DeviceBuffer, DeviceMemory};
 use cudarc::driver::CudaStream;
 
-/// Where scaleCopy reads from: a device address and how many floats it holds.
-#[derive(Clone, Copy)]
-pub struct Input {
-    pub ptr: *const f32,
-    pub len: usize,
-}
-
-/// Queues scaleCopy over the first `n` elements on `stream`.
+/// Queues scaleCopy over the first `n` elements on `stream`. `input` is
+/// device memory or the device's view of mapped host memory (zero-copy);
+/// either way an owner stands behind the address, and the borrow keeps it
+/// alive and unwritten while this call queues the launch.
 pub fn scale_copy(
-    input: Input,
+    input: &(impl DeviceMemory<f32> + ?Sized),
     out: &mut DeviceBuffer<f32>,
     n: usize,
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
-    if n > input.len || n > out.len() {
+    // A launch past the end of a buffer would be a fault on the device, so
+    // refuse it here where it can be named.
+    if n > input.len() || n > out.len() {
         return Err(CudaError::refused(
             file!(),
             line!(),
@@ -31,6 +29,44 @@ pub fn scale_copy(
         ));
     }
     let raw = stream.cu_stream() as cudaStream_t;
-    // SAFETY: input and out hold at least n floats reachable from this context.
-    check!(unsafe { day53_scale_copy(input.ptr, out.as_mut_ptr(), n, raw) })
+    // SAFETY: input and out hold at least n floats reachable from this
+    // context, and both owners outlive the borrows taken here.
+    check!(unsafe { day53_scale_copy(input.as_device_ptr(), out.as_mut_ptr(), n, raw) })
+}
+
+/// pinned.cu's constants as the .cu compiles them (pinned.h's
+/// `day53_constants`), for the test that holds main.rs's copies to them.
+#[cfg(test)]
+#[derive(Debug, PartialEq)]
+pub struct LessonConstants {
+    pub sweep_mib: Vec<usize>,
+    pub max_sweep_bytes: usize,
+    pub probe_bytes: usize,
+    pub kernel_elems: usize,
+    pub warmup_runs: u32,
+    pub timed_runs: u32,
+    pub scale: f32,
+    pub rel_tolerance: f32,
+}
+
+#[cfg(test)]
+pub fn lesson_constants() -> LessonConstants {
+    // SAFETY: plain values, and a pointer to the .cu's static array of
+    // num_sweep sizes, which lives as long as the program.
+    let (c, sweep_mib) = unsafe {
+        let c = day53_lesson_constants();
+        let count = usize::try_from(c.num_sweep).expect("a sweep size count");
+        (c, std::slice::from_raw_parts(c.sweep_mib, count).to_vec())
+    };
+    let count = |n: i32| u32::try_from(n).expect("a non-negative count");
+    LessonConstants {
+        sweep_mib,
+        max_sweep_bytes: c.max_sweep_bytes,
+        probe_bytes: c.probe_bytes,
+        kernel_elems: c.kernel_elems,
+        warmup_runs: count(c.warmup_runs),
+        timed_runs: count(c.timed_runs),
+        scale: c.scale,
+        rel_tolerance: c.rel_tolerance,
+    }
 }

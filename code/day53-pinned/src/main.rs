@@ -6,80 +6,91 @@
 //! `cuMemAlloc` for device buffers, plain page-locked host memory (not
 //! cudarc's write-combined default) and mapped host memory for zero-copy.
 //!
+//! Read it beside pinned.cu: [`lesson`] is pinned.cu's `main`, and each step
+//! it calls is one block or part of that `main`, in the same order.
+//!
 //! Run: `cargo run --release -p day53-pinned` (see README.md).
 
 mod ffi;
 use day53_pinned_report::render as report;
 
-use std::error::Error;
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use cuda_check::{check, runtime};
-use cuda_objects::{BlockingStream, DeviceBuffer, Mapping, PinnedHost};
+use clap::Parser;
+use cuda_check::{check, runtime, CudaError};
+use cuda_objects::{BlockingStream, DeviceBuffer, DeviceMemory, Mapping, PinnedHost};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::CudaContext;
-use ffi::Input;
 use host_clock::now_ms;
-use lesson_cli::{CheckFailed, Options};
+use lesson_cli::{CheckFailed, DeviceArg};
 use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
+/// pinned.cu's constants. The test `constants_are_pinned_cus_own` holds each
+/// to the value pinned.cu itself compiles with, so the two cannot drift
+/// apart silently; pinned.cu's static_asserts hold their relations.
 const MIB: usize = 1024 * 1024;
 const SWEEP_MIB: [usize; 5] = [1, 4, 16, 64, 256];
 const MAX_SWEEP_BYTES: usize = 256 * MIB;
 const PROBE_BYTES: usize = 64 * MIB;
 const KERNEL_ELEMS: usize = 16 * 1024 * 1024 + 611;
-const THREADS_PER_BLOCK: usize = 256;
 const SCALE: f32 = 2.0;
 const REL_TOLERANCE: f32 = 1e-5;
 
-const _: () = assert!(
-    PROBE_BYTES <= MAX_SWEEP_BYTES,
-    "Part 2 copies into the sweep's buffer"
-);
-const _: () = assert!(
-    KERNEL_ELEMS * 4 <= MAX_SWEEP_BYTES,
-    "Part 3 stages its input in the sweep's buffer"
-);
-const _: () = assert!(
-    !KERNEL_ELEMS.is_multiple_of(THREADS_PER_BLOCK),
-    "n must leave a partial block"
-);
+/// Parts 1 and 2 copy from these two sources, in this order.
+const SOURCE_NAMES: [&str; 2] = ["pageable", "pinned"];
+/// Part 3's two inputs, in this order.
+const VARIANTS: [&str; 2] = ["device-resident", "zero-copy"];
 
-const USAGE: &str = "\
-day53-pinned: pinned memory and async copies (the Rust twin of pinned.cu)
-
-Usage: day53-pinned [--device N]
-
-  --device N   the CUDA device to run on (default 0)
-  -h, --help   print this help
-
-Part 1: host-to-device cudaMemcpy bandwidth, pageable vs pinned, 1 to 256 MiB.
-Part 2: how long cudaMemcpyAsync holds the host, pageable vs pinned.
-Part 3: a kernel reading device memory vs mapped host memory (zero-copy).
-Exits 1 if a copy or a kernel result is wrong.
-";
+/// Pinned memory and async copies (the Rust twin of pinned.cu)
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "Part 1: host-to-device cudaMemcpy bandwidth, pageable vs pinned, 1 to 256 MiB.\n\
+                  Part 2: how long cudaMemcpyAsync holds the host, pageable vs pinned.\n\
+                  Part 3: a kernel reading device memory vs mapped host memory (zero-copy).\n\
+                  Exits 1 if a copy or a kernel result is wrong."
+)]
+struct Args {
+    #[command(flatten)]
+    device: DeviceArg,
+}
 
 fn main() -> ExitCode {
-    lesson_cli::run(USAGE, lesson_cli::Extras::default(), lesson)
+    lesson_cli::run(lesson)
 }
 
-/// The CPU reference for scaleCopy.
-fn scale_copy_cpu(input: &[f32], out: &mut [f32]) {
-    for (o, x) in out.iter_mut().zip(input) {
-        *o = SCALE * x;
-    }
-}
-
-fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
+/// pinned.cu's `main`, step for step.
+fn lesson(args: Args) -> anyhow::Result<()> {
+    // cudarc panics without libcuda; say so in one line instead.
     cuda_check::require_driver()?;
-    // pinned.cu first calls cudaSetDeviceFlags(cudaDeviceMapHost). The driver
-    // API has no such step: every context since CUDA 3.2 maps host memory,
-    // CU_CTX_MAP_HOST has had no effect since CUDA 11, and CUDA 13's
-    // cuDevicePrimaryCtxSetFlags rejects it as an invalid value (seen on the
-    // H200, evidence/day53-pinned/2026-11-29T222958Z-h200-rust.txt). What remains
-    // is the device's ability to map, checked below as pinned.cu checks it.
-    let ctx = check!(CudaContext::new(options.device))?;
+    let ctx = open_device(args.device.ordinal)?;
+    let mut host = HostMemory::filled(&ctx)?;
+    let mut dev = DeviceSide::alloc(&ctx)?;
+    // Everything above is freed by its owner on every way out of this
+    // function, and not before its end: the device reads host.mapped until
+    // Part 3 is done.
+
+    gate_both_copy_paths(&mut host, &mut dev)?;
+    let timer = KernelTimer::default();
+    part1_bandwidth(&ctx, &timer, &host, &mut dev)?;
+    part2_async_call_vs_completion(&timer, &host, &mut dev)?;
+    part3_resident_vs_zero_copy(&ctx, &timer, &mut host, &mut dev)?;
+    Ok(())
+}
+
+/// The device, its GPU line, and whether it can map host memory at all.
+///
+/// pinned.cu first calls cudaSetDeviceFlags(cudaDeviceMapHost). The driver
+/// API has no such step: every context since CUDA 3.2 maps host memory,
+/// CU_CTX_MAP_HOST has had no effect since CUDA 11, and CUDA 13's
+/// cuDevicePrimaryCtxSetFlags rejects it as an invalid value (seen on the
+/// H200, evidence/day53-pinned/2026-11-29T222958Z-h200-rust.txt). What
+/// remains is the device's ability to map, checked here as pinned.cu checks
+/// it.
+fn open_device(device: usize) -> anyhow::Result<Arc<CudaContext>> {
+    let ctx = check!(CudaContext::new(device))?;
     check!(runtime::bind_to_current_context())?;
     println!(
         "{}",
@@ -91,86 +102,139 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
             CheckFailed("this device cannot map host memory; part 3 is impossible here".into()).into(),
         );
     }
+    Ok(ctx)
+}
 
-    let max_elems = MAX_SWEEP_BYTES / std::mem::size_of::<f32>();
+/// pinned.cu's host memory: pageable, pinned and mapped, plus the buffers
+/// results come back into.
+struct HostMemory {
+    /// Ordinary memory the OS may move, so the driver stages copies from it
+    /// through a pinned buffer of its own.
+    pageable: Vec<f32>,
+    /// Page-locked, with the same contents, so both sides move the same bytes.
+    pinned: PinnedHost<f32>,
+    /// Mapped page-locked memory, which Part 3's kernel reads directly.
+    mapped: PinnedHost<f32>,
+    back: Vec<f32>,
+    out: Vec<f32>,
+    want: Vec<f32>,
+}
 
-    // Pageable memory: ordinary memory the OS may move, so the driver stages
-    // copies from it through a pinned buffer of its own.
-    let h_pageable: Vec<f32> = (0..max_elems).map(|i| (i % 977) as f32 * 0.25).collect();
-    let mut h_back = vec![0.0f32; max_elems];
-    let mut h_out = vec![0.0f32; KERNEL_ELEMS];
-    let mut h_want = vec![0.0f32; KERNEL_ELEMS];
-
-    // Pinned memory with the same contents, so both sides move the same bytes.
-    let mut h_pinned = check!(PinnedHost::<f32>::alloc(&ctx, max_elems, Mapping::Unmapped))?;
-    h_pinned.copy_from_slice(&h_pageable);
-
-    // Mapped pinned memory for Part 3, and the address a kernel reads it by.
-    let mut h_mapped = check!(PinnedHost::<f32>::alloc(&ctx, KERNEL_ELEMS, Mapping::Mapped))?;
-    let d_mapped = check!(h_mapped.device_ptr())?;
-    for (i, x) in h_mapped.iter_mut().enumerate() {
-        *x = (i % 353) as f32 - 176.0;
+impl HostMemory {
+    fn filled(ctx: &Arc<CudaContext>) -> Result<Self, CudaError> {
+        let max_elems = MAX_SWEEP_BYTES / std::mem::size_of::<f32>();
+        let pageable: Vec<f32> = (0..max_elems).map(|i| (i % 977) as f32 * 0.25).collect();
+        let back = vec![0.0f32; max_elems];
+        let out = vec![0.0f32; KERNEL_ELEMS];
+        let want = vec![0.0f32; KERNEL_ELEMS];
+        let mut pinned = check!(PinnedHost::<f32>::alloc(ctx, max_elems, Mapping::Unmapped))?;
+        pinned.copy_from_slice(&pageable);
+        let mut mapped = check!(PinnedHost::<f32>::alloc(ctx, KERNEL_ELEMS, Mapping::Mapped))?;
+        for (i, x) in mapped.iter_mut().enumerate() {
+            *x = (i % 353) as f32 - 176.0;
+        }
+        Ok(HostMemory {
+            pageable,
+            pinned,
+            mapped,
+            back,
+            out,
+            want,
+        })
     }
+}
 
-    let mut d_buf = check!(DeviceBuffer::<f32>::alloc(&ctx, max_elems))?;
-    let mut d_out = check!(DeviceBuffer::<f32>::alloc(&ctx, KERNEL_ELEMS))?;
-    let stream = check!(BlockingStream::create(&ctx))?;
-    // Everything above is freed by its owner on every way out of this
-    // function, and not before its end: the device reads h_mapped through
-    // d_mapped until Part 3 is done.
+/// pinned.cu's device buffer for the copies (and Part 3's resident input),
+/// the kernel's output, and the stream of Part 2.
+struct DeviceSide {
+    buf: DeviceBuffer<f32>,
+    out: DeviceBuffer<f32>,
+    stream: BlockingStream,
+}
 
-    // Gate: both copy paths copy, at the full size, before any timing.
-    let names = ["pageable", "pinned"];
-    let sources: [&[f32]; 2] = [&h_pageable, &h_pinned];
-    for (name, src) in names.iter().zip(sources) {
-        check!(d_buf.copy_from_host(src))?;
-        check!(d_buf.copy_to_host(&mut h_back))?;
-        if let Some(i) = first_mismatch(&h_back, src, 0.0) {
+impl DeviceSide {
+    fn alloc(ctx: &Arc<CudaContext>) -> Result<Self, CudaError> {
+        let max_elems = MAX_SWEEP_BYTES / std::mem::size_of::<f32>();
+        Ok(DeviceSide {
+            buf: check!(DeviceBuffer::<f32>::alloc(ctx, max_elems))?,
+            out: check!(DeviceBuffer::<f32>::alloc(ctx, KERNEL_ELEMS))?,
+            stream: check!(BlockingStream::create(ctx))?,
+        })
+    }
+}
+
+/// The gate: both copy paths really copy, at the full size, before any
+/// timing. A fast copy that moved nothing would top every table below.
+fn gate_both_copy_paths(host: &mut HostMemory, dev: &mut DeviceSide) -> anyhow::Result<()> {
+    let sources: [&[f32]; 2] = [&host.pageable, &host.pinned];
+    for (name, src) in SOURCE_NAMES.iter().zip(sources) {
+        check!(dev.buf.copy_from_host(src))?;
+        check!(dev.buf.copy_to_host(&mut host.back))?;
+        if let Some(i) = first_mismatch(&host.back, src, 0.0) {
             return Err(CheckFailed(format!(
                 "{name} H2D copy wrong at {i}: got {}, want {}",
-                g9(h_back[i]),
+                g9(host.back[i]),
                 g9(src[i])
             ))
             .into());
         }
     }
+    Ok(())
+}
 
-    // Part 1: blocking copies on the default stream, timed like kernels.
-    let timer = KernelTimer::default();
+/// Part 1: blocking copies from each source at each size, on the default
+/// stream, timed like kernels.
+fn part1_bandwidth(
+    ctx: &Arc<CudaContext>,
+    timer: &KernelTimer,
+    host: &HostMemory,
+    dev: &mut DeviceSide,
+) -> Result<(), CudaError> {
+    let sources: [&[f32]; 2] = [&host.pageable, &host.pinned];
     let default_stream = ctx.default_stream();
     println!("{}", report::part1_header(timer.runs(), timer.warmups()));
     for mib in SWEEP_MIB {
         let elems = mib * MIB / std::mem::size_of::<f32>();
         let mut ms = [0.0f64; 2];
         for (s, src) in sources.iter().enumerate() {
-            let range = nvtx_range(&format!("h2d-{}-{mib}MiB", names[s]));
-            let timing = timer.time(&default_stream, || check!(d_buf.copy_from_host(&src[..elems])))?;
+            let range = nvtx_range(&format!("h2d-{}-{mib}MiB", SOURCE_NAMES[s]));
+            let timing = timer.time(&default_stream, || check!(dev.buf.copy_from_host(&src[..elems])))?;
             drop(range);
             ms[s] = f64::from(timing.mean_ms());
         }
         println!("{}", report::part1_row(mib, ms[0], ms[1]));
     }
+    Ok(())
+}
 
-    // Part 2: cudaMemcpyAsync on a stream of its own. The host clock is read
-    // only after the call returned, and after the stream synchronised.
+/// Part 2: cudaMemcpyAsync from each source on a stream of its own. The
+/// host clock is read only after the call returned, and after the stream
+/// synchronised.
+fn part2_async_call_vs_completion(
+    timer: &KernelTimer,
+    host: &HostMemory,
+    dev: &mut DeviceSide,
+) -> Result<(), CudaError> {
+    let sources: [&[f32]; 2] = [&host.pageable, &host.pinned];
     let runs = timer.runs();
     println!("{}", report::part2_header(runs));
     let probe_elems = PROBE_BYTES / std::mem::size_of::<f32>();
-    let raw_stream = stream.stream().cu_stream();
+    let stream = dev.stream.stream();
+    let raw_stream = stream.cu_stream();
     for (s, src) in sources.iter().enumerate() {
         let src = &src[..probe_elems];
         // SAFETY (all copies below): src outlives the copy, and the stream is
         // synchronised before src is touched again.
-        check!(unsafe { d_buf.copy_from_host_async(src, raw_stream) })?;
-        check!(stream.stream().synchronize())?; // the warm-up, untimed
-        let range = nvtx_range(&format!("async-{}", names[s]));
+        check!(unsafe { dev.buf.copy_from_host_async(src, raw_stream) })?;
+        check!(stream.synchronize())?; // the warm-up, untimed
+        let range = nvtx_range(&format!("async-{}", SOURCE_NAMES[s]));
         let (mut call_sum, mut total_sum) = (0.0f64, 0.0f64);
         for _ in 0..runs {
             let t0 = now_ms();
-            check!(unsafe { d_buf.copy_from_host_async(src, raw_stream) })?;
+            check!(unsafe { dev.buf.copy_from_host_async(src, raw_stream) })?;
             // The call has returned: how long did it hold this thread?
             let t1 = now_ms();
-            check!(stream.stream().synchronize())?;
+            check!(stream.synchronize())?;
             // The stream has drained: the copy is certainly done.
             let t2 = now_ms();
             call_sum += t1 - t0;
@@ -179,58 +243,76 @@ fn lesson(options: &Options) -> Result<(), Box<dyn Error>> {
         drop(range);
         let call_ms = call_sum / f64::from(runs);
         let total_ms = total_sum / f64::from(runs);
-        println!("{}", report::part2_row(names[s], call_ms, total_ms));
+        println!("{}", report::part2_row(SOURCE_NAMES[s], call_ms, total_ms));
     }
+    Ok(())
+}
 
-    // Part 3: one kernel, its input resident on the device or mapped from host.
-    check!(d_buf.copy_from_host(&h_mapped))?;
-    scale_copy_cpu(&h_mapped, &mut h_want);
-    let inputs = [
-        Input {
-            ptr: d_buf.as_ptr(),
-            len: d_buf.len(),
-        },
-        Input {
-            ptr: d_mapped,
-            len: h_mapped.len(),
-        },
-    ];
-    let variants = ["device-resident", "zero-copy"];
+/// Part 3: one kernel, its input resident on the device (filled by one
+/// staging copy) or mapped from the host, so every launch, warm-ups
+/// included, reads it over PCIe again. Each is checked before it is timed.
+fn part3_resident_vs_zero_copy(
+    ctx: &Arc<CudaContext>,
+    timer: &KernelTimer,
+    host: &mut HostMemory,
+    dev: &mut DeviceSide,
+) -> anyhow::Result<()> {
+    check!(dev.buf.copy_from_host(&host.mapped))?;
+    scale_copy_cpu(&host.mapped, &mut host.want);
+    // pinned.cu asks for this address at setup; here the view borrows the
+    // pages it reaches, so it is taken where the kernel uses it.
+    let mapped = check!(host.mapped.device_view())?;
+    let inputs: [&dyn DeviceMemory<f32>; 2] = [&dev.buf, &mapped];
+    let default_stream = ctx.default_stream();
     let mut kernel_ms = [0.0f32; 2];
     for (v, input) in inputs.into_iter().enumerate() {
         // Correct before timed: one launch, checked against the CPU.
-        ffi::scale_copy(input, &mut d_out, KERNEL_ELEMS, &default_stream)?;
+        ffi::scale_copy(input, &mut dev.out, KERNEL_ELEMS, &default_stream)?;
         check!(ctx.synchronize())?;
         check!(runtime::last_error())?;
-        check!(d_out.copy_to_host(&mut h_out))?;
-        if let Some(i) = first_mismatch(&h_out, &h_want, REL_TOLERANCE) {
-            return Err(CheckFailed(format!(
-                "{} wrong at {i}: got {}, want {}",
-                variants[v],
-                g9(h_out[i]),
-                g9(h_want[i])
-            ))
-            .into());
+        check!(dev.out.copy_to_host(&mut host.out))?;
+        if let Some(i) = first_mismatch(&host.out, &host.want, REL_TOLERANCE) {
+            return Err(mismatch(VARIANTS[v], host, i).into());
         }
-        let range = nvtx_range(variants[v]);
+        let range = nvtx_range(VARIANTS[v]);
         kernel_ms[v] = timer
             .time(&default_stream, || {
-                ffi::scale_copy(input, &mut d_out, KERNEL_ELEMS, &default_stream)
+                ffi::scale_copy(input, &mut dev.out, KERNEL_ELEMS, &default_stream)
             })?
             .mean_ms();
         drop(range);
     }
+    print_part3(timer, kernel_ms);
+    Ok(())
+}
 
+/// The CPU reference for scaleCopy.
+fn scale_copy_cpu(input: &[f32], out: &mut [f32]) {
+    for (o, x) in out.iter_mut().zip(input) {
+        *o = SCALE * x;
+    }
+}
+
+/// pinned.cu's line for a wrong kernel result at index `i`.
+fn mismatch(variant: &str, host: &HostMemory, i: usize) -> CheckFailed {
+    CheckFailed(format!(
+        "{variant} wrong at {i}: got {}, want {}",
+        g9(host.out[i]),
+        g9(host.want[i])
+    ))
+}
+
+/// Part 3's table and summary, printed once both variants are timed.
+fn print_part3(timer: &KernelTimer, kernel_ms: [f32; 2]) {
     println!(
         "{}",
         report::part3_header(KERNEL_ELEMS, timer.runs(), timer.warmups())
     );
-    for (variant, ms) in variants.iter().zip(kernel_ms) {
+    for (variant, ms) in VARIANTS.iter().zip(kernel_ms) {
         println!("{}", report::part3_row(variant, KERNEL_ELEMS, ms));
     }
     let launches = timer.runs() + timer.warmups() + 1;
     println!("{}", report::part3_summary(kernel_ms[0], kernel_ms[1], launches));
-    Ok(())
 }
 
 /// An NVTX range with pinned.cu's label, open until the value is dropped.
@@ -251,8 +333,31 @@ mod tests {
     }
 
     #[test]
-    fn sizes_match_the_lesson() {
-        assert_eq!(KERNEL_ELEMS, 16_777_827);
-        assert_eq!(SWEEP_MIB.iter().max(), Some(&(MAX_SWEEP_BYTES / MIB)));
+    fn constants_are_pinned_cus_own() {
+        let timer = KernelTimer::default();
+        let rust = ffi::LessonConstants {
+            sweep_mib: SWEEP_MIB.to_vec(),
+            max_sweep_bytes: MAX_SWEEP_BYTES,
+            probe_bytes: PROBE_BYTES,
+            kernel_elems: KERNEL_ELEMS,
+            warmup_runs: timer.warmups(),
+            timed_runs: timer.runs(),
+            scale: SCALE,
+            rel_tolerance: REL_TOLERANCE,
+        };
+        assert_eq!(rust, ffi::lesson_constants());
+    }
+
+    #[test]
+    fn the_command_line_is_device_alone() {
+        assert_eq!(Args::try_parse_from(["day53-pinned"]).unwrap().device.ordinal, 0);
+        assert_eq!(
+            Args::try_parse_from(["day53-pinned", "--device=1"])
+                .unwrap()
+                .device
+                .ordinal,
+            1
+        );
+        assert!(Args::try_parse_from(["day53-pinned", "--stats"]).is_err());
     }
 }

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{result, sys, CudaContext, DeviceRepr, DriverError};
 
+use crate::DeviceMemory;
+
 /// `len` elements of `T` in device memory from `cuMemAlloc`, freed on drop.
 ///
 /// The contents start undefined, as with `cudaMalloc`; fill them before use.
@@ -95,6 +97,18 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         }
         self.ctx.bind_to_thread()?;
         result::memcpy_htod_async(self.ptr, src, stream)
+    }
+}
+
+impl<T> crate::device_memory::sealed::Sealed for DeviceBuffer<T> {}
+
+impl<T: DeviceRepr> DeviceMemory<T> for DeviceBuffer<T> {
+    fn device_address(&self) -> sys::CUdeviceptr {
+        self.ptr
+    }
+
+    fn len(&self) -> usize {
+        self.len
     }
 }
 

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{result, sys, CudaContext, DeviceRepr, DriverError, ValidAsZeroBits};
 
+use crate::DeviceMemory;
+
 /// Whether the pages are also mapped into the device's address space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mapping {
@@ -12,7 +14,7 @@ pub enum Mapping {
     /// write-combined, so the CPU reads it at full speed.
     Unmapped,
     /// `cudaHostAllocMapped`: a kernel can dereference it through
-    /// [`PinnedHost::device_ptr`] (zero-copy), every access crossing the bus.
+    /// [`PinnedHost::device_view`] (zero-copy), every access crossing the bus.
     Mapped,
 }
 
@@ -46,16 +48,37 @@ impl<T: DeviceRepr + ValidAsZeroBits> PinnedHost<T> {
         })
     }
 
-    /// The address a kernel dereferences to read these pages, like
-    /// `cudaHostGetDevicePointer`. Only mapped memory has one.
-    pub fn device_ptr(&self) -> Result<*const T, DriverError> {
+    /// The device's view of these pages, the address a kernel reads them
+    /// by, like `cudaHostGetDevicePointer`. Only mapped memory has one. The
+    /// view borrows the allocation, so the pages can be neither freed nor
+    /// written from the host while a launcher holds it.
+    pub fn device_view(&self) -> Result<MappedView<'_, T>, DriverError> {
         if self.mapping != Mapping::Mapped {
             return Err(super::invalid_value());
         }
-        let mut dptr: sys::CUdeviceptr = 0;
+        let mut address: sys::CUdeviceptr = 0;
         // SAFETY: ptr is a live mapped allocation from cuMemHostAlloc.
-        unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dptr, self.ptr.cast(), 0) }.result()?;
-        Ok(dptr as *const T)
+        unsafe { sys::cuMemHostGetDevicePointer_v2(&mut address, self.ptr.cast(), 0) }.result()?;
+        Ok(MappedView { address, host: self })
+    }
+}
+
+/// Mapped pinned memory as a kernel reads it (zero-copy): its device
+/// address, borrowed from the [`PinnedHost`] that owns the pages.
+pub struct MappedView<'a, T> {
+    address: sys::CUdeviceptr,
+    host: &'a PinnedHost<T>,
+}
+
+impl<T> crate::device_memory::sealed::Sealed for MappedView<'_, T> {}
+
+impl<T> DeviceMemory<T> for MappedView<'_, T> {
+    fn device_address(&self) -> sys::CUdeviceptr {
+        self.address
+    }
+
+    fn len(&self) -> usize {
+        self.host.len
     }
 }
 

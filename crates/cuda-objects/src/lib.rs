@@ -6,7 +6,11 @@
 //! | [`DeviceBuffer::alloc`] | `cudaMalloc` | `cuMemAlloc` |
 //! | [`PinnedHost::alloc`] with [`Mapping::Unmapped`] | `cudaMallocHost` | `cuMemHostAlloc(0)` |
 //! | [`PinnedHost::alloc`] with [`Mapping::Mapped`] | `cudaHostAlloc(cudaHostAllocMapped)` | `cuMemHostAlloc(DEVICEMAP)` |
+//! | [`PinnedHost::device_view`] | `cudaHostGetDevicePointer` | `cuMemHostGetDevicePointer` |
 //! | [`BlockingStream::create`] | `cudaStreamCreate` | `cuStreamCreate(CU_STREAM_DEFAULT)` |
+//!
+//! A kernel launcher's safe wrapper takes [`DeviceMemory`], which only a
+//! [`DeviceBuffer`] and a [`MappedView`] implement, never a raw address.
 //!
 //! cudarc's own helpers differ in ways a timing lesson cannot ignore: its
 //! stream allocations come from a stream-ordered pool (`cuMemAllocAsync`), its
@@ -17,11 +21,13 @@
 //! Not for: checking statuses (`cuda-check`) or timing (`time-kernel`).
 
 mod device;
+mod device_memory;
 mod host;
 mod stream;
 
 pub use device::DeviceBuffer;
-pub use host::{Mapping, PinnedHost};
+pub use device_memory::DeviceMemory;
+pub use host::{MappedView, Mapping, PinnedHost};
 pub use stream::BlockingStream;
 
 use cudarc::driver::DriverError;

@@ -2,7 +2,7 @@
 //! Run with `cargo test -- --ignored` where there is an NVIDIA GPU;
 //! ci/gpu-session.sh runs these on the GPU machine.
 
-use cuda_objects::{BlockingStream, DeviceBuffer, Mapping, PinnedHost};
+use cuda_objects::{BlockingStream, DeviceBuffer, DeviceMemory, Mapping, PinnedHost};
 use cudarc::driver::sys::cudaError_enum;
 use cudarc::driver::CudaContext;
 
@@ -56,9 +56,11 @@ fn pinned_memory_is_zeroed_and_only_mapped_memory_has_a_device_address() {
     let ctx = ctx();
     let plain = PinnedHost::<f32>::alloc(&ctx, 1 << 20, Mapping::Unmapped).unwrap();
     assert!(plain.iter().all(|x| *x == 0.0));
-    assert!(plain.device_ptr().is_err());
+    assert!(plain.device_view().is_err());
     let mapped = PinnedHost::<f32>::alloc(&ctx, 1 << 20, Mapping::Mapped).unwrap();
-    assert!(!mapped.device_ptr().unwrap().is_null());
+    let view = mapped.device_view().unwrap();
+    assert_ne!(view.device_address(), 0);
+    assert_eq!(view.len(), mapped.len());
 }
 
 #[test]

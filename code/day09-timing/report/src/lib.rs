@@ -25,10 +25,11 @@ pub use parse::parse;
 /// readings are `f64`, event timings `f32`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// The device the program ran on, as its first CUDA call names it.
-    pub device: usize,
     pub gpu_name: String,
     pub compute_capability: (i32, i32),
+    /// The device ordinal the lesson ran on (`--device`), named in the
+    /// context line.
+    pub device: usize,
     pub elems: usize,
     pub threads_per_block: u32,
     pub blocks: i32,
@@ -268,9 +269,9 @@ mod tests {
     /// The numbers of the lesson page's Tesla T4 transcript (CUDA 13.0 run).
     fn t4() -> Report {
         Report {
-            device: 0,
             gpu_name: "Tesla T4".into(),
             compute_capability: (7, 5),
+            device: 0,
             elems: 16_777_827,
             threads_per_block: 256,
             blocks: 65_539,
@@ -378,6 +379,18 @@ mod tests {
         let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
         let list = lesson_spec::ExpectedFailures::parse(Report::expected_failures(), &ids);
         assert!(list.is_ok(), "{list:?}");
+    }
+
+    #[test]
+    fn the_context_line_names_the_device_used() {
+        let mut r = t4();
+        r.device = 1;
+        assert!(
+            r.render()
+                .contains("\ncudaSetDevice(1), the first CUDA call in this process:   424.730 ms\n"),
+            "{}",
+            r.render()
+        );
     }
 
     #[test]
