@@ -376,6 +376,15 @@ const RUST_PLANTS: &[Plant] = &[
     p("fn f(c: &mut criterion::Criterion) {}", "criterion", "criterion::Criterion"),
     p("fn f() { let t = tokio::time::Instant::now(); }", "tokio::time::Instant", "tokio::time"),
     p("use tokio::time::Instant;\nfn a() { Instant::now(); }", "tokio::time::Instant", "Instant::now"),
+    // Spelled as a type, a function value, inside a macro, through `use std as s`.
+    p("struct S { t: std::time::Instant }", "std::time::Instant", "std::time"),
+    p("use std::{thread, time::{Duration, Instant}};\nfn f() { let now = Instant::now; }", "std::time::Instant", "Instant::now;"),
+    p("macro_rules! now { () => { std::time::SystemTime::now() }; }", "std::time::SystemTime", "std::time"),
+    p("use std as s;\nfn f() { s::time::Instant::now(); }", "std::time::Instant", "s::time"),
+    p("fn f() { <Clock>::now(); }\nuse std::time::Instant as Clock;", "std::time::Instant", "Clock>"),
+    p("unsafe extern \"C\" { fn clock() -> i64; }\nfn f() { unsafe { clock() }; }", "clock()", "clock() }"),
+    p("fn f() { nix::time::ClockId::CLOCK_MONOTONIC.now(); nix::time::ClockId::now(c); }", "ClockId::now", "nix::time::ClockId::now"),
+    p("fn f() { unsafe { asm!(r\"rdtsc\", out(\"eax\") lo) }; }", "rdtsc", "asm!"),
 ];
 
 /// Where a finding points: the text from its line and column on.
