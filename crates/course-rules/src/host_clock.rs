@@ -1,15 +1,23 @@
 //! Rule 1, "No host clocks": finds host clock use in code, not in comments or
 //! string literals, in C, C++, CUDA and Rust files.
 //!
-//! An allow-list (`ci/host-clock-allow.txt`) names each file that may read a
+//! The banned forms are a table (`names`), listed form by form in
+//! CUDA-CODE-STYLE.md; `cxx` and `rust` find them in each language's code,
+//! and `hidden` in the assembly and name strings the lexer blanks. An
+//! allow-list (`ci/host-clock-allow.txt`) names each file that may read a
 //! host clock and exactly which findings it may have; anything else in that
-//! file is still reported.
+//! file is still reported. Not for: shell scripts and Python, which time
+//! nothing on the GPU's behalf in this course.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::lexer::{code_only, Lang};
-use crate::tokens::{tokenize, Token};
+
+mod cxx;
+mod hidden;
+mod names;
+mod rust;
 
 const WHY: &str = "host clocks time the queueing of GPU work, not the work; time kernels with \
                    events (CUDA-CODE-STYLE.md rule 1, \"No host clocks\"; exceptions go in \
@@ -47,8 +55,10 @@ impl std::fmt::Display for Finding {
 
 /// The file types the rule covers, and which syntax each uses.
 pub fn lang_of(path: &Path) -> Option<Lang> {
-    match path.extension()?.to_str()? {
-        "cu" | "cuh" | "h" | "hpp" | "cpp" | "cc" => Some(Lang::C),
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    match extension.as_str() {
+        "cu" | "cuh" | "c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "inl"
+        | "ipp" | "tpp" => Some(Lang::C),
         "rs" => Some(Lang::Rust),
         _ => None,
     }
@@ -68,284 +78,14 @@ pub fn scan(path: &Path, src: &str, lang: Lang) -> Vec<Finding> {
         });
     };
     match lang {
-        Lang::C => scan_c(src, &code, &mut add),
-        Lang::Rust => scan_rust(&code, &mut add),
+        Lang::C => cxx::scan(src, &code, &mut add),
+        Lang::Rust => rust::scan(src, &code, &mut add),
     }
     found.sort_by_key(|f| (f.line, f.col));
     found
 }
 
 type Add<'a> = dyn FnMut(usize, usize, &str, Option<String>) + 'a;
-
-const C_HEADERS: [(&str, &str); 4] = [
-    ("chrono", "<chrono>"),
-    ("ctime", "<ctime>"),
-    ("time.h", "<time.h>"),
-    ("sys/time.h", "<sys/time.h>"),
-];
-
-const C_NAMES: [&str; 7] = [
-    "steady_clock",
-    "high_resolution_clock",
-    "system_clock",
-    "clock_gettime",
-    "gettimeofday",
-    "timespec_get",
-    "CLOCKS_PER_SEC",
-];
-
-fn scan_c(src: &str, code: &str, add: &mut Add<'_>) {
-    // Includes: the directive must be code (not commented out); the header
-    // name is read from the original line, since "..." was blanked.
-    for (n, (line, code_line)) in src.lines().zip(code.lines()).enumerate() {
-        let directive = code_line.trim_start();
-        let Some(rest) = directive.strip_prefix('#') else {
-            continue;
-        };
-        if !rest.trim_start().starts_with("include") {
-            continue;
-        }
-        let original = &line[line.len() - directive.len()..];
-        let header = original
-            .split(['<', '"'])
-            .nth(1)
-            .and_then(|h| h.split(['>', '"']).next())
-            .unwrap_or("")
-            .trim();
-        if let Some((_, what)) = C_HEADERS.iter().find(|(h, _)| *h == header) {
-            let col = line.len() - directive.len() + 1;
-            add(n + 1, col, what, None);
-        }
-    }
-
-    let tokens = tokenize(code);
-    let device = device_token_ranges(&tokens);
-    for (i, t) in tokens.iter().enumerate() {
-        let prev = i.checked_sub(1).map(|p| tokens[p].text.as_str());
-        let next = tokens.get(i + 1).map(|t| t.text.as_str());
-        if t.is("std") && next == Some("::") && tokens.get(i + 2).is_some_and(|t| t.is("chrono")) {
-            add(t.line, t.col, "std::chrono", None);
-        } else if C_NAMES.contains(&t.text.as_str()) {
-            add(t.line, t.col, &t.text, None);
-        } else if (t.is("clock") || t.is("time"))
-            && next == Some("(")
-            && !matches!(prev, Some(".") | Some("->"))
-            && !device.iter().any(|r| r.contains(&i))
-        {
-            // A call of clock() or time() in host code. Inside __global__ or
-            // __device__ functions clock() is the SM's cycle counter.
-            add(
-                t.line,
-                t.col,
-                &format!("{}()", t.text),
-                Some("a host call".into()),
-            );
-        }
-    }
-}
-
-/// Token index ranges of the bodies of `__global__`/`__device__` functions
-/// (not `__host__ __device__` ones, which also run on the host).
-fn device_token_ranges(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
-    let mut ranges = Vec::new();
-    let mut pending_device = false;
-    let mut pending_host = false;
-    let mut i = 0;
-    while i < tokens.len() {
-        let t = &tokens[i];
-        if t.is("__global__") || t.is("__device__") {
-            pending_device = true;
-        } else if t.is("__host__") {
-            pending_host = true;
-        } else if t.is(";") {
-            pending_device = false;
-            pending_host = false;
-        } else if t.is("{") {
-            let end = matching_brace(tokens, i);
-            if pending_device && !pending_host {
-                ranges.push(i..end);
-                i = end;
-            }
-            pending_device = false;
-            pending_host = false;
-        }
-        i += 1;
-    }
-    ranges
-}
-
-fn matching_brace(tokens: &[Token], open: usize) -> usize {
-    let mut depth = 0usize;
-    for (j, t) in tokens.iter().enumerate().skip(open) {
-        if t.is("{") {
-            depth += 1;
-        } else if t.is("}") {
-            depth -= 1;
-            if depth == 0 {
-                return j;
-            }
-        }
-    }
-    tokens.len()
-}
-
-const RUST_CLOCKS: [&str; 2] = ["Instant", "SystemTime"];
-
-fn scan_rust(code: &str, add: &mut Add<'_>) {
-    let tokens = tokenize(code);
-    // Names that mean a banned clock in this file, learned from `use`
-    // items, and names that mean the std::time module.
-    let mut clock_names: BTreeMap<String, &str> = BTreeMap::new();
-    let mut time_modules: BTreeSet<String> = BTreeSet::new();
-    let mut in_use = vec![false; tokens.len()];
-
-    let mut i = 0;
-    while i < tokens.len() {
-        if tokens[i].is("use") {
-            let end = (i..tokens.len())
-                .find(|&j| tokens[j].is(";"))
-                .unwrap_or(tokens.len());
-            for flag in &mut in_use[i..end] {
-                *flag = true;
-            }
-            for import in parse_use(&tokens[i + 1..end]) {
-                let path: Vec<&str> = import.path.iter().map(|t| t.text.as_str()).collect();
-                let path = strip_leading_colons(&path);
-                let at = import.path.last().copied().unwrap_or(&tokens[i]);
-                match path {
-                    ["std", "time", "*"] => {
-                        for clock in RUST_CLOCKS {
-                            clock_names.insert(clock.to_string(), clock);
-                        }
-                    }
-                    ["std", "time"] => {
-                        time_modules.insert(import.alias.clone().unwrap_or_else(|| "time".into()));
-                    }
-                    ["std", "time", clock] if RUST_CLOCKS.contains(clock) => {
-                        let clock = RUST_CLOCKS
-                            .iter()
-                            .find(|c| *c == clock)
-                            .copied()
-                            .unwrap_or("Instant");
-                        let name = import.alias.clone().unwrap_or_else(|| clock.to_string());
-                        let detail = import.alias.as_ref().map(|a| format!("imported as `{a}`"));
-                        add(at.line, at.col, &format!("std::time::{clock}"), detail);
-                        clock_names.insert(name, clock);
-                    }
-                    _ => {}
-                }
-            }
-            i = end;
-            continue;
-        }
-        i += 1;
-    }
-
-    for (i, t) in tokens.iter().enumerate() {
-        if in_use[i] {
-            continue;
-        }
-        let prev = i.checked_sub(1).map(|p| tokens[p].text.as_str());
-        let next2 = |k: usize| tokens.get(i + k).map(|t| t.text.as_str());
-        // A full path: std::time::Instant anywhere in code.
-        if t.is("std") && next2(1) == Some("::") && next2(2) == Some("time") && next2(3) == Some("::") {
-            if let Some(clock) = next2(4).filter(|c| RUST_CLOCKS.contains(c)) {
-                add(t.line, t.col, &format!("std::time::{clock}"), None);
-            }
-            continue;
-        }
-        // Through a std::time module alias: time::Instant, t::SystemTime.
-        if time_modules.contains(&t.text) && prev != Some("::") && next2(1) == Some("::") {
-            if let Some(clock) = next2(2).filter(|c| RUST_CLOCKS.contains(c)) {
-                add(
-                    t.line,
-                    t.col,
-                    &format!("std::time::{clock}"),
-                    Some(format!("through `{}`", t.text)),
-                );
-            }
-            continue;
-        }
-        // A name a `use` bound to a clock (directly, renamed or by glob).
-        if let Some(clock) = clock_names.get(&t.text) {
-            if prev != Some("::") && prev != Some(".") {
-                let detail = (t.text != *clock).then(|| format!("as `{}`", t.text));
-                add(t.line, t.col, &format!("std::time::{clock}"), detail);
-            }
-        }
-    }
-}
-
-fn strip_leading_colons<'a, 'b>(path: &'b [&'a str]) -> &'b [&'a str] {
-    match path.first() {
-        Some(&"::") => &path[1..],
-        _ => path,
-    }
-}
-
-/// One name a `use` item brings in: its full path and its `as` alias.
-struct Import<'a> {
-    path: Vec<&'a Token>,
-    alias: Option<String>,
-}
-
-/// Expands a `use` tree (the tokens between `use` and `;`) into imports,
-/// following `{...}` groups, `as` renames, `self` and globs.
-fn parse_use(tokens: &[Token]) -> Vec<Import<'_>> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    parse_tree(tokens, &mut pos, Vec::new(), &mut out);
-    out
-}
-
-fn parse_tree<'a>(tokens: &'a [Token], pos: &mut usize, prefix: Vec<&'a Token>, out: &mut Vec<Import<'a>>) {
-    let mut path = prefix;
-    while *pos < tokens.len() {
-        let t = &tokens[*pos];
-        if t.is("{") {
-            *pos += 1;
-            loop {
-                parse_tree(tokens, pos, path.clone(), out);
-                match tokens.get(*pos).map(|t| t.text.as_str()) {
-                    Some(",") => *pos += 1,
-                    Some("}") => {
-                        *pos += 1;
-                        break;
-                    }
-                    _ => break,
-                }
-                if tokens.get(*pos).is_some_and(|t| t.is("}")) {
-                    *pos += 1;
-                    break;
-                }
-            }
-            return;
-        } else if t.is(",") || t.is("}") {
-            break;
-        } else if t.is("as") {
-            let alias = tokens.get(*pos + 1).map(|a| a.text.clone());
-            *pos += 2;
-            // `time::{self as tm}` renames the module itself.
-            if path.last().is_some_and(|t| t.is("self")) {
-                path.pop();
-            }
-            out.push(Import { path, alias });
-            return;
-        } else {
-            if !t.is("::") || path.is_empty() {
-                path.push(t);
-            }
-            *pos += 1;
-        }
-    }
-    // `self` in a group names the module itself.
-    if path.last().is_some_and(|t| t.is("self")) {
-        path.pop();
-    }
-    if !path.is_empty() {
-        out.push(Import { path, alias: None });
-    }
-}
 
 /// The allow-list: for each file, the findings (by `what`) it may have.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -388,6 +128,9 @@ impl AllowList {
             .is_some_and(|whats| whats.contains(&finding.what))
     }
 }
+
+#[cfg(test)]
+mod planted;
 
 #[cfg(test)]
 mod tests {
@@ -488,9 +231,25 @@ mod tests {
     }
 
     #[test]
-    fn other_crates_instants_are_not_std_clocks() {
-        let src = "use tokio::time::Instant;\nfn a() { Instant::now(); my::time::Instant::now(); }";
-        assert_eq!(found(src, Lang::Rust), Vec::<String>::new());
+    fn other_crates_clocks_are_found_under_their_own_names() {
+        let src = "use tokio::time::Instant;\nfn a() { Instant::now(); my::time::Instant::now(); }\n\
+                   use my::time::Instant as Mine;\nfn b(i: Mine) -> std::time::Duration { i.since() }";
+        assert_eq!(
+            found(src, Lang::Rust),
+            [
+                "1:18 tokio::time::Instant",
+                "2:10 tokio::time::Instant",
+                "2:26 Instant::now"
+            ]
+        );
+    }
+
+    #[test]
+    fn more_c_and_cuda_source_extensions_are_covered() {
+        for name in ["a.c", "a.cxx", "a.hxx", "a.hh", "a.inl", "a.CU", "a.cuh"] {
+            assert_eq!(lang_of(Path::new(name)), Some(Lang::C), "{name}");
+        }
+        assert_eq!(lang_of(Path::new("a.py")), None);
     }
 
     #[test]
