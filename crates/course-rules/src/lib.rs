@@ -11,6 +11,7 @@
 //! findings for a person. Not for: rules a compiler or clippy already keeps.
 
 pub mod blocks;
+pub mod export;
 pub mod files;
 pub mod host_clock;
 pub mod lessons;

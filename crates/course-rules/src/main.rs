@@ -1,4 +1,5 @@
-//! `course-rules`: the course's rules, run by hand.
+//! `course-rules`: the course's rules, run by hand, and a lesson exported as a
+//! project of its own.
 //!
 //! Every command reads the repository the working directory is in (or
 //! `--root DIR`), never the checkout the binary was compiled in. `check`
@@ -12,10 +13,14 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
 
-use course_rules::{files, find_repository, quotes, read_text};
+use course_rules::{export, files, find_repository, quotes, read_text};
 
 #[derive(Debug, Parser)]
-#[command(name = "course-rules", version, about = "The course's rules as checks.")]
+#[command(
+    name = "course-rules",
+    version,
+    about = "The course's rules as checks, and lessons exported as projects of their own."
+)]
 struct Cli {
     /// The repository to read [default: the one the working directory is in].
     #[arg(long, global = true, value_name = "DIR")]
@@ -40,6 +45,13 @@ enum Command {
     },
     /// Rewrite every quote in the Markdown files from its source.
     Sync,
+    /// Write a lesson into DIR as a Cargo project of its own, with copies of the shared crates it uses.
+    Export {
+        /// The lesson: its directory's name under code/ (e.g. the one `ls code` lists).
+        lesson: String,
+        /// A directory that does not exist yet, or an empty one.
+        dir: PathBuf,
+    },
 }
 
 fn parse_snippet_target(target: &str) -> Result<(String, String), String> {
@@ -69,6 +81,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Sync => sync(&root),
+        Command::Export { lesson, dir } => export_lesson(&root, &lesson, &dir),
     }
 }
 
@@ -134,5 +147,21 @@ fn sync(root: &Path) -> Result<ExitCode> {
         }
     }
     println!("synced {}", root.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_lesson(root: &Path, lesson: &str, dir: &Path) -> Result<ExitCode> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let done = export::export(root, lesson, dir, Path::new(&cargo))
+        .with_context(|| format!("exporting {lesson} into {}", dir.display()))?;
+    println!(
+        "exported {lesson} from {} into {}, with {}",
+        root.display(),
+        dir.display(),
+        done.shared_crates.join(", ")
+    );
+    println!(
+        "build it there: cargo build --release --offline (with CUDA_HOME set to a CUDA toolkit), then the README's nvcc line"
+    );
     Ok(ExitCode::SUCCESS)
 }
