@@ -160,6 +160,12 @@ fn export_lesson(root: &Path, lesson: &str, dir: &Path) -> Result<ExitCode> {
         dir.display(),
         done.shared_crates.join(", ")
     );
+    if !done.dropped_dev_dependencies.is_empty() {
+        println!(
+            "left out, as their packages are not needed to build: the test-only dependencies {}",
+            done.dropped_dev_dependencies.join(", ")
+        );
+    }
     println!(
         "build it there: cargo build --release --offline (with CUDA_HOME set to a CUDA toolkit), then the README's nvcc line"
     );

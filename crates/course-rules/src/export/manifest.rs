@@ -112,10 +112,14 @@ pub fn make_workspace_root(doc: &mut DocumentMut, members: &[String], inherited:
     if let Some(resolver) = inherited.workspace.get("resolver") {
         workspace.insert("resolver", resolver.clone());
     }
-    workspace.insert(
-        "members",
-        Item::Value(Value::Array(members.iter().collect::<Array>())),
-    );
+    let mut list: Array = members.iter().collect();
+    // One member a line, as a person would write the list.
+    for member in list.iter_mut() {
+        member.decor_mut().set_prefix("\n    ");
+    }
+    list.set_trailing("\n");
+    list.set_trailing_comma(true);
+    workspace.insert("members", Item::Value(Value::Array(list)));
     // Tables print in the order of their positions; these go after the rest.
     let mut position = doc.iter().count() as isize + 1_000;
     workspace.set_position(position);
@@ -265,4 +269,133 @@ fn slashed(path: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROOT: &str = r#"[workspace]
+resolver = "2"
+members = ["crates/*", "code/*"]
+
+[workspace.package]
+edition = "2021"
+license = "MIT"
+
+[workspace.dependencies]
+cudarc = { version = "0.19", default-features = false, features = ["std"] }
+libc = "0.2"
+shared = { path = "crates/shared" }
+tester = { path = "crates/tester" }
+
+[profile.release]
+debug = "line-tables-only"
+"#;
+
+    const LESSON: &str = r#"[package]
+name = "lesson"
+edition.workspace = true
+license.workspace = true
+
+[dependencies]
+# Why cudarc: kept.
+cudarc = { workspace = true, features = ["cupti", "std"] }
+libc.workspace = true
+shared.workspace = true
+report = { path = "report" }
+
+[dev-dependencies]
+tester.workspace = true
+"#;
+
+    /// A repository in a temp folder: root manifest, a lesson with a
+    /// sub-package, and two shared crates, of which only one is copied.
+    fn repository(tag: &str) -> (PathBuf, Vec<(PathBuf, PathBuf)>) {
+        let dir = std::env::temp_dir().join(format!("course-rules-manifest-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for sub in ["code/lesson/report", "crates/shared", "crates/tester"] {
+            std::fs::create_dir_all(dir.join(sub)).unwrap();
+        }
+        std::fs::write(dir.join("Cargo.toml"), ROOT).unwrap();
+        let dir = dir.canonicalize().unwrap();
+        let placement = vec![
+            (dir.join("code/lesson"), PathBuf::new()),
+            (dir.join("code/lesson/report"), PathBuf::from("report")),
+            (dir.join("crates/shared"), PathBuf::from("crates/shared")),
+        ];
+        (dir, placement)
+    }
+
+    #[test]
+    fn inherited_values_become_explicit_and_paths_point_at_the_copies() {
+        let (dir, placement) = repository("explicit");
+        let inherited = Inherited::read(&dir).unwrap();
+        let mut doc: DocumentMut = LESSON.parse().unwrap();
+        let dropped = rewrite(
+            &mut doc,
+            &dir.join("code/lesson"),
+            Path::new(""),
+            &inherited,
+            &placement,
+        )
+        .unwrap();
+        assert_eq!(dropped, ["tester"]);
+        make_workspace_root(
+            &mut doc,
+            &[".".into(), "crates/shared".into(), "report".into()],
+            &inherited,
+        );
+        let text = doc.to_string();
+        for want in [
+            "edition = \"2021\"\n",
+            "license = \"MIT\"\n",
+            "# Why cudarc: kept.\ncudarc = { version = \"0.19\", default-features = false, features = [\"std\", \"cupti\"] }\n",
+            "libc = \"0.2\"\n",
+            "shared = { path = \"crates/shared\" }\n",
+            "report = { path = \"report\" }\n",
+            "[workspace]\nresolver = \"2\"\nmembers = [\n    \".\",\n    \"crates/shared\",\n    \"report\",\n]\n",
+            "[profile.release]\ndebug = \"line-tables-only\"\n",
+        ] {
+            assert!(text.contains(want), "{want:?} not in\n{text}");
+        }
+        assert!(
+            !text.contains("workspace = true") && !text.contains("tester"),
+            "{text}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_build_dependency_on_a_package_not_copied_is_an_error() {
+        let (dir, placement) = repository("not-copied");
+        let inherited = Inherited::read(&dir).unwrap();
+        let mut doc: DocumentMut = "[package]\nname = \"x\"\n[build-dependencies]\ntester.workspace = true\n"
+            .parse()
+            .unwrap();
+        let err = rewrite(
+            &mut doc,
+            &dir.join("crates/shared"),
+            Path::new("crates/shared"),
+            &inherited,
+            &placement,
+        )
+        .unwrap_err();
+        assert_eq!(err, "build-dependencies.tester: its package is not copied");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn relative_paths_climb_only_as_far_as_needed() {
+        assert_eq!(
+            relative(Path::new(""), Path::new("crates/a")),
+            PathBuf::from("crates/a")
+        );
+        assert_eq!(
+            relative(Path::new("crates/b"), Path::new("crates/a")),
+            PathBuf::from("../a")
+        );
+        assert_eq!(relative(Path::new("report"), Path::new("")), PathBuf::from(".."));
+        assert_eq!(relative(Path::new("a"), Path::new("a")), PathBuf::from("."));
+    }
 }
