@@ -32,3 +32,16 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// Copies every file [`project_files`] lists under `from` to the same place
+/// under `to`, so a copy leaves build outputs and toolchains behind.
+pub fn copy_project_files(from: &Path, to: &Path) -> std::io::Result<()> {
+    for rel in project_files(from) {
+        let target = to.join(&rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::copy(from.join(&rel), target)?;
+    }
+    Ok(())
+}

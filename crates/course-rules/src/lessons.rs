@@ -59,7 +59,8 @@ pub fn header_nvcc_line(cu_text: &str) -> Option<String> {
         })
 }
 
-/// The README's and the header's nvcc lines must exist and agree.
+/// The README's and the header's nvcc lines must exist and agree, and any
+/// repetition of the line in the README must be the same line.
 pub fn check_build_lines(lesson: &Lesson) -> Result<String, String> {
     let readme = lesson.dir.join("README.md");
     let readme_text = std::fs::read_to_string(&readme).map_err(|e| format!("{}: {e}", readme.display()))?;
@@ -78,16 +79,24 @@ pub fn check_build_lines(lesson: &Lesson) -> Result<String, String> {
             lesson.dir.display()
         ));
     }
+    // The README may repeat its line (where it shows an exported copy being
+    // built); every repetition must be the same line.
+    let differing = readme_text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("nvcc -") && *l != from_readme);
+    if let Some(other) = differing {
+        return Err(format!(
+            "{}: builds with `{from_readme}` and also with `{other}`; a lesson has one nvcc line",
+            readme.display()
+        ));
+    }
     Ok(from_readme)
 }
 
 /// Copies the lesson directory alone into a fresh folder and runs its nvcc
 /// line there with `nvcc`, once per architecture in [`ARCHS`].
 pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"nvcc") || !words.iter().any(|w| w.starts_with("-arch=")) {
-        return Err(format!("`{line}`: expected `nvcc ... -arch=sm_XX ...`"));
-    }
     // A fresh folder per build: two checks of one lesson may run at once.
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let name = lesson
@@ -101,32 +110,54 @@ pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), Strin
             std::env::temp_dir().join(format!("course-rules-{name}-{}-{arch}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&scratch);
         copy_dir(&lesson.dir, &scratch).map_err(|e| format!("copying {}: {e}", lesson.dir.display()))?;
-        let args: Vec<String> = words[1..]
-            .iter()
-            .map(|w| {
-                if w.starts_with("-arch=") {
-                    format!("-arch={arch}")
-                } else {
-                    w.to_string()
-                }
-            })
-            .collect();
-        let out = Command::new(nvcc)
-            .args(&args)
-            .current_dir(&scratch)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", nvcc.display()))?;
+        let built = run_build_line(nvcc, line, &scratch, Some(arch));
         let _ = std::fs::remove_dir_all(&scratch);
-        if !out.status.success() {
-            let err = String::from_utf8_lossy(&out.stderr);
-            return Err(format!(
-                "{} copied alone does not build for {arch} with `{line}`: {}",
-                lesson.dir.display(),
-                err.lines().find(|l| l.contains("error")).unwrap_or(err.trim())
-            ));
-        }
+        built.map_err(|e| {
+            format!(
+                "{} copied alone does not build for {arch} with `{line}`: {e}",
+                lesson.dir.display()
+            )
+        })?;
     }
     Ok(())
+}
+
+/// Runs the nvcc line `line` in `dir` with the compiler `nvcc`, with its
+/// `-arch=` replaced by `arch` when one is given; the error is nvcc's first
+/// line that says `error`.
+pub fn run_build_line(nvcc: &Path, line: &str, dir: &Path, arch: Option<&str>) -> Result<(), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"nvcc") || !words.iter().any(|w| w.starts_with("-arch=")) {
+        return Err(format!("`{line}`: expected `nvcc ... -arch=sm_XX ...`"));
+    }
+    let args: Vec<String> = words[1..]
+        .iter()
+        .map(|w| match arch {
+            Some(arch) if w.starts_with("-arch=") => format!("-arch={arch}"),
+            _ => w.to_string(),
+        })
+        .collect();
+    let out = Command::new(nvcc)
+        .args(&args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", nvcc.display()))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    Err(err
+        .lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or(err.trim())
+        .to_string())
+}
+
+/// The file an nvcc line writes: the word after its `-o`.
+pub fn build_output(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    words.by_ref().find(|w| *w == "-o")?;
+    words.next()
 }
 
 /// Copies the folder `from`, with everything below it, to `to`.
@@ -159,5 +190,7 @@ mod tests {
             header_nvcc_line(cu).as_deref(),
             Some("nvcc -O3 -arch=sm_90 -o t t.cu")
         );
+        assert_eq!(build_output("nvcc -O3 -arch=sm_90 -o t t.cu"), Some("t"));
+        assert_eq!(build_output("nvcc -O3 t.cu"), None);
     }
 }

@@ -11,15 +11,19 @@
 //! findings for a person. Not for: rules a compiler or clippy already keeps.
 
 pub mod blocks;
+pub mod export;
 pub mod files;
 pub mod host_clock;
 pub mod lessons;
 pub mod lexer;
 pub mod quotes;
+pub mod root;
 pub mod tokens;
 pub mod verbatim;
 
 use std::path::{Path, PathBuf};
+
+pub use root::{find_repository, repository_root};
 
 /// The allow-list of files that may read a host clock, relative to the root.
 pub const ALLOW_LIST: &str = "ci/host-clock-allow.txt";
@@ -125,12 +129,6 @@ pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
         }
     }
     problems
-}
-
-/// The workspace root this crate was built in.
-pub fn repository_root() -> PathBuf {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.ancestors().nth(2).unwrap_or(here).to_path_buf()
 }
 
 /// The nvcc the build would use (crates/cuda-build's search order).

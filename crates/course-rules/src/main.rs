@@ -1,48 +1,121 @@
-//! `course-rules`: the course's rules, run by hand.
+//! `course-rules`: the course's rules, run by hand, and a lesson exported as a
+//! project of its own.
 //!
-//! ```text
-//! course-rules check [--no-build]   every rule; exit 1 on any finding
-//! course-rules snippet FILE#NAME    print one snippet
-//! course-rules sync                 rewrite every quote in the Markdown files
-//! ```
+//! Every command reads the repository the working directory is in (or
+//! `--root DIR`), never the checkout the binary was compiled in. `check`
+//! prints one `path:line:col: what: why` line per finding and exits 1 when
+//! there is any; a failure to run prints one line and exits 1; a usage error
+//! is clap's message and exit 2.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use course_rules::{files, quotes, read_text, repository_root};
+use anyhow::{anyhow, Context, Result};
+use clap::{Parser, Subcommand};
 
-const USAGE: &str = "usage: course-rules check [--no-build] | snippet FILE#NAME | sync";
+use course_rules::{export, files, find_repository, quotes, read_text};
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let root = repository_root();
-    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["check"] => check(&root, true),
-        ["check", "--no-build"] => check(&root, false),
-        ["snippet", target] => match target.split_once('#') {
-            Some((file, name)) => quotes::snippet(&root, file, name).map(|text| print!("{text}")),
-            None => Err(format!("`{target}`: expected FILE#NAME")),
-        },
-        ["sync"] => sync(&root),
-        ["-h"] | ["--help"] => {
-            println!("{USAGE}");
-            Ok(())
+#[derive(Debug, Parser)]
+#[command(
+    name = "course-rules",
+    version,
+    about = "The course's rules as checks, and lessons exported as projects of their own."
+)]
+struct Cli {
+    /// The repository to read [default: the one the working directory is in].
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run every rule; print each finding as `path:line:col: what: why` and exit 1 on any.
+    Check {
+        /// Skip building each lesson copied alone with its README's nvcc line.
+        #[arg(long)]
+        no_build: bool,
+    },
+    /// Print one snippet of a source file, dedented.
+    Snippet {
+        /// The file, relative to the repository, and the snippet's name.
+        #[arg(value_name = "FILE#NAME", value_parser = parse_snippet_target)]
+        target: (String, String),
+    },
+    /// Rewrite every quote in the Markdown files from its source.
+    Sync,
+    /// Write a lesson into DIR as a Cargo project of its own, with copies of the shared crates it uses.
+    Export {
+        /// The lesson: its directory's name under code/ (e.g. the one `ls code` lists).
+        lesson: String,
+        /// A directory that does not exist yet, or an empty one.
+        dir: PathBuf,
+    },
+}
+
+fn parse_snippet_target(target: &str) -> Result<(String, String), String> {
+    match target.split_once('#') {
+        Some((file, name)) if !file.is_empty() && !name.is_empty() => {
+            Ok((file.to_string(), name.to_string()))
         }
-        _ => Err(USAGE.to_string()),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
+        _ => Err(format!("`{target}`: expected FILE#NAME")),
     }
 }
 
-fn check(root: &std::path::Path, build: bool) -> Result<(), String> {
-    let nvcc = if build {
-        Some(course_rules::find_nvcc(root)?)
-    } else {
-        None
+fn main() -> ExitCode {
+    cli_exit::quiet_on_closed_pipe();
+    let cli = Cli::parse();
+    cli_exit::finish(run(cli))
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let root = repository(cli.root.as_deref())?;
+    match cli.command {
+        Command::Check { no_build } => check(&root, !no_build),
+        Command::Snippet { target: (file, name) } => {
+            let text = quotes::snippet(&root, &file, &name)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("printing snippet {file}#{name}"))?;
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Sync => sync(&root),
+        Command::Export { lesson, dir } => export_lesson(&root, &lesson, &dir),
+    }
+}
+
+/// The repository to read: `--root`, or the one around the working directory.
+fn repository(given: Option<&Path>) -> Result<PathBuf> {
+    let found = match given {
+        Some(dir) => Some(dir.to_path_buf()).filter(|d| course_rules::root::is_repository(d)),
+        None => {
+            let here = std::env::current_dir().context("reading the working directory")?;
+            find_repository(&here)
+        }
+    };
+    let root = found.ok_or_else(|| match given {
+        Some(dir) => anyhow!(
+            "--root {}: not the course's repository (no Cargo.toml with [workspace] beside a code/ directory)",
+            dir.display()
+        ),
+        None => anyhow!(
+            "not inside the course's repository (no Cargo.toml with [workspace] beside a code/ directory \
+             here or above); run from inside it or pass --root DIR"
+        ),
+    })?;
+    root.canonicalize()
+        .with_context(|| format!("resolving {}", root.display()))
+}
+
+fn check(root: &Path, build: bool) -> Result<ExitCode> {
+    let nvcc = match build {
+        true => Some(
+            course_rules::find_nvcc(root)
+                .map_err(anyhow::Error::msg)
+                .context("finding nvcc to build each lesson alone (or pass --no-build)")?,
+        ),
+        false => None,
     };
     let mut problems = course_rules::check_host_clocks(root);
     problems.extend(course_rules::check_verbatim(root));
@@ -51,24 +124,50 @@ fn check(root: &std::path::Path, build: bool) -> Result<(), String> {
     for p in &problems {
         println!("{p}");
     }
-    match problems.len() {
-        0 => Ok(()),
-        n => Err(format!("{n} finding(s)")),
-    }
+    println!("checked {}: {} finding(s)", root.display(), problems.len());
+    Ok(match problems.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    })
 }
 
-fn sync(root: &std::path::Path) -> Result<(), String> {
+fn sync(root: &Path) -> Result<ExitCode> {
     for rel in files::project_files(root) {
         if rel.extension().is_none_or(|e| e != "md") {
             continue;
         }
         let path = root.join(&rel);
-        let text = read_text(&path)?;
-        let synced = quotes::sync(root, &text).map_err(|e| format!("{}: {e}", rel.display()))?;
+        let text = read_text(&path).map_err(anyhow::Error::msg)?;
+        let synced = quotes::sync(root, &text)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("syncing the quotes in {}", rel.display()))?;
         if synced != text {
-            std::fs::write(&path, synced).map_err(|e| format!("{}: {e}", rel.display()))?;
+            std::fs::write(&path, synced).with_context(|| format!("writing {}", rel.display()))?;
             println!("rewrote {}", rel.display());
         }
     }
-    Ok(())
+    println!("synced {}", root.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_lesson(root: &Path, lesson: &str, dir: &Path) -> Result<ExitCode> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let done = export::export(root, lesson, dir, Path::new(&cargo))
+        .with_context(|| format!("exporting {lesson} into {}", dir.display()))?;
+    println!(
+        "exported {lesson} from {} into {}, with {}",
+        root.display(),
+        dir.display(),
+        done.shared_crates.join(", ")
+    );
+    if !done.dropped_dev_dependencies.is_empty() {
+        println!(
+            "left out, as their packages are not needed to build: the test-only dependencies {}",
+            done.dropped_dev_dependencies.join(", ")
+        );
+    }
+    println!(
+        "build it there: cargo build --release --offline (with CUDA_HOME set to a CUDA toolkit), then the README's nvcc line"
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -3,13 +3,13 @@
 //! A quote is a marker comment followed by a fenced block:
 //!
 //! ````text
-//! <!-- snippet: code/day09-timing/timing.cu#launch-clock -->
+//! <!-- snippet: code/LESSON/FILE.cu#NAME -->
 //! ```cpp
 //! ...the snippet's text...
 //! ```
 //! ````
 //!
-//! `<!-- transcript: evidence/day09-timing/FILE.txt -->` quotes a recorded
+//! `<!-- transcript: evidence/LESSON/FILE.txt -->` quotes a recorded
 //! run: everything after its header's `# ---` line. [`check`] reports quotes
 //! that differ from their source; [`sync`] rewrites them.
 

@@ -170,3 +170,19 @@ fn a_file_that_is_not_utf8_is_still_checked_and_an_empty_file_is_clean() {
     std::fs::write(dir.join("code/day09-timing/empty.rs"), b"").unwrap();
     assert_clean(check_host_clocks(&dir));
 }
+
+#[test]
+fn a_readme_that_repeats_its_build_line_differently_fails() {
+    let dir = scratch_copy("repeated");
+    assert_clean(check_lessons(&dir, None));
+    let readme = dir.join("code/day09-timing/README.md");
+    let mut text = std::fs::read_to_string(&readme).unwrap();
+    text.push_str("\n```\nnvcc -std=c++17 -O2 -arch=sm_90 -o timing timing.cu\n```\n");
+    std::fs::write(&readme, text).unwrap();
+    let problems = check_lessons(&dir, None);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("and also with `nvcc -std=c++17 -O2"),
+        "{problems:?}"
+    );
+}

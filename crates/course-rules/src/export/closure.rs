@@ -1,0 +1,168 @@
+//! Which packages a lesson needs: the path-dependency closure, computed from
+//! `cargo metadata` rather than from a list someone has to keep up to date.
+//!
+//! Not for: registry dependencies (the copied `Cargo.lock` pins those) or
+//! rewriting manifests ([`super::manifest`]).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// One package of the workspace, as `cargo metadata --no-deps` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Package {
+    pub name: String,
+    /// The folder holding its `Cargo.toml`.
+    pub dir: PathBuf,
+    /// The folders of the packages it depends on by path, normal and build
+    /// dependencies only: what building it needs.
+    pub build_needs: Vec<PathBuf>,
+}
+
+/// The workspace's packages, from `cargo metadata` run with `cargo` on the
+/// workspace at `root`.
+pub fn workspace_packages(cargo: &Path, root: &Path) -> Result<Vec<Package>, String> {
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+            "--manifest-path",
+        ])
+        .arg(root.join("Cargo.toml"))
+        .output()
+        .map_err(|e| format!("running {} metadata: {e}", cargo.display()))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "cargo metadata failed in {}: {}",
+            root.display(),
+            stderr
+                .lines()
+                .find(|l| l.contains("error"))
+                .unwrap_or(stderr.trim())
+        ));
+    }
+    let metadata: Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("reading cargo metadata's output: {e}"))?;
+    metadata["packages"]
+        .as_array()
+        .ok_or("cargo metadata's output has no `packages` list")?
+        .iter()
+        .map(package)
+        .collect()
+}
+
+fn package(entry: &Value) -> Result<Package, String> {
+    let name = entry["name"]
+        .as_str()
+        .ok_or("a package in cargo metadata has no name")?;
+    let manifest = entry["manifest_path"]
+        .as_str()
+        .ok_or_else(|| format!("package {name} has no manifest_path"))?;
+    let dir = Path::new(manifest)
+        .parent()
+        .ok_or_else(|| format!("package {name}: manifest path {manifest} has no folder"))?;
+    let build_needs = entry["dependencies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        // kind is null for normal dependencies, "build" or "dev" otherwise.
+        .filter(|dep| dep["kind"].is_null() || dep["kind"] == "build")
+        .filter_map(|dep| dep["path"].as_str().map(PathBuf::from))
+        .collect();
+    Ok(Package {
+        name: name.to_string(),
+        dir: dir.to_path_buf(),
+        build_needs,
+    })
+}
+
+/// The packages inside `lesson_dir` (the lesson and any sub-package of it)
+/// and, transitively, every package they need to build, each once, in the
+/// order found.
+pub fn closure<'a>(packages: &'a [Package], lesson_dir: &Path) -> Result<Vec<&'a Package>, String> {
+    let mut found: Vec<&Package> = packages
+        .iter()
+        .filter(|p| p.dir.starts_with(lesson_dir))
+        .collect();
+    let mut next = 0;
+    while let Some(&package) = found.get(next) {
+        for dir in &package.build_needs {
+            let needed = packages.iter().find(|p| &p.dir == dir).ok_or_else(|| {
+                format!(
+                    "{} depends on the package at {}, which is not in the workspace",
+                    package.name,
+                    dir.display()
+                )
+            })?;
+            if !found.iter().any(|p| p.dir == needed.dir) {
+                found.push(needed);
+            }
+        }
+        next += 1;
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pkg(name: &str, dir: &str, needs: &[&str]) -> Package {
+        Package {
+            name: name.into(),
+            dir: dir.into(),
+            build_needs: needs.iter().map(PathBuf::from).collect(),
+        }
+    }
+
+    #[test]
+    fn the_closure_follows_needs_transitively_and_takes_every_package_in_the_lesson() {
+        let all = [
+            pkg(
+                "lesson",
+                "/r/code/lesson",
+                &["/r/crates/a", "/r/code/lesson/report"],
+            ),
+            pkg("lesson-report", "/r/code/lesson/report", &["/r/crates/b"]),
+            pkg("a", "/r/crates/a", &["/r/crates/b"]),
+            pkg("b", "/r/crates/b", &[]),
+            pkg("unused", "/r/crates/unused", &[]),
+            pkg("other-lesson", "/r/code/lesson-two", &["/r/crates/unused"]),
+        ];
+        let names: Vec<&str> = closure(&all, Path::new("/r/code/lesson"))
+            .unwrap()
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(names, ["lesson", "lesson-report", "a", "b"]);
+    }
+
+    #[test]
+    fn a_need_outside_the_workspace_is_an_error() {
+        let all = [pkg("lesson", "/r/code/lesson", &["/elsewhere/c"])];
+        let err = closure(&all, Path::new("/r/code/lesson")).unwrap_err();
+        assert!(err.contains("/elsewhere/c"), "{err}");
+    }
+
+    #[test]
+    fn this_workspace_lists_every_lesson_with_its_build_dependencies() {
+        let root = crate::repository_root();
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let all = workspace_packages(Path::new(&cargo), &root).unwrap();
+        for lesson in crate::lessons::lessons(&root) {
+            let package = all.iter().find(|p| p.dir == lesson.dir).unwrap();
+            assert!(
+                package
+                    .build_needs
+                    .iter()
+                    .any(|d| d.ends_with("crates/cuda-build")),
+                "{package:?}"
+            );
+        }
+    }
+}

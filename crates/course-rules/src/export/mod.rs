@@ -1,0 +1,224 @@
+//! `export`: one lesson written out as a Cargo project of its own, for a
+//! learner to take away.
+//!
+//! The lesson's directory becomes the new project's root: its files as they
+//! are, its `Cargo.toml` the new workspace's root manifest, and every package
+//! it needs to build ([`closure`]), copied under `crates/<name>/` (a package
+//! inside the lesson's directory keeps its place). The manifests are made
+//! explicit ([`manifest`]) and the repository's `Cargo.lock` comes along,
+//! trimmed ([`lockfile`]). Everything is written into a staging folder beside
+//! the destination and renamed into place at the end, so a failed export
+//! leaves nothing behind.
+//!
+//! The copied `cuda-build` finds nvcc as it does here, except that the
+//! project's own `.toolchain/cuda` is now looked for in the exported folder:
+//! set `CUDA_HOME` (or put nvcc on `PATH`) to build it.
+//!
+//! Not for: the rules ([`crate::check_lessons`] and its siblings).
+
+pub mod closure;
+pub mod lockfile;
+pub mod manifest;
+
+use std::path::{Path, PathBuf};
+
+use crate::{files, lessons};
+
+/// Why an export did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("no lesson named `{name}` under code/ (the lessons: {known})")]
+    UnknownLesson { name: String, known: String },
+    #[error("{}: exists and is not an empty directory; export writes only into a new or empty one", .0.display())]
+    Occupied(PathBuf),
+    #[error("{0}")]
+    Failed(String),
+    #[error("{what}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> ExportError {
+    let what = what.into();
+    move |source| ExportError::Io { what, source }
+}
+
+/// What was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exported {
+    /// The packages copied from outside the lesson's directory.
+    pub shared_crates: Vec<String>,
+    /// Test-only dependencies left out because their package was not copied.
+    pub dropped_dev_dependencies: Vec<String>,
+}
+
+/// Writes the lesson named `lesson` (its directory's name under `code/`) of
+/// the repository at `root` into `dest`, which must not exist or be empty.
+/// `cargo` runs `cargo metadata`.
+pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Exported, ExportError> {
+    let root = root
+        .canonicalize()
+        .map_err(io(format!("resolving {}", root.display())))?;
+    let all = lessons::lessons(&root);
+    let lesson_dir = all
+        .iter()
+        .map(|l| l.dir.clone())
+        .find(|dir| dir.file_name().is_some_and(|n| n == lesson))
+        .ok_or_else(|| ExportError::UnknownLesson {
+            name: lesson.to_string(),
+            known: all
+                .iter()
+                .filter_map(|l| l.dir.file_name()?.to_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+    refuse_occupied(dest)?;
+    let packages = closure::workspace_packages(cargo, &root).map_err(ExportError::Failed)?;
+    let needed = closure::closure(&packages, &lesson_dir).map_err(ExportError::Failed)?;
+    if !needed.iter().any(|p| p.dir == lesson_dir) {
+        return Err(ExportError::Failed(format!(
+            "{}: has no Cargo package",
+            lesson_dir.display()
+        )));
+    }
+    let placement = place(&needed, &lesson_dir)?;
+    let inherited = manifest::Inherited::read(&root).map_err(ExportError::Failed)?;
+
+    let staging = staging_dir(dest)?;
+    let written = write_project(
+        &root,
+        &lesson_dir,
+        &needed,
+        &placement,
+        &inherited,
+        &staging,
+        cargo,
+    );
+    let outcome = written.and_then(|dropped| {
+        move_into_place(&staging, dest)?;
+        Ok(dropped)
+    });
+    if outcome.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    let dropped_dev_dependencies = outcome?;
+    let shared_crates = needed
+        .iter()
+        .filter(|p| !p.dir.starts_with(&lesson_dir))
+        .map(|p| p.name.clone())
+        .collect();
+    Ok(Exported {
+        shared_crates,
+        dropped_dev_dependencies,
+    })
+}
+
+fn refuse_occupied(dest: &Path) -> Result<(), ExportError> {
+    let occupied = match std::fs::read_dir(dest) {
+        Ok(mut entries) => entries.next().is_some(),
+        Err(_) => dest.exists() || dest.is_symlink(),
+    };
+    match occupied {
+        true => Err(ExportError::Occupied(dest.to_path_buf())),
+        false => Ok(()),
+    }
+}
+
+/// Each needed package's folder and where its copy goes: the lesson's own
+/// folder is the root, a package inside it keeps its place, any other goes
+/// under `crates/<name>`.
+fn place(needed: &[&closure::Package], lesson_dir: &Path) -> Result<Vec<(PathBuf, PathBuf)>, ExportError> {
+    needed
+        .iter()
+        .map(|p| {
+            let to = match p.dir.strip_prefix(lesson_dir) {
+                Ok(inside) => inside.to_path_buf(),
+                Err(_) => Path::new("crates").join(&p.name),
+            };
+            let from = p
+                .dir
+                .canonicalize()
+                .map_err(io(format!("resolving {}", p.dir.display())))?;
+            Ok((from, to))
+        })
+        .collect()
+}
+
+/// A fresh folder beside `dest`, on the same file system, so the finished
+/// project can be renamed into place.
+fn staging_dir(dest: &Path) -> Result<PathBuf, ExportError> {
+    let name = dest
+        .file_name()
+        .ok_or_else(|| ExportError::Failed(format!("{}: names no directory", dest.display())))?;
+    let staging = dest.with_file_name(format!(
+        ".{}.export-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    if let Some(parent) = staging.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(io(format!("creating {}", parent.display())))?;
+    }
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir(&staging).map_err(io(format!("creating {}", staging.display())))?;
+    Ok(staging)
+}
+
+/// Copies the packages, rewrites their manifests and writes the lock file;
+/// returns the test-only dependencies left out.
+fn write_project(
+    root: &Path,
+    lesson_dir: &Path,
+    needed: &[&closure::Package],
+    placement: &manifest::Placement,
+    inherited: &manifest::Inherited,
+    staging: &Path,
+    cargo: &Path,
+) -> Result<Vec<String>, ExportError> {
+    let mut members: Vec<String> = placement
+        .iter()
+        .map(|(_, to)| match to.as_os_str().is_empty() {
+            true => ".".to_string(),
+            false => to.to_string_lossy().replace('\\', "/"),
+        })
+        .collect();
+    members.sort();
+    files::copy_project_files(lesson_dir, staging)
+        .map_err(io(format!("copying {}", lesson_dir.display())))?;
+    let mut dropped = Vec::new();
+    for (package, (from, to)) in needed.iter().zip(placement) {
+        let copy = staging.join(to);
+        if !package.dir.starts_with(lesson_dir) {
+            files::copy_project_files(&package.dir, &copy)
+                .map_err(io(format!("copying {}", package.dir.display())))?;
+        }
+        let path = copy.join("Cargo.toml");
+        let mut doc = manifest::parse(&path).map_err(ExportError::Failed)?;
+        let left_out = manifest::rewrite(&mut doc, from, to, inherited, placement)
+            .map_err(|e| ExportError::Failed(format!("{}/Cargo.toml: {e}", package.dir.display())))?;
+        dropped.extend(left_out.into_iter().map(|dep| format!("{}: {dep}", package.name)));
+        if to.as_os_str().is_empty() {
+            manifest::make_workspace_root(&mut doc, &members, inherited);
+        }
+        std::fs::write(&path, doc.to_string()).map_err(io(format!("writing {}", path.display())))?;
+    }
+    let original = std::fs::read_to_string(root.join("Cargo.lock"))
+        .map_err(io(format!("reading {}", root.join("Cargo.lock").display())))?;
+    let lock = staging.join("Cargo.lock");
+    std::fs::write(&lock, &original).map_err(io(format!("writing {}", lock.display())))?;
+    lockfile::trim(cargo, staging).map_err(ExportError::Failed)?;
+    let trimmed = std::fs::read_to_string(&lock).map_err(io(format!("reading {}", lock.display())))?;
+    lockfile::check_same_versions(&original, &trimmed).map_err(ExportError::Failed)?;
+    Ok(dropped)
+}
+
+/// Renames the finished project to `dest`, replacing it if it is an empty
+/// directory.
+fn move_into_place(staging: &Path, dest: &Path) -> Result<(), ExportError> {
+    if dest.is_dir() {
+        std::fs::remove_dir(dest).map_err(io(format!("replacing the empty {}", dest.display())))?;
+    }
+    std::fs::rename(staging, dest).map_err(io(format!("moving the project to {}", dest.display())))
+}
