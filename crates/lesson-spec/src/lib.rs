@@ -23,7 +23,7 @@ use std::marker::PhantomData;
 
 pub use chart::{Chart, Mark, Series};
 pub use claims::{median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
-pub use lines::{ms_at_end, number, Cursor, Failure, Lines};
+pub use lines::{ms_at_end, number, numbered_output, Cursor, Failure, Lines};
 pub use recipe::{Recipe, Reference, Variant};
 
 /// A lesson's report: what its programs print, as numbers.
@@ -80,35 +80,28 @@ pub trait Parsed: Debug + Send + Sync {
     fn figures(&self) -> Vec<(String, f64)>;
 }
 
-/// The lesson's report, as opposed to its reference tool's output.
-#[derive(Debug)]
-struct AsReport<R>(R);
+/// A report or a reference tool's output behind [`Parsed`], with the
+/// function that lists its figures.
+struct Erased<T> {
+    value: T,
+    figures: fn(&T) -> Vec<(String, f64)>,
+}
 
-/// A reference tool's output.
-#[derive(Debug)]
-struct AsReference<T>(T);
-
-impl<R: LessonReport> Parsed for AsReport<R> {
-    fn as_any(&self) -> &dyn Any {
-        &self.0
-    }
-    fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(&self.0).unwrap_or(serde_json::Value::Null)
-    }
-    fn figures(&self) -> Vec<(String, f64)> {
-        self.0.figures()
+impl<T: Debug> Debug for Erased<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.value.fmt(f)
     }
 }
 
-impl<T: ReferenceOutput> Parsed for AsReference<T> {
+impl<T: Debug + serde::Serialize + Send + Sync + 'static> Parsed for Erased<T> {
     fn as_any(&self) -> &dyn Any {
-        &self.0
+        &self.value
     }
     fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(&self.0).unwrap_or(serde_json::Value::Null)
+        serde_json::to_value(&self.value).unwrap_or(serde_json::Value::Null)
     }
     fn figures(&self) -> Vec<(String, f64)> {
-        self.0.figures()
+        (self.figures)(&self.value)
     }
 }
 
@@ -153,11 +146,17 @@ impl<R: LessonReport> Lesson for Entry<R> {
     }
 
     fn parse_report(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure> {
-        Ok(Box::new(AsReport(R::parse(body)?)))
+        Ok(Box::new(Erased {
+            value: R::parse(body)?,
+            figures: R::figures,
+        }))
     }
 
     fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure> {
-        Ok(Box::new(AsReference(R::Reference::parse(body)?)))
+        Ok(Box::new(Erased {
+            value: R::Reference::parse(body)?,
+            figures: R::Reference::figures,
+        }))
     }
 
     fn claims(&self) -> Vec<ClaimInfo> {

@@ -58,3 +58,14 @@ pub fn ms_at_end(line: usize, text: &str, what: &str) -> Result<f64, Failure> {
     let value = rest.split_whitespace().last().unwrap_or("");
     number(line, value, what)
 }
+
+/// A transcript's program output (what follows its `# ---` line, or the
+/// whole text when it has none), each line with its number in the file.
+pub fn numbered_output(text: &str) -> Vec<(usize, &str)> {
+    let start = text.lines().position(|l| l == "# ---").map_or(0, |i| i + 1);
+    text.lines()
+        .enumerate()
+        .skip(start)
+        .map(|(i, l)| (i + 1, l))
+        .collect()
+}

@@ -326,15 +326,7 @@ mod tests {
         assert_eq!(got, want);
     }
 
-    /// A transcript's program output, numbered as in the file.
-    fn body(text: &str) -> Vec<(usize, &str)> {
-        let start = text.lines().position(|l| l == "# ---").map_or(0, |i| i + 1);
-        text.lines()
-            .enumerate()
-            .skip(start)
-            .map(|(i, l)| (i + 1, l))
-            .collect()
-    }
+    use lesson_spec::numbered_output as body;
 
     #[test]
     fn what_the_twin_renders_parses_back_to_the_same_numbers() {
