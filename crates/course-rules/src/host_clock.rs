@@ -4,8 +4,10 @@
 //! The banned forms are a table (`names`), listed form by form in
 //! CUDA-CODE-STYLE.md; `cxx` and `rust` find them in each language's code,
 //! and `hidden` in the assembly and name strings the lexer blanks. An
-//! allow-list (`ci/host-clock-allow.txt`) names each file that may read a
-//! host clock and exactly which findings it may have; anything else in that
+//! allow-list (`ci/host-clock-allow.txt` for the shared crates, and a
+//! lesson's own `code/<lesson>/host-clock-allow.txt` for its files) names
+//! each file that may read a host clock and exactly which findings it may
+//! have; anything else in that
 //! file is still reported. Not for: shell scripts and Python, which time
 //! nothing on the GPU's behalf in this course.
 
@@ -21,7 +23,7 @@ mod rust;
 
 const WHY: &str = "host clocks time the queueing of GPU work, not the work; time kernels with \
                    events (CUDA-CODE-STYLE.md rule 1, \"No host clocks\"; exceptions go in \
-                   ci/host-clock-allow.txt)";
+                   the lesson's host-clock-allow.txt)";
 
 /// One host clock found in code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,31 +96,46 @@ pub struct AllowList {
 }
 
 impl AllowList {
-    /// Parses lines of `path: what[, what...]: why`; `#` starts a comment line.
-    pub fn parse(text: &str) -> Result<AllowList, String> {
-        let mut entries = BTreeMap::new();
+    /// Parses lines of `path: what[, what...]: why` (`#` starts a comment
+    /// line) from the list at `source`, whose paths are relative to `base`:
+    /// the repository root for `ci/host-clock-allow.txt`, the lesson's
+    /// directory for a lesson's own `host-clock-allow.txt`.
+    pub fn parse(text: &str, source: &Path, base: &Path) -> Result<AllowList, Vec<String>> {
+        let mut list = AllowList::default();
+        list.add(text, source, base)?;
+        Ok(list)
+    }
+
+    /// Adds the entries of another list (see [`AllowList::parse`]), reporting
+    /// every malformed line, not the first.
+    pub fn add(&mut self, text: &str, source: &Path, base: &Path) -> Result<(), Vec<String>> {
+        let mut problems = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
+            let at = format!("{}:{}", source.display(), n + 1);
             let mut parts = line.splitn(3, ": ");
             let (Some(path), Some(whats), Some(why)) = (parts.next(), parts.next(), parts.next()) else {
-                return Err(format!(
-                    "ci/host-clock-allow.txt:{}: expected `path: clock[, clock]: why`",
-                    n + 1
-                ));
+                problems.push(format!("{at}: expected `path: clock[, clock]: why`"));
+                continue;
             };
             if why.trim().is_empty() {
-                return Err(format!("ci/host-clock-allow.txt:{}: give the reason", n + 1));
+                problems.push(format!("{at}: give the reason"));
+                continue;
             }
             let whats = whats
                 .split(',')
                 .map(|w| w.trim().to_string())
                 .filter(|w| !w.is_empty());
-            entries.insert(PathBuf::from(path.trim()), whats.collect());
+            self.entries.insert(base.join(path.trim()), whats.collect());
         }
-        Ok(AllowList { entries })
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
     }
 
     /// Whether `finding` is sanctioned for its file.
@@ -269,8 +286,12 @@ mod tests {
 
     #[test]
     fn an_allowed_file_may_use_only_its_own_clock() {
-        let allow =
-            AllowList::parse("# comment\ncode/d9/t.cu: clock_gettime, <ctime>: Day 9 shows why\n").unwrap();
+        let allow = AllowList::parse(
+            "# comment\nt.cu: clock_gettime, <ctime>: Day 9 shows why\n",
+            Path::new("code/d9/host-clock-allow.txt"),
+            Path::new("code/d9"),
+        )
+        .unwrap();
         let f = scan(
             Path::new("code/d9/t.cu"),
             "#include <ctime>\nclock_gettime(0, 0); auto x = std::chrono::steady_clock::now();",
@@ -288,7 +309,15 @@ mod tests {
 
     #[test]
     fn allow_list_lines_need_a_reason() {
-        assert!(AllowList::parse("a.cu: clock_gettime").is_err());
-        assert!(AllowList::parse("a.cu: clock_gettime: ").is_err());
+        let (source, base) = (Path::new("code/x/host-clock-allow.txt"), Path::new("code/x"));
+        let problems =
+            AllowList::parse("a.cu: clock_gettime\nb.cu: clock_gettime: \n", source, base).unwrap_err();
+        assert_eq!(
+            problems,
+            [
+                "code/x/host-clock-allow.txt:1: expected `path: clock[, clock]: why`",
+                "code/x/host-clock-allow.txt:2: expected `path: clock[, clock]: why`"
+            ]
+        );
     }
 }

@@ -25,8 +25,13 @@ use std::path::{Path, PathBuf};
 
 pub use root::{find_repository, repository_root};
 
-/// The allow-list of files that may read a host clock, relative to the root.
+/// The allow-list of the shared crates' files that may read a host clock,
+/// relative to the root.
 pub const ALLOW_LIST: &str = "ci/host-clock-allow.txt";
+
+/// A lesson's own allow-list, in its directory, with paths relative to it:
+/// a lesson that reads a host clock on purpose says so where it lives.
+pub const LESSON_ALLOW_LIST: &str = "host-clock-allow.txt";
 
 /// Reads a file as text; a file that is not UTF-8 is read with replacement
 /// characters rather than skipped, so a banned clock cannot hide in one.
@@ -38,11 +43,7 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 
 /// Rule 1 over every C, C++, CUDA and Rust file of the project.
 pub fn check_host_clocks(root: &Path) -> Vec<String> {
-    let allow = match read_text(&root.join(ALLOW_LIST)).and_then(|t| host_clock::AllowList::parse(&t)) {
-        Ok(allow) => allow,
-        Err(e) => return vec![e],
-    };
-    let mut problems = Vec::new();
+    let (allow, mut problems) = allow_lists(root);
     for rel in files::project_files(root) {
         let Some(lang) = host_clock::lang_of(&rel) else {
             continue;
@@ -60,12 +61,37 @@ pub fn check_host_clocks(root: &Path) -> Vec<String> {
     for path in allow.entries.keys() {
         if !root.join(path).is_file() {
             problems.push(format!(
-                "{ALLOW_LIST}: lists {}, which does not exist",
+                "host-clock allow-list: lists {}, which does not exist",
                 path.display()
             ));
         }
     }
     problems
+}
+
+/// The shared allow-list and every lesson's, merged, with every problem
+/// reading or parsing them.
+fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
+    let mut lists = vec![(PathBuf::from(ALLOW_LIST), PathBuf::new())];
+    for lesson in lessons::lessons(root).into_iter().map(|l| l.dir) {
+        let rel = lesson.strip_prefix(root).unwrap_or(&lesson).to_path_buf();
+        if lesson.join(LESSON_ALLOW_LIST).is_file() {
+            lists.push((rel.join(LESSON_ALLOW_LIST), rel));
+        }
+    }
+    let mut allow = host_clock::AllowList::default();
+    let mut problems = Vec::new();
+    for (source, base) in lists {
+        match read_text(&root.join(&source)) {
+            Ok(text) => {
+                if let Err(p) = allow.add(&text, &source, &base) {
+                    problems.extend(p);
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    (allow, problems)
 }
 
 /// Rule 8 over every lesson `.cu`.

@@ -8,7 +8,7 @@
 //! error name and message, printed in the course's shape:
 //!
 //! ```text
-//! CUDA error code/day09-timing/src/main.rs:88: d_a.copy_from_host(&h_a): out of memory (CUDA_ERROR_OUT_OF_MEMORY)
+//! CUDA error code/<lesson>/src/main.rs:88: d_a.copy_from_host(&h_a): out of memory (CUDA_ERROR_OUT_OF_MEMORY)
 //! ```
 //!
 //! [`require_driver`] comes before the first cudarc call: cudarc panics (exit
@@ -32,7 +32,7 @@ use cudarc::driver::DriverError;
 ///
 /// ```text
 /// let ctx = check!(CudaContext::new(0))?;        // a cudarc result: yields its value
-/// check!(unsafe { ffi::day09_vector_add(...) })?; // a cudaError_t from FFI
+/// check!(unsafe { ffi::lesson_launch(...) })?;    // a cudaError_t from FFI
 /// ```
 #[macro_export]
 macro_rules! check {

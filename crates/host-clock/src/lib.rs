@@ -5,7 +5,7 @@
 //! a host clock around a kernel launch measures the queueing of the work, not
 //! the work, and kernels are timed with CUDA events through `time-kernel`.
 //! This crate exists for the few places where the host's view *is* the
-//! question, and each is named in `ci/host-clock-allow.txt`:
+//! question, and each is named in its lesson's `host-clock-allow.txt`:
 //!
 //! - Day 9 reads it to produce the misleading numbers the lesson takes apart
 //!   (the whole process, a launch without and with a sync) and to time the CPU
