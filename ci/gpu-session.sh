@@ -89,12 +89,19 @@ for lesson in "${lessons[@]}"; do
           --dir "$ev" --lesson "$lesson" --name "$gpu-${ref[0]}" -- "${ref[@]:1}")
       fi
     done
-    while read -r name count env; do
+    # variant NAME RUNS [VAR=value ...] [-- ARG ...]
+    while read -r name count rest; do
       [ -n "$name" ] || continue
-      read -ra assignments <<<"$env"
+      read -ra words <<<"$rest"
+      assignments=() args=() seen_dashes=0
+      for w in "${words[@]}"; do
+        if [ "$seen_dashes" = 1 ]; then args+=("$w");
+        elif [ "$w" = -- ]; then seen_dashes=1;
+        else assignments+=("$w"); fi
+      done
       for _ in $(seq "$count"); do
-        cxx "$lesson" "$gpu-cxx-$name" "${assignments[@]}" -- "$cxx_bin"
-        rust "$lesson" "$gpu-rust-$name" "${assignments[@]}" -- "$rust_bin"
+        cxx "$lesson" "$gpu-cxx-$name" "${assignments[@]}" -- "$cxx_bin" "${args[@]}"
+        rust "$lesson" "$gpu-rust-$name" "${assignments[@]}" -- "$rust_bin" "${args[@]}"
       done
     done < <(recipe "$lesson" variant)
     ;;
@@ -122,6 +129,9 @@ case "$phase" in runs | checks) ;; *)
   ;;
 esac
 if [ "$phase" = checks ]; then
+  # The GPU tests run the lessons' binaries from .evidence-bin, not from a
+  # cargo target directory, which this machine has none of.
+  export LESSON_BIN_DIR=$PWD/.evidence-bin
   for t in .evidence-bin/tests/*; do
     rust gpu-tests "$gpu-$(basename "$t")" -- "$t" --ignored --test-threads=1
   done

@@ -22,12 +22,15 @@ pub struct Recipe {
     pub sanitizers: &'static [&'static str],
 }
 
-/// Runs under another environment, named `<gpu>-<program>-<name>`.
+/// Runs under another environment or with other arguments, named
+/// `<gpu>-<program>-<name>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Variant {
     pub name: &'static str,
     /// `VAR=value` words.
     pub env: &'static [&'static str],
+    /// Arguments given to both programs (the lesson's own flags).
+    pub args: &'static [&'static str],
     pub runs: u32,
 }
 
@@ -49,8 +52,8 @@ impl Recipe {
     }
 
     /// The recipe as `key value` lines, for shell scripts to read:
-    /// `nvcc`, `binary`, `runs`, then one `variant NAME RUNS VAR=value...`
-    /// line per variant, `reference NAME COMMAND...` and one `sanitizer
+    /// `nvcc`, `binary`, `runs`, then one `variant NAME RUNS [VAR=value...]
+    /// [-- ARG...]` line per variant, `reference NAME COMMAND...` and one `sanitizer
     /// TOOL` line per tool.
     pub fn to_lines(&self) -> String {
         let mut out = String::new();
@@ -58,7 +61,13 @@ impl Recipe {
         let _ = writeln!(out, "binary {}", self.binary().unwrap_or(""));
         let _ = writeln!(out, "runs {}", self.runs);
         for v in self.variants {
-            let _ = writeln!(out, "variant {} {} {}", v.name, v.runs, v.env.join(" "));
+            let mut words = vec![v.name.to_string(), v.runs.to_string()];
+            words.extend(v.env.iter().map(|e| e.to_string()));
+            if !v.args.is_empty() {
+                words.push("--".to_string());
+                words.extend(v.args.iter().map(|a| a.to_string()));
+            }
+            let _ = writeln!(out, "variant {}", words.join(" "));
         }
         if let Some(r) = &self.reference {
             let _ = writeln!(out, "reference {} {}", r.name, r.command.join(" "));
@@ -77,11 +86,20 @@ mod tests {
     const RECIPE: Recipe = Recipe {
         nvcc: "nvcc -O3 -arch=sm_90 -o prog prog.cu",
         runs: 5,
-        variants: &[Variant {
-            name: "eager",
-            env: &["CUDA_MODULE_LOADING=EAGER"],
-            runs: 1,
-        }],
+        variants: &[
+            Variant {
+                name: "eager",
+                env: &["CUDA_MODULE_LOADING=EAGER"],
+                args: &[],
+                runs: 1,
+            },
+            Variant {
+                name: "first-malloc",
+                env: &[],
+                args: &["--first", "malloc"],
+                runs: 3,
+            },
+        ],
         reference: Some(Reference {
             name: "tool-reference",
             command: &["python3", "reference/tool.py"],
@@ -107,6 +125,7 @@ mod tests {
              binary prog\n\
              runs 5\n\
              variant eager 1 CUDA_MODULE_LOADING=EAGER\n\
+             variant first-malloc 3 -- --first malloc\n\
              reference tool-reference python3 reference/tool.py\n\
              sanitizer memcheck\n\
              sanitizer racecheck\n"

@@ -212,6 +212,7 @@ impl LessonReport for Report {
             variants: &[Variant {
                 name: "eager",
                 env: &["CUDA_MODULE_LOADING=EAGER"],
+                args: &[],
                 runs: 1,
             }],
             reference: None,
