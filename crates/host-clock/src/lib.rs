@@ -12,6 +12,8 @@
 //!   reference, where nothing is asynchronous.
 //! - Day 53's Part 2 reads it because how long `cudaMemcpyAsync` holds the
 //!   calling thread is invisible to any CUDA event.
+//! - The events reference lesson reads it around launches, API calls and
+//!   waits, and reads [`process_cpu_ms`] to show what a spinning wait burns.
 //!
 //! `CLOCK_MONOTONIC` never jumps when the system clock is set, which a
 //! stopwatch must not do. It is read through `libc` rather than
@@ -28,18 +30,33 @@
 ///
 /// Only differences between two readings mean anything.
 pub fn now_ms() -> f64 {
+    read_ms(libc::CLOCK_MONOTONIC, "CLOCK_MONOTONIC")
+}
+
+/// Milliseconds of CPU time this process has used, all its threads together
+/// (`CLOCK_PROCESS_CPUTIME_ID`), the CUDA driver's own threads included.
+///
+/// Only differences between two readings mean anything: across a wait, the
+/// difference says how much of the wait a CPU core spent working.
+pub fn process_cpu_ms() -> f64 {
+    read_ms(libc::CLOCK_PROCESS_CPUTIME_ID, "CLOCK_PROCESS_CPUTIME_ID")
+}
+
+/// One reading of `clock` in milliseconds.
+fn read_ms(clock: libc::clockid_t, name: &str) -> f64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
-    // SAFETY: `ts` is a valid, writable timespec. CLOCK_MONOTONIC exists on
-    // every Linux kernel this project supports, so the call cannot fail; the
-    // branch below keeps that assumption checked in release builds too.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    // SAFETY: `ts` is a valid, writable timespec. Both clocks this crate
+    // reads exist on every Linux kernel this project supports, so the call
+    // cannot fail; the branch below keeps that assumption checked in release
+    // builds too.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
     if rc != 0 {
         // Unreachable on Linux; a zero reading would silently corrupt every
         // difference, so stop loudly instead.
-        eprintln!("error: clock_gettime(CLOCK_MONOTONIC) failed");
+        eprintln!("error: clock_gettime({name}) failed");
         std::process::exit(1);
     }
     ts.tv_sec as f64 * 1.0e3 + ts.tv_nsec as f64 * 1.0e-6
@@ -47,7 +64,7 @@ pub fn now_ms() -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::now_ms;
+    use super::{now_ms, process_cpu_ms};
 
     #[test]
     fn readings_never_go_backwards() {
@@ -73,5 +90,25 @@ mod tests {
         // Uptime in ms is far above 1 and far below 1e15 (31,000 years).
         let t = now_ms();
         assert!(t > 1.0 && t < 1.0e15, "{t}");
+    }
+
+    #[test]
+    fn cpu_time_grows_with_work_and_not_with_sleep() {
+        // Busy for 30 ms of wall time: nearly all of it is CPU time.
+        let (cpu0, wall0) = (process_cpu_ms(), now_ms());
+        let mut x = 0u64;
+        while now_ms() - wall0 < 30.0 {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        let busy = process_cpu_ms() - cpu0;
+        // Asleep for 30 ms: next to none of it is.
+        let cpu1 = process_cpu_ms();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let asleep = process_cpu_ms() - cpu1;
+        // Generous bounds: other test threads add CPU time, and a loaded
+        // machine may deschedule the busy loop for a while.
+        assert!(busy >= 10.0, "30 ms of spinning used {busy} ms of CPU");
+        assert!(asleep < 10.0, "30 ms asleep used {asleep} ms of CPU");
+        assert!(busy > asleep, "busy {busy} ms, asleep {asleep} ms");
     }
 }

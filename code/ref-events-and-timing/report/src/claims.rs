@@ -1,0 +1,221 @@
+//! What the page "Events and Timing" says about the numbers, as checks: one
+//! predicate per claim over its part, which the printed verdict lines use as
+//! well (events.cu computes the same tests), and the claims `evidence`
+//! checks on every transcript.
+
+use lesson_spec::{verdict, Claim};
+
+use crate::parts::{Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Report};
+
+/// "a few microseconds regardless of what the kernel actually does": every
+/// launch alone under 20 us, and with a sync at least the kernel's length.
+pub fn launch_returns_queued(p: &Part1) -> bool {
+    !p.rows.is_empty()
+        && p.rows
+            .iter()
+            .all(|r| r.launch_us < 20.0 && r.sync_us >= r.kernel_ms * 1.0e3)
+}
+
+/// "host-side scheduling noise that event timing avoids": the events'
+/// spread (IQR over median) is the smaller.
+pub fn events_steadier(p: &Part2) -> bool {
+    p.events.percent() < p.host.percent()
+}
+
+/// "by default that block spins, consuming a CPU core", and blocking sync
+/// gives "the CPU back": spinning burns at least half the wait in CPU time,
+/// blocking at most a tenth.
+pub fn spin_burns_cpu(p: &Part3) -> bool {
+    p.spin.cpu_share() >= 50.0 && p.blocking.cpu_share() <= 10.0
+}
+
+/// "slightly higher wake-up latency": blocking wakes later, by under 1 ms.
+pub fn blocking_wakes_slightly_later(p: &Part3) -> bool {
+    let later = p.blocking_later_us();
+    later > 0.0 && later < 1000.0
+}
+
+/// "timing support has bookkeeping cost the driver can skip": the host pays
+/// less per record + wait, and the chain is no more than 5% slower.
+pub fn disable_timing_cheaper(p: &Part4) -> bool {
+    p.host_disabled_us < p.host_timing_us && p.chain_disabled_us <= 1.05 * p.chain_timing_us
+}
+
+/// "the host issues both launches without blocking on either", and the
+/// consumer "won't start until producerKernel has completed": the six calls
+/// take under a tenth of the producer, and the consumer starts after it.
+pub fn cross_stream_without_host(p: &Part5) -> bool {
+    p.issue_ms < 0.1 * p.producer_ms && p.gap_ms >= 0.0
+}
+
+/// "includes any queueing delay if other work is already sitting in the same
+/// stream ahead of the timed launches", read as work queued before the
+/// start event: at least half of it inside the interval.
+pub fn queued_ahead_inside(p: &Part6) -> bool {
+    p.queued.interval_ms >= p.kernel_ms + 0.5 * p.queued.extra_ms
+}
+
+/// "the numbers reflect what the stream actually did": a host delay after
+/// the start event (at least 90% of it) and another stream's work filling
+/// the GPU (at least half of it) are inside the interval.
+pub fn idle_and_competing_inside(p: &Part6) -> bool {
+    p.delayed.interval_ms >= p.kernel_ms + 0.9 * p.delayed.extra_ms
+        && p.competing.interval_ms >= p.kernel_ms + 0.5 * p.competing.extra_ms
+}
+
+/// "the first few timed iterations of a cold run can run measurably slower":
+/// the first three after idle average at least 5% over the last ten.
+pub fn clocks_boost_after_idle(p: &Part7) -> bool {
+    p.first_mean_ms() >= 1.05 * p.steady_ms()
+}
+
+/// The page's pattern is "correct rather than merely plausible": it agrees
+/// with the course's timeKernel within 5%.
+pub fn pattern_matches_time_kernel(p: &Part8) -> bool {
+    (p.ratio() - 1.0).abs() <= 0.05
+}
+
+pub const CLAIMS: &[Claim<Report>] = &[
+    Claim {
+        id: "ev-launch-returns-queued",
+        statement: "a host clock around a launch reads a few (under 20) microseconds whatever the kernel; with a sync it covers the kernel",
+        check: |run, _| {
+            let p = &run.report.launch;
+            verdict(launch_returns_queued(p), || {
+                let rows: Vec<String> = p
+                    .rows
+                    .iter()
+                    .map(|r| format!("{} ms kernel: launch {} us, with sync {} us", r.kernel_ms, r.launch_us, r.sync_us))
+                    .collect();
+                rows.join("; ")
+            })
+        },
+    },
+    Claim {
+        id: "ev-events-steadier",
+        statement: "event timing has a smaller spread (IQR over median) than a host clock plus sync",
+        check: |run, _| {
+            let p = &run.report.spread;
+            verdict(events_steadier(p), || {
+                format!(
+                    "events spread {:.2}%, host+sync spread {:.2}%",
+                    p.events.percent(),
+                    p.host.percent()
+                )
+            })
+        },
+    },
+    Claim {
+        id: "ev-spin-burns-cpu",
+        statement: "a default event's wait spins (at least 50% of the wait in CPU time), a cudaEventBlockingSync one does not (at most 10%)",
+        check: |run, _| {
+            let p = &run.report.wait;
+            verdict(spin_burns_cpu(p), || {
+                format!(
+                    "spin {:.1}% of the wait, blocking {:.1}%",
+                    p.spin.cpu_share(),
+                    p.blocking.cpu_share()
+                )
+            })
+        },
+    },
+    Claim {
+        id: "ev-blocking-wakes-slightly-later",
+        statement: "blocking sync wakes slightly (more than 0, less than 1000 us) later than spinning",
+        check: |run, _| {
+            let p = &run.report.wait;
+            verdict(blocking_wakes_slightly_later(p), || {
+                format!(
+                    "spin wakes {} us after the kernel, blocking {} us",
+                    p.spin.latency_us, p.blocking.latency_us
+                )
+            })
+        },
+    },
+    Claim {
+        id: "ev-disable-timing-cheaper",
+        statement: "DisableTiming events cost the host less per record + wait, and a chain no more (within 5%)",
+        check: |run, _| {
+            let p = &run.report.disable_timing;
+            verdict(disable_timing_cheaper(p), || {
+                format!(
+                    "host {} against {} us per pair; chain {} against {} us per link",
+                    p.host_disabled_us, p.host_timing_us, p.chain_disabled_us, p.chain_timing_us
+                )
+            })
+        },
+    },
+    Claim {
+        id: "ev-cross-stream-no-host",
+        statement: "cudaStreamWaitEvent orders streams without the host: its calls take under 10% of the producer, and the consumer starts after it",
+        check: |run, _| {
+            let p = &run.report.cross_stream;
+            verdict(cross_stream_without_host(p), || {
+                format!(
+                    "calls {} ms for a {} ms producer; consumer started {} ms after it",
+                    p.issue_ms, p.producer_ms, p.gap_ms
+                )
+            })
+        },
+    },
+    Claim {
+        id: "ev-queued-ahead-inside",
+        statement: "work already in the stream ahead of the start event is inside the interval (at least half of it)",
+        check: |run, _| {
+            let p = &run.report.interval;
+            verdict(queued_ahead_inside(p), || {
+                format!(
+                    "{} ms kernel behind {} ms of queued work: interval {} ms",
+                    p.kernel_ms, p.queued.extra_ms, p.queued.interval_ms
+                )
+            })
+        },
+    },
+    Claim {
+        id: "ev-interval-holds-idle-and-competing",
+        statement: "an interval holds what the stream did: a host delay after the start event (90%) and another stream's work (half) are inside it",
+        check: |run, _| {
+            let p = &run.report.interval;
+            verdict(idle_and_competing_inside(p), || {
+                format!(
+                    "{} ms kernel: {} ms delay gives {} ms, {} ms competing gives {} ms",
+                    p.kernel_ms,
+                    p.delayed.extra_ms,
+                    p.delayed.interval_ms,
+                    p.competing.extra_ms,
+                    p.competing.interval_ms
+                )
+            })
+        },
+    },
+    Claim {
+        id: "ev-clocks-boost-after-idle",
+        statement: "after idle the first launches run measurably (5%) slower than steady state",
+        check: |run, _| {
+            let p = &run.report.boost;
+            verdict(clocks_boost_after_idle(p), || {
+                let mhz: Vec<String> = p.launches.iter().take(5).map(|l| l.mhz.to_string()).collect();
+                format!(
+                    "first 3 mean {:.4} ms, steady {:.4} ms; SM clock {} MHz idle, {} MHz over the first launches",
+                    p.first_mean_ms(),
+                    p.steady_ms(),
+                    p.idle_mhz,
+                    mhz.join(", ")
+                )
+            })
+        },
+    },
+    Claim {
+        id: "ev-pattern-matches-time-kernel",
+        statement: "the page's timing pattern and the course's timeKernel agree within 5% on one kernel",
+        check: |run, _| {
+            let p = &run.report.pattern;
+            verdict(pattern_matches_time_kernel(p), || {
+                format!(
+                    "page {} ms, timeKernel {} ms per launch",
+                    p.page_ms, p.time_kernel_ms
+                )
+            })
+        },
+    },
+];

@@ -1,0 +1,330 @@
+//! The events reference lesson's report as data, for the Rust twin and the
+//! shared tools alike.
+//!
+//! - [`parts`]: the numbers of each part, and the statistics both programs
+//!   summarise their samples with.
+//! - [`render`]: the lines events.cu prints, one function per part;
+//!   [`parse`] reads either program's output back into a [`Report`] (a test
+//!   holds the two together).
+//! - [`claims`]: what the page "Events and Timing" says about the numbers,
+//!   one predicate per claim, shared by the printed verdicts and `evidence`.
+//! - The [`LessonReport`] impl: the charts, the comparable figures and the
+//!   recording recipe.
+//!
+//! Not for: measuring (the twin in `../src` does) or CUDA of any kind, so the
+//! evidence tools build without nvcc.
+
+pub mod claims;
+mod parse;
+pub mod parts;
+pub mod render;
+
+use lesson_spec::{Chart, Claim, Failure, LessonReport, Lines, NoReference, Recipe, Series};
+
+pub use parse::parse;
+pub use parts::Report;
+
+impl LessonReport for Report {
+    const LESSON: &'static str = "ref-events-and-timing";
+    type Reference = NoReference;
+
+    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+        parse(body)
+    }
+
+    fn claims() -> &'static [Claim<Self>] {
+        claims::CLAIMS
+    }
+
+    fn expected_failures() -> &'static str {
+        include_str!("../../expected-failures.txt")
+    }
+
+    fn recipe() -> Recipe {
+        Recipe {
+            nvcc: "nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -o events events.cu",
+            runs: 5,
+            variants: &[],
+            reference: None,
+            // racecheck and synccheck as well: Part 5 hands data from one
+            // stream's kernel to another's through an event alone.
+            sanitizers: &["memcheck", "racecheck", "synccheck"],
+        }
+    }
+
+    fn figures(&self) -> Vec<(String, f64)> {
+        let mut f = Vec::new();
+        for r in &self.launch.rows {
+            f.push((
+                format!("{} ms kernel, launch alone, us", r.kernel_ms),
+                r.launch_us,
+            ));
+            f.push((format!("{} ms kernel, launch + sync, us", r.kernel_ms), r.sync_us));
+        }
+        let (s, w, d, x, i, b, p) = (
+            &self.spread,
+            &self.wait,
+            &self.disable_timing,
+            &self.cross_stream,
+            &self.interval,
+            &self.boost,
+            &self.pattern,
+        );
+        f.extend([
+            ("events median, ms".to_string(), s.events.median_ms),
+            ("events spread, %".into(), s.events.percent()),
+            ("host+sync median, ms".into(), s.host.median_ms),
+            ("host+sync spread, %".into(), s.host.percent()),
+            ("spin wait CPU share, %".into(), w.spin.cpu_share()),
+            ("blocking wait CPU share, %".into(), w.blocking.cpu_share()),
+            ("spin wake-up, us".into(), w.spin.latency_us),
+            ("blocking wake-up, us".into(), w.blocking.latency_us),
+            ("record + wait, timing event, us".into(), d.host_timing_us),
+            ("record + wait, DisableTiming, us".into(), d.host_disabled_us),
+            ("chain link, no events, us".into(), d.chain_none_us),
+            ("chain link, timing events, us".into(), d.chain_timing_us),
+            ("chain link, DisableTiming, us".into(), d.chain_disabled_us),
+            ("cross-stream calls, ms".into(), x.issue_ms),
+            ("producer end to consumer start, ms".into(), x.gap_ms),
+            ("interval, queued ahead, ms".into(), i.queued.interval_ms),
+            ("interval, host delay, ms".into(), i.delayed.interval_ms),
+            ("interval, competing stream, ms".into(), i.competing.interval_ms),
+            ("first launches after idle, ms".into(), b.first_mean_ms()),
+            ("steady launches, ms".into(), b.steady_ms()),
+            ("page pattern, ms".into(), p.page_ms),
+            ("timeKernel, ms".into(), p.time_kernel_ms),
+        ]);
+        f
+    }
+
+    fn charts(program: &str, runs: &[&Self], _references: &[&NoReference]) -> Vec<Chart> {
+        let xs = |r: &Report| (1..=r.boost.launches.len()).map(|i| i as f64).collect();
+        let at = |pick: fn(&parts::Launch) -> f64| {
+            move |r: &Report, x: f64| r.boost.launches.get((x as usize).wrapping_sub(1)).map(pick)
+        };
+        let chart = |what: &str, y_label: &str, series: Series| Chart {
+            stem: format!("ref-events-and-timing-boost-{what}-{program}"),
+            title: format!("Events and timing, part 7: launches after idle ({program})"),
+            x_label: "launch after the idle period".into(),
+            y_label: y_label.into(),
+            x_log: false,
+            y_log: false,
+            series: vec![series],
+            marks: Vec::new(),
+        };
+        vec![
+            chart(
+                "time",
+                "event time per launch (ms)",
+                Series::over("event time", runs, xs, at(|l| l.ms)),
+            ),
+            chart(
+                "clock",
+                "SM clock after the launch (MHz)",
+                Series::over("NVML SM clock", runs, xs, at(|l| f64::from(l.mhz))),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lesson_spec::numbered_output as body;
+    use parts::{
+        Case, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
+    };
+
+    /// A report whose numbers all print exactly at the program's precision.
+    fn known() -> Report {
+        Report {
+            gpu: "Test GPU (compute capability 9.0)".into(),
+            launch: Part1 {
+                reps: 20,
+                rows: [(0.01, 3.1, 15.2), (1.0, 3.0, 1010.3), (10.0, 3.2, 10012.1)]
+                    .into_iter()
+                    .map(|(kernel_ms, launch_us, sync_us)| LaunchRow {
+                        kernel_ms,
+                        launch_us,
+                        sync_us,
+                    })
+                    .collect(),
+            },
+            spread: Part2 {
+                kernel_ms: 0.1,
+                reps: 50,
+                events: Spread {
+                    median_ms: 0.1024,
+                    iqr_ms: 0.001,
+                },
+                host: Spread {
+                    median_ms: 0.1123,
+                    iqr_ms: 0.0041,
+                },
+            },
+            wait: Part3 {
+                kernel_ms: 50.0,
+                reps: 5,
+                spin: Wait {
+                    wait_ms: 50.123,
+                    cpu_ms: 50.001,
+                    latency_us: 12.3,
+                },
+                blocking: Wait {
+                    wait_ms: 50.2,
+                    cpu_ms: 0.301,
+                    latency_us: 80.1,
+                },
+            },
+            disable_timing: Part4 {
+                rounds: 5,
+                ops: 1000,
+                chain: 100,
+                host_timing_us: 1.234,
+                host_disabled_us: 1.0,
+                chain_none_us: 2.1,
+                chain_timing_us: 2.3,
+                chain_disabled_us: 2.2,
+            },
+            cross_stream: Part5 {
+                producer_ms: 5.0,
+                reps: 5,
+                issue_ms: 0.021,
+                gap_ms: 0.003,
+            },
+            interval: Part6 {
+                kernel_ms: 1.0,
+                reps: 3,
+                queued: Case {
+                    extra_ms: 5.0,
+                    interval_ms: 1.01,
+                },
+                delayed: Case {
+                    extra_ms: 3.0,
+                    interval_ms: 4.02,
+                },
+                competing: Case {
+                    extra_ms: 5.0,
+                    interval_ms: 6.01,
+                },
+            },
+            boost: Part7 {
+                cycles: 200000,
+                idle_ms: 1500.0,
+                idle_mhz: 1980,
+                launches: (0..20)
+                    .map(|i| Launch {
+                        ms: if i < 3 { 0.1201 } else { 0.101 },
+                        mhz: if i < 3 { 1500 } else { 1980 },
+                    })
+                    .collect(),
+            },
+            pattern: Part8 {
+                cycles: 200000,
+                page_ms: 0.101,
+                time_kernel_ms: 0.1012,
+            },
+        }
+    }
+
+    /// The whole report as the Rust twin prints it.
+    fn rendered(r: &Report) -> String {
+        [
+            render::gpu_line("Test GPU", (9, 0)),
+            render::part1(&r.launch),
+            render::part2(&r.spread),
+            render::part3(&r.wait),
+            render::part4(&r.disable_timing),
+            render::part5(&r.cross_stream),
+            render::part6(&r.interval),
+            render::part7(&r.boost),
+            render::part8(&r.pattern, 100, 3, 10),
+        ]
+        .join("\n")
+    }
+
+    #[test]
+    fn what_the_twin_renders_parses_back_to_the_same_numbers() {
+        let want = known();
+        let got = parse(&body(&rendered(&want))).unwrap();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn the_known_report_holds_every_claim_but_the_queued_one() {
+        let r = known();
+        let outcomes = lesson_spec::check_one(&r, "");
+        let failing: Vec<&str> = outcomes
+            .iter()
+            .filter(|(_, o)| *o != lesson_spec::Outcome::Holds)
+            .map(|(c, _)| c.id)
+            .collect();
+        assert_eq!(failing, ["ev-queued-ahead-inside"]);
+        assert!(rendered(&r).contains("verdict, queued ahead: does not hold"));
+    }
+
+    // The two fixtures are SYNTHETIC: no recorded run of this lesson existed
+    // when they were written. synthetic-rust.txt is `rendered(&known())`
+    // under a transcript header; synthetic-cxx.txt was copied by hand from
+    // events.cu's printf formats filled with other fixed numbers. The lead
+    // replaces both with recorded H200 transcripts after the first recording.
+    #[test]
+    fn the_cxx_and_rust_transcripts_give_the_same_fields() {
+        let cxx = include_str!("../tests/fixtures/synthetic-cxx.txt");
+        let rust = include_str!("../tests/fixtures/synthetic-rust.txt");
+        let (cxx, rust) = (parse(&body(cxx)).unwrap(), parse(&body(rust)).unwrap());
+        let labels = |r: &Report| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
+        assert_eq!(labels(&cxx), labels(&rust));
+        assert_eq!(labels(&cxx).len(), 3 * 2 + 22);
+        assert_eq!(cxx.gpu, rust.gpu);
+        assert_eq!(cxx.boost.launches.len(), 20);
+    }
+
+    #[test]
+    fn the_synthetic_rust_fixture_is_what_the_renderer_prints() {
+        let text = include_str!("../tests/fixtures/synthetic-rust.txt");
+        let printed: Vec<&str> = body(text).iter().map(|l| l.1).collect();
+        let want = rendered(&known()).replace("Test GPU", "NVIDIA H200");
+        assert_eq!(printed.join("\n").trim_end(), want);
+    }
+
+    #[test]
+    fn a_report_cut_short_names_the_line_where_it_ends() {
+        let text = rendered(&known());
+        let cut: Vec<&str> = text.lines().take_while(|l| !l.starts_with("Part 7")).collect();
+        let cut = cut.join("\n");
+        let lines = body(&cut);
+        let (line, message) = parse(&lines).unwrap_err();
+        assert_eq!(line, lines.len() + 1, "{message}");
+        assert!(message.contains("Part 7"), "{message}");
+    }
+
+    #[test]
+    fn the_recipe_is_the_readme_and_header_nvcc_line() {
+        let nvcc = Report::recipe().nvcc;
+        assert!(include_str!("../../README.md").lines().any(|l| l.trim() == nvcc));
+        let header = format!("// Build: {nvcc}");
+        assert!(include_str!("../../events.cu")
+            .lines()
+            .any(|l| l.trim() == header));
+    }
+
+    #[test]
+    fn the_expected_failures_name_this_lessons_claims() {
+        let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
+        let list = lesson_spec::ExpectedFailures::parse(Report::expected_failures(), &ids);
+        assert!(list.is_ok(), "{list:?}");
+    }
+
+    #[test]
+    fn the_boost_charts_plot_every_launch_of_every_run() {
+        let (a, mut b) = (known(), known());
+        b.boost.launches[0].ms = 0.2;
+        let charts = Report::charts("cxx", &[&a, &b], &[]);
+        assert_eq!(charts.len(), 2);
+        let points = &charts[0].series[0].points;
+        assert_eq!(points.len(), 20);
+        assert_eq!(points[0], (1.0, vec![0.1201, 0.2]));
+        assert_eq!(charts[1].series[0].points[19], (20.0, vec![1980.0, 1980.0]));
+    }
+}

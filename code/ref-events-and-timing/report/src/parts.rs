@@ -1,0 +1,247 @@
+//! The numbers of each part, as both programs measure and print them, with
+//! the few quantities derived from them and the statistics that summarise
+//! samples. The Rust twin fills these; the parser reads them back.
+
+use serde::Serialize;
+
+/// The p-quantile of `samples` with linear interpolation between order
+/// statistics (p = 0.5 is the median), as events.cu's `quantile` computes
+/// it, so both programs summarise the same samples identically. `None` for
+/// no samples.
+pub fn quantile(samples: &[f64], p: f64) -> Option<f64> {
+    let mut v = samples.to_vec();
+    v.sort_by(f64::total_cmp);
+    let last = v.len().checked_sub(1)?;
+    let pos = p * last as f64;
+    let lo = pos as usize;
+    let hi = (lo + 1).min(last);
+    Some(v[lo] + (pos - lo as f64) * (v[hi] - v[lo]))
+}
+
+/// The median, as [`quantile`] at 0.5.
+pub fn median(samples: &[f64]) -> Option<f64> {
+    quantile(samples, 0.5)
+}
+
+/// Part 1: a host clock around a launch, alone and with a sync.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part1 {
+    pub reps: u32,
+    pub rows: Vec<LaunchRow>,
+}
+
+/// One kernel duration of Part 1, medians.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaunchRow {
+    pub kernel_ms: f64,
+    pub launch_us: f64,
+    pub sync_us: f64,
+}
+
+/// Part 2: one kernel timed by events and by a host clock plus sync.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part2 {
+    pub kernel_ms: f64,
+    pub reps: u32,
+    pub events: Spread,
+    pub host: Spread,
+}
+
+/// The median and interquartile range of one way of timing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Spread {
+    pub median_ms: f64,
+    pub iqr_ms: f64,
+}
+
+impl Spread {
+    /// From samples in milliseconds; `None` for no samples.
+    pub fn of(samples_ms: &[f64]) -> Option<Spread> {
+        Some(Spread {
+            median_ms: median(samples_ms)?,
+            iqr_ms: quantile(samples_ms, 0.75)? - quantile(samples_ms, 0.25)?,
+        })
+    }
+
+    /// IQR over median, in percent.
+    pub fn percent(&self) -> f64 {
+        100.0 * self.iqr_ms / self.median_ms
+    }
+}
+
+/// Part 3: waits on one long kernel through a spinning and a blocking event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part3 {
+    pub kernel_ms: f64,
+    pub reps: u32,
+    pub spin: Wait,
+    pub blocking: Wait,
+}
+
+/// One kind of wait, medians.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Wait {
+    pub wait_ms: f64,
+    pub cpu_ms: f64,
+    /// The host's wait less the kernel's event time.
+    pub latency_us: f64,
+}
+
+impl Wait {
+    /// CPU time as a share of the wait, in percent.
+    pub fn cpu_share(&self) -> f64 {
+        100.0 * self.cpu_ms / self.wait_ms
+    }
+}
+
+impl Part3 {
+    /// How much later the blocking wait wakes than the spinning one, in us.
+    pub fn blocking_later_us(&self) -> f64 {
+        self.blocking.latency_us - self.spin.latency_us
+    }
+}
+
+/// Part 4: the cost of timing and DisableTiming events, medians.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part4 {
+    pub rounds: u32,
+    pub ops: u32,
+    pub chain: u32,
+    pub host_timing_us: f64,
+    pub host_disabled_us: f64,
+    pub chain_none_us: f64,
+    pub chain_timing_us: f64,
+    pub chain_disabled_us: f64,
+}
+
+/// Part 5: a producer and its consumer on two streams.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part5 {
+    pub producer_ms: f64,
+    pub reps: u32,
+    /// Median host time to issue all six calls.
+    pub issue_ms: f64,
+    /// Smallest time from the producer's end to the consumer's start.
+    pub gap_ms: f64,
+}
+
+/// Part 6: the interval around one kernel in three situations, medians.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part6 {
+    pub kernel_ms: f64,
+    pub reps: u32,
+    pub queued: Case,
+    pub delayed: Case,
+    pub competing: Case,
+}
+
+/// One situation of Part 6: the extra work or delay, and the interval.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Case {
+    pub extra_ms: f64,
+    pub interval_ms: f64,
+}
+
+/// Part 7: launches after an idle period, each timed alone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part7 {
+    pub cycles: u64,
+    pub idle_ms: f64,
+    pub idle_mhz: u32,
+    pub launches: Vec<Launch>,
+}
+
+/// One launch of Part 7 and the SM clock read after it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Launch {
+    pub ms: f64,
+    pub mhz: u32,
+}
+
+/// Part 7's "first few" launches, and the last ones taken as steady state.
+pub const FIRST_LAUNCHES: usize = 3;
+pub const STEADY_LAUNCHES: usize = 10;
+
+impl Part7 {
+    /// The mean of the first launches.
+    pub fn first_mean_ms(&self) -> f64 {
+        let first = &self.launches[..FIRST_LAUNCHES.min(self.launches.len())];
+        first.iter().map(|l| l.ms / FIRST_LAUNCHES as f64).sum()
+    }
+
+    /// The median of the last launches, or NaN for none.
+    pub fn steady_ms(&self) -> f64 {
+        let from = self.launches.len().saturating_sub(STEADY_LAUNCHES);
+        let last: Vec<f64> = self.launches[from..].iter().map(|l| l.ms).collect();
+        median(&last).unwrap_or(f64::NAN)
+    }
+}
+
+/// Part 8: the page's pattern and timeKernel on one kernel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Part8 {
+    pub cycles: u64,
+    pub page_ms: f64,
+    pub time_kernel_ms: f64,
+}
+
+impl Part8 {
+    pub fn ratio(&self) -> f64 {
+        self.time_kernel_ms / self.page_ms
+    }
+}
+
+/// Everything the program prints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub gpu: String,
+    pub launch: Part1,
+    pub spread: Part2,
+    pub wait: Part3,
+    pub disable_timing: Part4,
+    pub cross_stream: Part5,
+    pub interval: Part6,
+    pub boost: Part7,
+    pub pattern: Part8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_interpolate_between_order_statistics() {
+        let v = [4.0, 1.0, 3.0, 2.0];
+        assert_eq!(median(&v), Some(2.5));
+        assert_eq!(quantile(&v, 0.25), Some(1.75));
+        assert_eq!(quantile(&v, 0.75), Some(3.25));
+        assert_eq!(quantile(&[7.0], 0.75), Some(7.0));
+        assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn spread_is_iqr_over_median() {
+        let s = Spread::of(&[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+        assert_eq!((s.median_ms, s.iqr_ms), (3.0, 2.0));
+        assert!((s.percent() - 66.666_666).abs() < 1e-4);
+    }
+
+    #[test]
+    fn part7_first_and_steady() {
+        let launches = (1..=20)
+            .map(|i| Launch {
+                ms: if i <= 3 { 2.0 } else { 1.0 + i as f64 / 1000.0 },
+                mhz: 1980,
+            })
+            .collect();
+        let p = Part7 {
+            cycles: 1,
+            idle_ms: 1.0,
+            idle_mhz: 1,
+            launches,
+        };
+        assert_eq!(p.first_mean_ms(), 2.0);
+        // Launches 11 to 20: 1.011 .. 1.020, median 1.0155.
+        assert!((p.steady_ms() - 1.0155).abs() < 1e-12);
+    }
+}

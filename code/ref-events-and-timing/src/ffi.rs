@@ -1,0 +1,125 @@
+//! events.cu's kernels, launched through the C interface in events.h.
+
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
+
+include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+
+use cuda_check::{check, CudaError};
+use cuda_objects::DeviceBuffer;
+use cudarc::driver::CudaStream;
+
+fn raw(stream: &CudaStream) -> cudaStream_t {
+    stream.cu_stream() as cudaStream_t
+}
+
+/// Nanoseconds in `ms` milliseconds, rounded to the nearest as events.cu's
+/// nsFromMs rounds them.
+pub fn ns_from_ms(ms: f64) -> u64 {
+    (ms * 1.0e6 + 0.5) as u64
+}
+
+/// Queues spinFor (one warp waiting `ms` on the device's global timer).
+pub fn spin(ms: f64, stream: &CudaStream) -> Result<(), CudaError> {
+    // SAFETY: no pointers; the stream is live for the borrow.
+    check!(unsafe { events_spin(ns_from_ms(ms), raw(stream)) })
+}
+
+/// Queues spinCycles (one warp waiting `cycles` SM clock cycles).
+pub fn spin_cycles(cycles: u64, stream: &CudaStream) -> Result<(), CudaError> {
+    let cycles = i64::try_from(cycles).unwrap_or(i64::MAX);
+    // SAFETY: as for `spin`.
+    check!(unsafe { events_spin_cycles(cycles, raw(stream)) })
+}
+
+/// Queues spinFor for `ms` on every block the device holds at once.
+pub fn hog(ms: f64, stream: &CudaStream) -> Result<(), CudaError> {
+    // SAFETY: as for `spin`.
+    check!(unsafe { events_hog(ns_from_ms(ms), raw(stream)) })
+}
+
+/// A launch past the end of a buffer would be a fault on the device, so it
+/// is refused here, where it can be named.
+fn fits(n: usize, buffers: &[usize], call: &'static str) -> Result<i32, CudaError> {
+    match i32::try_from(n) {
+        Ok(count) if buffers.iter().all(|&len| n <= len) => Ok(count),
+        _ => Err(CudaError::refused(
+            file!(),
+            line!(),
+            call,
+            "n is past the end of a buffer",
+        )),
+    }
+}
+
+/// Queues produce: each block waits `ms`, then buf[i] = 3 * i + 1.
+pub fn produce(buf: &mut DeviceBuffer<i32>, n: usize, ms: f64, stream: &CudaStream) -> Result<(), CudaError> {
+    let count = fits(n, &[buf.len()], "produce")?;
+    // SAFETY: buf holds at least n ints of this context and outlives the
+    // borrow; the caller synchronises before it is freed.
+    check!(unsafe { events_produce(buf.as_mut_ptr(), count, ns_from_ms(ms), raw(stream)) })
+}
+
+/// Queues consume: out[i] = 2 * buf[i] + 1.
+pub fn consume(
+    buf: &DeviceBuffer<i32>,
+    out: &mut DeviceBuffer<i32>,
+    n: usize,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    let count = fits(n, &[buf.len(), out.len()], "consume")?;
+    // SAFETY: as for `produce`, for both buffers.
+    check!(unsafe { events_consume(buf.as_ptr(), out.as_mut_ptr(), count, raw(stream)) })
+}
+
+/// events.cu's constants as the .cu compiles them (events.h's
+/// `events_constants`), for the test that holds main.rs's copies to them.
+#[cfg(test)]
+#[derive(Debug, PartialEq)]
+pub struct LessonConstants {
+    pub part1_kernel_ms: Vec<f64>,
+    pub part1_reps: u32,
+    pub part2: (f64, u32),
+    pub part3: (f64, u32),
+    pub part4: (u32, u32, u32),
+    pub part5: (f64, usize, u32),
+    pub part6: (f64, f64, f64, f64, u32),
+    pub part7: (f64, u64, usize),
+    pub part8_iters: u32,
+}
+
+#[cfg(test)]
+pub fn lesson_constants() -> LessonConstants {
+    // SAFETY: plain values, and a pointer to the .cu's static array of
+    // num_part1 durations, which lives as long as the program.
+    let (c, part1_kernel_ms) = unsafe {
+        let c = events_lesson_constants();
+        let count = usize::try_from(c.num_part1).expect("a count");
+        (c, std::slice::from_raw_parts(c.part1_kernel_ms, count).to_vec())
+    };
+    let count = |n: i32| u32::try_from(n).expect("a non-negative count");
+    LessonConstants {
+        part1_kernel_ms,
+        part1_reps: count(c.part1_reps),
+        part2: (c.part2_kernel_ms, count(c.part2_reps)),
+        part3: (c.part3_kernel_ms, count(c.part3_reps)),
+        part4: (count(c.part4_ops), count(c.part4_chain), count(c.part4_rounds)),
+        part5: (
+            c.part5_producer_ms,
+            count(c.part5_elems) as usize,
+            count(c.part5_reps),
+        ),
+        part6: (
+            c.part6_kernel_ms,
+            c.part6_queued_ms,
+            c.part6_delay_ms,
+            c.part6_hog_ms,
+            count(c.part6_reps),
+        ),
+        part7: (
+            c.part7_idle_ms,
+            u64::try_from(c.part7_cycles).expect("a cycle count"),
+            count(c.part7_launches) as usize,
+        ),
+        part8_iters: count(c.part8_iters),
+    }
+}
