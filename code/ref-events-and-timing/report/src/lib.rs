@@ -73,6 +73,8 @@ impl LessonReport for Report {
         f.extend([
             ("events median, ms".to_string(), s.events.median_ms),
             ("events spread, %".into(), s.events.percent()),
+            ("events+sync median, ms".into(), s.events_sync.median_ms),
+            ("events+sync spread, %".into(), s.events_sync.percent()),
             ("host+sync median, ms".into(), s.host.median_ms),
             ("host+sync spread, %".into(), s.host.percent()),
             ("spin wait CPU share, %".into(), w.spin.cpu_share()),
@@ -91,6 +93,8 @@ impl LessonReport for Report {
             ("interval, competing stream, ms".into(), i.competing.interval_ms),
             ("first launches after idle, ms".into(), b.first_mean_ms()),
             ("steady launches, ms".into(), b.steady_ms()),
+            ("SM clock, first launches, MHz".into(), b.first_mhz()),
+            ("SM clock, steady launches, MHz".into(), b.steady_mhz()),
             ("page pattern, ms".into(), p.page_ms),
             ("timeKernel, ms".into(), p.time_kernel_ms),
         ]);
@@ -154,8 +158,12 @@ mod tests {
                 kernel_ms: 0.1,
                 reps: 50,
                 events: Spread {
-                    median_ms: 0.1024,
-                    iqr_ms: 0.001,
+                    median_ms: 0.1002,
+                    iqr_ms: 0.0001,
+                },
+                events_sync: Spread {
+                    median_ms: 0.1064,
+                    iqr_ms: 0.0014,
                 },
                 host: Spread {
                     median_ms: 0.1123,
@@ -275,7 +283,7 @@ mod tests {
         let (cxx, rust) = (parse(&body(cxx)).unwrap(), parse(&body(rust)).unwrap());
         let labels = |r: &Report| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
         assert_eq!(labels(&cxx), labels(&rust));
-        assert_eq!(labels(&cxx).len(), 3 * 2 + 22);
+        assert_eq!(labels(&cxx).len(), 3 * 2 + 26);
         assert_eq!(cxx.gpu, rust.gpu);
         assert_eq!(cxx.boost.launches.len(), 20);
     }

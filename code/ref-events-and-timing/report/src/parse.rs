@@ -73,6 +73,7 @@ fn part2(c: &mut Cursor) -> Result<Part2, Failure> {
     let kernel_ms = after(n, line, "", "kernel ms")?;
     let (n, line) = c.next("Part 2's counts")?;
     let reps = after(n, line, "", "timings")?;
+    c.expect("events: all pairs queued back to back")?;
     let mut spread = |name: &str| -> Result<Spread, Failure> {
         let (n, line) = c.next(name)?;
         let w = words(line);
@@ -85,12 +86,14 @@ fn part2(c: &mut Cursor) -> Result<Part2, Failure> {
         })
     };
     let events = spread("events")?;
+    let events_sync = spread("events+sync")?;
     let host = spread("host+sync")?;
     c.expect("verdict: ")?;
     Ok(Part2 {
         kernel_ms,
         reps,
         events,
+        events_sync,
         host,
     })
 }
@@ -238,7 +241,9 @@ fn part7(c: &mut Cursor) -> Result<Part7, Failure> {
         });
     }
     c.expect("first ")?;
-    c.expect("verdict: ")?;
+    c.expect("SM clock: first ")?;
+    c.expect("verdict, slower: ")?;
+    c.expect("verdict, clock: ")?;
     Ok(Part7 {
         cycles,
         idle_ms,

@@ -38,12 +38,14 @@ pub struct LaunchRow {
     pub sync_us: f64,
 }
 
-/// Part 2: one kernel timed by events and by a host clock plus sync.
+/// Part 2: one kernel timed by events (queued back to back, and with a sync
+/// after each pair) and by a host clock plus sync.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Part2 {
     pub kernel_ms: f64,
     pub reps: u32,
     pub events: Spread,
+    pub events_sync: Spread,
     pub host: Spread,
 }
 
@@ -171,8 +173,26 @@ impl Part7 {
 
     /// The median of the last launches, or NaN for none.
     pub fn steady_ms(&self) -> f64 {
+        self.steady(|l| l.ms)
+    }
+
+    /// The mean SM clock over the first launches.
+    pub fn first_mhz(&self) -> f64 {
+        let first = &self.launches[..FIRST_LAUNCHES.min(self.launches.len())];
+        first
+            .iter()
+            .map(|l| f64::from(l.mhz) / FIRST_LAUNCHES as f64)
+            .sum()
+    }
+
+    /// The median SM clock over the last launches, or NaN for none.
+    pub fn steady_mhz(&self) -> f64 {
+        self.steady(|l| f64::from(l.mhz))
+    }
+
+    fn steady(&self, pick: fn(&Launch) -> f64) -> f64 {
         let from = self.launches.len().saturating_sub(STEADY_LAUNCHES);
-        let last: Vec<f64> = self.launches[from..].iter().map(|l| l.ms).collect();
+        let last: Vec<f64> = self.launches[from..].iter().map(pick).collect();
         median(&last).unwrap_or(f64::NAN)
     }
 }
@@ -231,7 +251,7 @@ mod tests {
         let launches = (1..=20)
             .map(|i| Launch {
                 ms: if i <= 3 { 2.0 } else { 1.0 + i as f64 / 1000.0 },
-                mhz: 1980,
+                mhz: if i <= 3 { 1000 + i } else { 1980 },
             })
             .collect();
         let p = Part7 {
@@ -243,5 +263,6 @@ mod tests {
         assert_eq!(p.first_mean_ms(), 2.0);
         // Launches 11 to 20: 1.011 .. 1.020, median 1.0155.
         assert!((p.steady_ms() - 1.0155).abs() < 1e-12);
+        assert_eq!((p.first_mhz(), p.steady_mhz()), (1002.0, 1980.0));
     }
 }
