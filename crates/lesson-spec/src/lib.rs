@@ -14,6 +14,7 @@
 
 pub mod chart;
 pub mod claims;
+pub mod conformance;
 pub mod lines;
 pub mod on_this_gpu;
 pub mod recipe;
