@@ -23,11 +23,11 @@ use cuda_objects::{BlockingStream, DeviceBuffer};
 use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags, CUevent_wait_flags};
 use cudarc::driver::{result, CudaContext, CudaEvent, CudaStream};
 use host_clock::{now_ms, process_cpu_ms};
-use lesson_cli::{CheckFailed, DeviceArg};
+use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg, Printed};
 use ref_events_and_timing_report::parts::{
     median, Case, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
 };
-use ref_events_and_timing_report::render;
+use ref_events_and_timing_report::{render, Report};
 use time_kernel::KernelTimer;
 
 /// events.cu's constants. The test `constants_are_events_cus_own` holds each
@@ -71,6 +71,9 @@ const PART8_ITERS: u32 = 100;
 struct Args {
     #[command(flatten)]
     device: DeviceArg,
+
+    #[command(flatten)]
+    claims: ClaimsArg,
 }
 
 fn main() -> ExitCode {
@@ -117,10 +120,10 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     cuda_check::require_driver()?;
     let ctx = check!(CudaContext::new(args.device.ordinal))?;
     check!(runtime::bind_to_current_context())?;
-    println!(
-        "{}",
-        render::gpu_line(&check!(ctx.name())?, check!(ctx.compute_capability())?)
-    );
+    // What is printed is kept, so that --claims reads the report as printed.
+    let mut out = Printed::default();
+    let name = check!(ctx.name())?;
+    out.line(render::gpu_line(&name, check!(ctx.compute_capability())?));
     let gpu = Gpu::open(&ctx)?;
 
     // Load each kernel's module before anything is timed (lazy loading).
@@ -128,19 +131,22 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     ffi::spin_cycles(0, &gpu.default)?;
     gpu.sync()?;
 
-    println!("{}", render::part1(&part1(&gpu)?));
-    println!("{}", render::part2(&part2(&gpu)?));
-    println!("{}", render::part3(&part3(&gpu)?));
-    println!("{}", render::part4(&part4(&gpu)?));
-    println!("{}", render::part5(&part5(&gpu)?));
-    println!("{}", render::part6(&part6(&gpu)?));
-    println!("{}", render::part7(&part7(&gpu)?));
+    out.line(render::part1(&part1(&gpu)?));
+    out.line(render::part2(&part2(&gpu)?));
+    out.line(render::part3(&part3(&gpu)?));
+    out.line(render::part4(&part4(&gpu)?));
+    out.line(render::part5(&part5(&gpu)?));
+    out.line(render::part6(&part6(&gpu)?));
+    out.line(render::part7(&part7(&gpu)?));
     let timer = KernelTimer::default();
-    println!(
-        "{}",
-        render::part8(&part8(&gpu, &timer)?, PART8_ITERS, timer.warmups(), timer.runs())
-    );
-    Ok(())
+    let pattern = part8(&gpu, &timer)?;
+    out.line(render::part8(
+        &pattern,
+        PART8_ITERS,
+        timer.warmups(),
+        timer.runs(),
+    ));
+    print_claims::<Report>(args.claims, out.text(), &name)
 }
 
 /// An event that records time (cudaEventCreate's default).
@@ -586,10 +592,12 @@ mod tests {
     }
 
     #[test]
-    fn the_command_line_is_device_alone() {
+    fn the_command_line_is_device_and_claims() {
         let parse = |args: &[&str]| Args::try_parse_from(args).map(|a| a.device.ordinal);
         assert_eq!(parse(&["ref-events-and-timing"]).unwrap(), 0);
         assert_eq!(parse(&["ref-events-and-timing", "--device=1"]).unwrap(), 1);
         assert!(parse(&["ref-events-and-timing", "--quick"]).is_err());
+        let claims = Args::try_parse_from(["ref-events-and-timing", "--claims"]).unwrap();
+        assert!(claims.claims.claims);
     }
 }

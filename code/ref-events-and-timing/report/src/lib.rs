@@ -134,6 +134,7 @@ impl LessonReport for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lesson_spec::conformance;
     use lesson_spec::numbered_output as body;
     use parts::{
         Case, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
@@ -261,11 +262,14 @@ mod tests {
     #[test]
     fn the_known_report_holds_every_claim_but_the_queued_one() {
         let r = known();
-        let outcomes = lesson_spec::check_one(&r, "");
-        let failing: Vec<&str> = outcomes
+        let run = lesson_spec::Run {
+            report: &r,
+            environment: "",
+        };
+        let failing: Vec<&str> = Report::claims()
             .iter()
-            .filter(|(_, o)| *o != lesson_spec::Outcome::Holds)
-            .map(|(c, _)| c.id)
+            .filter(|c| (c.check)(&run, &[run]) != lesson_spec::Outcome::Holds)
+            .map(|c| c.id)
             .collect();
         assert_eq!(failing, ["ev-queued-ahead-inside"]);
         assert!(rendered(&r).contains("verdict, queued ahead: does not hold"));
@@ -273,17 +277,16 @@ mod tests {
 
     // The two fixtures are SYNTHETIC: no recorded run of this lesson existed
     // when they were written. synthetic-rust.txt is `rendered(&known())`
-    // under a transcript header; synthetic-cxx.txt was copied by hand from
-    // events.cu's printf formats filled with other fixed numbers. The lead
+    // under a transcript header; synthetic-cxx.txt was written with printf(1)
+    // from events.cu's own format strings and other fixed numbers. The lead
     // replaces both with recorded H200 transcripts after the first recording.
     #[test]
     fn the_cxx_and_rust_transcripts_give_the_same_fields() {
-        let cxx = include_str!("../tests/fixtures/synthetic-cxx.txt");
-        let rust = include_str!("../tests/fixtures/synthetic-rust.txt");
-        let (cxx, rust) = (parse(&body(cxx)).unwrap(), parse(&body(rust)).unwrap());
-        let labels = |r: &Report| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
-        assert_eq!(labels(&cxx), labels(&rust));
-        assert_eq!(labels(&cxx).len(), 3 * 2 + 26);
+        let (cxx, rust) = conformance::assert_same_fields::<Report>(
+            include_str!("../tests/fixtures/synthetic-cxx.txt"),
+            include_str!("../tests/fixtures/synthetic-rust.txt"),
+        );
+        assert_eq!(cxx.figures().len(), 3 * 2 + 26);
         assert_eq!(cxx.gpu, rust.gpu);
         assert_eq!(cxx.boost.launches.len(), 20);
     }
@@ -294,6 +297,19 @@ mod tests {
         let printed: Vec<&str> = body(text).iter().map(|l| l.1).collect();
         let want = rendered(&known()).replace("Test GPU", "NVIDIA H200");
         assert_eq!(printed.join("\n").trim_end(), want);
+    }
+
+    #[test]
+    fn claims_reads_the_report_as_the_twin_prints_it() {
+        // Printed::line writes each rendered part and a newline, as here.
+        let printed = rendered(&known()) + "\n";
+        let block = lesson_spec::claims_block::<Report>(&printed, "Test GPU", "").unwrap();
+        assert_eq!(block.unexpected_failures, 1, "{}", block.text);
+        assert!(
+            block.text.contains("DOES NOT HOLD  ev-queued-ahead-inside"),
+            "{}",
+            block.text
+        );
     }
 
     #[test]
@@ -309,19 +325,16 @@ mod tests {
 
     #[test]
     fn the_recipe_is_the_readme_and_header_nvcc_line() {
-        let nvcc = Report::recipe().nvcc;
-        assert!(include_str!("../../README.md").lines().any(|l| l.trim() == nvcc));
-        let header = format!("// Build: {nvcc}");
-        assert!(include_str!("../../events.cu")
-            .lines()
-            .any(|l| l.trim() == header));
+        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
+            include_str!("../../README.md"),
+            include_str!("../../events.cu"),
+            "events",
+        );
     }
 
     #[test]
     fn the_expected_failures_name_this_lessons_claims() {
-        let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
-        let list = lesson_spec::ExpectedFailures::parse(Report::expected_failures(), &ids);
-        assert!(list.is_ok(), "{list:?}");
+        conformance::assert_expected_failures_name_its_claims::<Report>();
     }
 
     #[test]
