@@ -15,6 +15,8 @@
 //! evidence tools build without nvcc.
 
 pub mod claims;
+#[cfg(test)]
+mod cu_formats;
 mod parse;
 pub mod parts;
 pub mod render;
@@ -250,6 +252,32 @@ mod tests {
             render::part8(&r.pattern, 100, 3, 10),
         ]
         .join("\n")
+    }
+
+    #[test]
+    fn every_line_the_twin_renders_is_a_format_events_cu_prints() {
+        let cu = include_str!("../../events.cu");
+        let mut r = known();
+        let holding = rendered(&r);
+        // Every verdict failing as well, so both words of each are seen.
+        r.launch.rows[0].launch_us = 99.0;
+        r.spread.events.iqr_ms = 1.0;
+        r.wait.blocking.cpu_ms = 50.0;
+        r.wait.blocking.latency_us = 0.0;
+        r.disable_timing.host_disabled_us = 9.0;
+        r.cross_stream.gap_ms = -1.0;
+        r.interval.delayed.interval_ms = 1.0;
+        r.boost
+            .launches
+            .iter_mut()
+            .for_each(|l| (l.ms, l.mhz) = (1.0, 1980));
+        r.pattern.page_ms = 2.0;
+        let failing = rendered(&r);
+        assert!(failing.matches("does not hold").count() >= 11, "{failing}");
+        for text in [holding, failing] {
+            let stray = cu_formats::lines_not_in(cu, &text);
+            assert!(stray.is_empty(), "lines events.cu does not print: {stray:#?}");
+        }
     }
 
     #[test]
