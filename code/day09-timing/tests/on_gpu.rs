@@ -12,7 +12,7 @@ fn bin() -> String {
 
 #[test]
 #[ignore = "needs two NVIDIA GPUs: runs the lesson on device 1"]
-fn the_report_names_the_device_it_ran_on() {
+fn on_two_gpus_the_report_names_the_device_it_ran_on() {
     let output = run(&bin(), &["--device", "1"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
