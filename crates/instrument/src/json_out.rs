@@ -5,13 +5,13 @@
 //! writing at once, so a bad path fails before anything is measured, and
 //! [`JsonOut::write`] fills it at the end.
 //!
-//! Not for: what the JSON holds ([`crate::report`]).
+//! Not for: what the JSON holds ([`crate::report`], [`crate::suite_report`]).
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::report::Report;
+use serde::Serialize;
 
 /// A JSON output that cannot be created or written, naming its path.
 #[derive(Debug, thiserror::Error)]
@@ -45,14 +45,15 @@ impl JsonOut {
         &self.path
     }
 
-    /// Writes `report`, every sample of it, as JSON and closes the file.
-    pub fn write(mut self, report: &Report) -> Result<(), JsonOutError> {
-        let json = report.to_json() + "\n";
-        match self
-            .file
-            .write_all(json.as_bytes())
-            .and_then(|()| self.file.flush())
-        {
+    /// Writes `report` (a [`crate::report::Report`] or a
+    /// [`crate::suite_report::SuiteReport`]), every sample of it, as pretty
+    /// JSON and closes the file.
+    pub fn write(mut self, report: &impl Serialize) -> Result<(), JsonOutError> {
+        let written = serde_json::to_string_pretty(report)
+            .map_err(io::Error::other)
+            .and_then(|json| self.file.write_all((json + "\n").as_bytes()))
+            .and_then(|()| self.file.flush());
+        match written {
             Ok(()) => Ok(()),
             Err(source) => Err(JsonOutError::Write {
                 path: self.path,
@@ -66,7 +67,7 @@ impl JsonOut {
 mod tests {
     use super::*;
     use crate::measure::Mode;
-    use crate::report::DeviceInfo;
+    use crate::report::{DeviceInfo, Report};
 
     fn a_report() -> Report {
         Report {

@@ -15,16 +15,21 @@
 //! Not for: the course's own timing of a lesson's kernels, three warm-ups and
 //! a mean of ten (`time-kernel`); host clocks (`host-clock`).
 
+pub mod calibrate;
 pub mod clocks;
+pub mod compare;
 mod events;
 pub mod flush;
 pub mod json_out;
 pub mod measure;
 mod modes;
+mod ptx;
+pub mod reject;
 pub mod replay;
 pub mod report;
 pub mod sampling;
 pub mod stats;
+pub mod suite_report;
 #[cfg(feature = "cupti")]
 pub mod trace;
 

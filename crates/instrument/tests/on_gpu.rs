@@ -31,6 +31,7 @@ fn the_instrument_measures_in_every_mode_within_its_budget() {
         target_sample_ms: 0.5,
         target_graph_ms: 2.0,
         drop_throttled: true,
+        rejection: Default::default(),
     };
     for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph, Mode::GraphPdl] {
         let m = instrument.measure(&ctx, mode, &mut launch).unwrap();
@@ -83,6 +84,7 @@ fn small_budget() -> instrument::measure::Instrument {
         target_sample_ms: 0.5,
         target_graph_ms: 2.0,
         drop_throttled: true,
+        rejection: Default::default(),
     }
 }
 

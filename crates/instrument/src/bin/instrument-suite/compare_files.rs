@@ -1,0 +1,78 @@
+//! `compare A.json B.json`: two suite runs, kernel by kernel, labelled by
+//! [`instrument::compare`], as a table.
+//!
+//! Not for: the rule that labels them ([`instrument::compare`]).
+
+use std::fmt::Write;
+use std::path::Path;
+
+use anyhow::Context;
+use instrument::compare::{compare, Comparison, Label};
+use instrument::suite_report::{KernelView, SuiteView};
+
+/// Reads a suite run's JSON.
+pub fn read(path: &Path) -> anyhow::Result<SuiteView> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not an instrument-suite JSON", path.display()))
+}
+
+/// One row per kernel found in both runs, in A's order.
+pub fn rows(a: &SuiteView, b: &SuiteView, band: f64) -> Vec<(String, Option<Comparison>, String)> {
+    a.kernels
+        .iter()
+        .filter_map(|ka| {
+            let kb = b.kernels.iter().find(|k| k.kernel == ka.kernel)?;
+            let (comparison, note) = match (ka.median, kb.median) {
+                (Some(ma), Some(mb)) => (Some(compare(ma, mb, band)), flag_note(ka, kb)),
+                _ => (
+                    None,
+                    "a run has no median (too many impossible samples)".to_string(),
+                ),
+            };
+            Some((ka.kernel.clone(), comparison, note))
+        })
+        .collect()
+}
+
+/// The flags either run carries, said beside the label.
+fn flag_note(a: &KernelView, b: &KernelView) -> String {
+    let said = |side: &str, k: &KernelView| -> Vec<String> {
+        k.flags.iter().map(|f| format!("{side}: {}", f.text())).collect()
+    };
+    [said("A", a), said("B", b)].concat().join("; ")
+}
+
+/// The table of [`rows`].
+pub fn table(rows: &[(String, Option<Comparison>, String)], band: f64) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{:<16} {:>7} {:>12} {:>10} {:>23}  notes (SAME within +-{:.2}% of A)",
+        "kernel",
+        "label",
+        "B - A ms",
+        "B/A - 1",
+        "95% interval of B/A - 1",
+        100.0 * band
+    );
+    for (kernel, c, note) in rows {
+        match c {
+            Some(c) => {
+                let _ = writeln!(
+                    o,
+                    "{:<16} {:>7} {:>12.6} {:>9.3}% {:>23}  {}",
+                    kernel,
+                    c.label.name(),
+                    c.diff_ms,
+                    100.0 * c.rel,
+                    format!("{:.3}% .. {:.3}%", 100.0 * c.rel_ci.0, 100.0 * c.rel_ci.1),
+                    note
+                );
+            }
+            None => {
+                let _ = writeln!(o, "{:<16} {:>7} {note}", kernel, Label::Unsure.name());
+            }
+        }
+    }
+    o
+}
