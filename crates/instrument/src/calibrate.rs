@@ -79,7 +79,12 @@ impl Flag {
 /// `gb_s` at that median when the caller declared its traffic.
 pub fn flags(median_ms: f64, gb_s: Option<f64>, calibration: &Calibration) -> Vec<Flag> {
     let mut out = Vec::new();
-    if !(median_ms >= 10.0 * calibration.event_resolution_ms) {
+    // NaN is no comparison, so it is flagged too.
+    let resolved = median_ms.partial_cmp(&(10.0 * calibration.event_resolution_ms));
+    if !matches!(
+        resolved,
+        Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+    ) {
         out.push(Flag::BelowTenTimerTicks);
     }
     if gb_s.is_some_and(|g| g > calibration.copy_ceiling_gb_s) {

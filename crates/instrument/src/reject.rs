@@ -45,8 +45,12 @@ impl Rejection {
     /// timer's resolution, or not a number. The resolution bounds the span
     /// the events measured, not its share per launch.
     pub fn is_impossible(&self, ms: f64, launches: usize) -> bool {
-        // Written so that NaN, which compares false, is impossible too.
-        !(ms * launches.max(1) as f64 >= self.floor_ms)
+        // NaN is no comparison, so it is impossible too.
+        let span = ms * launches.max(1) as f64;
+        !matches!(
+            span.partial_cmp(&self.floor_ms),
+            Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+        )
     }
 
     /// Whether `rejected` of `taken` samples is more than a mode may reject.
