@@ -13,13 +13,15 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-/// A JSON output that cannot be created or written, naming its path.
+/// A JSON output that cannot be created or written, naming its path and
+/// the reason. The reason is part of the message and not a separate source,
+/// so a binary that prints an error with its sources says it once.
 #[derive(Debug, thiserror::Error)]
 pub enum JsonOutError {
-    #[error("cannot create {}: {source}", path.display())]
-    Create { path: PathBuf, source: io::Error },
-    #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
+    #[error("cannot create {}: {reason}", path.display())]
+    Create { path: PathBuf, reason: io::Error },
+    #[error("cannot write {}: {reason}", path.display())]
+    Write { path: PathBuf, reason: io::Error },
 }
 
 /// A file opened for a report's JSON, waiting for the report.
@@ -36,7 +38,7 @@ impl JsonOut {
         let path = path.to_path_buf();
         match File::create(&path) {
             Ok(file) => Ok(JsonOut { file, path }),
-            Err(source) => Err(JsonOutError::Create { path, source }),
+            Err(reason) => Err(JsonOutError::Create { path, reason }),
         }
     }
 
@@ -55,9 +57,9 @@ impl JsonOut {
             .and_then(|()| self.file.flush());
         match written {
             Ok(()) => Ok(()),
-            Err(source) => Err(JsonOutError::Write {
+            Err(reason) => Err(JsonOutError::Write {
                 path: self.path,
-                source,
+                reason,
             }),
         }
     }
@@ -107,6 +109,20 @@ mod tests {
             text.starts_with(&format!("cannot create {}: ", path.display())),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_reason_is_said_once_in_the_whole_chain() {
+        let path = scratch_dir("chain").join("no-such-dir").join("x.json");
+        let err = JsonOut::create(&path).expect_err("the directory does not exist");
+        // What a binary prints: the error and each of its sources.
+        let mut chain = err.to_string();
+        let mut source = std::error::Error::source(&err);
+        while let Some(s) = source {
+            chain += &format!(": {s}");
+            source = s.source();
+        }
+        assert_eq!(chain.matches("No such file or directory").count(), 1, "{chain}");
     }
 
     #[test]

@@ -177,3 +177,117 @@ pub fn suite_table(r: &SuiteReport) -> String {
     }
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reject::Rejection;
+    use crate::sampling::{Budget, Stop, Warmup};
+    use crate::stats::summarize;
+
+    fn calibration() -> Calibration {
+        Calibration {
+            event_resolution_ms: 0.001,
+            resolution_measured: true,
+            empty_launch_ms: 0.002,
+            graph_launch_ms: 0.003,
+            sync_wakeup_ms: 0.01,
+            copy_ceiling_gb_s: 4000.0,
+        }
+    }
+
+    fn measurement(values: &[f64], rejected: usize) -> Measurement {
+        Measurement {
+            mode: Mode::Isolated,
+            launches_per_sample: 1,
+            warmup: Warmup::Count(1),
+            budget: Budget::default(),
+            samples: values
+                .iter()
+                .map(|&ms| crate::measure::Sample {
+                    ms,
+                    clocks: None,
+                    dropped: false,
+                    rejected: ms < 0.001,
+                })
+                .collect(),
+            summary: summarize(values).unwrap(),
+            stop: Stop::NoiseTarget,
+            dropped: 0,
+            rejected,
+            rejection: Rejection::default(),
+            too_many_rejected: Rejection::default().too_many(rejected, values.len()),
+            gpu_ms_spent: 1.0,
+            clocks_unavailable: None,
+        }
+    }
+
+    fn report(kernels: Vec<KernelResult>) -> SuiteReport {
+        SuiteReport {
+            device: DeviceInfo {
+                name: "a GPU".into(),
+                compute_capability: (9, 0),
+                driver_cuda_version: "13.0".into(),
+                l2_bytes: 60 << 20,
+                copy_ceiling_gb_s: 4000.0,
+                clocks_unavailable: None,
+                cupti_unavailable: None,
+            },
+            calibration: calibration(),
+            kernels,
+        }
+    }
+
+    #[test]
+    fn a_kernel_faster_than_the_copy_ceiling_is_flagged_in_the_table_and_the_json() {
+        let traffic = Traffic {
+            bytes_read: 300_000_000,
+            bytes_written: 0,
+        };
+        // 300 MB in 0.05 ms is 6000 GB/s, above the 4000 measured.
+        let k = KernelResult::new(
+            "fast".into(),
+            1.0,
+            Some(traffic),
+            measurement(&[0.05; 30], 0),
+            &calibration(),
+        );
+        assert_eq!(k.flags, [Flag::AboveCopyCeiling]);
+        let r = report(vec![k]);
+        let table = suite_table(&r);
+        assert!(table.contains("above the copy ceiling"), "{table}");
+        let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(json["kernels"][0]["flags"][0], "AboveCopyCeiling");
+        assert_eq!(json["calibration"]["event_resolution_ms"], 0.001);
+    }
+
+    #[test]
+    fn too_many_rejections_print_no_median_and_the_json_reads_back_without_one() {
+        let mut values = vec![0.002; 20];
+        values[0] = -0.1318;
+        values[1] = -0.001;
+        let k = KernelResult::new("noisy".into(), 1.0, None, measurement(&values, 2), &calibration());
+        assert_eq!(k.median, None);
+        let r = report(vec![k]);
+        let table = suite_table(&r);
+        assert!(table.contains("no median: 2 of 20 samples impossible"), "{table}");
+        let view: SuiteView = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(view.kernels[0].kernel, "noisy");
+        assert_eq!(view.kernels[0].median, None);
+    }
+
+    #[test]
+    fn a_median_reads_back_as_written() {
+        let k = KernelResult::new(
+            "ok".into(),
+            1.02,
+            None,
+            measurement(&[0.057; 25], 0),
+            &calibration(),
+        );
+        let view: SuiteView = serde_json::from_str(&report(vec![k]).to_json()).unwrap();
+        let m = view.kernels[0].median.unwrap();
+        assert_eq!((m.ms, m.ci), (0.057, (0.057, 0.057)));
+        assert!(view.kernels[0].flags.is_empty());
+    }
+}

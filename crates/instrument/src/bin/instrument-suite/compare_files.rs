@@ -76,3 +76,55 @@ pub fn table(rows: &[(String, Option<Comparison>, String)], band: f64) -> String
     }
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use instrument::compare::{Median, DEFAULT_BAND};
+
+    fn run(kernels: &[(&str, Option<(f64, f64, f64)>)]) -> SuiteView {
+        SuiteView {
+            kernels: kernels
+                .iter()
+                .map(|&(name, m)| KernelView {
+                    kernel: name.to_string(),
+                    median: m.map(|(ms, lo, hi)| Median { ms, ci: (lo, hi) }),
+                    flags: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn kernels_in_both_runs_are_labelled_and_one_without_a_median_is_unsure() {
+        let a = run(&[
+            ("vector-add", Some((0.0570, 0.0569, 0.0571))),
+            ("empty", None),
+            ("only-in-a", Some((1.0, 1.0, 1.0))),
+        ]);
+        let b = run(&[
+            ("empty", Some((0.002, 0.002, 0.002))),
+            ("vector-add", Some((0.0582, 0.0581, 0.0583))),
+        ]);
+        let rows = rows(&a, &b, DEFAULT_BAND);
+        assert_eq!(rows.len(), 2, "only kernels in both runs");
+        assert_eq!(rows[0].0, "vector-add");
+        assert_eq!(rows[0].1.map(|c| c.label), Some(Label::Slower));
+        assert_eq!(rows[1].0, "empty");
+        assert!(rows[1].1.is_none());
+        let text = table(&rows, DEFAULT_BAND);
+        assert!(text.contains("SLOWER") && text.contains("UNSURE"), "{text}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_suite_run_is_one_error_naming_it() {
+        let path = std::env::temp_dir().join(format!("not-a-suite-{}.json", std::process::id()));
+        std::fs::write(&path, "{\"kernel\": \"vectorAdd\"}").unwrap();
+        let err = read(&path).unwrap_err();
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            format!("{err:#}").contains("is not an instrument-suite JSON"),
+            "{err:#}"
+        );
+    }
+}
