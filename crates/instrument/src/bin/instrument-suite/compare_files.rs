@@ -82,7 +82,10 @@ mod tests {
     use super::*;
     use instrument::compare::{Median, DEFAULT_BAND};
 
-    fn run(kernels: &[(&str, Option<(f64, f64, f64)>)]) -> SuiteView {
+    /// A kernel's name and (median, interval low, interval high), if any.
+    type Entry<'a> = (&'a str, Option<(f64, f64, f64)>);
+
+    fn run(kernels: &[Entry<'_>]) -> SuiteView {
         SuiteView {
             kernels: kernels
                 .iter()
