@@ -14,11 +14,13 @@
 #   suite      instrument-suite in PROCS processes (default 5), --json each
 #   ncu        `instrument-suite launch` (NCU_LAUNCHES of each kernel, default
 #              20) under ncu --clock-control none, gpu__time_duration
-#   nvbench    nvbench_suite.py on the same cubin in PROCS processes (cold
-#              and batch in each), --json each
-#   pairs      PAIRS (default 40) rounds of three vector-add processes: A at
-#              n, A' at n, B at 1.02 n; `compare A A'` (A/A) and
-#              `compare A B` (A/B) on each
+#   nvbench    nvbench_suite.py on the same cubin in NVB_PROCS processes
+#              (default PROCS; cold and batch in each), --json each, with
+#              NVB_ARGS (default none) added to nvbench's command line
+#   pairs      PAIRS (default 41) rounds of two vector-add processes, A_i at
+#              n and B_i at 1.02 n: `compare A_i B_i` (A/B) in every round,
+#              `compare A_(i-1) A_i` (A/A) from the second on: 41 A/B and
+#              40 A/A pairs from 82 processes
 #   nvb-pairs  NVB_PAIRS (default 4) rounds of the same with nvbench, and
 #              nvbench's own nvbench_compare.py on each pair
 # A step that would start after DEADLINE_S seconds (default 225) is skipped,
@@ -29,7 +31,11 @@ out=${1:?usage: suite-session.sh OUT}
 bin=${BIN:-.gpu-bench/instrument-suite}
 wheels=${WHEELS:-.whl}
 procs=${PROCS:-5}
-pairs=${PAIRS:-40}
+nvb_procs=${NVB_PROCS:-$procs}
+# Extra nvbench options for every nvbench process (default none: nvbench's
+# own stopping rules, which the GPU-time comparison needs).
+read -r -a nvb_args <<< "${NVB_ARGS:-}"
+pairs=${PAIRS:-41}
 nvb_pairs=${NVB_PAIRS:-4}
 ncu_launches=${NCU_LAUNCHES:-20}
 deadline=${DEADLINE_S:-225}
@@ -82,12 +88,12 @@ ncu_truth() {
 nvb() { # JSON LOG [driver args]
   local json=$1 txt=$2
   shift 2
-  PYTHONPATH="$py" python3 "$here/nvbench_suite.py" "$w/suite.cubin" "$@" --json "$json" > "$txt" 2>&1
+  PYTHONPATH="$py" python3 "$here/nvbench_suite.py" "$w/suite.cubin" "$@" "${nvb_args[@]}" --json "$json" > "$txt" 2>&1
   echo "nvbench $json rc=$?"
 }
 
 nvbench_suite() {
-  for i in $(seq 1 "$procs"); do nvb "$w/nvbench/nvbench-$i.json" "$w/nvbench/nvbench-$i.txt"; done
+  for i in $(seq 1 "$nvb_procs"); do nvb "$w/nvbench/nvbench-$i.json" "$w/nvbench/nvbench-$i.txt"; done
 }
 
 pair_runs() {
@@ -95,11 +101,14 @@ pair_runs() {
   for i in $(seq 1 "$pairs"); do
     past_deadline && { echo "stopped before round $i: past the deadline"; break; }
     "$bin" --kernel vector-add --json "$d/a-$i.json" > "$d/a-$i.txt" 2>&1
-    "$bin" --kernel vector-add --json "$d/aa-$i.json" > "$d/aa-$i.txt" 2>&1
     "$bin" --kernel vector-add --scale 1.02 --json "$d/b-$i.json" > "$d/b-$i.txt" 2>&1
-    "$bin" compare "$d/a-$i.json" "$d/aa-$i.json" > "$d/compare-aa-$i.txt" 2>&1
     "$bin" compare "$d/a-$i.json" "$d/b-$i.json" > "$d/compare-ab-$i.txt" 2>&1
-    echo "round $i: A/A $(awk '$1 == "vector-add" { print $2 }' "$d/compare-aa-$i.txt"), A/B $(awk '$1 == "vector-add" { print $2 }' "$d/compare-ab-$i.txt")"
+    local aa=-
+    if ((i > 1)); then
+      "$bin" compare "$d/a-$((i - 1)).json" "$d/a-$i.json" > "$d/compare-aa-$i.txt" 2>&1
+      aa=$(awk '$1 == "vector-add" { print $2 }' "$d/compare-aa-$i.txt")
+    fi
+    echo "round $i: A/A $aa, A/B $(awk '$1 == "vector-add" { print $2 }' "$d/compare-ab-$i.txt")"
   done
 }
 
@@ -130,7 +139,7 @@ summary() {
   echo "== SASS"; grep SASS "$w/setup.log"
 }
 
-log "suite-session: BIN=$bin PROCS=$procs PAIRS=$pairs NVB_PAIRS=$nvb_pairs NCU_LAUNCHES=$ncu_launches DEADLINE_S=$deadline"
+log "suite-session: BIN=$bin PROCS=$procs NVB_PROCS=$nvb_procs NVB_ARGS=${NVB_ARGS:-} PAIRS=$pairs NVB_PAIRS=$nvb_pairs NCU_LAUNCHES=$ncu_launches DEADLINE_S=$deadline"
 step setup setup
 step suite suite
 step ncu ncu_truth
