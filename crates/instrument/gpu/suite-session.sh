@@ -63,7 +63,7 @@ step() {
 setup() {
   set -x
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv
-  python3 -m pip install --quiet --no-deps --target "$py" "$wheels"/*.whl
+  python3 -m pip install --quiet --no-index --no-deps --no-compile --no-cache-dir --target "$py" "$wheels"/*.whl
   "$bin" --version
   "$bin" cubin "$w/suite.cubin"
   # The same machine code in both? cuobjdump names each function's SASS.

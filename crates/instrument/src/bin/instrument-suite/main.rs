@@ -20,12 +20,13 @@ use instrument::compare::DEFAULT_BAND;
 use instrument::json_out::JsonOut;
 use instrument::measure::Mode;
 use instrument::suite_report::suite_table;
+use lesson_cli::DeviceArg;
 
 use kernels::Kernel;
 
 /// The measurement instrument on a suite of kernels
 #[derive(Debug, Parser)]
-#[command(version, args_conflicts_with_subcommands = true)]
+#[command(name = "instrument-suite", version, args_conflicts_with_subcommands = true)]
 struct Args {
     #[command(subcommand)]
     command: Option<Command>,
@@ -35,9 +36,8 @@ struct Args {
 
 #[derive(Debug, clap::Args)]
 struct RunArgs {
-    /// CUDA device ordinal
-    #[arg(long, default_value_t = 0)]
-    device: usize,
+    #[command(flatten)]
+    device: DeviceArg,
     /// Time only this kernel (default: the whole suite)
     #[arg(long, value_enum)]
     kernel: Option<Kernel>,
@@ -64,8 +64,8 @@ enum Command {
     },
     /// Launch each kernel COUNT times, untimed (for Nsight Compute)
     Launch {
-        #[arg(long, default_value_t = 0)]
-        device: usize,
+        #[command(flatten)]
+        device: DeviceArg,
         #[arg(long, default_value_t = 20)]
         count: usize,
         #[arg(long, value_enum)]
@@ -132,7 +132,7 @@ fn dispatch(args: Args) -> anyhow::Result<()> {
             kernel,
             scale,
         }) => {
-            let ctx = context(device)?;
+            let ctx = context(device.ordinal)?;
             let kernels = chosen(kernel);
             let names: Vec<&str> = kernels.iter().map(|k| k.name()).collect();
             eprintln!(
@@ -160,7 +160,7 @@ fn context(device: usize) -> anyhow::Result<std::sync::Arc<CudaContext>> {
 fn measure(run: RunArgs) -> anyhow::Result<()> {
     // Claimed before any GPU time is spent, so a bad path costs none.
     let json = run.json.as_deref().map(JsonOut::create).transpose()?;
-    let ctx = context(run.device)?;
+    let ctx = context(run.device.ordinal)?;
     let report = run::measure_suite(&ctx, &chosen(run.kernel), run.scale, run.mode.map(Mode::from))
         .context("measuring the suite")?;
     print!("{}", suite_table(&report));
