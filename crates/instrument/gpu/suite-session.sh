@@ -23,6 +23,7 @@
 #              40 A/A pairs from 82 processes
 #   nvb-pairs  NVB_PAIRS (default 4) rounds of the same with nvbench, and
 #              nvbench's own nvbench_compare.py on each pair
+# STEPS (default all) names the steps to run besides setup.
 # A step that would start after DEADLINE_S seconds (default 225) is skipped,
 # and a pairs loop stops there; steps.txt says so. Everything lands in
 # OUT/suite-session.tar.gz, beside OUT/steps.txt and OUT/summary.txt.
@@ -39,7 +40,12 @@ pairs=${PAIRS:-41}
 nvb_pairs=${NVB_PAIRS:-4}
 ncu_launches=${NCU_LAUNCHES:-20}
 deadline=${DEADLINE_S:-225}
+# Which steps to run (setup always runs): a session too long for one call
+# can be split, e.g. STEPS="suite ncu nvbench" then STEPS="pairs nvb-pairs".
+steps=" ${STEPS:-suite ncu nvbench pairs nvb-pairs} "
 here=$(cd "$(dirname "$0")" && pwd)
+# instrument-suite's kernels in the order `launch` launches them.
+suite_order=empty,vector-add-l2,vector-add,copy-1gib,fma-1ms,fma-10ms
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 w=$(mktemp -d)/suite-session
@@ -53,6 +59,7 @@ past_deadline() { awk -v e="$(elapsed)" -v d="$deadline" 'BEGIN { exit !(e > d) 
 log() { echo "$*" | tee -a "$out/steps.txt"; }
 # step NAME FUNCTION: runs FUNCTION unless past the deadline, and logs its time.
 step() {
+  if [[ $1 != setup && $steps != *" $1 "* ]]; then log "$(printf '%-10s not asked for (STEPS)' "$1")"; return; fi
   if past_deadline; then log "$(printf '%-10s skipped: past %s s' "$1" "$deadline")"; return; fi
   local t0=$EPOCHREALTIME
   ("$2") > "$w/$1.log" 2>&1
@@ -80,7 +87,7 @@ suite() {
 }
 
 ncu_truth() {
-  ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+  ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
     "$bin" launch --count "$ncu_launches" > "$w/ncu.csv" 2> "$w/ncu-stderr.txt"
   echo "ncu rc=$?"
 }
@@ -129,6 +136,7 @@ nvb_pair_runs() {
 }
 
 summary() {
+  python3 "$here/summarize_session.py" "$w" "$suite_order" "$ncu_launches"
   echo "== labels of instrument-suite compare on vector-add (A/A: same n; A/B: B at 1.02 n)"
   for kind in aa ab; do
     printf '%s: ' "$kind"
@@ -139,7 +147,7 @@ summary() {
   echo "== SASS"; grep SASS "$w/setup.log"
 }
 
-log "suite-session: BIN=$bin PROCS=$procs NVB_PROCS=$nvb_procs NVB_ARGS=${NVB_ARGS:-} PAIRS=$pairs NVB_PAIRS=$nvb_pairs NCU_LAUNCHES=$ncu_launches DEADLINE_S=$deadline"
+log "suite-session: STEPS=$steps BIN=$bin PROCS=$procs NVB_PROCS=$nvb_procs NVB_ARGS=${NVB_ARGS:-} PAIRS=$pairs NVB_PAIRS=$nvb_pairs NCU_LAUNCHES=$ncu_launches DEADLINE_S=$deadline"
 step setup setup
 step suite suite
 step ncu ncu_truth
