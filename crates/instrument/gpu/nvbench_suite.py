@@ -100,7 +100,8 @@ class Suite:
                 state.add_global_memory_writes(written * size)
 
             def launcher(launch):
-                stream = cu.CUstream(launch.get_stream().addressof())
+                # The CUDA stream protocol: (version 0, the stream's handle).
+                stream = cu.CUstream(launch.get_stream().__cuda_stream__()[1])
                 ok(cu.cuLaunchKernel(function, grid, 1, 1, block, 1, 1, 0, stream, params, 0))
 
             state.exec(launcher)
