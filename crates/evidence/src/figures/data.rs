@@ -58,7 +58,8 @@ impl Evidence {
 
     /// The successful runs of `lesson` in the space-separated `groups`, of
     /// the commits starting with one of the space-separated prefixes in
-    /// `commits` (all when empty), in time order.
+    /// `commits` (all when none), less those of a prefix written `!PREFIX`,
+    /// in time order.
     fn group_runs(&self, lesson: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, String> {
         if lessons::find(lesson).is_none() {
             let known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
@@ -68,11 +69,14 @@ impl Evidence {
             ));
         }
         let all = self.transcripts()?;
-        let prefixes: Vec<&str> = commits.split_whitespace().collect();
+        let (excluded, included): (Vec<&str>, Vec<&str>) =
+            commits.split_whitespace().partition(|p| p.starts_with('!'));
+        let of = |t: &Transcript, p: &str| t.header.commit.starts_with(p.trim_start_matches('!'));
         let mut runs: Vec<&Transcript> = groups
             .split_whitespace()
             .flat_map(|g| group(all, lesson, g))
-            .filter(|t| prefixes.is_empty() || prefixes.iter().any(|p| t.header.commit.starts_with(p)))
+            .filter(|t| included.is_empty() || included.iter().any(|p| of(t, p)))
+            .filter(|t| !excluded.iter().any(|p| of(t, p)))
             .collect();
         runs.sort_by(|a, b| a.file.cmp(&b.file));
         if runs.is_empty() {

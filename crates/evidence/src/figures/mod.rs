@@ -87,6 +87,14 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, (usize, String)> {
                 format!("figure block `{name}` is not closed before the next one"),
             ));
         }
+        let own_lines = inner.contains('\n');
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        if !own_lines && text[line_start..start].trim().is_empty() {
+            return Err((
+                line,
+                format!("inline figure block `{name}` begins a line, where Markdown would end the paragraph"),
+            ));
+        }
         found.push(Block {
             name: name.to_string(),
             template: template
@@ -95,7 +103,7 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, (usize, String)> {
                 .trim_end()
                 .to_string(),
             line,
-            own_lines: inner.contains('\n'),
+            own_lines,
             content: body..close,
         });
         from = close + CLOSE.len();
@@ -106,13 +114,13 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, (usize, String)> {
 /// `text` with every block's generated text replaced by what `ev` gives,
 /// and the names of the blocks that changed; errors name the block.
 pub fn regenerate(ev: &Evidence, text: &str) -> Result<(String, Vec<String>), String> {
-    let found = blocks(text).map_err(|(line, e)| format!("line {line}: {e}"))?;
+    let found = blocks(text).map_err(|(line, e)| format!("{line}: {e}"))?;
     let mut out = String::new();
     let mut stale = Vec::new();
     let mut next = 0;
     for b in &found {
         let value =
-            query::fill(ev, &b.template).map_err(|e| format!("line {}: block `{}`: {e}", b.line, b.name))?;
+            query::fill(ev, &b.template).map_err(|e| format!("{}: block `{}`: {e}", b.line, b.name))?;
         let want = b.wrap(&value);
         if text[b.content.clone()] != want {
             stale.push(b.name.clone());
@@ -249,16 +257,19 @@ mod tests {
 
     #[test]
     fn malformed_markers_name_their_line() {
-        assert_eq!(blocks("x\n<!-- figure a: {1} -->1\n").unwrap_err().0, 2);
+        assert_eq!(blocks("x\nx <!-- figure a: {1} -->1\n").unwrap_err().0, 2);
         assert_eq!(
             blocks("<!-- figure a b: {1} --><!-- /figure -->").unwrap_err().0,
             1
         );
-        assert!(blocks("<!-- figure a: {1} -->1 <!-- figure b: {2} -->2<!-- /figure -->").is_err());
+        assert!(blocks("x <!-- figure a: {1} -->1 <!-- figure b: {2} -->2<!-- /figure -->").is_err());
+        let begins = blocks("x\n  <!-- figure a: {1} -->1<!-- /figure -->").unwrap_err();
+        assert_eq!(begins.0, 2);
+        assert!(begins.1.contains("begins a line"), "{}", begins.1);
         let ev = Evidence::new(Path::new("/nonexistent"));
-        let e = regenerate(&ev, "\n<!-- figure bad: {nosuch(1)} -->x<!-- /figure -->").unwrap_err();
+        let e = regenerate(&ev, "\nx <!-- figure bad: {nosuch(1)} -->x<!-- /figure -->").unwrap_err();
         assert!(
-            e.contains("line 2: block `bad`") && e.contains("no function `nosuch`"),
+            e.starts_with("2: block `bad`") && e.contains("no function `nosuch`"),
             "{e}"
         );
     }

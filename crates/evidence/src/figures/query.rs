@@ -222,6 +222,10 @@ fn binary(op: &str, a: Value, b: Value) -> Result<Value, String> {
             }
             Value::List(paired)
         }
+        (Value::Range(lo, hi), Value::Num(b)) => {
+            let (x, y) = (arith(op, lo, b), arith(op, hi, b));
+            Value::Range(x.min(y), x.max(y))
+        }
         (a, b) => return Err(format!("`{op}` needs numbers or lists, not {a:?} and {b:?}")),
     })
 }
@@ -259,7 +263,8 @@ fn all_numbers(args: &[Value]) -> Result<Vec<f64>, String> {
 /// - `runs("LESSON", "GROUP ...", "FIGURE" [, "COMMIT ..."])`: the figure
 ///   (as the lesson's `figures` names it) in each successful run of the
 ///   groups (`h200-cxx` is every `*-h200-cxx.txt`), optionally only of
-///   commits starting with one of the prefixes; a list keyed by run.
+///   commits starting with one of the prefixes, or not with a `!PREFIX`;
+///   a list keyed by run.
 /// - `per_commit(LIST)`: the median of each commit's runs, keyed by commit.
 /// - `instrument("SESSION ..." | "*", "METHOD", "STAT")`: a method's
 ///   `median`, `vs_ncu`, `spread` or `gpu_ms` in each instrument session;
