@@ -159,7 +159,8 @@ impl Evidence {
                     m.name == method
                 }
             });
-            for m in rows {
+            let rows: Vec<_> = rows.collect();
+            for m in &rows {
                 let value = match stat {
                     "median" => Some(m.median_ms),
                     "vs_ncu" => Some(m.vs_ncu),
@@ -167,11 +168,7 @@ impl Evidence {
                     "gpu_ms" => m.gpu_ms,
                     _ => return Err(format!("no statistic `{stat}` (median, vs_ncu, spread, gpu_ms)")),
                 };
-                let item = if m.name == m.label || method == "recommended" {
-                    ""
-                } else {
-                    &m.label
-                };
+                let item = if rows.len() > 1 { m.label.as_str() } else { "" };
                 out.extend(value.map(|v| (session_key(&s.name, item), v)));
             }
         }
