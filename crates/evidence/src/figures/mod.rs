@@ -41,8 +41,8 @@ pub struct Block {
     pub line: usize,
     /// Whether the marker spans lines, so the text sits on lines of its own.
     own_lines: bool,
-    /// The generated text, between the markers.
-    content: std::ops::Range<usize>,
+    /// Where the generated text lies between the markers, in bytes.
+    pub content: std::ops::Range<usize>,
 }
 
 impl Block {
