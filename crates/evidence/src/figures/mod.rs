@@ -4,7 +4,7 @@
 //! generated text, and a closing marker:
 //!
 //! ```text
-//! about <!-- figure row4-h200: {median(runs("day09-timing", "h200-cxx", "row 4 after warm-up, ms")) as .3} -->0.061<!-- /figure --> ms
+//! about <!-- figure kernel-h200: {median(runs("dayNN-topic", "h200-cxx", "kernel, ms")) as .3} -->0.061<!-- /figure --> ms
 //! ```
 //!
 //! The query is a template ([`query`]): text with `{expression}` parts. A
