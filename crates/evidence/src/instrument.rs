@@ -354,4 +354,26 @@ mod tests {
         assert!(t.contains("1.033"), "{t}");
         assert!(t.lines().last().unwrap().starts_with("do_bench"), "{t}");
     }
+
+    #[test]
+    fn methods_are_named_as_queries_name_them() {
+        let run = serde_json::json!({"recommended": "GraphPdl", "course_mean_of_10_ms": 0.0606,
+            "measurements": [{"mode": "GraphPdl", "summary": {"median": 0.059}, "gpu_ms_spent": 147.0}]});
+        let peers = [("triton.testing.do_bench (rep=100 ms)".to_string(), 0.0647)];
+        let m = methods(&[0.058], &peers, &stats_runs(&[run])).unwrap();
+        let names: Vec<&str> = m.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["ncu", "GraphPdl", "course", "triton.testing.do_bench"]);
+        assert!(m[1].recommended && !m[2].recommended);
+        let session = Session {
+            name: "abc".into(),
+            ncu_file: "n.txt".into(),
+            peers_file: "p.txt".into(),
+            methods: m,
+            copy_ceilings_gb_s: Vec::new(),
+        };
+        assert_eq!(session.recommended().as_deref(), Some("graph-pdl"));
+        assert!(session
+            .render()
+            .starts_with("== session abc (n.txt, p.txt)\nmethod"));
+    }
 }

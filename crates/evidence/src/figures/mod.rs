@@ -47,10 +47,11 @@ pub struct Block {
 
 impl Block {
     /// The text the block holds for `value`: inline, or on lines of its own
-    /// between the markers when the marker spans lines.
+    /// between the markers when the marker spans lines, set apart by blank
+    /// lines so that a table or a fence ends before the closing marker.
     fn wrap(&self, value: &str) -> String {
         if self.own_lines {
-            format!("\n{}\n", value.trim_end_matches('\n'))
+            format!("\n\n{}\n\n", value.trim_end_matches('\n'))
         } else {
             value.to_string()
         }
@@ -251,7 +252,7 @@ mod tests {
         let (new, stale) = regenerate(&ev, text).unwrap();
         assert_eq!(stale, ["two"]);
         assert!(new.contains("-->2<!-- /figure --> b"), "{new}");
-        assert!(new.contains("-->\n| x | 1.5 |\n<!-- /figure -->"), "{new}");
+        assert!(new.contains("-->\n\n| x | 1.5 |\n\n<!-- /figure -->"), "{new}");
         assert_eq!(regenerate(&ev, &new).unwrap().1, Vec::<String>::new());
     }
 
