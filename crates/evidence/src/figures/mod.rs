@@ -9,8 +9,9 @@
 //!
 //! The query is a template ([`query`]): text with `{expression}` parts. A
 //! marker that spans lines (a table's, its template a line per row) gives a
-//! block of several lines, the markers on lines of their own. A line must not begin with an inline
-//! block's marker: Markdown would end the paragraph there.
+//! block of several lines, the markers on lines of their own. An inline
+//! block must not begin a line (Markdown would end the paragraph there) nor
+//! hold `--` (older Markdown reads such a comment as text).
 //!
 //! Blocks live in every `*.md` of the repository and in the lessons'
 //! `expected-failures.txt` (whose reasons [`plain`] shows without markers).
@@ -95,6 +96,11 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, (usize, String)> {
                 line,
                 format!("inline figure block `{name}` begins a line, where Markdown would end the paragraph"),
             ));
+        }
+        if !own_lines && inner.contains("--") {
+            // Markdown before CommonMark 0.31 (GitHub's among them) reads an
+            // inline comment holding `--` as text.
+            return Err((line, format!("inline figure block `{name}` holds `--`")));
         }
         found.push(Block {
             name: name.to_string(),
@@ -267,6 +273,10 @@ mod tests {
         let begins = blocks("x\n  <!-- figure a: {1} -->1<!-- /figure -->").unwrap_err();
         assert_eq!(begins.0, 2);
         assert!(begins.1.contains("begins a line"), "{}", begins.1);
+        assert!(blocks("x <!-- figure a: {2 -- 1} -->3<!-- /figure -->")
+            .unwrap_err()
+            .1
+            .contains("`--`"));
         let ev = Evidence::new(Path::new("/nonexistent"));
         let e = regenerate(&ev, "\nx <!-- figure bad: {nosuch(1)} -->x<!-- /figure -->").unwrap_err();
         assert!(
