@@ -15,8 +15,8 @@
 //!
 //! Blocks live in every `*.md` of the repository and in the lessons'
 //! `expected-failures.txt` (whose reasons [`plain`] shows without markers).
-//! [`check`] lists every block whose text differs from what the evidence
-//! gives; [`write`] rewrites them: `evidence figures [--write]`.
+//! [`run`] lists every block whose text differs from what the evidence
+//! gives, and with `write` rewrites them: `evidence figures [--write]`.
 //!
 //! Not for: quoting transcripts or code (course-rules' quotes do that).
 
