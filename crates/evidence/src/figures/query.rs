@@ -14,7 +14,8 @@
 //! session it came from), a range or a text. Arithmetic between two lists
 //! pairs the elements with equal keys; between a list and a number it applies
 //! to each element; a comparison gives 1 or 0. The functions (what
-//! [`super::data`] provides, and reductions) are listed in [`call`].
+//! [`super::data`] provides, and reductions) are listed at `call` below and
+//! in `evidence/README.md`.
 //!
 //! Not for: reading the evidence (that is [`super::data`]) or finding blocks
 //! in documents (that is [`super`]).
