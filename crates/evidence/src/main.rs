@@ -76,8 +76,11 @@ enum Command {
     /// listing each stale block; with --write, rewrite them.
     Figures {
         /// Rewrite every stale block from the evidence.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "list")]
         write: bool,
+        /// List every block: file, name and query.
+        #[arg(long)]
+        list: bool,
         /// The repository's root.
         #[arg(long, default_value = ".")]
         root: PathBuf,
@@ -134,7 +137,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 evidence::instrument::from_files(&ncu, &peers, &json_dir).map_err(anyhow::Error::msg)?;
             print!("{table}");
         }
-        Command::Figures { write, root } => return figures_cmd(&root, write),
+        Command::Figures { list: true, root, .. } => {
+            for line in figures::list(&root).map_err(anyhow::Error::msg)? {
+                println!("{line}");
+            }
+        }
+        Command::Figures { write, root, .. } => return figures_cmd(&root, write),
         Command::Lessons => {
             for lesson in lessons::LESSONS {
                 println!("{}", lesson.name());

@@ -120,3 +120,27 @@ fn a_query_that_names_no_known_figure_is_an_error_naming_the_block() {
     assert!(stderr.contains("no such figure"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_list_names_every_block_with_its_query() {
+    let root = repository();
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["figures", "--list", "--root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (relative, _, block) = a_document_with_a_figure(&root);
+    let line = format!(
+        "{} `{}`: {}",
+        relative.display(),
+        block.name,
+        block.template.replace('\n', " / ")
+    );
+    assert!(
+        stdout.lines().any(|l| l == line),
+        "{line} missing from:\n{stdout}"
+    );
+    assert_eq!(stdout.lines().count(), figures::run(&root, false).blocks);
+}

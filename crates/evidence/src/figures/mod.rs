@@ -184,6 +184,24 @@ pub fn documents(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Every block under `root`: its file (relative to `root`), name and query,
+/// each on one line (a table's template lines joined by ` / `).
+pub fn list(root: &Path) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for path in documents(root) {
+        let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
+        for b in blocks(&text).map_err(|(line, e)| format!("{shown}:{line}: {e}"))? {
+            out.push(format!(
+                "{shown} `{}`: {}",
+                b.name,
+                b.template.replace('\n', " / ")
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// What `check` or `write` found in one document.
 #[derive(Debug, Default)]
 pub struct Outcome {
