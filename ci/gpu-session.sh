@@ -8,7 +8,7 @@
 # recorded come from `evidence lessons` and `evidence recipe LESSON`, which
 # read each lesson's report package.
 #
-# Usage: ci/gpu-session.sh runs|checks|<lesson phase> <out-dir> [lesson ...]
+# Usage: ci/gpu-session.sh runs|checks|machine|<lesson phase> <out-dir> [lesson ...]
 #   runs    builds each lesson's .cu with its recipe's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
 #           alternately (the recipe's count, or RUNS), swapping which goes
@@ -17,6 +17,9 @@
 #           tool once per pair, then each variant (e.g. EAGER) of both.
 #   checks  the GPU-only Rust tests, then each lesson's sanitizers over both
 #           programs.
+#   machine the machine facts the lessons' pages lean on (PCIe link, clocks,
+#           GPU count), recorded once as evidence/machine/ transcripts, so a
+#           figure such as a link speed is quoted from a transcript too.
 #   other   a lesson's own phase: code/<lesson>/gpu-phases/<phase>.sh, sourced
 #           here with record, cxx, rust, $cxx_bin, $rust_bin, $gpu and $ev.
 # Lessons default to all of them. Runs are named <gpu>-<program>[-variant],
@@ -24,7 +27,7 @@
 # <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: ci/gpu-session.sh runs|checks|<lesson phase> <out-dir> [lesson ...]"
+usage="usage: ci/gpu-session.sh runs|checks|machine|<lesson phase> <out-dir> [lesson ...]"
 phase=${1:?$usage}
 out=${2:?$usage}
 shift 2
@@ -66,6 +69,14 @@ build_alone() { # <lesson>
   (cd "$dir" && "${line[@]}" >&2)
   echo "$dir/$(recipe "$1" binary)"
 }
+
+if [ "$phase" = machine ]; then
+  record machine "$gpu-pcie-and-clocks" -- nvidia-smi \
+    --query-gpu=index,name,pcie.link.gen.gpumax,pcie.link.gen.hostmax,pcie.link.gen.max,pcie.link.width.max,clocks.max.sm,clocks.applications.graphics,clocks.max.memory \
+    --format=csv
+  record machine "$gpu-topology" -- nvidia-smi topo -m
+  lessons=()
+fi
 
 phases_found=0
 for lesson in "${lessons[@]}"; do
@@ -121,7 +132,7 @@ for lesson in "${lessons[@]}"; do
     ;;
   esac
 done
-case "$phase" in runs | checks) ;; *)
+case "$phase" in runs | checks | machine) ;; *)
   if [ "$phases_found" -eq 0 ]; then
     echo "error: no lesson has a phase '$phase' (code/<lesson>/gpu-phases/$phase.sh)" >&2
     exit 1

@@ -27,7 +27,7 @@ use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use day09_timing_report::{Report, SweepRow};
 use host_clock::now_ms;
 use instrument::json_out::JsonOut;
-use lesson_cli::{CheckFailed, DeviceArg};
+use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
 use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
@@ -49,6 +49,9 @@ const SWEEP: [usize; 4] = [1024, 64 * 1024, 1024 * 1024, 4 * 1024 * 1024];
 struct Args {
     #[command(flatten)]
     device: DeviceArg,
+
+    #[command(flatten)]
+    claims: ClaimsArg,
 
     /// After the course's report, time vectorAdd with the measurement
     /// instrument (hot, cold-cache and graph modes; programmatic graph and
@@ -129,10 +132,12 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         scale_warm_ms,
         sweep,
     };
-    print!("{}", report.render());
+    let printed = report.render();
+    print!("{printed}");
     if let Some(message) = report.consistency_failure() {
         return Err(CheckFailed(message).into());
     }
+    print_claims::<Report>(args.claims, &printed, &report.gpu_name)?;
     if args.stats || args.json.is_some() {
         instrument_view(&ctx, args.stats, json, &host, (cold_ms, warm_ms))?;
     }

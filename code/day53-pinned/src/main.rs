@@ -13,6 +13,7 @@
 
 mod ffi;
 use day53_pinned_report::render as report;
+use day53_pinned_report::Report;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use cuda_objects::{BlockingStream, DeviceBuffer, DeviceMemory, Mapping, PinnedHo
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::CudaContext;
 use host_clock::now_ms;
-use lesson_cli::{CheckFailed, DeviceArg};
+use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg, Printed};
 use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
@@ -55,6 +56,9 @@ const VARIANTS: [&str; 2] = ["device-resident", "zero-copy"];
 struct Args {
     #[command(flatten)]
     device: DeviceArg,
+
+    #[command(flatten)]
+    claims: ClaimsArg,
 }
 
 fn main() -> ExitCode {
@@ -65,7 +69,9 @@ fn main() -> ExitCode {
 fn lesson(args: Args) -> anyhow::Result<()> {
     // cudarc panics without libcuda; say so in one line instead.
     cuda_check::require_driver()?;
-    let ctx = open_device(args.device.ordinal)?;
+    // What is printed is kept, so that --claims reads the report as printed.
+    let mut out = Printed::default();
+    let ctx = open_device(args.device.ordinal, &mut out)?;
     let mut host = HostMemory::filled(&ctx)?;
     let mut dev = DeviceSide::alloc(&ctx)?;
     // Everything above is freed by its owner on every way out of this
@@ -74,10 +80,10 @@ fn lesson(args: Args) -> anyhow::Result<()> {
 
     gate_both_copy_paths(&mut host, &mut dev)?;
     let timer = KernelTimer::default();
-    part1_bandwidth(&ctx, &timer, &host, &mut dev)?;
-    part2_async_call_vs_completion(&timer, &host, &mut dev)?;
-    part3_resident_vs_zero_copy(&ctx, &timer, &mut host, &mut dev)?;
-    Ok(())
+    part1_bandwidth(&ctx, &timer, &host, &mut dev, &mut out)?;
+    part2_async_call_vs_completion(&timer, &host, &mut dev, &mut out)?;
+    part3_resident_vs_zero_copy(&ctx, &timer, &mut host, &mut dev, &mut out)?;
+    print_claims::<Report>(args.claims, out.text(), &check!(ctx.name())?)
 }
 
 /// The device, its GPU line, and whether it can map host memory at all.
@@ -89,13 +95,13 @@ fn lesson(args: Args) -> anyhow::Result<()> {
 /// H200, evidence/day53-pinned/2026-11-29T222958Z-h200-rust.txt). What
 /// remains is the device's ability to map, checked here as pinned.cu checks
 /// it.
-fn open_device(device: usize) -> anyhow::Result<Arc<CudaContext>> {
+fn open_device(device: usize, out: &mut Printed) -> anyhow::Result<Arc<CudaContext>> {
     let ctx = check!(CudaContext::new(device))?;
     check!(runtime::bind_to_current_context())?;
-    println!(
-        "{}",
-        report::gpu_line(&check!(ctx.name())?, check!(ctx.compute_capability())?)
-    );
+    out.line(report::gpu_line(
+        &check!(ctx.name())?,
+        check!(ctx.compute_capability())?,
+    ));
     let can_map = check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY))?;
     if can_map == 0 {
         return Err(
@@ -189,10 +195,11 @@ fn part1_bandwidth(
     timer: &KernelTimer,
     host: &HostMemory,
     dev: &mut DeviceSide,
+    out: &mut Printed,
 ) -> Result<(), CudaError> {
     let sources: [&[f32]; 2] = [&host.pageable, &host.pinned];
     let default_stream = ctx.default_stream();
-    println!("{}", report::part1_header(timer.runs(), timer.warmups()));
+    out.line(report::part1_header(timer.runs(), timer.warmups()));
     for mib in SWEEP_MIB {
         let elems = mib * MIB / std::mem::size_of::<f32>();
         let mut ms = [0.0f64; 2];
@@ -202,7 +209,7 @@ fn part1_bandwidth(
             drop(range);
             ms[s] = f64::from(timing.mean_ms());
         }
-        println!("{}", report::part1_row(mib, ms[0], ms[1]));
+        out.line(report::part1_row(mib, ms[0], ms[1]));
     }
     Ok(())
 }
@@ -214,10 +221,11 @@ fn part2_async_call_vs_completion(
     timer: &KernelTimer,
     host: &HostMemory,
     dev: &mut DeviceSide,
+    out: &mut Printed,
 ) -> Result<(), CudaError> {
     let sources: [&[f32]; 2] = [&host.pageable, &host.pinned];
     let runs = timer.runs();
-    println!("{}", report::part2_header(runs));
+    out.line(report::part2_header(runs));
     let probe_elems = PROBE_BYTES / std::mem::size_of::<f32>();
     let stream = dev.stream.stream();
     let raw_stream = stream.cu_stream();
@@ -243,7 +251,7 @@ fn part2_async_call_vs_completion(
         drop(range);
         let call_ms = call_sum / f64::from(runs);
         let total_ms = total_sum / f64::from(runs);
-        println!("{}", report::part2_row(SOURCE_NAMES[s], call_ms, total_ms));
+        out.line(report::part2_row(SOURCE_NAMES[s], call_ms, total_ms));
     }
     Ok(())
 }
@@ -256,6 +264,7 @@ fn part3_resident_vs_zero_copy(
     timer: &KernelTimer,
     host: &mut HostMemory,
     dev: &mut DeviceSide,
+    out: &mut Printed,
 ) -> anyhow::Result<()> {
     check!(dev.buf.copy_from_host(&host.mapped))?;
     scale_copy_cpu(&host.mapped, &mut host.want);
@@ -282,7 +291,7 @@ fn part3_resident_vs_zero_copy(
             .mean_ms();
         drop(range);
     }
-    print_part3(timer, kernel_ms);
+    print_part3(timer, kernel_ms, out);
     Ok(())
 }
 
@@ -303,16 +312,13 @@ fn mismatch(variant: &str, host: &HostMemory, i: usize) -> CheckFailed {
 }
 
 /// Part 3's table and summary, printed once both variants are timed.
-fn print_part3(timer: &KernelTimer, kernel_ms: [f32; 2]) {
-    println!(
-        "{}",
-        report::part3_header(KERNEL_ELEMS, timer.runs(), timer.warmups())
-    );
+fn print_part3(timer: &KernelTimer, kernel_ms: [f32; 2], out: &mut Printed) {
+    out.line(report::part3_header(KERNEL_ELEMS, timer.runs(), timer.warmups()));
     for (variant, ms) in VARIANTS.iter().zip(kernel_ms) {
-        println!("{}", report::part3_row(variant, KERNEL_ELEMS, ms));
+        out.line(report::part3_row(variant, KERNEL_ELEMS, ms));
     }
     let launches = timer.runs() + timer.warmups() + 1;
-    println!("{}", report::part3_summary(kernel_ms[0], kernel_ms[1], launches));
+    out.line(report::part3_summary(kernel_ms[0], kernel_ms[1], launches));
 }
 
 /// An NVTX range with pinned.cu's label, open until the value is dropped.

@@ -7,6 +7,8 @@
 //!   code: 0 for a lesson that passed its own checks; clap's message and 2
 //!   for a command line it cannot run with (`--help` and `--version` print
 //!   and exit 0); one line on stderr and 1 for anything else.
+//! - [`ClaimsArg`], [`Printed`] and [`print_claims`]: `--claims`, the
+//!   page's claims checked on the report just printed.
 //! - [`error_line`] and [`CheckFailed`]: that one line, in the course's
 //!   shapes where the course has one.
 //! - [`testing`]: what each lesson's `tests/cli.rs` holds its binary to.
@@ -15,26 +17,16 @@
 //! CUDA errors (`cuda-check` makes them; this crate only prints them), or
 //! the closed-pipe rule itself (`cli-exit` has it; [`run`] applies it).
 
+mod claims;
 mod device;
 mod error_line;
 pub mod testing;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
+pub use claims::{print_claims, ClaimsArg, Printed};
 pub use device::DeviceArg;
 pub use error_line::{error_line, CheckFailed};
-
-/// What Day 9's `stats::run` still reads: its `--stats` and `--json PATH`,
-/// which Day 9's own `Args` parses and copies here.
-///
-/// Transitional: it goes when `stats::run` takes its flags from Day 9
-/// itself. No other lesson uses it, and nothing here parses it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Options {
-    pub stats: bool,
-    pub json: Option<PathBuf>,
-}
 
 /// The `main` of a lesson binary: `lesson` is the program, given the
 /// command line clap parsed into `A`. Returns the process's exit code.

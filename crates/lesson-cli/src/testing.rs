@@ -1,8 +1,10 @@
-//! What each lesson's `tests/cli.rs` holds its built binary to: clap's
-//! usage errors and `--help`/`--version`, one-line failures with exit code
-//! 1, no driver, and a closed stdout.
+//! What each lesson's tests hold its built binary to. Without a GPU
+//! (`tests/cli.rs`): clap's usage errors and `--help`/`--version`, one-line
+//! failures with exit code 1, no driver, and a closed stdout. On a GPU
+//! (`tests/on_gpu.rs`, ignored elsewhere): the `--claims` block and a reader
+//! that leaves after a few lines.
 //!
-//! Not for: tests that need a GPU (each lesson's `tests/on_gpu.rs`).
+//! Not for: a lesson's own numbers (its report package tests those).
 
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
@@ -199,4 +201,59 @@ pub fn lesson_bin(compiled: &str) -> String {
         }
         None => compiled.to_string(),
     }
+}
+
+/// Asserts what `--claims` adds on a GPU: after the report, the block's
+/// heading, each of `claim_ids` once, and the summary line; exit 0 (a claim
+/// that does not hold is a finding, not a failure). Returns stdout.
+pub fn assert_claims_block(bin: &str, claim_ids: &[&str]) -> String {
+    let output = run(bin, &["--claims"]);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
+    let (report, block) = stdout
+        .split_once("\nThe page's claims, checked on this run:\n")
+        .unwrap_or_else(|| panic!("no claims block after the report:\n{stdout}"));
+    assert!(!report.trim().is_empty(), "the report comes first:\n{stdout}");
+    for id in claim_ids {
+        let marked = block.lines().filter(|l| l.contains(&format!(" {id}: "))).count();
+        assert_eq!(marked, 1, "claim {id} once in:\n{block}");
+    }
+    let summary = block.lines().last().unwrap_or("");
+    assert!(
+        summary.contains(" hold, ") && summary.ends_with(" not checked"),
+        "{block}"
+    );
+    stdout
+}
+
+/// Asserts that `bin args | head -n lines` ends quietly: `lines` lines read,
+/// then the reader gone while the lesson still has output to write. The
+/// lesson either finishes its writes before it notices (exit 0) or is ended
+/// by SIGPIPE as a C program is; never a panic, a backtrace or exit 101.
+pub fn assert_quiet_after_head(bin: &str, args: &[&str], lines: usize) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(bin)
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+    let mut reader = BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let mut line = String::new();
+    for _ in 0..lines {
+        line.clear();
+        let read = reader.read_line(&mut line).expect("read a line of the report");
+        assert!(read > 0, "the lesson printed fewer than {lines} lines");
+    }
+    drop(reader);
+    let output = child.wait_with_output().expect("wait for the lesson");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+    assert!(
+        output.status.success() || output.status.signal() == Some(libc::SIGPIPE),
+        "exit 0 or SIGPIPE, as the C++ program: {:?}",
+        output.status
+    );
 }

@@ -14,7 +14,9 @@
 
 pub mod chart;
 pub mod claims;
+pub mod conformance;
 pub mod lines;
+pub mod on_this_gpu;
 pub mod recipe;
 
 use std::any::Any;
@@ -24,6 +26,7 @@ use std::marker::PhantomData;
 pub use chart::{Chart, Mark, Series};
 pub use claims::{median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
 pub use lines::{ms_at_end, number, numbered_output, Cursor, Failure, Lines};
+pub use on_this_gpu::{claims_block, ClaimsBlock};
 pub use recipe::{Recipe, Reference, Variant};
 
 /// A lesson's report: what its programs print, as numbers.
@@ -192,23 +195,4 @@ impl<R: LessonReport> Lesson for Entry<R> {
         }
         R::charts(program, &runs, &references)
     }
-}
-
-/// Checks every claim of `R` on one freshly measured report, the way a
-/// lesson's `--claims` does: no peers but itself, so claims that compare
-/// with other runs say they do not apply.
-pub fn check_one<R: LessonReport>(report: &R, environment: &str) -> Vec<(ClaimInfo, Outcome)> {
-    let run = Run { report, environment };
-    R::claims()
-        .iter()
-        .map(|c| {
-            (
-                ClaimInfo {
-                    id: c.id,
-                    statement: c.statement,
-                },
-                (c.check)(&run, &[run]),
-            )
-        })
-        .collect()
 }

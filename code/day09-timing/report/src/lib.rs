@@ -327,6 +327,7 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    use lesson_spec::conformance;
     use lesson_spec::numbered_output as body;
 
     #[test]
@@ -339,12 +340,11 @@ mod tests {
 
     #[test]
     fn the_cxx_and_rust_transcripts_give_the_same_fields() {
-        let cxx = include_str!("../tests/fixtures/2026-11-29T223246Z-h200-cxx.txt");
-        let rust = include_str!("../tests/fixtures/2026-11-29T223247Z-h200-rust.txt");
-        let (cxx, rust) = (parse(&body(cxx)).unwrap(), parse(&body(rust)).unwrap());
-        let labels = |r: &Report| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
-        assert_eq!(labels(&cxx), labels(&rust));
-        assert_eq!(labels(&cxx).len(), 10 + 3 * 4);
+        let (cxx, rust) = conformance::assert_same_fields::<Report>(
+            include_str!("../tests/fixtures/2026-11-29T223246Z-h200-cxx.txt"),
+            include_str!("../tests/fixtures/2026-11-29T223247Z-h200-rust.txt"),
+        );
+        assert_eq!(cxx.figures().len(), 10 + 3 * 4);
         assert_eq!(
             (cxx.gpu_name.as_str(), cxx.compute_capability),
             ("NVIDIA H200", (9, 0))
@@ -358,20 +358,16 @@ mod tests {
 
     #[test]
     fn the_recipe_is_the_readme_and_header_nvcc_line() {
-        let nvcc = Report::recipe().nvcc;
-        assert!(include_str!("../../README.md").lines().any(|l| l.trim() == nvcc));
-        let header = format!("// Build: {nvcc}");
-        assert!(include_str!("../../timing.cu")
-            .lines()
-            .any(|l| l.trim() == header));
-        assert_eq!(Report::recipe().binary(), Some("timing"));
+        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
+            include_str!("../../README.md"),
+            include_str!("../../timing.cu"),
+            "timing",
+        );
     }
 
     #[test]
     fn the_expected_failures_name_this_lessons_claims() {
-        let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
-        let list = lesson_spec::ExpectedFailures::parse(Report::expected_failures(), &ids);
-        assert!(list.is_ok(), "{list:?}");
+        conformance::assert_expected_failures_name_its_claims::<Report>();
     }
 
     #[test]

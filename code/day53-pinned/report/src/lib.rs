@@ -109,7 +109,7 @@ impl LessonReport for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lesson_spec::ReferenceOutput;
+    use lesson_spec::{conformance, ReferenceOutput};
 
     use lesson_spec::numbered_output as body;
 
@@ -158,12 +158,11 @@ mod tests {
 
     #[test]
     fn the_cxx_and_rust_transcripts_give_the_same_fields() {
-        let cxx = include_str!("../tests/fixtures/2026-11-29T222957Z-h200-cxx.txt");
-        let rust = include_str!("../tests/fixtures/2026-11-29T225128Z-h200-rust.txt");
-        let (cxx, rust) = (parse(&body(cxx)).unwrap(), parse(&body(rust)).unwrap());
-        let labels = |r: &Report| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
-        assert_eq!(labels(&cxx), labels(&rust));
-        assert_eq!(labels(&cxx).len(), 2 * 5 + 7);
+        let (cxx, rust) = conformance::assert_same_fields::<Report>(
+            include_str!("../tests/fixtures/2026-11-29T222957Z-h200-cxx.txt"),
+            include_str!("../tests/fixtures/2026-11-29T225128Z-h200-rust.txt"),
+        );
+        assert_eq!(cxx.figures().len(), 2 * 5 + 7);
         assert_eq!(cxx.gpu, rust.gpu);
     }
 
@@ -178,18 +177,15 @@ mod tests {
 
     #[test]
     fn the_recipe_is_the_readme_and_header_nvcc_line() {
-        let nvcc = Report::recipe().nvcc;
-        assert!(include_str!("../../README.md").lines().any(|l| l.trim() == nvcc));
-        let header = format!("// Build: {nvcc}");
-        assert!(include_str!("../../pinned.cu")
-            .lines()
-            .any(|l| l.trim() == header));
+        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
+            include_str!("../../README.md"),
+            include_str!("../../pinned.cu"),
+            "pinned",
+        );
     }
 
     #[test]
     fn the_expected_failures_name_this_lessons_claims() {
-        let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
-        let list = lesson_spec::ExpectedFailures::parse(Report::expected_failures(), &ids);
-        assert!(list.is_ok(), "{list:?}");
+        conformance::assert_expected_failures_name_its_claims::<Report>();
     }
 }

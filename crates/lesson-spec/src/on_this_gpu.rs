@@ -1,0 +1,215 @@
+//! A lesson's `--claims`: its page's claims, checked on the report it just
+//! printed on the learner's own GPU.
+//!
+//! The twin hands over the text it printed, not its numbers: the claims are
+//! checked on exactly what `evidence check` would read from a transcript of
+//! the same run, through the same parser and the same claim code. Not for:
+//! claims that compare runs (one run has no peers; `evidence check` over
+//! recorded runs answers those).
+
+use crate::claims::{ExpectedFailures, Outcome, Run};
+use crate::lines::numbered_output;
+use crate::LessonReport;
+
+/// What `--claims` prints after the report, and how many claims failed
+/// where the lesson knows of no failure on this GPU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimsBlock {
+    pub text: String,
+    pub unexpected_failures: usize,
+}
+
+/// Checks every claim of `R` on `printed`, the report as the program
+/// printed it, run on `gpu_name` under `environment` (`VAR=value` words).
+/// A known failure is one the lesson's expected-failure list names for this
+/// GPU (entries tied to one commit are left out: they describe old runs).
+pub fn claims_block<R: LessonReport>(
+    printed: &str,
+    gpu_name: &str,
+    environment: &str,
+) -> Result<ClaimsBlock, String> {
+    let lines = numbered_output(printed);
+    let report =
+        R::parse(&lines).map_err(|(line, message)| format!("the report's line {line}: {message}"))?;
+    let ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    let known = ExpectedFailures::parse(R::expected_failures(), &ids).map_err(|errors| {
+        let first = &errors[0];
+        format!(
+            "{}'s expected-failures.txt:{}: {}",
+            R::LESSON,
+            first.line,
+            first.message
+        )
+    })?;
+    // No peers but itself: a claim that compares runs says it does not apply.
+    let run = Run {
+        report: &report,
+        environment,
+    };
+    let mut text = String::from("\nThe page's claims, checked on this run:\n");
+    let (mut held, mut unexpected, mut expected, mut unchecked) = (0, 0, 0, 0);
+    for claim in R::claims() {
+        let outcome = (claim.check)(&run, &[run]);
+        let (mark, detail) = match outcome {
+            Outcome::Holds => {
+                held += 1;
+                ("holds", None)
+            }
+            Outcome::Fails(numbers) => match known.reason(claim.id, gpu_name, "") {
+                Some(reason) => {
+                    expected += 1;
+                    (
+                        "known failure",
+                        Some(format!("{numbers}; known on {gpu_name}: {reason}")),
+                    )
+                }
+                None => {
+                    unexpected += 1;
+                    ("DOES NOT HOLD", Some(numbers))
+                }
+            },
+            Outcome::NotApplicable => {
+                unchecked += 1;
+                (
+                    "not checked",
+                    Some("needs other runs or another variant (evidence check)".into()),
+                )
+            }
+        };
+        text.push_str(&format!("  {mark:<14} {}: {}\n", claim.id, claim.statement));
+        if let Some(detail) = detail {
+            text.push_str(&format!("  {:<14} {detail}\n", ""));
+        }
+    }
+    text.push_str(&format!(
+        "{held} hold, {unexpected} do not, {expected} known failure(s) on this GPU, {unchecked} not checked\n"
+    ));
+    Ok(ClaimsBlock {
+        text,
+        unexpected_failures: unexpected,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claims::{verdict, Claim};
+    use crate::lines::{number, Cursor, Failure, Lines};
+    use crate::{Chart, NoReference, Recipe};
+
+    /// A lesson that prints one line, `value: X`.
+    #[derive(Debug, serde::Serialize)]
+    struct Tiny {
+        value: f64,
+    }
+
+    fn small(run: &Run<Tiny>, _: &[Run<Tiny>]) -> Outcome {
+        verdict(run.report.value < 10.0, || {
+            format!("value {} ≥ 10", run.report.value)
+        })
+    }
+    fn positive(run: &Run<Tiny>, _: &[Run<Tiny>]) -> Outcome {
+        verdict(run.report.value > 0.0, || {
+            format!("value {} ≤ 0", run.report.value)
+        })
+    }
+    fn eager_only(run: &Run<Tiny>, _: &[Run<Tiny>]) -> Outcome {
+        if run.has_env("CUDA_MODULE_LOADING=EAGER") {
+            Outcome::Holds
+        } else {
+            Outcome::NotApplicable
+        }
+    }
+
+    impl LessonReport for Tiny {
+        const LESSON: &'static str = "tiny";
+        type Reference = NoReference;
+        fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+            let (n, rest) = Cursor::new(body).expect("value: ")?;
+            Ok(Tiny {
+                value: number(n, rest, "value")?,
+            })
+        }
+        fn claims() -> &'static [Claim<Self>] {
+            &[
+                Claim {
+                    id: "small",
+                    statement: "the value is under 10",
+                    check: small,
+                },
+                Claim {
+                    id: "positive",
+                    statement: "the value is positive",
+                    check: positive,
+                },
+                Claim {
+                    id: "eager",
+                    statement: "eager only",
+                    check: eager_only,
+                },
+            ]
+        }
+        fn expected_failures() -> &'static str {
+            "# known\npositive | GPU K | it reads zero there\nsmall | GPU K @ abc1234 | an old bug\n"
+        }
+        fn recipe() -> Recipe {
+            unreachable!("not used by claims_block")
+        }
+        fn figures(&self) -> Vec<(String, f64)> {
+            vec![("value".into(), self.value)]
+        }
+        fn charts(_: &str, _: &[&Self], _: &[&NoReference]) -> Vec<Chart> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn each_claim_is_marked_with_the_numbers_behind_it() {
+        let block = claims_block::<Tiny>("value: 12\n", "GPU X", "").unwrap();
+        assert_eq!(block.unexpected_failures, 1);
+        assert!(
+            block
+                .text
+                .contains("DOES NOT HOLD  small: the value is under 10\n"),
+            "{}",
+            block.text
+        );
+        assert!(block.text.contains("value 12 ≥ 10"), "{}", block.text);
+        assert!(block.text.contains("holds          positive"), "{}", block.text);
+        assert!(block.text.contains("not checked    eager"), "{}", block.text);
+        assert!(block
+            .text
+            .ends_with("1 hold, 1 do not, 0 known failure(s) on this GPU, 1 not checked\n"));
+    }
+
+    #[test]
+    fn a_failure_the_lesson_knows_on_this_gpu_is_marked_with_its_reason() {
+        let block = claims_block::<Tiny>("value: -1\n", "GPU K", "CUDA_MODULE_LOADING=EAGER").unwrap();
+        assert_eq!(block.unexpected_failures, 0);
+        assert!(block.text.contains("known failure  positive"), "{}", block.text);
+        assert!(
+            block.text.contains("known on GPU K: it reads zero there"),
+            "{}",
+            block.text
+        );
+        assert!(block.text.contains("holds          eager"), "{}", block.text);
+        // The same failure elsewhere is not known.
+        let elsewhere = claims_block::<Tiny>("value: -1\n", "GPU Y", "").unwrap();
+        assert_eq!(elsewhere.unexpected_failures, 1);
+    }
+
+    #[test]
+    fn failures_tied_to_one_commit_are_not_known_for_a_new_run() {
+        let block = claims_block::<Tiny>("value: 12\n", "GPU K", "").unwrap();
+        assert_eq!(block.unexpected_failures, 1);
+    }
+
+    #[test]
+    fn a_report_that_does_not_parse_names_the_line() {
+        let err = claims_block::<Tiny>("nothing here\n", "GPU X", "").unwrap_err();
+        assert!(
+            err.starts_with("the report's line 1: expected a line starting"),
+            "{err}"
+        );
+    }
+}
