@@ -24,7 +24,7 @@ use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use ffi::{warmup_first_call_kind as Kind, PostKernel};
 use host_clock::now_ms;
-use lesson_cli::{CheckFailed, DeviceArg};
+use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
 use ref_warm_up_report::{first_call_text, FirstCall, KernelRows, MallocRow, Report, CALLS};
 use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
@@ -82,6 +82,9 @@ struct Args {
     #[command(flatten)]
     device: DeviceArg,
 
+    #[command(flatten)]
+    claims: ClaimsArg,
+
     /// Which CUDA call comes first in the process
     #[arg(long, value_enum, default_value_t = First::SetDevice)]
     first: First,
@@ -116,7 +119,8 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let ctx = check!(CudaContext::new(device))?;
     check!(runtime::bind_to_current_context())?;
     let (major, minor) = check!(ctx.compute_capability())?;
-    let gpu = format!("{} (compute capability {major}.{minor})", check!(ctx.name())?);
+    let gpu_name = check!(ctx.name())?;
+    let gpu = format!("{gpu_name} (compute capability {major}.{minor})");
     let visible_gpus = u32::try_from(check!(CudaContext::device_count())?)?;
 
     let (mallocs, _blocks) = part2_mallocs(&ctx)?;
@@ -140,8 +144,9 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         sync_host_ms: loops[2],
         sync_events_ms: loops[3],
     };
-    print!("{}", report.render());
-    Ok(())
+    let printed = report.render();
+    print!("{printed}");
+    print_claims::<Report>(args.claims, &printed, &gpu_name)
 }
 
 /// Part 1: the first CUDA call, timed with the host clock as the post did.

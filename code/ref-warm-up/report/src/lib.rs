@@ -111,7 +111,7 @@ impl LessonReport for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lesson_spec::{check_one, numbered_output as body, Outcome, Run};
+    use lesson_spec::{conformance, numbered_output as body, Outcome, Run};
 
     fn known() -> Report {
         let kernel = |kernel: &str, threads, host: [f64; 4], events: [f64; 4], warm| KernelRows {
@@ -189,15 +189,14 @@ mod tests {
     #[test]
     fn the_cxx_and_rust_transcripts_give_the_same_fields() {
         // Synthetic until the first H200 recording: the C++ one was written
-        // by hand from warmup.cu's printf calls, the Rust one is
-        // Report::render's. The lead replaces both with recorded
+        // by hand from warmup.cu's printf calls, the Rust one in the same
+        // layout with other numbers. The lead replaces both with recorded
         // transcripts after the first H200 run.
-        let cxx = include_str!("../tests/fixtures/synthetic-cxx.txt");
-        let rust = include_str!("../tests/fixtures/synthetic-rust.txt");
-        let (cxx, rust) = (parse(&body(cxx)).unwrap(), parse(&body(rust)).unwrap());
-        let labels = |r: &Report| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
-        assert_eq!(labels(&cxx), labels(&rust));
-        assert_eq!(labels(&cxx).len(), 1 + 2 * 3 + 4 * 5 + 3);
+        let (cxx, rust) = conformance::assert_same_fields::<Report>(
+            include_str!("../tests/fixtures/synthetic-cxx.txt"),
+            include_str!("../tests/fixtures/synthetic-rust.txt"),
+        );
+        assert_eq!(cxx.figures().len(), 1 + 2 * 3 + 4 * 5 + 3);
         assert_eq!(cxx.gpu, rust.gpu);
         assert_eq!(cxx.first.name, "set-device");
     }
@@ -212,12 +211,11 @@ mod tests {
 
     #[test]
     fn the_recipe_is_the_readme_and_header_nvcc_line() {
-        let nvcc = Report::recipe().nvcc;
-        assert!(include_str!("../../README.md").lines().any(|l| l.trim() == nvcc));
-        let header = format!("// Build: {nvcc}");
-        assert!(include_str!("../../warmup.cu")
-            .lines()
-            .any(|l| l.trim() == header));
+        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
+            include_str!("../../README.md"),
+            include_str!("../../warmup.cu"),
+            "warmup",
+        );
     }
 
     #[test]
@@ -236,9 +234,7 @@ mod tests {
 
     #[test]
     fn the_expected_failures_name_this_lessons_claims() {
-        let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
-        let list = lesson_spec::ExpectedFailures::parse(Report::expected_failures(), &ids);
-        assert!(list.is_ok(), "{list:?}");
+        conformance::assert_expected_failures_name_its_claims::<Report>();
     }
 
     fn outcome(id: &str, run: &Report, peers: &[&Report]) -> Outcome {
@@ -321,20 +317,20 @@ mod tests {
     fn one_run_checks_the_posts_claims_on_its_own_numbers() {
         let mut r = with_first("set-device", 412.5, 1, None);
         r.kernels[0].host_ms = [0.089, 0.053, 0.051, 0.051];
-        let results = check_one(&r, "");
-        let of = |id: &str| results.iter().find(|(c, _)| c.id == id).unwrap().1.clone();
-        assert!(matches!(of("wu-post-first-call-seconds"), Outcome::Fails(_)));
-        assert_eq!(of("wu-post-first-malloc-8x"), Outcome::Holds);
-        assert_eq!(of("wu-post-simple-first-launch-68"), Outcome::Holds);
-        assert_eq!(of("wu-post-no-sync-reads-launch"), Outcome::Holds);
-        assert_eq!(of("wu-post-first-call-whichever"), Outcome::NotApplicable);
+        let alone = |id: &str, r: &Report| outcome(id, r, &[r]);
+        assert!(matches!(
+            alone("wu-post-first-call-seconds", &r),
+            Outcome::Fails(_)
+        ));
+        assert_eq!(alone("wu-post-first-malloc-8x", &r), Outcome::Holds);
+        assert_eq!(alone("wu-post-simple-first-launch-68", &r), Outcome::Holds);
+        assert_eq!(alone("wu-post-no-sync-reads-launch", &r), Outcome::Holds);
+        assert_eq!(alone("wu-post-first-call-whichever", &r), Outcome::NotApplicable);
         r.first.name = "malloc".into();
+        assert_eq!(alone("wu-post-first-malloc-8x", &r), Outcome::NotApplicable);
+        r.first.name = "launch".into();
         assert_eq!(
-            check_one(&r, "")
-                .iter()
-                .find(|(c, _)| c.id == "wu-post-first-malloc-8x")
-                .unwrap()
-                .1,
+            alone("wu-post-simple-first-launch-68", &r),
             Outcome::NotApplicable
         );
     }
