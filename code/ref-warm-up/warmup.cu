@@ -395,13 +395,19 @@ int main(int argc, char** argv) {
     const double tFirst0 = hostMs();
     CUDA_CHECK(firstCall(kind, 0, &firstBuffer));
     const double firstMs = hostMs() - tFirst0;
+    if (!(firstMs > 0.0)) {
+        std::fprintf(stderr, "impossible measurement: first call %.6f ms\n",
+                     firstMs);
+        return EXIT_FAILURE;
+    }
 
     CUDA_CHECK(cudaSetDevice(0));
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     int visible = 0;
     CUDA_CHECK(cudaGetDeviceCount(&visible));
-    std::printf("Warm-up, re-run: the first-call post's experiment on this GPU\n");
+    std::printf(
+        "Warm-up, re-run: the first-call post's experiment on this GPU\n");
     std::printf("GPU: %s (compute capability %d.%d)\n", prop.name, prop.major,
                 prop.minor);
     std::printf("GPUs visible: %d, ", visible);
@@ -409,19 +415,18 @@ int main(int argc, char** argv) {
     std::printf(", ");
     printEnv("CUDA_MODULE_LOADING");
     std::printf("\n");
-    if (!(firstMs > 0.0)) {
-        std::fprintf(stderr, "impossible measurement: first call %.6f ms\n",
-                     firstMs);
-        return EXIT_FAILURE;
-    }
 
-    std::printf("\nPart 1: the first CUDA call of the process, then a synchronise, host clock\n");
+    std::printf(
+        "\nPart 1: the first CUDA call of the process, then a synchronise, "
+        "host clock\n");
     std::printf("first call: %-10s  %-24s %10.3f ms\n", kFirstNames[kind],
                 kFirstCalls[kind], firstMs);
 
     // Part 2: the context exists. Each size kMallocCount times, each
     // allocation kept until the end so none reuses another's memory.
-    std::printf("\nPart 2: cudaMalloc with the context made, call and synchronise, host clock\n");
+    std::printf(
+        "\nPart 2: cudaMalloc with the context made, call and synchronise, "
+        "host clock\n");
     std::printf("%10s  %10s  %10s  %10s  %12s\n", "bytes", "first ms",
                 "second ms", "tenth ms", "first/second");
     std::vector<void*> blocks;
@@ -436,7 +441,9 @@ int main(int argc, char** argv) {
             ms[m] = hostMs() - t0;
             blocks.push_back(p);
             if (!(ms[m] > 0.0)) {
-                std::fprintf(stderr, "impossible measurement: cudaMalloc %.6f ms\n", ms[m]);
+                std::fprintf(stderr,
+                             "impossible measurement: cudaMalloc %.6f ms\n",
+                             ms[m]);
                 return EXIT_FAILURE;
             }
         }
@@ -469,8 +476,9 @@ int main(int argc, char** argv) {
     double overPercent[2] = {0.0, 0.0};
     std::printf("\nPart 3: the post's kernels, N = %d floats, %d calls each\n",
                 kElems, kCalls);
-    std::printf("host = host clock around launch and synchronise (the post's method), "
-                "events = CUDA events around the launch (the course's), "
+    std::printf("host = host clock around launch and synchronise "
+                "(the post's method), events = CUDA events around the launch "
+                "(the course's), "
                 "warm = events, mean of %d after %d warm-ups\n",
                 kTimedRuns, kWarmupRuns);
     std::printf("%-7s %7s %6s %10s %10s %10s %10s %11s\n", "kernel",
@@ -486,7 +494,8 @@ int main(int argc, char** argv) {
                 const Timed t = timeOneCall(k, d_a, threads, start[c], stop[c]);
                 if (impossible(t.hostMs, t.eventMs)) {
                     std::fprintf(stderr,
-                                 "impossible measurement: %s call #%d, host %.6f ms, events %.6f ms\n",
+                                 "impossible measurement: %s call #%d, "
+                                 "host %.6f ms, events %.6f ms\n",
                                  kernelNames[k], c, t.hostMs, t.eventMs);
                     return EXIT_FAILURE;
                 }
@@ -531,15 +540,18 @@ int main(int argc, char** argv) {
     for (int c = 0; c < kCalls; ++c) {
         const Timed t = timeOneCall(1, d_a, kBlockSizes[0], start[c], stop[c]);
         if (impossible(t.hostMs, t.eventMs) || !(noSyncHost[c] > 0.0)) {
-            std::fprintf(stderr, "impossible measurement: Part 4 call #%d\n", c);
+            std::fprintf(stderr,
+                         "impossible measurement: Part 4 call #%d\n", c);
             return EXIT_FAILURE;
         }
         syncHost[c] = t.hostMs;
         syncEvents[c] = t.eventMs;
     }
     checkResult(d_a, init, 2 * kCalls * kComplexSteps, "complex (Part 4)");
-    std::printf("\nPart 4: the missing synchronise, complex kernel, %d threads per block, %d calls each\n",
-                kBlockSizes[0], kCalls);
+    std::printf(
+        "\nPart 4: the missing synchronise, complex kernel, %d threads per "
+        "block, %d calls each\n",
+        kBlockSizes[0], kCalls);
     std::printf("%-22s %10s %10s %10s %10s\n", "loop", "#0 ms", "#1 ms",
                 "#2 ms", "#3 ms");
     const char* loopNames[4] = {"without sync, host", "without sync, events",
