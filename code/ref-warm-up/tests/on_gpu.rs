@@ -2,8 +2,7 @@
 //! test -- --ignored` where there is an NVIDIA GPU; set LESSON_BIN_DIR to run
 //! a lesson binary built elsewhere (ci/gpu-session.sh's .evidence-bin).
 
-use lesson_cli::testing::{assert_claims_block, assert_quiet_after_head, lesson_bin, run};
-use lesson_spec::LessonReport;
+use lesson_cli::testing::{assert_claims_after_the_report, assert_quiet_after_head, lesson_bin, run};
 use ref_warm_up_report::Report;
 
 fn bin() -> String {
@@ -13,13 +12,7 @@ fn bin() -> String {
 #[test]
 #[ignore = "needs an NVIDIA GPU: runs the lesson with --claims"]
 fn claims_checks_every_claim_of_the_post_after_the_report() {
-    let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
-    let stdout = assert_claims_block(&bin(), &ids);
-    let report = stdout.split("\nThe page's claims").next().unwrap_or("");
-    assert!(
-        Report::parse(&lesson_spec::numbered_output(report)).is_ok(),
-        "{report}"
-    );
+    assert_claims_after_the_report::<Report>(&bin());
 }
 
 #[test]
@@ -38,7 +31,7 @@ fn the_report_names_the_first_call_it_made() {
             "{}",
             String::from_utf8_lossy(&output.stderr)
         );
-        let report = Report::parse(&lesson_spec::numbered_output(&stdout)).unwrap();
+        let report = ref_warm_up_report::parse(&lesson_spec::numbered_output(&stdout)).unwrap();
         assert_eq!(
             (report.first.name.as_str(), report.first.call.as_str()),
             (first, call)
