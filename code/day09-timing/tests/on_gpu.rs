@@ -3,8 +3,7 @@
 //! a lesson binary built elsewhere (ci/gpu-session.sh's .evidence-bin).
 
 use day09_timing_report::Report;
-use lesson_cli::testing::{assert_claims_block, assert_quiet_after_head, lesson_bin, run};
-use lesson_spec::LessonReport;
+use lesson_cli::testing::{assert_claims_after_the_report, assert_quiet_after_head, lesson_bin, run};
 
 fn bin() -> String {
     lesson_bin(env!("CARGO_BIN_EXE_day09-timing"))
@@ -12,7 +11,7 @@ fn bin() -> String {
 
 #[test]
 #[ignore = "needs two NVIDIA GPUs: runs the lesson on device 1"]
-fn the_report_names_the_device_it_ran_on() {
+fn on_two_gpus_the_report_names_the_device_it_ran_on() {
     let output = run(&bin(), &["--device", "1"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -27,14 +26,7 @@ fn the_report_names_the_device_it_ran_on() {
 #[test]
 #[ignore = "needs an NVIDIA GPU: runs the lesson with --claims"]
 fn claims_checks_every_claim_of_the_page_after_the_report() {
-    let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
-    let stdout = assert_claims_block(&bin(), &ids);
-    // The report before the block is the course's, whole.
-    let report = stdout.split("\nThe page's claims").next().unwrap_or("");
-    assert!(
-        Report::parse(&lesson_spec::numbered_output(report)).is_ok(),
-        "{report}"
-    );
+    assert_claims_after_the_report::<Report>(&bin());
 }
 
 #[test]

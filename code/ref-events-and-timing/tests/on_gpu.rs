@@ -2,8 +2,7 @@
 //! test -- --ignored` where there is an NVIDIA GPU; set LESSON_BIN_DIR to run
 //! a lesson binary built elsewhere (ci/gpu-session.sh's .evidence-bin).
 
-use lesson_cli::testing::{assert_claims_block, assert_quiet_after_head, lesson_bin};
-use lesson_spec::LessonReport;
+use lesson_cli::testing::{assert_claims_after_the_report, assert_quiet_after_head, lesson_bin};
 use ref_events_and_timing_report::Report;
 
 fn bin() -> String {
@@ -13,13 +12,7 @@ fn bin() -> String {
 #[test]
 #[ignore = "needs an NVIDIA GPU: runs the lesson with --claims"]
 fn claims_checks_every_claim_of_the_page_after_the_report() {
-    let ids: Vec<&str> = Report::claims().iter().map(|c| c.id).collect();
-    let stdout = assert_claims_block(&bin(), &ids);
-    let report = stdout.split("\nThe page's claims").next().unwrap_or("");
-    assert!(
-        Report::parse(&lesson_spec::numbered_output(report)).is_ok(),
-        "{report}"
-    );
+    assert_claims_after_the_report::<Report>(&bin());
 }
 
 #[test]

@@ -61,65 +61,109 @@ pub fn stats_runs(jsons: &[serde_json::Value]) -> Vec<(String, Vec<f64>, Vec<f64
     out
 }
 
-/// The table: each method's median against ncu's, and its spread over the
-/// processes (max / min of their medians).
-pub fn render(
+/// One row of a session's table: a method, its median over ncu's and its
+/// spread over the processes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Method {
+    /// What a query names it by: the instrument's mode (`GraphPdl`),
+    /// `course`, `ncu`, or a peer tool's first word
+    /// (`triton.testing.do_bench`, which has two rows).
+    pub name: String,
+    /// As the table prints it.
+    pub label: String,
+    pub median_ms: f64,
+    pub vs_ncu: f64,
+    /// max / min of the processes' medians, less 1; none for one number.
+    pub spread: Option<f64>,
+    pub gpu_ms: Option<f64>,
+    pub recommended: bool,
+}
+
+/// Every method of one session against ncu's median, ncu first.
+pub fn methods(
     ncu: &[f64],
     peers: &[(String, f64)],
     runs: &[(String, Vec<f64>, Vec<f64>)],
-) -> Result<String, String> {
+) -> Result<Vec<Method>, String> {
     let reference = median(ncu.to_vec()).ok_or("no ncu durations found")?;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "{:<64} {:>10} {:>7} {:>8} {:>13}",
-        "method", "median ms", "vs ncu", "spread", "GPU ms spent"
-    );
-    let _ = writeln!(
-        o,
-        "{:<64} {:>10.5} {:>7.3} {:>8} {:>13}",
-        format!("ncu gpu__time_duration ({} launches)", ncu.len()),
-        reference,
-        1.0,
-        "-",
-        "-"
-    );
+    let mut out = vec![Method {
+        name: "ncu".into(),
+        label: format!("ncu gpu__time_duration ({} launches)", ncu.len()),
+        median_ms: reference,
+        vs_ncu: 1.0,
+        spread: None,
+        gpu_ms: None,
+        recommended: false,
+    }];
     for (label, medians, spent) in runs {
         let Some(m) = median(medians.clone()) else {
             continue;
         };
         let lo = medians.iter().cloned().fold(f64::INFINITY, f64::min);
         let hi = medians.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let spent = median(spent.clone()).map_or("-".to_string(), |s| format!("{s:.0}"));
-        let _ = writeln!(
-            o,
-            "{:<64} {:>10.5} {:>7.3} {:>7.2}% {:>13}",
-            format!("{label} ({} processes)", medians.len()),
-            m,
-            m / reference,
-            100.0 * (hi / lo - 1.0),
-            spent
-        );
+        let mode = label
+            .strip_prefix("instrument, ")
+            .map(|l| l.trim_end_matches(" (recommended)"));
+        out.push(Method {
+            name: mode.unwrap_or("course").to_string(),
+            label: format!("{label} ({} processes)", medians.len()),
+            median_ms: m,
+            vs_ncu: m / reference,
+            spread: Some(hi / lo - 1.0),
+            gpu_ms: median(spent.clone()),
+            recommended: label.ends_with(" (recommended)"),
+        });
     }
     for (label, ms) in peers {
+        out.push(Method {
+            name: label.split_whitespace().next().unwrap_or(label).to_string(),
+            label: label.clone(),
+            median_ms: *ms,
+            vs_ncu: ms / reference,
+            spread: None,
+            gpu_ms: None,
+            recommended: false,
+        });
+    }
+    Ok(out)
+}
+
+/// The table: each method's median against ncu's, and its spread over the
+/// processes (max / min of their medians).
+pub fn render_methods(methods: &[Method]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{:<64} {:>10} {:>7} {:>8} {:>13}",
+        "method", "median ms", "vs ncu", "spread", "GPU ms spent"
+    );
+    for m in methods {
+        let spread = m.spread.map_or("-".to_string(), |s| format!("{:.2}%", 100.0 * s));
+        let spent = m.gpu_ms.map_or("-".to_string(), |s| format!("{s:.0}"));
         let _ = writeln!(
             o,
             "{:<64} {:>10.5} {:>7.3} {:>8} {:>13}",
-            label,
-            ms,
-            ms / reference,
-            "-",
-            "-"
+            m.label, m.median_ms, m.vs_ncu, spread, spent
         );
     }
-    Ok(o)
+    o
 }
 
-/// Reads one session's ncu and peers transcripts and the JSON files in `json_dir`.
-pub fn from_files(ncu: &Path, peers: &Path, json_dir: &Path) -> Result<String, String> {
-    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
-    let ncu = ncu_durations_ms(&read(ncu)?);
-    let peers = peer_medians(&read(peers)?);
+/// The table of one session's recordings.
+pub fn render(
+    ncu: &[f64],
+    peers: &[(String, f64)],
+    runs: &[(String, Vec<f64>, Vec<f64>)],
+) -> Result<String, String> {
+    Ok(render_methods(&methods(ncu, peers, runs)?))
+}
+
+fn read_text(p: &Path) -> Result<String, String> {
+    std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// The JSON files in `json_dir`, in name order: one per process.
+fn read_jsons(json_dir: &Path) -> Result<Vec<serde_json::Value>, String> {
     let mut entries: Vec<_> = std::fs::read_dir(json_dir)
         .map_err(|e| format!("{}: {e}", json_dir.display()))?
         .flatten()
@@ -129,12 +173,151 @@ pub fn from_files(ncu: &Path, peers: &Path, json_dir: &Path) -> Result<String, S
     entries.sort();
     let mut jsons = Vec::new();
     for p in entries {
-        jsons.push(serde_json::from_str(&read(&p)?).map_err(|e| format!("{}: {e}", p.display()))?);
+        jsons.push(serde_json::from_str(&read_text(&p)?).map_err(|e| format!("{}: {e}", p.display()))?);
     }
     if jsons.is_empty() {
         return Err(format!("no JSON files in {}", json_dir.display()));
     }
-    render(&ncu, &peers, &stats_runs(&jsons))
+    Ok(jsons)
+}
+
+/// One session's methods from its ncu and peers transcripts and its JSON files.
+fn session_methods(
+    ncu: &Path,
+    peers: &Path,
+    json_dir: &Path,
+) -> Result<(Vec<Method>, Vec<serde_json::Value>), String> {
+    let ncu = ncu_durations_ms(&read_text(ncu)?);
+    let peers = peer_medians(&read_text(peers)?);
+    let jsons = read_jsons(json_dir)?;
+    Ok((methods(&ncu, &peers, &stats_runs(&jsons))?, jsons))
+}
+
+/// Reads one session's ncu and peers transcripts and the JSON files in `json_dir`.
+pub fn from_files(ncu: &Path, peers: &Path, json_dir: &Path) -> Result<String, String> {
+    Ok(render_methods(&session_methods(ncu, peers, json_dir)?.0))
+}
+
+/// One recorded session of the instrument's proof, as `evidence/instrument/`
+/// holds it: `json-<name>/` beside the ncu and peers transcripts of its commit.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// The folder's name less `json-`: a commit prefix, and `-a`, `-b`, ...
+    /// where one commit had several sessions.
+    pub name: String,
+    pub ncu_file: String,
+    pub peers_file: String,
+    pub methods: Vec<Method>,
+    /// Each process's device-to-device copy ceiling, GB/s.
+    pub copy_ceilings_gb_s: Vec<f64>,
+}
+
+impl Session {
+    /// The table as `evidence instrument` prints it, under a line naming
+    /// the session and its two transcripts.
+    pub fn render(&self) -> String {
+        format!(
+            "== session {} ({}, {})\n{}",
+            self.name,
+            self.ncu_file,
+            self.peers_file,
+            render_methods(&self.methods)
+        )
+    }
+
+    /// The mode the instrument recommended, as its table names it
+    /// (`graph-pdl`).
+    pub fn recommended(&self) -> Option<String> {
+        let m = self.methods.iter().find(|m| m.recommended)?;
+        let mut kebab = String::new();
+        for (i, c) in m.name.chars().enumerate() {
+            if c.is_uppercase() && i > 0 {
+                kebab.push('-');
+            }
+            kebab.extend(c.to_lowercase());
+        }
+        Some(kebab)
+    }
+}
+
+/// The `*-KIND.txt` transcripts in `dir` whose header's commit starts with
+/// `commit`, in name (time) order.
+fn transcripts_of(dir: &Path, kind: &str, commit: &str) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(&format!("-{kind}.txt")))
+        .collect();
+    names.sort();
+    let mut found = Vec::new();
+    for name in names {
+        let text = read_text(&dir.join(&name))?;
+        if text.lines().any(|l| {
+            l.strip_prefix("# commit: ")
+                .is_some_and(|c| c.starts_with(commit))
+        }) {
+            found.push(name);
+        }
+    }
+    Ok(found)
+}
+
+/// Every session in `dir` (`evidence/instrument`), in the order they were
+/// recorded. A folder `json-C-b` is the second session of commit C: its
+/// transcripts are the second ncu and peers transcripts of C.
+pub fn sessions(dir: &Path) -> Result<Vec<Session>, String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .filter_map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .strip_prefix("json-")
+                .map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for name in names {
+        let (commit, index) = match name.rsplit_once('-') {
+            Some((c, s)) if s.len() == 1 && s.as_bytes()[0].is_ascii_lowercase() => {
+                (c, Some(usize::from(s.as_bytes()[0] - b'a')))
+            }
+            _ => (name.as_str(), None),
+        };
+        let pick = |kind: &str| -> Result<String, String> {
+            let found = transcripts_of(dir, kind, commit)?;
+            match (index, found.len()) {
+                (None, 1) => Ok(found[0].clone()),
+                (Some(i), _) if i < found.len() => Ok(found[i].clone()),
+                (_, n) => Err(format!(
+                    "{}: session json-{name} needs its {kind} transcript; {n} have commit {commit}",
+                    dir.display()
+                )),
+            }
+        };
+        let (ncu_file, peers_file) = (pick("ncu")?, pick("peers")?);
+        let (methods, jsons) = session_methods(
+            &dir.join(&ncu_file),
+            &dir.join(&peers_file),
+            &dir.join(format!("json-{name}")),
+        )?;
+        let copy_ceilings_gb_s = jsons
+            .iter()
+            .filter_map(|j| j["device"]["copy_ceiling_gb_s"].as_f64())
+            .collect();
+        out.push(Session {
+            name,
+            ncu_file,
+            peers_file,
+            methods,
+            copy_ceilings_gb_s,
+        });
+    }
+    out.sort_by(|a, b| a.ncu_file.cmp(&b.ncu_file));
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -170,5 +353,27 @@ mod tests {
         assert!(t.contains("0.33%"), "{t}");
         assert!(t.contains("1.033"), "{t}");
         assert!(t.lines().last().unwrap().starts_with("do_bench"), "{t}");
+    }
+
+    #[test]
+    fn methods_are_named_as_queries_name_them() {
+        let run = serde_json::json!({"recommended": "GraphPdl", "course_mean_of_10_ms": 0.0606,
+            "measurements": [{"mode": "GraphPdl", "summary": {"median": 0.059}, "gpu_ms_spent": 147.0}]});
+        let peers = [("triton.testing.do_bench (rep=100 ms)".to_string(), 0.0647)];
+        let m = methods(&[0.058], &peers, &stats_runs(&[run])).unwrap();
+        let names: Vec<&str> = m.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["ncu", "GraphPdl", "course", "triton.testing.do_bench"]);
+        assert!(m[1].recommended && !m[2].recommended);
+        let session = Session {
+            name: "abc".into(),
+            ncu_file: "n.txt".into(),
+            peers_file: "p.txt".into(),
+            methods: m,
+            copy_ceilings_gb_s: Vec::new(),
+        };
+        assert_eq!(session.recommended().as_deref(), Some("graph-pdl"));
+        assert!(session
+            .render()
+            .starts_with("== session abc (n.txt, p.txt)\nmethod"));
     }
 }

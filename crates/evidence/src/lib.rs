@@ -12,6 +12,8 @@
 //!   by side with ratios.
 //! - [`plot`] draws the lessons' sweeps as SVG from the evidence.
 //! - [`record`] runs a program and writes its transcript and JSON twin.
+//! - [`figures`] writes the documents' figure blocks from the evidence,
+//!   and finds the blocks the evidence has made stale.
 //! - [`instrument`] tables the time-kernel instrument's proof against ncu
 //!   and the peer tools.
 //!
@@ -21,6 +23,7 @@
 pub mod check;
 pub mod claims;
 pub mod compare;
+pub mod figures;
 pub mod instrument;
 pub mod lessons;
 pub mod plot;
@@ -29,6 +32,8 @@ pub mod transcript;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+use transcript::Transcript;
 
 /// A transcript, or a list beside it, that cannot be read as one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,4 +73,12 @@ pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
     }
     files.sort();
     files
+}
+
+/// The successful runs of `lesson` whose file names end `-<name>.txt`.
+pub fn group<'a>(all: &'a [Transcript], lesson: &str, name: &str) -> Vec<&'a Transcript> {
+    let suffix = format!("-{name}.txt");
+    all.iter()
+        .filter(|t| t.header.lesson == lesson && t.header.exit_code == 0 && t.file.ends_with(&suffix))
+        .collect()
 }

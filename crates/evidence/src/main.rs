@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use evidence::check::{render, table};
 use evidence::transcript::{self, Transcript};
-use evidence::{claims, compare, lessons, plot, record, transcript_files};
+use evidence::{claims, compare, figures, group, lessons, plot, record, transcript_files};
 use lesson_spec::Parsed;
 
 /// Recorded lesson runs as data.
@@ -72,6 +72,19 @@ enum Command {
         peers: PathBuf,
         json_dir: PathBuf,
     },
+    /// Every figure block in the documents against the evidence: exit 1
+    /// listing each stale block; with --write, rewrite them.
+    Figures {
+        /// Rewrite every stale block from the evidence.
+        #[arg(long, conflicts_with = "list")]
+        write: bool,
+        /// List every block: file, name and query.
+        #[arg(long)]
+        list: bool,
+        /// The repository's root.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
     /// The lessons this workspace knows, one per line.
     Lessons,
     /// How LESSON is recorded, as `key value` lines for scripts.
@@ -124,6 +137,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 evidence::instrument::from_files(&ncu, &peers, &json_dir).map_err(anyhow::Error::msg)?;
             print!("{table}");
         }
+        Command::Figures { list: true, root, .. } => {
+            for line in figures::list(&root).map_err(anyhow::Error::msg)? {
+                println!("{line}");
+            }
+        }
+        Command::Figures { write, root, .. } => return figures_cmd(&root, write),
         Command::Lessons => {
             for lesson in lessons::LESSONS {
                 println!("{}", lesson.name());
@@ -197,12 +216,39 @@ fn check(dir: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::FAILURE)
 }
 
-/// The successful runs of `lesson` whose file names end `-<name>.txt`.
-fn group<'a>(all: &'a [Transcript], lesson: &str, name: &str) -> Vec<&'a Transcript> {
-    let suffix = format!("-{name}.txt");
-    all.iter()
-        .filter(|t| t.header.lesson == lesson && t.header.exit_code == 0 && t.file.ends_with(&suffix))
-        .collect()
+/// Checks (or with `write` rewrites) every figure block under `root`.
+fn figures_cmd(root: &Path, write: bool) -> anyhow::Result<ExitCode> {
+    let outcome = figures::run(root, write);
+    for e in &outcome.errors {
+        eprintln!("error: {e}");
+    }
+    if !outcome.errors.is_empty() {
+        bail!(
+            "{} figure block problem(s) under {}",
+            outcome.errors.len(),
+            root.display()
+        );
+    }
+    if write {
+        for s in &outcome.stale {
+            println!("rewrote {s}");
+        }
+        println!("{} figure blocks match the evidence", outcome.blocks);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if outcome.stale.is_empty() {
+        println!("{} figure blocks match the evidence", outcome.blocks);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for s in &outcome.stale {
+        eprintln!("error: {s} differs from the evidence");
+    }
+    eprintln!(
+        "error: {} stale figure block(s); run `{}`",
+        outcome.stale.len(),
+        figures::WRITE_COMMAND
+    );
+    Ok(ExitCode::FAILURE)
 }
 
 fn compare_cmd(args: &[String], commit: &str) -> anyhow::Result<()> {

@@ -5,15 +5,12 @@
 //! a host clock around a kernel launch measures the queueing of the work, not
 //! the work, and kernels are timed with CUDA events through `time-kernel`.
 //! This crate exists for the few places where the host's view *is* the
-//! question, and each is named in its lesson's `host-clock-allow.txt`:
-//!
-//! - Day 9 reads it to produce the misleading numbers the lesson takes apart
-//!   (the whole process, a launch without and with a sync) and to time the CPU
-//!   reference, where nothing is asynchronous.
-//! - Day 53's Part 2 reads it because how long `cudaMemcpyAsync` holds the
-//!   calling thread is invisible to any CUDA event.
-//! - The events reference lesson reads it around launches, API calls and
-//!   waits, and reads [`process_cpu_ms`] to show what a spinning wait burns.
+//! question: the misleading host-clock numbers a lesson takes apart (a
+//! launch timed without and with a sync, a whole process), a CPU reference
+//! where nothing is asynchronous, how long a call holds the calling thread,
+//! which no CUDA event can see, and how much CPU time a wait burns
+//! ([`process_cpu_ms`], the process's CPU clock). Each lesson that reads it
+//! names its files, and why, in its own `host-clock-allow.txt`.
 //!
 //! `CLOCK_MONOTONIC` never jumps when the system clock is set, which a
 //! stopwatch must not do. It is read through `libc` rather than

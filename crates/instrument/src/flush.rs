@@ -19,8 +19,10 @@ use std::ffi::{c_void, CStr};
 
 use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
-use cudarc::driver::sys::{self, CUdevice_attribute, CUfunction, CUmodule};
+use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{result, CudaContext, CudaStream};
+
+use crate::ptx::PtxKernel;
 
 /// Reads `n` 16-byte vectors with a grid-stride loop and folds them into one
 /// word, stored only if it equals a value the zeroed buffer cannot produce,
@@ -74,8 +76,7 @@ const BLOCKS_PER_SM: u32 = 8;
 /// A buffer twice the L2's size and the kernel that reads it.
 pub struct L2Flush {
     buffer: DeviceBuffer<u8>,
-    module: CUmodule,
-    read: CUfunction,
+    read: PtxKernel,
     blocks: u32,
 }
 
@@ -91,24 +92,9 @@ impl L2Flush {
         check!(ctx.bind_to_thread())?;
         // SAFETY: the buffer holds `bytes` bytes; zeroed once, read ever after.
         check!(unsafe { result::memset_d8_sync(buffer.device_ptr(), 0, bytes) })?;
-        // SAFETY: NUL-terminated PTX text.
-        let module = check!(unsafe { result::module::load_data(READ_PTX.as_ptr() as *const c_void) })?;
-        let mut function: CUfunction = std::ptr::null_mut();
-        // SAFETY: a loaded module and a NUL-terminated name; writes one handle.
-        let found =
-            check!(
-                unsafe { sys::cuModuleGetFunction(&mut function, module, c"l2_flush_read".as_ptr()) }
-                    .result()
-            );
-        if let Err(e) = found {
-            // SAFETY: loaded above, unloaded once.
-            let _ = unsafe { result::module::unload(module) };
-            return Err(e);
-        }
         Ok(L2Flush {
             buffer,
-            module,
-            read: function,
+            read: PtxKernel::load(READ_PTX, c"l2_flush_read")?,
             blocks: sms * BLOCKS_PER_SM,
         })
     }
@@ -127,22 +113,6 @@ impl L2Flush {
         ];
         // SAFETY: the parameters match l2_flush_read's; the buffer outlives
         // the launch (dropping it frees with a synchronous free).
-        check!(unsafe {
-            result::launch_kernel(
-                self.read,
-                (self.blocks, 1, 1),
-                (THREADS, 1, 1),
-                0,
-                stream.cu_stream(),
-                &mut params,
-            )
-        })
-    }
-}
-
-impl Drop for L2Flush {
-    fn drop(&mut self) {
-        // SAFETY: loaded in new, unloaded once; nothing to report to.
-        let _ = unsafe { result::module::unload(self.module) };
+        unsafe { self.read.launch(self.blocks, THREADS, &mut params, stream) }
     }
 }

@@ -5,21 +5,23 @@
 //! writing at once, so a bad path fails before anything is measured, and
 //! [`JsonOut::write`] fills it at the end.
 //!
-//! Not for: what the JSON holds ([`crate::report`]).
+//! Not for: what the JSON holds ([`crate::report`], [`crate::suite_report`]).
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::report::Report;
+use serde::Serialize;
 
-/// A JSON output that cannot be created or written, naming its path.
+/// A JSON output that cannot be created or written, naming its path and
+/// the reason. The reason is part of the message and not a separate source,
+/// so a binary that prints an error with its sources says it once.
 #[derive(Debug, thiserror::Error)]
 pub enum JsonOutError {
-    #[error("cannot create {}: {source}", path.display())]
-    Create { path: PathBuf, source: io::Error },
-    #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
+    #[error("cannot create {}: {reason}", path.display())]
+    Create { path: PathBuf, reason: io::Error },
+    #[error("cannot write {}: {reason}", path.display())]
+    Write { path: PathBuf, reason: io::Error },
 }
 
 /// A file opened for a report's JSON, waiting for the report.
@@ -36,7 +38,7 @@ impl JsonOut {
         let path = path.to_path_buf();
         match File::create(&path) {
             Ok(file) => Ok(JsonOut { file, path }),
-            Err(source) => Err(JsonOutError::Create { path, source }),
+            Err(reason) => Err(JsonOutError::Create { path, reason }),
         }
     }
 
@@ -45,18 +47,19 @@ impl JsonOut {
         &self.path
     }
 
-    /// Writes `report`, every sample of it, as JSON and closes the file.
-    pub fn write(mut self, report: &Report) -> Result<(), JsonOutError> {
-        let json = report.to_json() + "\n";
-        match self
-            .file
-            .write_all(json.as_bytes())
-            .and_then(|()| self.file.flush())
-        {
+    /// Writes `report` (a [`crate::report::Report`] or a
+    /// [`crate::suite_report::SuiteReport`]), every sample of it, as pretty
+    /// JSON and closes the file.
+    pub fn write(mut self, report: &impl Serialize) -> Result<(), JsonOutError> {
+        let written = serde_json::to_string_pretty(report)
+            .map_err(io::Error::other)
+            .and_then(|json| self.file.write_all((json + "\n").as_bytes()))
+            .and_then(|()| self.file.flush());
+        match written {
             Ok(()) => Ok(()),
-            Err(source) => Err(JsonOutError::Write {
+            Err(reason) => Err(JsonOutError::Write {
                 path: self.path,
-                source,
+                reason,
             }),
         }
     }
@@ -66,7 +69,7 @@ impl JsonOut {
 mod tests {
     use super::*;
     use crate::measure::Mode;
-    use crate::report::DeviceInfo;
+    use crate::report::{DeviceInfo, Report};
 
     fn a_report() -> Report {
         Report {
@@ -106,6 +109,20 @@ mod tests {
             text.starts_with(&format!("cannot create {}: ", path.display())),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_reason_is_said_once_in_the_whole_chain() {
+        let path = scratch_dir("chain").join("no-such-dir").join("x.json");
+        let err = JsonOut::create(&path).expect_err("the directory does not exist");
+        // What a binary prints: the error and each of its sources.
+        let mut chain = err.to_string();
+        let mut source = std::error::Error::source(&err);
+        while let Some(s) = source {
+            chain += &format!(": {s}");
+            source = s.source();
+        }
+        assert_eq!(chain.matches("No such file or directory").count(), 1, "{chain}");
     }
 
     #[test]

@@ -10,21 +10,31 @@
 //! `cupti` feature). It times a kernel's first launch as a measurement of its
 //! own, checks clocks and throttling through NVML ([`clocks`]), and reports
 //! a table and JSON of every sample ([`report`]), with [`json_out::JsonOut`]
-//! claiming the JSON file before any GPU time is spent.
+//! claiming the JSON file before any GPU time is spent. A sample no launch
+//! can take (negative, or a timed span below the timer's resolution) is
+//! rejected and counted, never kept ([`reject`]); a process measures its own
+//! timer resolution, launch floors and copy ceiling ([`calibrate`]); a suite
+//! of kernels reports one row each ([`suite_report`], the binary
+//! `instrument-suite`), and two runs compare kernel by kernel ([`compare`]).
 //!
 //! Not for: the course's own timing of a lesson's kernels, three warm-ups and
 //! a mean of ten (`time-kernel`); host clocks (`host-clock`).
 
+pub mod calibrate;
 pub mod clocks;
+pub mod compare;
 mod events;
 pub mod flush;
 pub mod json_out;
 pub mod measure;
 mod modes;
+mod ptx;
+pub mod reject;
 pub mod replay;
 pub mod report;
 pub mod sampling;
 pub mod stats;
+pub mod suite_report;
 #[cfg(feature = "cupti")]
 pub mod trace;
 

@@ -46,6 +46,7 @@ use serde::Serialize;
 use crate::clocks::{ClockMonitor, ClockReading};
 use crate::events::Events;
 use crate::modes::{Early, Sampler, Setup, Targets};
+use crate::reject::Rejection;
 use crate::sampling::{Budget, Stop, Warmup};
 use crate::stats::{summarize, Summary};
 
@@ -80,6 +81,9 @@ pub struct Sample {
     pub clocks: Option<ClockReading>,
     /// Left out of the statistics because the card was throttling.
     pub dropped: bool,
+    /// Left out of the statistics because no launch can take this long
+    /// ([`crate::reject`]).
+    pub rejected: bool,
 }
 
 /// What one mode measured.
@@ -94,6 +98,12 @@ pub struct Measurement {
     pub summary: Summary,
     pub stop: Stop,
     pub dropped: usize,
+    /// Samples rejected as impossible, and the rule that rejected them.
+    pub rejected: usize,
+    pub rejection: Rejection,
+    /// More samples were impossible than the rule allows: the summary is
+    /// not a measurement of the kernel, and the table prints no median.
+    pub too_many_rejected: bool,
     /// GPU time spent: warm-up, timed samples and cache flushes, in ms.
     pub gpu_ms_spent: f64,
     /// Why the samples carry no clock readings, if they carry none.
@@ -119,6 +129,8 @@ pub struct Instrument {
     pub target_graph_ms: f64,
     /// Leave out samples taken while the card was throttling.
     pub drop_throttled: bool,
+    /// Which samples are impossible, and how many a mode may reject.
+    pub rejection: Rejection,
 }
 
 impl Default for Instrument {
@@ -129,6 +141,7 @@ impl Default for Instrument {
             target_sample_ms: 0.5,
             target_graph_ms: 5.0,
             drop_throttled: true,
+            rejection: Rejection::default(),
         }
     }
 }
@@ -188,23 +201,49 @@ struct SampleLog {
 impl SampleLog {
     /// Records one round's samples with the clock reading taken after it;
     /// with `drop_throttled`, a round the card was throttling in is kept in
-    /// the log but left out of the statistics.
-    fn record(&mut self, taken: Vec<f64>, clocks: Option<ClockReading>, drop_throttled: bool) {
+    /// the log but left out of the statistics. A sample `rejection` calls
+    /// impossible, for `launches` launches a sample, is logged and never
+    /// kept.
+    fn record(
+        &mut self,
+        taken: Vec<f64>,
+        clocks: Option<ClockReading>,
+        drop_throttled: bool,
+        rejection: (&Rejection, usize),
+    ) {
         let dropped = drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
+        let (rejection, launches) = rejection;
         for ms in taken {
-            if !dropped {
+            let rejected = rejection.is_impossible(ms, launches);
+            if !dropped && !rejected {
                 self.kept.push(ms);
             }
             self.samples.push(Sample {
                 ms,
                 clocks: clocks.clone(),
                 dropped,
+                rejected,
             });
         }
     }
 
     fn dropped(&self) -> usize {
         self.samples.iter().filter(|s| s.dropped).count()
+    }
+
+    fn rejected(&self) -> usize {
+        self.samples.iter().filter(|s| s.rejected).count()
+    }
+
+    /// The statistics of the kept samples; where a mode rejected every
+    /// sample, those of all it took, for the record (the measurement is then
+    /// marked as having too many rejections). `None` when nothing is left:
+    /// every sample was taken while throttling.
+    fn summary(&self) -> Option<Summary> {
+        summarize(&self.kept).or_else(|| {
+            let all: Vec<f64> = self.samples.iter().filter(|s| s.rejected).map(|s| s.ms).collect();
+            summarize(&all)
+        })
     }
 }
 
@@ -242,7 +281,7 @@ impl Instrument {
         let (log, stop) = self.sample(&mut sampler, &mut setup, &monitor, &mut gpu_ms)?;
         let launches_per_sample = sampler.launches_per_sample();
         drop(sampler);
-        let Some(summary) = summarize(&log.kept) else {
+        let Some(summary) = log.summary() else {
             return Err(refused(format!(
                 "all {} samples were taken while the GPU was throttling",
                 log.samples.len()
@@ -254,6 +293,9 @@ impl Instrument {
             warmup: self.warmup,
             budget: self.budget,
             dropped: log.dropped(),
+            rejected: log.rejected(),
+            rejection: self.rejection,
+            too_many_rejected: self.rejection.too_many(log.rejected(), log.samples.len()),
             samples: log.samples,
             summary,
             stop,
@@ -299,7 +341,13 @@ impl Instrument {
         let mut log = SampleLog::default();
         loop {
             let taken = sampler.take(setup, gpu_ms)?;
-            log.record(taken, monitor.read(), self.drop_throttled);
+            let launches = sampler.launches_per_sample();
+            log.record(
+                taken,
+                monitor.read(),
+                self.drop_throttled,
+                (&self.rejection, launches),
+            );
             if let Some(stop) = self.budget.stop_after(&log.kept, log.samples.len(), *gpu_ms) {
                 return Ok((log, stop));
             }
@@ -381,9 +429,10 @@ mod tests {
     #[test]
     fn a_throttled_round_is_logged_but_not_kept_when_asked() {
         let mut log = SampleLog::default();
-        log.record(vec![1.0], reading(false), true);
-        log.record(vec![2.0, 3.0], reading(true), true);
-        log.record(vec![4.0], None, true);
+        let r = Rejection::default();
+        log.record(vec![1.0], reading(false), true, (&r, 1));
+        log.record(vec![2.0, 3.0], reading(true), true, (&r, 1));
+        log.record(vec![4.0], None, true, (&r, 1));
         assert_eq!(log.kept, [1.0, 4.0], "no reading is no evidence of throttling");
         assert_eq!(log.samples.len(), 4);
         assert_eq!(log.dropped(), 2);
@@ -393,9 +442,40 @@ mod tests {
     #[test]
     fn without_drop_throttled_every_sample_is_kept() {
         let mut log = SampleLog::default();
-        log.record(vec![2.0, 3.0], reading(true), false);
+        log.record(vec![2.0, 3.0], reading(true), false, (&Rejection::default(), 1));
         assert_eq!(log.kept, [2.0, 3.0]);
         assert_eq!(log.dropped(), 0);
+    }
+
+    #[test]
+    fn an_impossible_sample_is_logged_counted_and_never_kept() {
+        let mut log = SampleLog::default();
+        // The isolated-mode sample json-1b45835-a/stats-5.json kept.
+        log.record(
+            vec![0.057, -0.1318, 0.058],
+            None,
+            true,
+            (&Rejection::default(), 1),
+        );
+        log.record(vec![0.0], reading(true), true, (&Rejection::default(), 1));
+        assert_eq!(log.kept, [0.057, 0.058]);
+        assert_eq!((log.samples.len(), log.rejected(), log.dropped()), (4, 2, 1));
+        assert!(log.samples[1].rejected && !log.samples[1].dropped);
+        assert_eq!(
+            log.summary().map(|s| s.median),
+            Some(0.0575),
+            "the median of the kept two"
+        );
+    }
+
+    #[test]
+    fn a_mode_that_rejects_everything_still_summarises_what_it_took() {
+        let mut log = SampleLog::default();
+        log.record(vec![-0.001, 0.0001], None, true, (&Rejection::default(), 1));
+        assert!(log.kept.is_empty());
+        let s = log.summary().expect("the rejected samples, for the record");
+        assert_eq!((s.n, s.min, s.max), (2, -0.001, 0.0001));
+        assert!(Rejection::default().too_many(log.rejected(), log.samples.len()));
     }
 
     #[test]

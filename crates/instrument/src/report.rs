@@ -74,6 +74,28 @@ fn stop_name(m: &Measurement) -> &'static str {
     }
 }
 
+/// What a table prints instead of a median for a mode that rejected more
+/// samples than its rule allows.
+pub fn too_many_rejected(m: &Measurement) -> String {
+    format!(
+        "no median: {} of {} samples impossible (below {} ms), more than {}% allowed",
+        m.rejected,
+        m.samples.len(),
+        m.rejection.floor_ms,
+        100.0 * m.rejection.max_fraction
+    )
+}
+
+/// The note under a table for a mode that rejected a few samples.
+pub fn rejected_line(m: &Measurement) -> String {
+    format!(
+        "{} of {} samples rejected as impossible (below {} ms) and left out",
+        m.rejected,
+        m.samples.len(),
+        m.rejection.floor_ms
+    )
+}
+
 /// The human table: one row per mode, then the course's numbers beside it.
 pub fn table(r: &Report) -> String {
     let mut o = String::new();
@@ -129,6 +151,17 @@ pub fn table(r: &Report) -> String {
             m.samples.len().to_string()
         };
         let mark = if m.mode == r.recommended { "*" } else { " " };
+        if m.too_many_rejected {
+            let _ = writeln!(
+                o,
+                "{:<11} {:>6} {:>9} {}",
+                format!("{}{mark}", m.mode.name()),
+                m.launches_per_sample,
+                samples,
+                too_many_rejected(m)
+            );
+            continue;
+        }
         let _ = writeln!(
             o,
             "{:<11} {:>6} {:>9} {:>10.5} {:>21} {:>10.5} {:>10.5} {:>6.2}% {:>8} {:>7} {:>9.1} {:>13}",
@@ -150,6 +183,13 @@ pub fn table(r: &Report) -> String {
         o,
         "* recommended for this kernel; samples shown as taken-dropped where throttled samples were left out"
     );
+    for m in r
+        .measurements
+        .iter()
+        .filter(|m| m.rejected > 0 && !m.too_many_rejected)
+    {
+        let _ = writeln!(o, "{}: {}", m.mode.name(), rejected_line(m));
+    }
     if let Some(f) = &r.first_launch {
         let _ = writeln!(o, "first launch (once per process, not sampled): {:.5} ms", f.ms);
     }

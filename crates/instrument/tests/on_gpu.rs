@@ -31,6 +31,7 @@ fn the_instrument_measures_in_every_mode_within_its_budget() {
         target_sample_ms: 0.5,
         target_graph_ms: 2.0,
         drop_throttled: true,
+        rejection: Default::default(),
     };
     for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph, Mode::GraphPdl] {
         let m = instrument.measure(&ctx, mode, &mut launch).unwrap();
@@ -83,6 +84,7 @@ fn small_budget() -> instrument::measure::Instrument {
         target_sample_ms: 0.5,
         target_graph_ms: 2.0,
         drop_throttled: true,
+        rejection: Default::default(),
     }
 }
 
@@ -220,4 +222,38 @@ fn the_l2_flush_covers_twice_the_l2_and_runs_on_the_stream() {
     // Reading twice the L2 from memory takes time; a launch that did nothing would not.
     let gb_s = flush.bytes() as f64 / (f64::from(timing.mean_ms()) * 1e-3) / 1e9;
     assert!(gb_s > 10.0 && gb_s < 20_000.0, "{gb_s} GB/s");
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn the_suite_times_a_kernel_with_its_calibration_in_the_json() {
+    let dir = std::env::temp_dir().join(format!("instrument-suite-gpu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("run.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_instrument-suite"))
+        .args(["--kernel", "vector-add-l2", "--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        table.contains("calibration: event resolution") && table.contains("vector-add-l2"),
+        "{table}"
+    );
+    let run: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let c = &run["calibration"];
+    for field in [
+        "event_resolution_ms",
+        "empty_launch_ms",
+        "graph_launch_ms",
+        "sync_wakeup_ms",
+        "copy_ceiling_gb_s",
+    ] {
+        assert!(c[field].as_f64().is_some_and(|x| x > 0.0), "{field}: {c}");
+    }
+    let k = &run["kernels"][0];
+    assert_eq!(k["kernel"], "vector-add-l2");
+    let median = k["median"]["ms"].as_f64().expect("a median");
+    assert!(median > 0.0 && median < 1.0, "{median}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -203,10 +203,11 @@ pub fn lesson_bin(compiled: &str) -> String {
     }
 }
 
-/// Asserts what `--claims` adds on a GPU: after the report, the block's
-/// heading, each of `claim_ids` once, and the summary line; exit 0 (a claim
-/// that does not hold is a finding, not a failure). Returns stdout.
-pub fn assert_claims_block(bin: &str, claim_ids: &[&str]) -> String {
+/// Asserts what `--claims` adds on a GPU: first the course's report, whole
+/// (it parses as `R`), then the block's heading, each of `R`'s claims once,
+/// and the summary line; exit 0 (a claim that does not hold is a finding,
+/// not a failure). Returns stdout.
+pub fn assert_claims_after_the_report<R: lesson_spec::LessonReport>(bin: &str) -> String {
     let output = run(bin, &["--claims"]);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -214,10 +215,15 @@ pub fn assert_claims_block(bin: &str, claim_ids: &[&str]) -> String {
     let (report, block) = stdout
         .split_once("\nThe page's claims, checked on this run:\n")
         .unwrap_or_else(|| panic!("no claims block after the report:\n{stdout}"));
-    assert!(!report.trim().is_empty(), "the report comes first:\n{stdout}");
-    for id in claim_ids {
-        let marked = block.lines().filter(|l| l.contains(&format!(" {id}: "))).count();
-        assert_eq!(marked, 1, "claim {id} once in:\n{block}");
+    if let Err((line, e)) = R::parse(&lesson_spec::numbered_output(report)) {
+        panic!("the report before the claims, line {line}: {e}\n{report}");
+    }
+    for claim in R::claims() {
+        let marked = block
+            .lines()
+            .filter(|l| l.contains(&format!(" {}: ", claim.id)))
+            .count();
+        assert_eq!(marked, 1, "claim {} once in:\n{block}", claim.id);
     }
     let summary = block.lines().last().unwrap_or("");
     assert!(

@@ -1,0 +1,168 @@
+//! The post's claims about its numbers, and the lesson's own about today's,
+//! as checks. Each statement gives the threshold the check reads it as.
+//!
+//! The post's claims (`wu-post-*`) are checked on every run as the post made
+//! them; where today's GPU disagrees, expected-failures.txt says why. Two
+//! claims compare groups of runs (`wu-eager-*`, `wu-gpus-*`): they apply
+//! only to a run whose peers include the other group, and say so otherwise.
+
+use lesson_spec::{median, verdict, Claim, Outcome, Run};
+
+use crate::parse::{over_percent, Report};
+
+/// Part 3's call #0 over call #1 for `kernel` at the post's 4 threads, if
+/// the first call of the run was not itself a launch (which would have
+/// loaded the module the post's first launch paid for).
+fn post_first_launch_percent(r: &Report, kernel: &str) -> Option<f64> {
+    if r.first.name == "launch" {
+        return None;
+    }
+    r.kernel(kernel, 4).map(|k| over_percent(&k.host_ms))
+}
+
+/// The median of `value` over the peers `keep` picks, or `None` if it
+/// picks none.
+fn median_of(
+    peers: &[Run<Report>],
+    keep: impl Fn(&Report) -> bool,
+    value: impl Fn(&Report) -> f64,
+) -> Option<f64> {
+    median(
+        peers
+            .iter()
+            .map(|p| p.report)
+            .filter(|p| keep(p))
+            .map(value)
+            .collect(),
+    )
+}
+
+pub const CLAIMS: &[Claim<Report>] = &[
+    Claim {
+        id: "wu-post-first-call-seconds",
+        statement: "the first CUDA call of a program costs about 3.5 s (taken as over 1 s)",
+        check: |run, _| {
+            let ms = run.report.first.ms;
+            verdict(ms > 1000.0, || format!("first call ({}) took {ms} ms", run.report.first.name))
+        },
+    },
+    Claim {
+        id: "wu-post-first-call-whichever",
+        statement: "the first call costs the same whichever call it is (taken as within a factor 2 \
+                    of the median of runs whose first call was another; needs runs of two --first variants)",
+        check: |run, peers| {
+            let r = run.report;
+            let others = median_of(
+                peers,
+                |p| p.first.name != r.first.name && p.eager() == r.eager() && p.visible_gpus == r.visible_gpus,
+                |p| p.first.ms,
+            );
+            let Some(others) = others else {
+                return Outcome::NotApplicable;
+            };
+            let ratio = r.first.ms / others;
+            verdict((0.5..=2.0).contains(&ratio), || {
+                format!(
+                    "first call ({}) {} ms against {others} ms for the other first calls",
+                    r.first.name, r.first.ms
+                )
+            })
+        },
+    },
+    Claim {
+        id: "wu-post-first-malloc-8x",
+        statement: "the first cudaMalloc costs about 8 times the second (taken as 4 times or more; \
+                    not for runs whose first call was a cudaMalloc)",
+        check: |run, _| {
+            let r = run.report;
+            match r.mallocs.first() {
+                Some(m) if r.first.name != "malloc" => {
+                    let ratio = m.first_ms / m.second_ms;
+                    verdict(ratio >= 4.0, || {
+                        format!("first {} ms, second {} ms: {ratio:.2}x", m.first_ms, m.second_ms)
+                    })
+                }
+                _ => Outcome::NotApplicable,
+            }
+        },
+    },
+    Claim {
+        id: "wu-post-simple-first-launch-68",
+        statement: "the simple kernel's first launch costs 68% more than its second (taken as 30 to 150% more)",
+        check: |run, _| match post_first_launch_percent(run.report, "simple") {
+            Some(p) => verdict((30.0..=150.0).contains(&p), || format!("#0 over #1: {p:.1}%")),
+            None => Outcome::NotApplicable,
+        },
+    },
+    Claim {
+        id: "wu-post-complex-first-launch-small",
+        statement: "the 1000-step kernel's first launch costs only 1.8% more than its second (taken as under 10%)",
+        check: |run, _| match post_first_launch_percent(run.report, "complex") {
+            Some(p) => verdict(p < 10.0, || format!("#0 over #1: {p:.1}%")),
+            None => Outcome::NotApplicable,
+        },
+    },
+    Claim {
+        id: "wu-post-no-sync-reads-launch",
+        statement: "without a synchronise, a host clock around a launch reads 0.002 to 0.021 ms \
+                    (taken as every call at most 0.021 ms)",
+        check: |run, _| {
+            let ms = run.report.no_sync_host_ms;
+            let largest = ms.iter().copied().fold(0.0, f64::max);
+            verdict(largest <= 0.021, || format!("the four calls read {ms:?} ms"))
+        },
+    },
+    Claim {
+        id: "wu-eager-warms-first-launch",
+        statement: "under CUDA_MODULE_LOADING=EAGER the simple kernel's first launch costs less than \
+                    under lazy loading (an EAGER run against the median of lazy runs with the same first call)",
+        check: |run, peers| {
+            let r = run.report;
+            let first_launch = |p: &Report| p.kernel("simple", 4).map_or(f64::NAN, |k| k.host_ms[0]);
+            if !r.eager() {
+                return Outcome::NotApplicable;
+            }
+            let lazy = median_of(
+                peers,
+                |p| !p.eager() && p.first.name == r.first.name && p.visible_gpus == r.visible_gpus,
+                first_launch,
+            );
+            let Some(lazy) = lazy else {
+                return Outcome::NotApplicable;
+            };
+            let eager = first_launch(r);
+            verdict(eager < lazy, || format!("EAGER {eager} ms, lazy median {lazy} ms"))
+        },
+    },
+    Claim {
+        id: "wu-gpus-first-call-per-gpu",
+        statement: "the first call pays for every GPU the process can see (a run seeing 2 or more GPUs \
+                    takes over 1.5 times the median of runs limited to one by CUDA_VISIBLE_DEVICES, same first call; \
+                    needs both groups, recorded by gpu-phases/two-gpus.sh)",
+        check: |run, peers| {
+            let r = run.report;
+            if r.visible_gpus < 2 {
+                return Outcome::NotApplicable;
+            }
+            let one = median_of(
+                peers,
+                |p| {
+                    p.visible_gpus == 1
+                        && p.visible_devices.is_some()
+                        && p.first.name == r.first.name
+                        && p.eager() == r.eager()
+                },
+                |p| p.first.ms,
+            );
+            let Some(one) = one else {
+                return Outcome::NotApplicable;
+            };
+            verdict(r.first.ms > 1.5 * one, || {
+                format!(
+                    "{} GPUs: {} ms; one GPU (CUDA_VISIBLE_DEVICES): median {one} ms",
+                    r.visible_gpus, r.first.ms
+                )
+            })
+        },
+    },
+];

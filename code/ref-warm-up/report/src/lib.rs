@@ -1,0 +1,337 @@
+//! The warm-up post re-run: the report as data, for the Rust twin and the
+//! shared tools alike.
+//!
+//! - [`Report`] and [`parse`]: every number the programs print, read back
+//!   from either program's output; [`Report::render`] prints it in
+//!   warmup.cu's layout (a test holds the two together).
+//! - [`then`]: the post's own figures, the report's "then" column.
+//! - [`claims`]: the post's claims and the lesson's own, as checks.
+//! - The [`LessonReport`] impl: the comparable figures and the recording
+//!   recipe (the `--first` variants, EAGER, memcheck).
+//!
+//! Not for: measuring (the twin in `../src` does) or CUDA of any kind, so the
+//! evidence tools build without nvcc.
+
+mod claims;
+mod parse;
+mod render;
+pub mod then;
+
+use lesson_spec::{Chart, Claim, Failure, LessonReport, Lines, NoReference, Recipe, Variant};
+
+pub use parse::{over_percent, parse, FirstCall, KernelRows, MallocRow, Report, CALLS};
+pub use render::first_call_text;
+
+impl LessonReport for Report {
+    const LESSON: &'static str = "ref-warm-up";
+    type Reference = NoReference;
+
+    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+        parse(body)
+    }
+
+    fn claims() -> &'static [Claim<Self>] {
+        claims::CLAIMS
+    }
+
+    fn expected_failures() -> &'static str {
+        include_str!("../../expected-failures.txt")
+    }
+
+    /// The plain runs' first call is cudaSetDevice, the post's own program;
+    /// `first-set-device` records the same call under its name, beside the
+    /// other two, so the three variants are recorded alike.
+    fn recipe() -> Recipe {
+        Recipe {
+            nvcc: "nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -o warmup warmup.cu",
+            runs: 5,
+            variants: &[
+                Variant {
+                    name: "first-set-device",
+                    env: &[],
+                    args: &["--first", "set-device"],
+                    runs: 5,
+                },
+                Variant {
+                    name: "first-malloc",
+                    env: &[],
+                    args: &["--first", "malloc"],
+                    runs: 5,
+                },
+                Variant {
+                    name: "first-launch",
+                    env: &[],
+                    args: &["--first", "launch"],
+                    runs: 5,
+                },
+                Variant {
+                    name: "eager",
+                    env: &["CUDA_MODULE_LOADING=EAGER"],
+                    args: &[],
+                    runs: 5,
+                },
+            ],
+            reference: None,
+            sanitizers: &["memcheck"],
+        }
+    }
+
+    fn figures(&self) -> Vec<(String, f64)> {
+        let mut f = vec![(format!("first call ({}), ms", self.first.name), self.first.ms)];
+        for m in &self.mallocs {
+            f.push((format!("cudaMalloc {} B first, ms", m.bytes), m.first_ms));
+            f.push((format!("cudaMalloc {} B second, ms", m.bytes), m.second_ms));
+            f.push((format!("cudaMalloc {} B tenth, ms", m.bytes), m.tenth_ms));
+        }
+        for k in &self.kernels {
+            let name = format!("{} {} threads", k.kernel, k.threads);
+            f.push((format!("{name} host #0, ms"), k.host_ms[0]));
+            f.push((format!("{name} host #1, ms"), k.host_ms[1]));
+            f.push((format!("{name} events #0, ms"), k.events_ms[0]));
+            f.push((format!("{name} events #1, ms"), k.events_ms[1]));
+            f.push((format!("{name} warm, ms"), k.warm_ms));
+        }
+        for (label, ms) in [
+            ("without sync, host", &self.no_sync_host_ms),
+            ("with sync, host", &self.sync_host_ms),
+            ("with sync, events", &self.sync_events_ms),
+        ] {
+            f.push((format!("{label} #1, ms"), ms[1]));
+        }
+        f
+    }
+
+    /// No chart: the lesson's figures are single calls, which the closing
+    /// table sets beside the post's.
+    fn charts(_program: &str, _runs: &[&Self], _references: &[&NoReference]) -> Vec<Chart> {
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lesson_spec::{conformance, numbered_output as body, Outcome, Run};
+
+    fn known() -> Report {
+        let kernel = |kernel: &str, threads, host: [f64; 4], events: [f64; 4], warm| KernelRows {
+            kernel: kernel.into(),
+            threads,
+            host_ms: host,
+            events_ms: events,
+            warm_ms: warm,
+        };
+        Report {
+            gpu: "Test GPU (compute capability 9.0)".into(),
+            visible_gpus: 2,
+            visible_devices: None,
+            module_loading: Some("EAGER".into()),
+            first: FirstCall {
+                name: "launch".into(),
+                call: first_call_text("launch", 0),
+                ms: 412.5,
+            },
+            mallocs: vec![
+                MallocRow {
+                    bytes: 40000,
+                    first_ms: 0.25,
+                    second_ms: 0.0125,
+                    tenth_ms: 0.01,
+                },
+                MallocRow {
+                    bytes: 64 << 20,
+                    first_ms: 1.5,
+                    second_ms: 0.5,
+                    tenth_ms: 0.25,
+                },
+            ],
+            kernels: vec![
+                kernel(
+                    "simple",
+                    4,
+                    [2.5, 0.02, 0.0175, 0.015],
+                    [2.25, 0.005, 0.004, 0.004],
+                    0.003,
+                ),
+                kernel("complex", 256, [0.5, 0.25, 0.25, 0.25], [0.4, 0.2, 0.2, 0.2], 0.2),
+            ],
+            no_sync_host_ms: [0.008, 0.004, 0.003, 0.003],
+            no_sync_events_ms: [0.25, 0.2, 0.2, 0.2],
+            sync_host_ms: [0.25, 0.25, 0.25, 0.25],
+            sync_events_ms: [0.2, 0.2, 0.2, 0.2],
+        }
+    }
+
+    #[test]
+    fn what_the_twin_renders_parses_back_to_the_same_numbers() {
+        let report = known();
+        let text = report.render();
+        assert_eq!(parse(&body(&text)).unwrap(), report);
+        assert!(text.contains("\nfirst call: launch      emptyKernel<<<1, 1>>>       412.500 ms\n"));
+        assert!(text.contains("\nGPUs visible: 2, CUDA_VISIBLE_DEVICES unset, CUDA_MODULE_LOADING=EAGER\n"));
+    }
+
+    #[test]
+    fn the_closing_table_sets_the_posts_figures_beside_this_runs() {
+        let rows = known().then_and_now();
+        let labels: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        assert_eq!(labels[0], "first call (launch), ms");
+        assert_eq!(rows[0].1, 3500.0);
+        assert_eq!(rows[1].2, 20.0);
+        // 2.5 ms against 0.02 ms: 12400% more.
+        assert!((rows[2].2 - 12400.0).abs() < 1e-9);
+        assert!((rows[2].1 - 67.924_528).abs() < 1e-6);
+        assert_eq!(rows[4].2, 0.008);
+        let text = known().render();
+        assert!(text.contains("\nfirst cudaMalloc over second, x                     6.269       20.000\n"));
+    }
+
+    #[test]
+    fn the_cxx_and_rust_transcripts_give_the_same_fields() {
+        // Synthetic until the first H200 recording: the C++ one was written
+        // by hand from warmup.cu's printf calls, the Rust one in the same
+        // layout with other numbers. The lead replaces both with recorded
+        // transcripts after the first H200 run.
+        let (cxx, rust) = conformance::assert_same_fields::<Report>(
+            include_str!("../tests/fixtures/synthetic-cxx.txt"),
+            include_str!("../tests/fixtures/synthetic-rust.txt"),
+        );
+        assert_eq!(cxx.figures().len(), 1 + 2 * 3 + 4 * 5 + 3);
+        assert_eq!(cxx.gpu, rust.gpu);
+        assert_eq!(cxx.first.name, "set-device");
+    }
+
+    #[test]
+    fn the_renderer_prints_warmup_cus_lines() {
+        let text = include_str!("../tests/fixtures/synthetic-cxx.txt");
+        let lines = body(text);
+        let printed: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
+        assert_eq!(parse(&lines).unwrap().render(), printed);
+    }
+
+    #[test]
+    fn the_recipe_is_the_readme_and_header_nvcc_line() {
+        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
+            include_str!("../../README.md"),
+            include_str!("../../warmup.cu"),
+            "warmup",
+        );
+    }
+
+    #[test]
+    fn the_recipe_records_each_first_call_and_eager() {
+        let lines = Report::recipe().to_lines();
+        for v in [
+            "variant first-set-device 5 -- --first set-device",
+            "variant first-malloc 5 -- --first malloc",
+            "variant first-launch 5 -- --first launch",
+            "variant eager 5 CUDA_MODULE_LOADING=EAGER",
+            "sanitizer memcheck",
+        ] {
+            assert!(lines.lines().any(|l| l == v), "{v} missing from\n{lines}");
+        }
+    }
+
+    #[test]
+    fn the_expected_failures_name_this_lessons_claims() {
+        conformance::assert_expected_failures_name_its_claims::<Report>();
+    }
+
+    fn outcome(id: &str, run: &Report, peers: &[&Report]) -> Outcome {
+        let claim = Report::claims().iter().find(|c| c.id == id).unwrap();
+        let runs: Vec<Run<Report>> = peers
+            .iter()
+            .map(|report| Run {
+                report: *report,
+                environment: "",
+            })
+            .collect();
+        (claim.check)(
+            &Run {
+                report: run,
+                environment: "",
+            },
+            &runs,
+        )
+    }
+
+    fn with_first(name: &str, ms: f64, gpus: u32, visible: Option<&str>) -> Report {
+        let mut r = known();
+        r.module_loading = None;
+        r.first.name = name.into();
+        r.first.ms = ms;
+        r.visible_gpus = gpus;
+        r.visible_devices = visible.map(String::from);
+        r
+    }
+
+    #[test]
+    fn the_gpu_count_claim_needs_both_groups() {
+        let id = "wu-gpus-first-call-per-gpu";
+        let two = with_first("set-device", 620.0, 2, None);
+        let one = with_first("set-device", 230.0, 1, Some("0"));
+        let host_with_one = with_first("set-device", 230.0, 1, None);
+        // A one-GPU transcript, or two GPUs with no limited runs beside them.
+        assert_eq!(
+            outcome(id, &host_with_one, &[&host_with_one]),
+            Outcome::NotApplicable
+        );
+        assert_eq!(outcome(id, &two, &[&two, &host_with_one]), Outcome::NotApplicable);
+        assert_eq!(outcome(id, &two, &[&two, &one]), Outcome::Holds);
+        let close = with_first("set-device", 300.0, 2, None);
+        assert!(matches!(outcome(id, &close, &[&close, &one]), Outcome::Fails(_)));
+        // Only runs with the same first call are compared.
+        let malloc = with_first("malloc", 230.0, 1, Some("0"));
+        assert_eq!(outcome(id, &two, &[&two, &malloc]), Outcome::NotApplicable);
+    }
+
+    #[test]
+    fn whichever_first_call_compares_with_the_other_calls() {
+        let id = "wu-post-first-call-whichever";
+        let set = with_first("set-device", 400.0, 1, None);
+        assert_eq!(outcome(id, &set, &[&set]), Outcome::NotApplicable);
+        let launch = with_first("launch", 450.0, 1, None);
+        assert_eq!(outcome(id, &set, &[&set, &launch]), Outcome::Holds);
+        let slow = with_first("malloc", 1000.0, 1, None);
+        assert!(matches!(outcome(id, &set, &[&set, &slow]), Outcome::Fails(_)));
+    }
+
+    #[test]
+    fn eager_is_compared_with_lazy_runs_of_the_same_first_call() {
+        let id = "wu-eager-warms-first-launch";
+        let eager = with_first("set-device", 400.0, 1, None);
+        let eager = Report {
+            module_loading: Some("EAGER".into()),
+            ..eager
+        };
+        let mut lazy = with_first("set-device", 400.0, 1, None);
+        lazy.kernels[0].host_ms[0] = 3.0;
+        assert_eq!(outcome(id, &lazy, &[&lazy, &eager]), Outcome::NotApplicable);
+        assert_eq!(outcome(id, &eager, &[&eager]), Outcome::NotApplicable);
+        assert_eq!(outcome(id, &eager, &[&eager, &lazy]), Outcome::Holds);
+        lazy.kernels[0].host_ms[0] = 2.0;
+        assert!(matches!(outcome(id, &eager, &[&eager, &lazy]), Outcome::Fails(_)));
+    }
+
+    #[test]
+    fn one_run_checks_the_posts_claims_on_its_own_numbers() {
+        let mut r = with_first("set-device", 412.5, 1, None);
+        r.kernels[0].host_ms = [0.089, 0.053, 0.051, 0.051];
+        let alone = |id: &str, r: &Report| outcome(id, r, &[r]);
+        assert!(matches!(
+            alone("wu-post-first-call-seconds", &r),
+            Outcome::Fails(_)
+        ));
+        assert_eq!(alone("wu-post-first-malloc-8x", &r), Outcome::Holds);
+        assert_eq!(alone("wu-post-simple-first-launch-68", &r), Outcome::Holds);
+        assert_eq!(alone("wu-post-no-sync-reads-launch", &r), Outcome::Holds);
+        assert_eq!(alone("wu-post-first-call-whichever", &r), Outcome::NotApplicable);
+        r.first.name = "malloc".into();
+        assert_eq!(alone("wu-post-first-malloc-8x", &r), Outcome::NotApplicable);
+        r.first.name = "launch".into();
+        assert_eq!(
+            alone("wu-post-simple-first-launch-68", &r),
+            Outcome::NotApplicable
+        );
+    }
+}

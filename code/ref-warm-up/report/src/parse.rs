@@ -1,0 +1,214 @@
+//! The report as data, read back from either program's output.
+
+use serde::Serialize;
+
+use lesson_spec::{ms_at_end, number, Cursor, Failure, Lines};
+
+/// Calls per kernel, as warmup.cu's kCalls.
+pub const CALLS: usize = 4;
+
+/// Everything one run measured, in print order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// `NVIDIA H200 (compute capability 9.0)`.
+    pub gpu: String,
+    /// How many GPUs the process saw (cudaGetDeviceCount).
+    pub visible_gpus: u32,
+    /// CUDA_VISIBLE_DEVICES as the process saw it, if set.
+    pub visible_devices: Option<String>,
+    /// CUDA_MODULE_LOADING as the process saw it, if set.
+    pub module_loading: Option<String>,
+    pub first: FirstCall,
+    pub mallocs: Vec<MallocRow>,
+    pub kernels: Vec<KernelRows>,
+    pub no_sync_host_ms: [f64; CALLS],
+    pub no_sync_events_ms: [f64; CALLS],
+    pub sync_host_ms: [f64; CALLS],
+    pub sync_events_ms: [f64; CALLS],
+}
+
+/// Part 1: the first CUDA call of the process.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FirstCall {
+    /// `--first`'s name: `set-device`, `malloc` or `launch`.
+    pub name: String,
+    /// The call itself, e.g. `cudaSetDevice(0)`.
+    pub call: String,
+    pub ms: f64,
+}
+
+/// Part 2: one size's first, second and tenth cudaMalloc.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MallocRow {
+    pub bytes: u64,
+    pub first_ms: f64,
+    pub second_ms: f64,
+    pub tenth_ms: f64,
+}
+
+/// Part 3: one kernel at one block size, its calls timed both ways and its
+/// warm mean.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelRows {
+    /// `simple` or `complex`.
+    pub kernel: String,
+    pub threads: u32,
+    pub host_ms: [f64; CALLS],
+    pub events_ms: [f64; CALLS],
+    pub warm_ms: f64,
+}
+
+impl Report {
+    /// Part 3's rows for `kernel` at `threads`, if it has them.
+    pub fn kernel(&self, kernel: &str, threads: u32) -> Option<&KernelRows> {
+        self.kernels
+            .iter()
+            .find(|k| k.kernel == kernel && k.threads == threads)
+    }
+
+    /// Whether the run loaded modules eagerly.
+    pub fn eager(&self) -> bool {
+        self.module_loading.as_deref() == Some("EAGER")
+    }
+}
+
+/// How much call #0 costs over call #1, in percent: the post's comparison.
+pub fn over_percent(calls: &[f64; CALLS]) -> f64 {
+    (calls[0] / calls[1] - 1.0) * 100.0
+}
+
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// The last `CALLS` words of a row as numbers.
+fn calls(n: usize, w: &[&str], from: usize) -> Result<[f64; CALLS], Failure> {
+    let mut out = [0.0; CALLS];
+    for (c, slot) in out.iter_mut().enumerate() {
+        let word = w.get(from + c).copied().unwrap_or("");
+        *slot = number(n, word, &format!("call #{c}"))?;
+    }
+    Ok(out)
+}
+
+/// `NAME=value` or `NAME unset` from the environment line.
+fn env_value(n: usize, part: &str, name: &str) -> Result<Option<String>, Failure> {
+    if part == format!("{name} unset") {
+        return Ok(None);
+    }
+    part.strip_prefix(&format!("{name}="))
+        .map(|v| Some(v.to_string()))
+        .ok_or_else(|| {
+            (
+                n,
+                format!("expected {name}=value or `{name} unset`, got {part:?}"),
+            )
+        })
+}
+
+/// Reads the report; errors name the line.
+pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
+    let mut c = Cursor::new(lines);
+    c.expect("Warm-up, re-run:")?;
+    let (_, gpu) = c.expect("GPU: ")?;
+    let (n, env) = c.expect("GPUs visible: ")?;
+    let parts: Vec<&str> = env.split(", ").collect();
+    if parts.len() != 3 {
+        return Err((n, format!("expected a count and two variables, got {env:?}")));
+    }
+    let visible_gpus = number(n, parts[0], "GPUs visible")?;
+    let visible_devices = env_value(n, parts[1], "CUDA_VISIBLE_DEVICES")?;
+    let module_loading = env_value(n, parts[2], "CUDA_MODULE_LOADING")?;
+
+    c.expect("Part 1: ")?;
+    let (n, line) = c.expect("first call: ")?;
+    let w = words(line);
+    if w.len() < 4 {
+        return Err((n, format!("expected a name, a call and ms, got {line:?}")));
+    }
+    let first = FirstCall {
+        name: w[0].to_string(),
+        call: w[1..w.len() - 2].join(" "),
+        ms: ms_at_end(n, line, "first call")?,
+    };
+
+    c.expect("Part 2: ")?;
+    c.expect("     bytes")?;
+    let mut mallocs = Vec::new();
+    let mut next = c.next("Part 3")?;
+    while !next.1.starts_with("Part 3:") {
+        let (n, line) = next;
+        let w = words(line);
+        if w.len() != 5 || !w[4].ends_with('x') {
+            return Err((n, format!("expected a Part 2 row, got {line:?}")));
+        }
+        mallocs.push(MallocRow {
+            bytes: number(n, w[0], "bytes")?,
+            first_ms: number(n, w[1], "first ms")?,
+            second_ms: number(n, w[2], "second ms")?,
+            tenth_ms: number(n, w[3], "tenth ms")?,
+        });
+        next = c.next("Part 3")?;
+    }
+    c.expect("host = ")?;
+    c.expect("kernel ")?;
+    let mut kernels = Vec::new();
+    let mut next = c.next("Part 4")?;
+    while !next.1.starts_with("Part 4:") {
+        kernels.push(kernel_rows(&mut c, next)?);
+        next = c.next("Part 4")?;
+    }
+    c.expect("loop ")?;
+    let mut loop_row = |label: &str| -> Result<[f64; CALLS], Failure> {
+        let (n, rest) = c.expect(label)?;
+        calls(n, &words(rest), 0)
+    };
+    let no_sync_host_ms = loop_row("without sync, host ")?;
+    let no_sync_events_ms = loop_row("without sync, events ")?;
+    let sync_host_ms = loop_row("with sync, host ")?;
+    let sync_events_ms = loop_row("with sync, events ")?;
+    // The closing table is made of the figures above and the post's
+    // constants; it is read only as far as its heading.
+    c.expect("Then and now: ")?;
+    Ok(Report {
+        gpu: gpu.to_string(),
+        visible_gpus,
+        visible_devices,
+        module_loading,
+        first,
+        mallocs,
+        kernels,
+        no_sync_host_ms,
+        no_sync_events_ms,
+        sync_host_ms,
+        sync_events_ms,
+    })
+}
+
+/// One kernel's three rows (host, events, warm), the first already read.
+fn kernel_rows(c: &mut Cursor, first: (usize, &str)) -> Result<KernelRows, Failure> {
+    fn row<'a>(
+        (n, line): (usize, &'a str),
+        clock: &str,
+        len: usize,
+    ) -> Result<(usize, Vec<&'a str>), Failure> {
+        let w = words(line);
+        if w.len() != len || w[2] != clock {
+            return Err((n, format!("expected a Part 3 `{clock}` row, got {line:?}")));
+        }
+        Ok((n, w))
+    }
+    let (n, host) = row(first, "host", 8)?;
+    let (n_events, events) = row(c.next("the events row")?, "events", 8)?;
+    let (n_warm, warm) = row(c.next("the warm row")?, "warm", 4)?;
+    if events[..2] != host[..2] || warm[..2] != host[..2] {
+        return Err((n_warm, "a kernel's three rows name different kernels".into()));
+    }
+    Ok(KernelRows {
+        kernel: host[0].to_string(),
+        threads: number(n, host[1], "threads")?,
+        host_ms: calls(n, &host, 3)?,
+        events_ms: calls(n_events, &events, 3)?,
+        warm_ms: number(n_warm, warm[3], "warm ms")?,
+    })
+}

@@ -1,0 +1,100 @@
+//! warmup.cu's first call and kernels, through the C interface in warmup.h.
+
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
+
+include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+
+use std::ffi::c_void;
+
+use cuda_check::{check, CudaError};
+use cuda_objects::DeviceBuffer;
+use cudarc::driver::CudaStream;
+
+/// What the first call allocated (with `--first malloc`), freed with
+/// cudaFree when dropped.
+pub struct FirstBuffer(*mut c_void);
+
+impl Drop for FirstBuffer {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            // SAFETY: the pointer came from cudaMalloc in warmup_first_call
+            // and is freed once, here. A failure at exit changes nothing the
+            // report says, so its status is not reported.
+            let _ = unsafe { warmup_free(self.0) };
+        }
+    }
+}
+
+/// warmup.cu's firstCall: the call `kind` names, then a synchronise, made by
+/// the .cu's own code.
+pub fn first_call(kind: warmup_first_call_kind, device: i32) -> Result<FirstBuffer, CudaError> {
+    let mut buffer: *mut c_void = std::ptr::null_mut();
+    // SAFETY: `buffer` is a valid place for the allocation's address.
+    check!(unsafe { warmup_first_call(kind, device, &mut buffer) })?;
+    Ok(FirstBuffer(buffer))
+}
+
+/// Which of the post's kernels to launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PostKernel {
+    Simple,
+    Complex,
+}
+
+/// Queues `kernel` over all of `a` with `threads` per block on `stream`.
+pub fn launch(
+    kernel: PostKernel,
+    a: &mut DeviceBuffer<f32>,
+    threads: i32,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    let n = i32::try_from(a.len())
+        .map_err(|_| CudaError::refused(file!(), line!(), "launch", "n does not fit the kernel's int"))?;
+    let raw = stream.cu_stream() as cudaStream_t;
+    // SAFETY: a holds n floats on this context, and the kernels touch only
+    // the first n.
+    match kernel {
+        PostKernel::Simple => check!(unsafe { warmup_simple_kernel(a.as_mut_ptr(), n, threads, raw) }),
+        PostKernel::Complex => check!(unsafe { warmup_complex_kernel(a.as_mut_ptr(), n, threads, raw) }),
+    }
+}
+
+/// warmup.cu's constants as the .cu compiles them (warmup.h's
+/// `warmup_constants`), for the test that holds main.rs's copies to them.
+#[cfg(test)]
+#[derive(Debug, PartialEq)]
+pub struct LessonConstants {
+    pub elems: usize,
+    pub block_sizes: Vec<i32>,
+    pub calls: usize,
+    pub complex_steps: u32,
+    pub malloc_bytes: Vec<usize>,
+    pub malloc_count: usize,
+    pub rel_tolerance: f32,
+}
+
+#[cfg(test)]
+pub fn lesson_constants() -> LessonConstants {
+    // SAFETY: plain values, and pointers to the .cu's static arrays of the
+    // counts given beside them, which live as long as the program.
+    let (c, block_sizes, malloc_bytes) = unsafe {
+        let c = warmup_lesson_constants();
+        let blocks = usize::try_from(c.num_block_sizes).expect("a count");
+        let mallocs = usize::try_from(c.num_malloc_sizes).expect("a count");
+        (
+            c,
+            std::slice::from_raw_parts(c.block_sizes, blocks).to_vec(),
+            std::slice::from_raw_parts(c.malloc_bytes, mallocs).to_vec(),
+        )
+    };
+    let count = |n: i32| usize::try_from(n).expect("a non-negative count");
+    LessonConstants {
+        elems: count(c.elems),
+        block_sizes,
+        calls: count(c.calls),
+        complex_steps: u32::try_from(c.complex_steps).expect("a step count"),
+        malloc_bytes,
+        malloc_count: count(c.malloc_count),
+        rel_tolerance: c.rel_tolerance,
+    }
+}

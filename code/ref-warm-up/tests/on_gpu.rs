@@ -1,0 +1,46 @@
+//! On GPUs: what only a real run of the lesson can show. Run with `cargo
+//! test -- --ignored` where there is an NVIDIA GPU; set LESSON_BIN_DIR to run
+//! a lesson binary built elsewhere (ci/gpu-session.sh's .evidence-bin).
+
+use lesson_cli::testing::{assert_claims_after_the_report, assert_quiet_after_head, lesson_bin, run};
+use ref_warm_up_report::Report;
+
+fn bin() -> String {
+    lesson_bin(env!("CARGO_BIN_EXE_ref-warm-up"))
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: runs the lesson with --claims"]
+fn claims_checks_every_claim_of_the_post_after_the_report() {
+    assert_claims_after_the_report::<Report>(&bin());
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: runs the lesson with each --first"]
+fn the_report_names_the_first_call_it_made() {
+    for (first, call) in [
+        ("set-device", "cudaSetDevice(0)"),
+        ("malloc", "cudaMalloc(40000 bytes)"),
+        ("launch", "emptyKernel<<<1, 1>>>"),
+    ] {
+        let output = run(&bin(), &["--first", first]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report = ref_warm_up_report::parse(&lesson_spec::numbered_output(&stdout)).unwrap();
+        assert_eq!(
+            (report.first.name.as_str(), report.first.call.as_str()),
+            (first, call)
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: runs the lesson into `head -2`"]
+fn a_reader_that_leaves_after_two_lines_ends_it_quietly() {
+    assert_quiet_after_head(&bin(), &[], 2);
+}

@@ -1,0 +1,243 @@
+//! What figure queries read: lesson runs' figures (through the lesson
+//! registry, so a query names a lesson and a figure as the lesson's report
+//! package names them) and the instrument's sessions.
+//!
+//! Not for: parsing queries ([`super::query`]) or documents ([`super`]).
+
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+
+use crate::instrument::{self, Session};
+use crate::transcript::{self, Transcript};
+use crate::{group, lessons, transcript_files};
+use lesson_spec::median;
+
+/// Where a number came from: a run (its commit and file) or an instrument
+/// session (its name and, for one of several numbers, the item). Arithmetic
+/// between lists pairs numbers with equal keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Key {
+    pub session: String,
+    pub item: String,
+}
+
+/// The evidence under a repository root, read when a query first needs it.
+pub struct Evidence {
+    root: PathBuf,
+    transcripts: OnceCell<Result<Vec<Transcript>, String>>,
+    sessions: OnceCell<Result<Vec<Session>, String>>,
+}
+
+impl Evidence {
+    pub fn new(root: &Path) -> Self {
+        Evidence {
+            root: root.to_path_buf(),
+            transcripts: OnceCell::new(),
+            sessions: OnceCell::new(),
+        }
+    }
+
+    fn transcripts(&self) -> Result<&[Transcript], String> {
+        self.transcripts
+            .get_or_init(|| {
+                transcript_files(&self.root.join("evidence"))
+                    .iter()
+                    .map(|f| transcript::read(f).map_err(|e| e.to_string()))
+                    .collect()
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    fn sessions(&self) -> Result<&[Session], String> {
+        self.sessions
+            .get_or_init(|| instrument::sessions(&self.root.join("evidence/instrument")))
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    /// The successful runs of `lesson` in the space-separated `groups`, of
+    /// the commits starting with one of the space-separated prefixes in
+    /// `commits` (all when none), less those of a prefix written `!PREFIX`,
+    /// in time order.
+    fn group_runs(&self, lesson: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, String> {
+        if lessons::find(lesson).is_none() {
+            let known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
+            return Err(format!(
+                "no lesson is named `{lesson}` (known: {})",
+                known.join(", ")
+            ));
+        }
+        let all = self.transcripts()?;
+        let (excluded, included): (Vec<&str>, Vec<&str>) =
+            commits.split_whitespace().partition(|p| p.starts_with('!'));
+        let of = |t: &Transcript, p: &str| t.header.commit.starts_with(p.trim_start_matches('!'));
+        let mut runs: Vec<&Transcript> = groups
+            .split_whitespace()
+            .flat_map(|g| group(all, lesson, g))
+            .filter(|t| included.is_empty() || included.iter().any(|p| of(t, p)))
+            .filter(|t| !excluded.iter().any(|p| of(t, p)))
+            .collect();
+        runs.sort_by(|a, b| a.file.cmp(&b.file));
+        if runs.is_empty() {
+            return Err(format!(
+                "no successful {lesson} runs in groups `{groups}` of commits `{commits}`"
+            ));
+        }
+        Ok(runs)
+    }
+
+    /// `figure` of each run, keyed by commit and file.
+    pub fn runs(
+        &self,
+        lesson: &str,
+        groups: &str,
+        figure: &str,
+        commits: &str,
+    ) -> Result<Vec<(Key, f64)>, String> {
+        let runs = self.group_runs(lesson, groups, commits)?;
+        let mut out = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for t in &runs {
+            let figures = t.body.parsed().map(|p| p.figures()).unwrap_or_default();
+            if let Some((_, v)) = figures.iter().find(|(l, _)| l == figure) {
+                out.push((key(t), *v));
+            } else if names.is_empty() {
+                names = figures.into_iter().map(|(l, _)| l).collect();
+            }
+        }
+        if out.is_empty() {
+            return Err(format!(
+                "no {lesson} run has a figure `{figure}` (it has: {})",
+                names.join("; ")
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The distinct UTC dates of the runs: `2026-11-29`, or `A and B`, or `A to B`.
+    pub fn days(&self, lesson: &str, groups: &str) -> Result<String, String> {
+        let mut days: Vec<&str> = self
+            .group_runs(lesson, groups, "")?
+            .iter()
+            .map(|t| t.header.date.get(..10).unwrap_or(&t.header.date))
+            .collect();
+        days.dedup();
+        Ok(match days.as_slice() {
+            [one] => one.to_string(),
+            [a, b] => format!("{a} and {b}"),
+            _ => format!("{} to {}", days[0], days[days.len() - 1]),
+        })
+    }
+
+    /// The sessions a query names: `*` for all, or their names.
+    fn pick_sessions(&self, names: &str) -> Result<Vec<&Session>, String> {
+        let all = self.sessions()?;
+        if names.trim() == "*" {
+            return Ok(all.iter().collect());
+        }
+        names
+            .split_whitespace()
+            .map(|n| {
+                all.iter().find(|s| s.name == n).ok_or_else(|| {
+                    let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+                    format!("no instrument session `{n}` (known: {})", known.join(", "))
+                })
+            })
+            .collect()
+    }
+
+    /// `stat` of `method` in each session, keyed by session (and by the
+    /// row's label where a method has several, as triton's two).
+    pub fn instrument(&self, sessions: &str, method: &str, stat: &str) -> Result<Vec<(Key, f64)>, String> {
+        let mut out = Vec::new();
+        for s in self.pick_sessions(sessions)? {
+            let rows = s.methods.iter().filter(|m| {
+                if method == "recommended" {
+                    m.recommended
+                } else {
+                    m.name == method
+                }
+            });
+            let rows: Vec<_> = rows.collect();
+            for m in &rows {
+                let value = match stat {
+                    "median" => Some(m.median_ms),
+                    "vs_ncu" => Some(m.vs_ncu),
+                    "spread" => m.spread,
+                    "gpu_ms" => m.gpu_ms,
+                    _ => return Err(format!("no statistic `{stat}` (median, vs_ncu, spread, gpu_ms)")),
+                };
+                let item = if rows.len() > 1 { m.label.as_str() } else { "" };
+                out.extend(value.map(|v| (session_key(&s.name, item), v)));
+            }
+        }
+        if out.is_empty() {
+            return Err(format!(
+                "no session of `{sessions}` has a `{stat}` of method `{method}`"
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Every process's copy ceiling in the sessions, GB/s.
+    pub fn copy_ceilings(&self, sessions: &str) -> Result<Vec<(Key, f64)>, String> {
+        let mut out = Vec::new();
+        for s in self.pick_sessions(sessions)? {
+            for (i, c) in s.copy_ceilings_gb_s.iter().enumerate() {
+                out.push((session_key(&s.name, &format!("process {}", i + 1)), *c));
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn recommended(&self, session: &str) -> Result<String, String> {
+        let s = self.pick_sessions(session)?;
+        s.first()
+            .and_then(|s| s.recommended())
+            .ok_or_else(|| format!("session `{session}` recommended no mode"))
+    }
+
+    pub fn table(&self, session: &str) -> Result<String, String> {
+        let s = self.pick_sessions(session)?;
+        Ok(s.iter()
+            .map(|s| s.render())
+            .collect::<Vec<_>>()
+            .join("")
+            .trim_end()
+            .to_string())
+    }
+}
+
+fn session_key(session: &str, item: &str) -> Key {
+    Key {
+        session: session.to_string(),
+        item: item.to_string(),
+    }
+}
+
+fn key(t: &Transcript) -> Key {
+    session_key(&t.header.commit, &t.file)
+}
+
+/// The median of each commit's numbers, keyed by commit, in the order the
+/// commits first appear.
+pub fn per_commit(list: &[(Key, f64)]) -> Vec<(Key, f64)> {
+    let mut commits: Vec<&str> = Vec::new();
+    for (k, _) in list {
+        if !commits.contains(&k.session.as_str()) {
+            commits.push(&k.session);
+        }
+    }
+    commits
+        .into_iter()
+        .filter_map(|c| {
+            let values = list
+                .iter()
+                .filter(|(k, _)| k.session == c)
+                .map(|(_, v)| *v)
+                .collect();
+            median(values).map(|m| (session_key(c, ""), m))
+        })
+        .collect()
+}

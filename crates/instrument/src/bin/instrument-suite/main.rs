@@ -1,0 +1,212 @@
+//! instrument-suite: the measurement instrument on a suite of six kernels,
+//! from the launch floor to a 10 ms kernel, each in the mode the instrument
+//! recommends, with the process's own calibration; `compare` labels two
+//! runs kernel by kernel; `launch` launches the kernels plainly for Nsight
+//! Compute; `cubin` writes the suite's sm_90 cubin for nvbench's driver.
+//!
+//! Not for: one kernel in every mode (Day 9's `--stats`).
+
+mod compare_files;
+mod kernels;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand, ValueEnum};
+use cudarc::driver::CudaContext;
+use instrument::compare::DEFAULT_BAND;
+use instrument::json_out::JsonOut;
+use instrument::measure::Mode;
+use instrument::suite_report::suite_table;
+use lesson_cli::DeviceArg;
+
+use kernels::Kernel;
+
+/// The measurement instrument on a suite of kernels
+#[derive(Debug, Parser)]
+#[command(name = "instrument-suite", version, args_conflicts_with_subcommands = true)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    #[command(flatten)]
+    device: DeviceArg,
+    /// Time only this kernel (default: the whole suite)
+    #[arg(long, value_enum)]
+    kernel: Option<Kernel>,
+    /// Do this many times the kernel's standard work (elements, vectors or FMA steps)
+    #[arg(long, default_value_t = 1.0, value_parser = positive)]
+    scale: f64,
+    /// Measure in this mode instead of the recommended one
+    #[arg(long, value_enum)]
+    mode: Option<ModeArg>,
+    /// Write every measurement, every sample and the calibration as JSON
+    #[arg(long, value_name = "PATH")]
+    json: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Label each kernel of run B against run A: SAME, FASTER, SLOWER or UNSURE
+    Compare {
+        a: PathBuf,
+        b: PathBuf,
+        /// Differences within this many percent of A's median are SAME
+        #[arg(long, default_value_t = 100.0 * DEFAULT_BAND, value_parser = positive)]
+        band_percent: f64,
+    },
+    /// Launch each kernel COUNT times, untimed (for Nsight Compute)
+    Launch {
+        #[command(flatten)]
+        device: DeviceArg,
+        #[arg(long, default_value_t = 20)]
+        count: usize,
+        #[arg(long, value_enum)]
+        kernel: Option<Kernel>,
+        #[arg(long, default_value_t = 1.0, value_parser = positive)]
+        scale: f64,
+    },
+    /// Write the suite's sm_90 cubin (the same kernels, for nvbench)
+    Cubin { path: PathBuf },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Hot,
+    ColdCache,
+    Graph,
+    GraphPdl,
+    Isolated,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Hot => Mode::Hot,
+            ModeArg::ColdCache => Mode::ColdCache,
+            ModeArg::Graph => Mode::Graph,
+            ModeArg::GraphPdl => Mode::GraphPdl,
+            ModeArg::Isolated => Mode::Isolated,
+        }
+    }
+}
+
+/// The suite's cubin, compiled by build.rs from suite/suite.cu.
+const CUBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/suite.cubin"));
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number")),
+    }
+}
+
+fn main() -> ExitCode {
+    cli_exit::quiet_on_closed_pipe();
+    let args = Args::parse();
+    cli_exit::finish(dispatch(args).map(|()| ExitCode::SUCCESS))
+}
+
+fn dispatch(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        None => measure(args.run),
+        Some(Command::Compare { a, b, band_percent }) => {
+            let (a, b) = (compare_files::read(&a)?, compare_files::read(&b)?);
+            let band = band_percent / 100.0;
+            print!(
+                "{}",
+                compare_files::table(&compare_files::rows(&a, &b, band), band)
+            );
+            Ok(())
+        }
+        Some(Command::Launch {
+            device,
+            count,
+            kernel,
+            scale,
+        }) => {
+            let ctx = context(device.ordinal)?;
+            let kernels = chosen(kernel);
+            let names: Vec<&str> = kernels.iter().map(|k| k.name()).collect();
+            eprintln!(
+                "launching {count} times each, in this order: {}",
+                names.join(", ")
+            );
+            run::launch_plainly(&ctx, &kernels, scale, count).context("launching the suite")
+        }
+        Some(Command::Cubin { path }) => {
+            std::fs::write(&path, CUBIN).with_context(|| format!("writing {}", path.display()))
+        }
+    }
+}
+
+fn chosen(kernel: Option<Kernel>) -> Vec<Kernel> {
+    kernel.map_or(Kernel::ALL.to_vec(), |k| vec![k])
+}
+
+fn context(device: usize) -> anyhow::Result<std::sync::Arc<CudaContext>> {
+    // cudarc panics without libcuda; say so in one line instead.
+    cuda_check::require_driver()?;
+    CudaContext::new(device).with_context(|| format!("opening CUDA device {device}"))
+}
+
+fn measure(run: RunArgs) -> anyhow::Result<()> {
+    // Claimed before any GPU time is spent, so a bad path costs none.
+    let json = run.json.as_deref().map(JsonOut::create).transpose()?;
+    let ctx = context(run.device.ordinal)?;
+    let report = run::measure_suite(&ctx, &chosen(run.kernel), run.scale, run.mode.map(Mode::from))
+        .context("measuring the suite")?;
+    print!("{}", suite_table(&report));
+    if let Some(json) = json {
+        json.write(&report)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_takes_a_kernel_a_scale_and_a_json_path() {
+        let a = Args::try_parse_from([
+            "s",
+            "--kernel",
+            "vector-add",
+            "--scale",
+            "1.02",
+            "--json",
+            "x.json",
+        ])
+        .unwrap();
+        assert_eq!(a.run.kernel, Some(Kernel::VectorAdd));
+        assert_eq!(a.run.scale, 1.02);
+        assert!(a.command.is_none());
+        for bad in [
+            &["s", "--scale", "0"][..],
+            &["s", "--scale", "-1"],
+            &["s", "--kernel", "nope"],
+        ] {
+            assert_eq!(Args::try_parse_from(bad).unwrap_err().exit_code(), 2, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn compare_takes_two_files() {
+        let a = Args::try_parse_from(["s", "compare", "a.json", "b.json"]).unwrap();
+        assert!(matches!(a.command, Some(Command::Compare { band_percent, .. }) if band_percent == 1.0));
+        assert!(Args::try_parse_from(["s", "compare", "a.json"]).is_err());
+    }
+
+    #[test]
+    fn the_cubin_is_an_elf_file() {
+        assert_eq!(&CUBIN[..4], b"\x7fELF");
+    }
+}

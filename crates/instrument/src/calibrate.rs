@@ -1,0 +1,211 @@
+//! What the instrument can resolve, measured in the process that measures:
+//! the event timer's resolution, the floor of an empty launch and of an
+//! empty graph replay, how long the host takes to wake from a synchronise
+//! and get its next command to the GPU, and the device-to-device copy
+//! ceiling. [`flags`] holds a kernel's result against them: a median under
+//! ten timer ticks, or faster than the copy ceiling, is not trusted silently.
+//!
+//! Not for: sampling a kernel ([`crate::measure`]).
+
+use std::sync::Arc;
+
+use cuda_check::{check, CudaError};
+use cuda_objects::BlockingStream;
+use cudarc::driver::{CudaContext, CudaStream};
+use serde::{Deserialize, Serialize};
+
+use crate::events::{timing_event, Events};
+use crate::measure::copy_ceiling_gb_s;
+use crate::ptx::PtxKernel;
+use crate::reject::DOCUMENTED_EVENT_RESOLUTION_MS;
+use crate::replay::{CapturedGraph, Dependencies};
+use crate::stats::summarize;
+
+/// An empty kernel for the launch floors.
+const EMPTY_PTX: &std::ffi::CStr = c"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry calibrate_empty()
+{
+    ret;
+}
+";
+
+/// Event pairs per floor; enough distinct readings to see the timer's tick.
+const PAIRS: usize = 200;
+/// The bytes the copy ceiling copies: several times the L2 of any GPU here.
+const CEILING_BYTES: usize = 512 << 20;
+
+/// The process's own view of what it can resolve. Times are in ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    /// The smallest step between distinct event readings seen here, or the
+    /// documented 0.5 us where every reading was the same.
+    pub event_resolution_ms: f64,
+    /// Whether `event_resolution_ms` was measured here (not documented).
+    pub resolution_measured: bool,
+    /// Median of event pairs around one launch of an empty one-block kernel.
+    pub empty_launch_ms: f64,
+    /// Median of event pairs around one replay of a graph of that launch.
+    pub graph_launch_ms: f64,
+    /// Median time on the GPU between an event the host synchronised on and
+    /// the next event the host recorded: its wake-up plus one submission.
+    pub sync_wakeup_ms: f64,
+    /// Device-to-device copy rate, read plus written, in GB/s.
+    pub copy_ceiling_gb_s: f64,
+}
+
+/// A result the calibration says not to trust as printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Flag {
+    /// The median is under ten ticks of the event timer.
+    BelowTenTimerTicks,
+    /// The declared traffic at the median moves faster than the copy ceiling.
+    AboveCopyCeiling,
+}
+
+impl Flag {
+    pub fn text(self) -> &'static str {
+        match self {
+            Flag::BelowTenTimerTicks => "under 10 timer ticks",
+            Flag::AboveCopyCeiling => "above the copy ceiling",
+        }
+    }
+}
+
+/// The flags a median of `median_ms` earns against `calibration`, moving
+/// `gb_s` at that median when the caller declared its traffic.
+pub fn flags(median_ms: f64, gb_s: Option<f64>, calibration: &Calibration) -> Vec<Flag> {
+    let mut out = Vec::new();
+    // NaN is no comparison, so it is flagged too.
+    let resolved = median_ms.partial_cmp(&(10.0 * calibration.event_resolution_ms));
+    if !matches!(
+        resolved,
+        Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+    ) {
+        out.push(Flag::BelowTenTimerTicks);
+    }
+    if gb_s.is_some_and(|g| g > calibration.copy_ceiling_gb_s) {
+        out.push(Flag::AboveCopyCeiling);
+    }
+    out
+}
+
+/// The smallest positive step between distinct `readings`: the tick of the
+/// clock they were read from, given enough of them. `None` when they hold
+/// fewer than two distinct values.
+pub fn resolution(readings: &[f64]) -> Option<f64> {
+    let mut sorted: Vec<f64> = readings.iter().copied().filter(|x| x.is_finite()).collect();
+    sorted.sort_by(f64::total_cmp);
+    sorted
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .filter(|&gap| gap > 0.0)
+        .min_by(f64::total_cmp)
+}
+
+/// Measures the calibration on `ctx`'s device: a few hundred empty launches
+/// and replays and twenty 512 MiB copies, well under a second.
+pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, CudaError> {
+    let owned = check!(BlockingStream::create(ctx))?;
+    let stream = owned.stream();
+    check!(ctx.bind_to_thread())?;
+    let empty = PtxKernel::load(EMPTY_PTX, c"calibrate_empty")?;
+    // SAFETY: the kernel takes no parameters.
+    let mut launch = |s: &CudaStream| unsafe { empty.launch(1, 32, &mut [], s) };
+    let events = Events::new(ctx)?;
+    let launches = repeat(|| events.time(stream, || launch(stream)))?;
+    let graph = CapturedGraph::capture(stream, 1, Dependencies::Full, &mut launch)?;
+    let replays = repeat(|| events.time(stream, || graph.launch(stream)))?;
+    let wakeups = repeat(|| sync_wakeup(ctx, stream, &mut launch))?;
+    let all: Vec<f64> = launches.iter().chain(&replays).chain(&wakeups).copied().collect();
+    let measured = resolution(&all);
+    Ok(Calibration {
+        event_resolution_ms: measured.unwrap_or(DOCUMENTED_EVENT_RESOLUTION_MS),
+        resolution_measured: measured.is_some(),
+        empty_launch_ms: median(&launches),
+        graph_launch_ms: median(&replays),
+        sync_wakeup_ms: median(&wakeups),
+        copy_ceiling_gb_s: copy_ceiling_gb_s(ctx, CEILING_BYTES)?,
+    })
+}
+
+/// [`PAIRS`] readings of `read`, after ten untimed ones.
+fn repeat(mut read: impl FnMut() -> Result<f64, CudaError>) -> Result<Vec<f64>, CudaError> {
+    for _ in 0..10 {
+        read()?;
+    }
+    (0..PAIRS).map(|_| read()).collect()
+}
+
+fn median(values: &[f64]) -> f64 {
+    summarize(values).map_or(f64::NAN, |s| s.median)
+}
+
+/// The GPU time from an event the host waited for to the next one it
+/// records: the host's wake-up from the wait, and the record's trip back.
+fn sync_wakeup(
+    ctx: &Arc<CudaContext>,
+    stream: &CudaStream,
+    launch: &mut impl FnMut(&CudaStream) -> Result<(), CudaError>,
+) -> Result<f64, CudaError> {
+    let (waited, next) = (timing_event(ctx)?, timing_event(ctx)?);
+    launch(stream)?;
+    check!(waited.record(stream))?;
+    check!(waited.synchronize())?;
+    check!(next.record(stream))?;
+    check!(next.synchronize())?;
+    Ok(f64::from(check!(waited.elapsed_ms(&next))?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn calibration() -> Calibration {
+        Calibration {
+            event_resolution_ms: 0.000032,
+            resolution_measured: true,
+            empty_launch_ms: 0.002,
+            graph_launch_ms: 0.003,
+            sync_wakeup_ms: 0.01,
+            copy_ceiling_gb_s: 4000.0,
+        }
+    }
+
+    #[test]
+    fn the_resolution_is_the_smallest_step_between_distinct_readings() {
+        let tick = 0.000032;
+        let readings: Vec<f64> = [5u32, 9, 5, 7, 12, 6, 9]
+            .iter()
+            .map(|&k| f64::from(k) * tick)
+            .collect();
+        let r = resolution(&readings).unwrap();
+        assert!((r - tick).abs() < 1e-12, "{r}");
+        assert_eq!(resolution(&[0.002; 10]), None, "one distinct value shows no step");
+        assert_eq!(resolution(&[]), None);
+        assert_eq!(resolution(&[f64::NAN, 1.0]), None, "NaN is no reading");
+    }
+
+    #[test]
+    fn a_median_under_ten_ticks_is_flagged() {
+        let c = calibration();
+        assert_eq!(flags(0.000319, None, &c), [Flag::BelowTenTimerTicks]);
+        assert_eq!(flags(0.00032, None, &c), []);
+        assert_eq!(flags(-0.1, None, &c), [Flag::BelowTenTimerTicks]);
+        assert_eq!(flags(f64::NAN, None, &c), [Flag::BelowTenTimerTicks]);
+    }
+
+    #[test]
+    fn faster_than_the_copy_ceiling_is_flagged() {
+        let c = calibration();
+        assert_eq!(flags(0.057, Some(4000.1), &c), [Flag::AboveCopyCeiling]);
+        assert_eq!(flags(0.057, Some(4000.0), &c), [], "at the ceiling is possible");
+        assert_eq!(
+            flags(0.0001, Some(9000.0), &c),
+            [Flag::BelowTenTimerTicks, Flag::AboveCopyCeiling]
+        );
+    }
+}

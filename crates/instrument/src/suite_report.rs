@@ -1,0 +1,293 @@
+//! The output of a suite run: one row per kernel in its recommended mode,
+//! the process's own calibration above them, as a table and as JSON; and
+//! the few fields of that JSON a comparison reads back.
+//!
+//! Not for: one kernel in every mode (that is [`crate::report`]), or the
+//! kernels themselves (instrument-suite's).
+
+use std::fmt::Write;
+
+use serde::{Deserialize, Serialize};
+
+use crate::calibrate::{flags, Calibration, Flag};
+use crate::compare::Median;
+use crate::measure::{Measurement, Mode};
+use crate::report::{too_many_rejected, DeviceInfo, Traffic};
+
+/// Everything one suite run measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SuiteReport {
+    pub device: DeviceInfo,
+    pub calibration: Calibration,
+    pub kernels: Vec<KernelResult>,
+}
+
+/// One kernel of the suite, measured in one mode.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelResult {
+    pub kernel: String,
+    /// The work as a multiple of the kernel's standard size.
+    pub scale: f64,
+    pub traffic: Option<Traffic>,
+    /// The median and its interval; no median where the mode rejected too
+    /// many samples.
+    pub median: Option<Median>,
+    pub gb_s: Option<f64>,
+    pub flags: Vec<Flag>,
+    /// The mode's full record, every sample included.
+    pub measurement: Measurement,
+}
+
+impl KernelResult {
+    /// Summarises `measurement` of `kernel` against `calibration`.
+    pub fn new(
+        kernel: String,
+        scale: f64,
+        traffic: Option<Traffic>,
+        measurement: Measurement,
+        calibration: &Calibration,
+    ) -> KernelResult {
+        let s = &measurement.summary;
+        let median = (!measurement.too_many_rejected).then_some(Median {
+            ms: s.median,
+            ci: s.median_ci,
+        });
+        let gb_s = traffic.map(|t| t.gb_s(s.median));
+        KernelResult {
+            kernel,
+            scale,
+            traffic,
+            flags: median.map_or(Vec::new(), |m| flags(m.ms, gb_s, calibration)),
+            median,
+            gb_s,
+            measurement,
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.measurement.mode
+    }
+}
+
+impl SuiteReport {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+/// What a comparison reads of a suite run's JSON.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SuiteView {
+    pub kernels: Vec<KernelView>,
+}
+
+/// What a comparison reads of one kernel.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct KernelView {
+    pub kernel: String,
+    pub median: Option<Median>,
+    pub flags: Vec<Flag>,
+}
+
+/// The table: the calibration, then one row per kernel.
+pub fn suite_table(r: &SuiteReport) -> String {
+    let (d, c) = (&r.device, &r.calibration);
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{} (compute capability {}.{}, driver CUDA {}), L2 {} MiB",
+        d.name,
+        d.compute_capability.0,
+        d.compute_capability.1,
+        d.driver_cuda_version,
+        d.l2_bytes >> 20
+    );
+    let _ = writeln!(
+        o,
+        "calibration: event resolution {:.6} ms ({}), empty launch {:.5} ms, graph replay {:.5} ms, sync wake-up {:.5} ms, copy ceiling {:.0} GB/s",
+        c.event_resolution_ms,
+        if c.resolution_measured { "measured" } else { "documented" },
+        c.empty_launch_ms,
+        c.graph_launch_ms,
+        c.sync_wakeup_ms,
+        c.copy_ceiling_gb_s
+    );
+    let _ = writeln!(
+        o,
+        "{:<16} {:>6} {:>10} {:>9} {:>11} {:>23} {:>7} {:>7} {:>7} {:>8}  flags",
+        "kernel",
+        "scale",
+        "mode",
+        "samples",
+        "median ms",
+        "95% CI of median",
+        "noise",
+        "GB/s",
+        "ceiling",
+        "GPU ms"
+    );
+    for k in &r.kernels {
+        let m = &k.measurement;
+        let lead = format!(
+            "{:<16} {:>6} {:>10} {:>9}",
+            k.kernel,
+            k.scale,
+            m.mode.name(),
+            m.samples.len()
+        );
+        let Some(med) = k.median else {
+            let _ = writeln!(o, "{lead} {}", too_many_rejected(m));
+            continue;
+        };
+        let (gb, frac) = match k.gb_s {
+            Some(g) => (
+                format!("{g:.0}"),
+                format!("{:.0}%", 100.0 * g / c.copy_ceiling_gb_s),
+            ),
+            None => ("-".into(), "-".into()),
+        };
+        let flags: Vec<&str> = k.flags.iter().map(|f| f.text()).collect();
+        let _ = writeln!(
+            o,
+            "{lead} {:>11.5} {:>23} {:>6.2}% {:>7} {:>7} {:>8.1}  {}",
+            med.ms,
+            format!("{:.5} .. {:.5}", med.ci.0, med.ci.1),
+            100.0 * m.summary.rel_noise,
+            gb,
+            frac,
+            m.gpu_ms_spent,
+            if flags.is_empty() {
+                "-".to_string()
+            } else {
+                flags.join(", ")
+            }
+        );
+    }
+    for k in r
+        .kernels
+        .iter()
+        .filter(|k| k.median.is_some() && k.measurement.rejected > 0)
+    {
+        let _ = writeln!(
+            o,
+            "{}: {}",
+            k.kernel,
+            crate::report::rejected_line(&k.measurement)
+        );
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reject::Rejection;
+    use crate::sampling::{Budget, Stop, Warmup};
+    use crate::stats::summarize;
+
+    fn calibration() -> Calibration {
+        Calibration {
+            event_resolution_ms: 0.001,
+            resolution_measured: true,
+            empty_launch_ms: 0.002,
+            graph_launch_ms: 0.003,
+            sync_wakeup_ms: 0.01,
+            copy_ceiling_gb_s: 4000.0,
+        }
+    }
+
+    fn measurement(values: &[f64], rejected: usize) -> Measurement {
+        Measurement {
+            mode: Mode::Isolated,
+            launches_per_sample: 1,
+            warmup: Warmup::Count(1),
+            budget: Budget::default(),
+            samples: values
+                .iter()
+                .map(|&ms| crate::measure::Sample {
+                    ms,
+                    clocks: None,
+                    dropped: false,
+                    rejected: ms < 0.001,
+                })
+                .collect(),
+            summary: summarize(values).unwrap(),
+            stop: Stop::NoiseTarget,
+            dropped: 0,
+            rejected,
+            rejection: Rejection::default(),
+            too_many_rejected: Rejection::default().too_many(rejected, values.len()),
+            gpu_ms_spent: 1.0,
+            clocks_unavailable: None,
+        }
+    }
+
+    fn report(kernels: Vec<KernelResult>) -> SuiteReport {
+        SuiteReport {
+            device: DeviceInfo {
+                name: "a GPU".into(),
+                compute_capability: (9, 0),
+                driver_cuda_version: "13.0".into(),
+                l2_bytes: 60 << 20,
+                copy_ceiling_gb_s: 4000.0,
+                clocks_unavailable: None,
+                cupti_unavailable: None,
+            },
+            calibration: calibration(),
+            kernels,
+        }
+    }
+
+    #[test]
+    fn a_kernel_faster_than_the_copy_ceiling_is_flagged_in_the_table_and_the_json() {
+        let traffic = Traffic {
+            bytes_read: 300_000_000,
+            bytes_written: 0,
+        };
+        // 300 MB in 0.05 ms is 6000 GB/s, above the 4000 measured.
+        let k = KernelResult::new(
+            "fast".into(),
+            1.0,
+            Some(traffic),
+            measurement(&[0.05; 30], 0),
+            &calibration(),
+        );
+        assert_eq!(k.flags, [Flag::AboveCopyCeiling]);
+        let r = report(vec![k]);
+        let table = suite_table(&r);
+        assert!(table.contains("above the copy ceiling"), "{table}");
+        let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(json["kernels"][0]["flags"][0], "AboveCopyCeiling");
+        assert_eq!(json["calibration"]["event_resolution_ms"], 0.001);
+    }
+
+    #[test]
+    fn too_many_rejections_print_no_median_and_the_json_reads_back_without_one() {
+        let mut values = vec![0.002; 20];
+        values[0] = -0.1318;
+        values[1] = -0.001;
+        let k = KernelResult::new("noisy".into(), 1.0, None, measurement(&values, 2), &calibration());
+        assert_eq!(k.median, None);
+        let r = report(vec![k]);
+        let table = suite_table(&r);
+        assert!(table.contains("no median: 2 of 20 samples impossible"), "{table}");
+        let view: SuiteView = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(view.kernels[0].kernel, "noisy");
+        assert_eq!(view.kernels[0].median, None);
+    }
+
+    #[test]
+    fn a_median_reads_back_as_written() {
+        let k = KernelResult::new(
+            "ok".into(),
+            1.02,
+            None,
+            measurement(&[0.057; 25], 0),
+            &calibration(),
+        );
+        let view: SuiteView = serde_json::from_str(&report(vec![k]).to_json()).unwrap();
+        let m = view.kernels[0].median.unwrap();
+        assert_eq!((m.ms, m.ci), (0.057, (0.057, 0.057)));
+        assert!(view.kernels[0].flags.is_empty());
+    }
+}

@@ -1,0 +1,62 @@
+//! instrument-suite's command line, its failures without a driver and its
+//! end on a closed stdout, run for real on any machine (see
+//! lesson_cli::testing).
+
+use lesson_cli::testing::{
+    assert_no_driver_failure, assert_one_line_failure, assert_quiet_on_closed_pipe,
+    assert_standard_command_line, assert_usage_error, lesson_bin, run, run_without_driver,
+};
+
+fn bin() -> String {
+    lesson_bin(env!("CARGO_BIN_EXE_instrument-suite"))
+}
+
+/// A fresh directory of this test's own under the system's temp dir.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("instrument-suite-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+#[test]
+fn without_a_driver_it_exits_1_with_one_line() {
+    assert_no_driver_failure(&bin());
+}
+
+#[test]
+fn usage_errors_help_and_version_are_claps() {
+    assert_standard_command_line(&bin(), "instrument-suite", env!("CARGO_PKG_VERSION"));
+    assert_usage_error(&run(&bin(), &["--scale", "0"]), "is not a positive number");
+    assert_usage_error(&run(&bin(), &["--kernel", "nope"]), "invalid value 'nope'");
+    assert_usage_error(&run(&bin(), &["compare", "a.json"]), "required");
+}
+
+#[test]
+fn a_closed_stdout_ends_it_quietly() {
+    assert_quiet_on_closed_pipe(&bin(), &["--help"]);
+}
+
+#[test]
+fn a_json_path_that_cannot_be_written_fails_before_cuda_is_asked() {
+    let path = scratch("json").join("no-such-dir").join("x.json");
+    let output = run_without_driver(&bin(), &["--json", path.to_str().unwrap()]);
+    let line = assert_one_line_failure(&output, "cannot create");
+    assert!(!line.contains("driver"), "the path fails first: {line}");
+}
+
+#[test]
+fn the_cubin_is_written_without_a_gpu_and_a_missing_run_is_one_line() {
+    let dir = scratch("cubin");
+    let cubin = dir.join("suite.cubin");
+    let output = run_without_driver(&bin(), &["cubin", cubin.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(&std::fs::read(&cubin).unwrap()[..4], b"\x7fELF");
+    let missing = dir.join("missing.json");
+    let output = run(
+        &bin(),
+        &["compare", missing.to_str().unwrap(), missing.to_str().unwrap()],
+    );
+    assert_one_line_failure(&output, "reading");
+    let _ = std::fs::remove_dir_all(&dir);
+}
