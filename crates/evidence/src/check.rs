@@ -146,9 +146,9 @@ pub fn render(table: &Table) -> String {
             "\nwhy the expected failures are expected (code/{}/expected-failures.txt):",
             table.lesson
         );
-        // A reason's figures are blocks the evidence writes; shown as text.
+        // ExpectedFailures keeps a reason's figure blocks as their text.
         for (id, reason) in reasons {
-            let _ = writeln!(out, "  {id}: {}", crate::figures::plain(reason));
+            let _ = writeln!(out, "  {id}: {reason}");
         }
     }
     let failed_runs: Vec<&Row> = table
