@@ -3,7 +3,8 @@
 #
 # Builds, on a machine with Rust, everything ci/gpu-session.sh runs on a GPU
 # machine without Rust, into .evidence-bin/ (git-ignored; carry it there):
-#   every lesson's Rust binary, the evidence recorder, the GPU-only test
+#   every lesson's Rust binary, the evidence recorder, the instrument's
+#   kernel suite, the GPU-only test
 #   binaries (run there with --ignored), ci/cuda-versions.cu built with the
 #   toolkit they link, and each lesson's C++ program built with its recipe's
 #   nvcc line by that toolkit and this host's compiler
@@ -16,6 +17,8 @@ rm -rf .evidence-bin
 mkdir -p .evidence-bin/tests
 cargo build --release --workspace --quiet
 cp target/release/evidence .evidence-bin/
+# The instrument's kernel suite, which its GPU test runs.
+cp target/release/instrument-suite .evidence-bin/
 for lesson in $(target/release/evidence lessons); do
   cp "target/release/$lesson" .evidence-bin/
   read -ra line <<<"$(target/release/evidence recipe "$lesson" | sed -n 's/^nvcc //p')"
