@@ -303,16 +303,13 @@ mod tests {
         assert!(rendered(&r).contains("verdict, queued ahead: does not hold"));
     }
 
-    // The two fixtures are SYNTHETIC: no recorded run of this lesson existed
-    // when they were written. synthetic-rust.txt is `rendered(&known())`
-    // under a transcript header; synthetic-cxx.txt was written with printf(1)
-    // from events.cu's own format strings and other fixed numbers. The lead
-    // replaces both with recorded H200 transcripts after the first recording.
+    // Two runs recorded on the H200 by ci/gpu-session.sh (copies of
+    // evidence/ref-events-and-timing/ files).
     #[test]
     fn the_cxx_and_rust_transcripts_give_the_same_fields() {
         let (cxx, rust) = conformance::assert_same_fields::<Report>(
-            include_str!("../tests/fixtures/synthetic-cxx.txt"),
-            include_str!("../tests/fixtures/synthetic-rust.txt"),
+            include_str!("../tests/fixtures/2026-11-30T051623Z-h200-cxx.txt"),
+            include_str!("../tests/fixtures/2026-11-30T051626Z-h200-rust.txt"),
         );
         assert_eq!(cxx.figures().len(), 3 * 2 + 26);
         assert_eq!(cxx.gpu, rust.gpu);
@@ -320,8 +317,10 @@ mod tests {
     }
 
     #[test]
-    fn the_synthetic_rust_fixture_is_what_the_renderer_prints() {
-        let text = include_str!("../tests/fixtures/synthetic-rust.txt");
+    fn the_renderer_prints_the_known_numbers_as_recorded_here() {
+        // `rendered(&known())` under a transcript header, kept to see a
+        // change in the renderer's layout as a diff.
+        let text = include_str!("../tests/fixtures/known-rendered.txt");
         let printed: Vec<&str> = body(text).iter().map(|l| l.1).collect();
         let want = rendered(&known()).replace("Test GPU", "NVIDIA H200");
         assert_eq!(printed.join("\n").trim_end(), want);
