@@ -210,7 +210,11 @@ mod tests {
         let printed: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
         let words = |t: &str| -> Vec<String> {
             t.split_whitespace()
-                .map(|w| w.chars().map(|c| if c.is_ascii_digit() { '0' } else { c }).collect())
+                .map(|w| {
+                    w.chars()
+                        .map(|c| if c.is_ascii_digit() { '0' } else { c })
+                        .collect()
+                })
                 .collect()
         };
         assert_eq!(words(&parse(&lines).unwrap().render()), words(&printed));
