@@ -18,7 +18,23 @@ import os
 import statistics
 import sys
 
-UNITS = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}
+# ncu names a time unit "ns" with --print-units base (as suite-session.sh
+# asks) and "nsecond" in its older spellings; both mean the same.
+UNITS = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3,
+         "ms": 1.0, "msecond": 1.0, "s": 1e3, "second": 1e3}
+
+
+def unit_ms(unit):
+    """Milliseconds in one `unit` of ncu's; an unknown unit is an error,
+    never a silent NaN (the first trial's summary lost every ncu value so)."""
+    if unit not in UNITS:
+        raise ValueError(f"ncu time unit {unit!r} is not one this script knows")
+    return UNITS[unit]
+
+
+def ratio(x, truth):
+    """x / truth, or None when either is missing or truth is zero."""
+    return None if x is None or not truth else x / truth
 
 
 def spread(values):
@@ -35,7 +51,7 @@ def ncu_medians(path, order, launches):
     out = {}
     for i, kernel in enumerate(order):
         block = rows[i * launches:(i + 1) * launches]
-        ms = [float(r["Metric Value"].replace(",", "")) * UNITS.get(r["Metric Unit"], float("nan")) for r in block]
+        ms = [float(r["Metric Value"].replace(",", "")) * unit_ms(r["Metric Unit"]) for r in block]
         if ms:
             out[kernel] = (statistics.median(ms), len(ms), block[0]["Kernel Name"])
     return out
@@ -101,7 +117,6 @@ def main():
           "       | nvbench cold ms  vs ncu  spread | batch ms  vs ncu  spread | kernel GPU ms/proc  wall s/proc")
     for k in order:
         t = ncu.get(k, (None, 0, ""))[0]
-        ratio = lambda x: None if t is None or x is None else x / t  # noqa: E731
         ir = inst.get(k, [])
         im = statistics.median([r[0] for r in ir]) if ir else None
         ig = statistics.mean([r[1] for r in ir]) if ir else None
@@ -113,10 +128,10 @@ def main():
         nb = statistics.median(batch) if nr else None
         ng = statistics.mean([r[2] for r in nr]) if nr else None
         nw = statistics.mean([r[3] for r in nr]) if nr else None
-        print(f"{k:<15} {fmt(t, '.5f'):>9} ({ncu.get(k, (0, 0))[1]:>2}) | {fmt(im, '.5f'):>21} {fmt(ratio(im), '.3f'):>7}"
+        print(f"{k:<15} {fmt(t, '.5f'):>9} ({ncu.get(k, (0, 0))[1]:>2}) | {fmt(im, '.5f'):>21} {fmt(ratio(im, t), '.3f'):>7}"
               f" {fmt(100 * spread([r[0] for r in ir]) if ir else None, '.2f'):>6}% {fmt(ig, '.1f'):>12}  {modes:<10}"
-              f" | {fmt(nc, '.5f'):>15} {fmt(ratio(nc), '.3f'):>7} {fmt(100 * spread(cold) if nr else None, '.2f'):>6}%"
-              f" | {fmt(nb, '.5f'):>8} {fmt(ratio(nb), '.3f'):>7} {fmt(100 * spread(batch) if nr else None, '.2f'):>6}%"
+              f" | {fmt(nc, '.5f'):>15} {fmt(ratio(nc, t), '.3f'):>7} {fmt(100 * spread(cold) if nr else None, '.2f'):>6}%"
+              f" | {fmt(nb, '.5f'):>8} {fmt(ratio(nb, t), '.3f'):>7} {fmt(100 * spread(batch) if nr else None, '.2f'):>6}%"
               f" | {fmt(ng, '.1f'):>18} {fmt(nw, '.2f'):>12}")
     for k, (_, n, name) in ncu.items():
         print(f"ncu rows for {k}: {n} launches of {name}")
