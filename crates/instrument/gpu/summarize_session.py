@@ -57,10 +57,10 @@ def ncu_medians(path, order, launches):
     return out
 
 
-def instrument_runs(folder):
+def instrument_runs(folder, pattern="suite-*.json"):
     """kernel -> [(median ms, GPU ms, mode)] over the suite JSONs."""
     out = {}
-    for path in sorted(glob.glob(os.path.join(folder, "suite-*.json"))):
+    for path in sorted(glob.glob(os.path.join(folder, pattern))):
         try:
             run = json.load(open(path))
         except (OSError, ValueError):
@@ -104,6 +104,25 @@ def nvbench_runs(folder):
     return out
 
 
+def print_modes(folder, order, ncu):
+    """One process per mode (suite-session.sh's modes step): each kernel's
+    median in every mode over ncu's; a dash where a mode gave no median."""
+    files = sorted(glob.glob(os.path.join(folder, "mode-*.json")))
+    if not files:
+        return
+    names = [os.path.basename(f)[len("mode-"):-len(".json")] for f in files]
+    print("every mode, one process each: median ms (vs ncu)")
+    print(f"{'kernel':<15}" + "".join(f" | {n:>20}" for n in names))
+    runs = [instrument_runs(folder, os.path.basename(f)) for f in files]
+    for k in order:
+        t = ncu.get(k, (None,))[0]
+        cells = []
+        for run in runs:
+            m = run.get(k, [(None,)])[0][0]
+            cells.append(f"{fmt(m, '.5f')} ({fmt(ratio(m, t), '.3f')})")
+        print(f"{k:<15}" + "".join(f" | {c:>20}" for c in cells))
+
+
 def fmt(x, spec):
     return "-" if x is None or x != x else format(x, spec)
 
@@ -135,6 +154,9 @@ def main():
               f" | {fmt(ng, '.1f'):>18} {fmt(nw, '.2f'):>12}")
     for k, (_, n, name) in ncu.items():
         print(f"ncu rows for {k}: {n} launches of {name}")
+    print_modes(os.path.join(work, "modes"), order, ncu)
+    if not os.path.isdir(os.path.join(work, "pairs")):
+        return
     for kind, title in [("aa", "A/A (vector-add at n, two processes)"), ("ab", "A/B (vector-add at n and 1.02 n)")]:
         labels = {}
         for path in glob.glob(os.path.join(work, "pairs", f"compare-{kind}-*.txt")):

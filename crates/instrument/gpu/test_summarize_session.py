@@ -5,6 +5,7 @@ first, values in ns with thousands separators. Run with
 `python3 -m unittest discover -s crates/instrument/gpu` (tests/python.rs
 does, in `cargo test -p instrument`)."""
 import os
+import tempfile
 import unittest
 
 import summarize_session as s
@@ -22,6 +23,19 @@ class NcuCsv(unittest.TestCase):
         self.assertEqual(got["empty"][1:], (2, "suite_empty_kernel"))
         self.assertEqual(got["copy-1gib"][2], "suite_copy_vec4_kernel")
         self.assertAlmostEqual(got["fma-10ms"][0], 12.5, delta=0.2)
+
+    def test_the_recorded_transcript_of_ncu_parses_the_same(self):
+        # suite-session.sh keeps ncu's output as an `evidence record`
+        # transcript: a metadata header, then ncu's lines and the launcher's
+        # stderr in one stream.
+        plain = os.path.join(HERE, "testdata", "ncu-trial.csv")
+        with tempfile.TemporaryDirectory() as d:
+            recorded = os.path.join(d, "ncu.csv")
+            with open(recorded, "w") as f:
+                f.write("# lesson: instrument-suite\n# command: ncu --csv ...\n# ---\n")
+                f.write("launching 2 times each, in this order: empty\n")
+                f.write(open(plain).read())
+            self.assertEqual(s.ncu_medians(recorded, ORDER, 2), s.ncu_medians(plain, ORDER, 2))
 
     def test_units_in_every_spelling_ncu_uses(self):
         for unit, ms in [("ns", 1e-6), ("nsecond", 1e-6), ("us", 1e-3), ("usecond", 1e-3),
