@@ -36,14 +36,18 @@
 # some 30 pairs rounds; REPEAT=3 DEADLINE_S=520 about 490 s, with all 41.
 #
 # Every process's console output is recorded by `evidence record` under
-# OUT/evidence/instrument-suite/ (a transcript with the run's metadata
+# evidence/instrument-suite/ (a transcript with the run's metadata
 # header: commit, date, GPU, driver, CUDA, command; and its JSON twin): each
 # instrument-suite table, ncu's CSV, each nvbench process, each pairs round
 # (both tables and both compares), setup. The processes' own --json files
-# cannot carry a header: they are copied to OUT/evidence/instrument-suite/
+# cannot carry a header: they are copied to evidence/instrument-suite/
 # json-<commit>-<time>/ and the `session` transcript lists them with their
-# SHA-256 beside the summary tables. Everything also lands in
-# OUT/suite-session.tar.gz, beside OUT/steps.txt and OUT/summary.txt.
+# SHA-256 beside the summary tables. That folder is packed as
+# OUT/evidence.tar.xz (split into OUT/evidence.tar.xz.NN of 15 MiB where
+# larger: a device call returns 8 files of at most 16 MiB), to unpack into
+# the repository's evidence/. The rest of the work folder (logs, the cubin,
+# SASS; no JSON, which the evidence holds) is OUT/suite-session.tar.gz,
+# beside OUT/steps.txt and OUT/summary.txt.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${BIN:-.evidence-bin/instrument-suite}
@@ -135,11 +139,12 @@ deadline=${DEADLINE_S:-205}
 steps=" ${STEPS:-suite ncu nvbench modes nvb-pairs pairs} "
 rust_runtime="$(.evidence-bin/cuda-versions-rust 2> /dev/null || echo unknown) (static cudart of the provisioned CUDA 13.0 wheels)"
 nvb_runtime="cuda-bench 0.3.0 and cuda-bindings 13.0.3 wheels (Python)"
-mkdir -p "$out/evidence"
+mkdir -p "$out"
 out=$(cd "$out" && pwd)
+ev=$(mktemp -d)/evidence
 w=$(mktemp -d)/suite-session
 py=$(mktemp -d)/py
-jdir=$out/evidence/instrument-suite/json-${EVIDENCE_COMMIT:0:7}-$(date -u +%Y%m%dT%H%M%SZ)
+jdir=$ev/instrument-suite/json-${EVIDENCE_COMMIT:0:7}-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$w"/{pairs,nvb-pairs} "$jdir"
 for k in $(seq 1 "$repeat"); do mkdir -p "$w/r$k"/{suite,nvbench}; done
 start=$EPOCHREALTIME
@@ -165,12 +170,12 @@ step() {
 }
 
 # rec NAME COPY RUNTIME [VAR=value ...] -- COMMAND: records COMMAND's output
-# as the transcript OUT/evidence/instrument-suite/<time>-NAME.txt (metadata
+# as the transcript evidence/instrument-suite/<time>-NAME.txt (metadata
 # header first) and copies the transcript to COPY, where the session reads it.
 rec() {
   local name=$1 copy=$2 runtime=$3 path
   shift 3
-  path=$(EVIDENCE_RUNTIME=$runtime "$evidence" record --dir "$out/evidence" --lesson instrument-suite --name "$name" "$@")
+  path=$(EVIDENCE_RUNTIME=$runtime "$evidence" record --dir "$ev" --lesson instrument-suite --name "$name" "$@")
   echo "$name: ${path:-not recorded} (rc=$?)"
   [[ -n $path ]] && cp "$path" "$copy"
 }
@@ -255,5 +260,9 @@ keep_json
 rec session "$out/summary.txt" "none (summarize_session.py on the files above)" -- \
   bash "$here/suite-session.sh" summarize "$w" "$repeat" "$ncu_launches" "$jdir" "$out/steps.txt" > /dev/null
 cp "$out/steps.txt" "$w/"
-tar -czf "$out/suite-session.tar.gz" -C "$(dirname "$w")" suite-session
-log "$(printf 'done at %.1f s; %s; evidence in %s' "$(elapsed)" "$(du -h "$out/suite-session.tar.gz" | cut -f1)" "$out/evidence/instrument-suite")"
+tar -czf "$out/suite-session.tar.gz" --exclude='*.json' -C "$(dirname "$w")" suite-session
+XZ_OPT=-T0 tar -cJf "$out/evidence.tar.xz" -C "$ev" instrument-suite
+if (($(stat -c %s "$out/evidence.tar.xz") > 15 << 20)); then
+  split -b 15M -d "$out/evidence.tar.xz" "$out/evidence.tar.xz." && rm "$out/evidence.tar.xz"
+fi
+log "$(printf 'done at %.1f s; %s' "$(elapsed)" "$(cd "$out" && du -ch suite-session.tar.gz evidence.tar.xz* | tr '\t\n' ' ')")"
