@@ -4,11 +4,11 @@
 # The instrument against Nsight Compute and nvbench on the kernel suite, in
 # one session on the GPU machine (issue 16). Run from the repository root:
 #
-#   crates/instrument/gpu/suite-session.sh OUT
+#   EVIDENCE_COMMIT=<commit> crates/instrument/gpu/suite-session.sh OUT
 #
-# with BIN (default .gpu-bench/instrument-suite, built here with
-# `cargo build --release -p instrument`) and WHEELS (default .whl, from
-# fetch-wheels.sh) carried along. Steps, each timed:
+# with BIN (default .evidence-bin/instrument-suite), EVIDENCE (default
+# .evidence-bin/evidence; both from ci/build-for-gpu.sh) and WHEELS (default
+# .whl, from fetch-wheels.sh) carried along. Steps, each timed:
 #   setup      the wheels into a private folder; the cubin out of BIN; the
 #              SASS of BIN's sm_90 code and of the cubin, side by side
 #   suite      instrument-suite in PROCS processes (default 5), --json each
@@ -17,54 +17,167 @@
 #   nvbench    nvbench_suite.py on the same cubin in NVB_PROCS processes
 #              (default PROCS; cold and batch in each), --json each, with
 #              NVB_ARGS (default none) added to nvbench's command line
+#   modes      one instrument-suite process in each of MODES (default hot,
+#              graph, graph-pdl, isolated): every kernel in every mode, held
+#              against the same ncu, so the recommended mode's choice can be
+#              checked kernel by kernel (once, with the first repetition)
+#   nvb-pairs  NVB_PAIRS (default 2) rounds of A, A' at n and B at 1.02 n with
+#              nvbench, and nvbench's own nvbench_compare.py on A/A' and A/B
 #   pairs      PAIRS (default 41) rounds of two vector-add processes, A_i at
 #              n and B_i at 1.02 n: `compare A_i B_i` (A/B) in every round,
-#              `compare A_(i-1) A_i` (A/A) from the second on: 41 A/B and
-#              40 A/A pairs from 82 processes
-#   nvb-pairs  NVB_PAIRS (default 4) rounds of the same with nvbench, and
-#              nvbench's own nvbench_compare.py on each pair
-# STEPS (default all) names the steps to run besides setup.
-# A step that would start after DEADLINE_S seconds (default 225) is skipped,
-# and a pairs loop stops there; steps.txt says so. Everything lands in
-# OUT/suite-session.tar.gz, beside OUT/steps.txt and OUT/summary.txt.
+#              `compare A_(i-1) A_i` (A/A) from the second on
+# REPEAT (default 1) runs suite, ncu and nvbench that many times, each
+# repetition in its own folder with its own summary table; modes, nvb-pairs
+# and pairs run once. STEPS (default all) names the steps to run besides
+# setup. A step that would start after DEADLINE_S seconds (default 205) is
+# skipped and the pairs loop stops there, so the pairs fill what time is
+# left; steps.txt says what ran. From the first trial's step times (nvbench
+# 22 s a process, a pairs round 1.2 s) the defaults take about 210 s, with
+# some 30 pairs rounds; REPEAT=3 DEADLINE_S=520 about 490 s, with all 41.
+#
+# Every process's console output is recorded by `evidence record` under
+# evidence/instrument-suite/ (a transcript with the run's metadata
+# header: commit, date, GPU, driver, CUDA, command; and its JSON twin): each
+# instrument-suite table, ncu's CSV, each nvbench process, each pairs round
+# (both tables and both compares), setup. The processes' own --json files
+# cannot carry a header: they are copied to evidence/instrument-suite/
+# json-<commit>-<time>/ and the `session` transcript lists them with their
+# SHA-256 beside the summary tables. That folder is packed as
+# OUT/evidence.tar.xz (split into OUT/evidence.tar.xz.NN of 15 MiB where
+# larger: a device call returns 8 files of at most 16 MiB), to unpack into
+# the repository's evidence/. The rest of the work folder (logs, the cubin,
+# SASS; no JSON, which the evidence holds) is OUT/suite-session.tar.gz,
+# beside OUT/steps.txt and OUT/summary.txt.
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${BIN:-.evidence-bin/instrument-suite}
+
+# One round of pairs, run by `evidence record` so its transcript holds both
+# processes' tables and both compares: pair-round I DIR.
+if [[ ${1:-} == pair-round ]]; then
+  i=$2 d=$3
+  for side in "a --kernel vector-add" "b --kernel vector-add --scale 1.02"; do
+    read -r name args <<< "$side"
+    echo "== $name-$i: $bin $args"
+    # shellcheck disable=SC2086 # args is the word list above
+    "$bin" $args --json "$d/$name-$i.json" | tee "$d/$name-$i.txt"
+  done
+  echo "== compare a-$i b-$i (A/B)"
+  "$bin" compare "$d/a-$i.json" "$d/b-$i.json" | tee "$d/compare-ab-$i.txt"
+  if ((i > 1)); then
+    echo "== compare a-$((i - 1)) a-$i (A/A)"
+    "$bin" compare "$d/a-$((i - 1)).json" "$d/a-$i.json" | tee "$d/compare-aa-$i.txt"
+  fi
+  exit 0
+fi
+
+# One round of nvbench pairs: nvb-round I DIR PYDIR [nvbench args].
+if [[ ${1:-} == nvb-round ]]; then
+  i=$2 d=$3 py=$4
+  shift 4
+  for side in "a" "aa" "b --scale 1.02"; do
+    read -r name args <<< "$side"
+    echo "== $name-$i: nvbench_suite.py --kernel vector-add $args"
+    # shellcheck disable=SC2086 # args is the word list above
+    PYTHONPATH="$py" python3 "$here/nvbench_suite.py" "$d/../suite.cubin" --kernel vector-add $args "$@" \
+      --json "$d/$name-$i.json" 2>&1 | tee "$d/$name-$i.txt"
+  done
+  for kind in aa ab; do
+    other=${kind/ab/b}
+    echo "== nvbench_compare.py a-$i $other-$i"
+    PYTHONPATH="$py:$py/cuda/bench/scripts" python3 "$py/cuda/bench/scripts/nvbench_compare.py" --no-color \
+      "$d/a-$i.json" "$d/$other-$i.json" 2>&1 | tee "$d/nvbench-compare-$kind-$i.txt"
+  done
+  exit 0
+fi
+
+# The session's summary, recorded as the `session` transcript:
+# summarize WORKDIR REPEAT NCU_LAUNCHES JSONDIR STEPS_TXT.
+if [[ ${1:-} == summarize ]]; then
+  w=$2 repeat=$3 launches=$4 jdir=$5
+  echo "== steps"
+  cat "$6"
+  for k in $(seq 1 "$repeat"); do
+    echo "== repetition $k of $repeat"
+    python3 "$here/summarize_session.py" "$w/r$k" empty,vector-add-l2,vector-add,copy-1gib,fma-1ms,fma-10ms "$launches"
+  done
+  echo "== labels of instrument-suite compare on vector-add (A/A: same n; A/B: B at 1.02 n)"
+  for kind in aa ab; do
+    printf '%s: ' "$kind"
+    cat "$w"/pairs/compare-"$kind"-*.txt 2> /dev/null | awk '$1 == "vector-add" { n[$2]++ } END { for (l in n) printf "%s %d  ", l, n[l]; print "" }'
+  done
+  echo "== recommended-mode medians per process"
+  # Each table after its transcript's header, less its device and
+  # calibration lines.
+  for f in "$w"/r*/suite/suite-*.txt; do echo "-- ${f#"$w"/}"; sed '1,/^# ---$/d' "$f" | sed -n '3,$p'; done
+  echo "== SASS"
+  grep '^SASS' "$w/setup.log"
+  echo "== the processes' JSON files, kept beside this transcript in $(basename "$jdir")/"
+  (cd "$jdir" && find . -type f -name '*.json' | sort | xargs sha256sum)
+  exit 0
+fi
+
 out=${1:?usage: suite-session.sh OUT}
-bin=${BIN:-.gpu-bench/instrument-suite}
+: "${EVIDENCE_COMMIT:?set EVIDENCE_COMMIT to the commit the tree was copied from}"
+export EVIDENCE_COMMIT
+evidence=${EVIDENCE:-.evidence-bin/evidence}
 wheels=${WHEELS:-.whl}
 procs=${PROCS:-5}
 nvb_procs=${NVB_PROCS:-$procs}
 # Extra nvbench options for every nvbench process (default none: nvbench's
 # own stopping rules, which the GPU-time comparison needs).
-read -r -a nvb_args <<< "${NVB_ARGS:-}"
+nvb_args_text=${NVB_ARGS:-}
+read -r -a nvb_args <<< "$nvb_args_text"
 pairs=${PAIRS:-41}
-nvb_pairs=${NVB_PAIRS:-4}
+nvb_pairs=${NVB_PAIRS:-2}
 ncu_launches=${NCU_LAUNCHES:-20}
-deadline=${DEADLINE_S:-225}
+repeat=${REPEAT:-1}
+read -r -a modes <<< "${MODES:-hot graph graph-pdl isolated}"
+deadline=${DEADLINE_S:-205}
 # Which steps to run (setup always runs): a session too long for one call
-# can be split, e.g. STEPS="suite ncu nvbench" then STEPS="pairs nvb-pairs".
-steps=" ${STEPS:-suite ncu nvbench pairs nvb-pairs} "
-here=$(cd "$(dirname "$0")" && pwd)
-# instrument-suite's kernels in the order `launch` launches them.
-suite_order=empty,vector-add-l2,vector-add,copy-1gib,fma-1ms,fma-10ms
+# can be split, e.g. STEPS="suite ncu nvbench" then STEPS="nvb-pairs pairs".
+steps=" ${STEPS:-suite ncu nvbench modes nvb-pairs pairs} "
+rust_runtime="$(.evidence-bin/cuda-versions-rust 2> /dev/null || echo unknown) (static cudart of the provisioned CUDA 13.0 wheels)"
+nvb_runtime="cuda-bench 0.3.0 and cuda-bindings 13.0.3 wheels (Python)"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+ev=$(mktemp -d)/evidence
 w=$(mktemp -d)/suite-session
 py=$(mktemp -d)/py
-mkdir -p "$w"/{suite,nvbench,pairs,nvb-pairs}
+jdir=$ev/instrument-suite/json-${EVIDENCE_COMMIT:0:7}-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$w"/{pairs,nvb-pairs} "$jdir"
+for k in $(seq 1 "$repeat"); do mkdir -p "$w/r$k"/{suite,nvbench}; done
 start=$EPOCHREALTIME
 
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 elapsed() { since "$start"; }
 past_deadline() { awk -v e="$(elapsed)" -v d="$deadline" 'BEGIN { exit !(e > d) }'; }
 log() { echo "$*" | tee -a "$out/steps.txt"; }
-# step NAME FUNCTION: runs FUNCTION unless past the deadline, and logs its time.
+# step NAME FUNCTION [ARGS]: runs FUNCTION unless past the deadline, and
+# logs its time.
 step() {
-  if [[ $1 != setup && $steps != *" $1 "* ]]; then log "$(printf '%-10s not asked for (STEPS)' "$1")"; return; fi
-  if past_deadline; then log "$(printf '%-10s skipped: past %s s' "$1" "$deadline")"; return; fi
+  local name=$1 fn=$2
+  shift 2
+  if [[ $name != setup && $steps != *" ${name%%-r[0-9]*} "* ]]; then
+    log "$(printf '%-10s not asked for (STEPS)' "$name")"
+    return
+  fi
+  if past_deadline; then log "$(printf '%-10s skipped: past %s s' "$name" "$deadline")"; return; fi
   local t0=$EPOCHREALTIME
-  ("$2") > "$w/$1.log" 2>&1
+  ("$fn" "$@") > "$w/$name.log" 2>&1
   local rc=$?
-  log "$(printf '%-10s rc=%d %7.1f s (at %.1f s)' "$1" "$rc" "$(since "$t0")" "$(elapsed)")"
+  log "$(printf '%-10s rc=%d %7.1f s (at %.1f s)' "$name" "$rc" "$(since "$t0")" "$(elapsed)")"
+}
+
+# rec NAME COPY RUNTIME [VAR=value ...] -- COMMAND: records COMMAND's output
+# as the transcript evidence/instrument-suite/<time>-NAME.txt (metadata
+# header first) and copies the transcript to COPY, where the session reads it.
+rec() {
+  local name=$1 copy=$2 runtime=$3 path
+  shift 3
+  path=$(EVIDENCE_RUNTIME=$runtime "$evidence" record --dir "$ev" --lesson instrument-suite --name "$name" "$@")
+  echo "$name: ${path:-not recorded} (rc=$?)"
+  [[ -n $path ]] && cp "$path" "$copy"
 }
 
 setup() {
@@ -72,6 +185,7 @@ setup() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv
   python3 -m pip install --quiet --no-index --no-deps --no-compile --no-cache-dir --target "$py" "$wheels"/*.whl
   "$bin" --version
+  "$evidence" --version
   "$bin" cubin "$w/suite.cubin"
   # The same machine code in both? cuobjdump names each function's SASS.
   cuobjdump -sass -arch sm_90 "$bin" | grep -v -e '^\s*$' -e 'Fatbin' -e 'code for' -e 'arch =' -e 'identifier' -e 'ptxasOptions' -e '====' > "$w/sass-bin.txt"
@@ -79,43 +193,31 @@ setup() {
   if cmp -s "$w/sass-bin.txt" "$w/sass-cubin.txt"; then echo "SASS: the binary's sm_90 code and the cubin are the same"; else echo "SASS: they differ (see sass-*.txt)"; fi
 }
 
-suite() {
+suite() { # REPETITION
+  local d=$w/r$1/suite
   for i in $(seq 1 "$procs"); do
-    "$bin" --json "$w/suite/suite-$i.json" > "$w/suite/suite-$i.txt" 2>&1
-    echo "suite $i rc=$?"
+    rec "r$1-suite-$i" "$d/suite-$i.txt" "$rust_runtime" -- "$bin" --json "$d/suite-$i.json"
   done
 }
 
-ncu_truth() {
-  ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
-    "$bin" launch --count "$ncu_launches" > "$w/ncu.csv" 2> "$w/ncu-stderr.txt"
-  echo "ncu rc=$?"
+ncu_truth() { # REPETITION
+  rec "r$1-ncu" "$w/r$1/ncu.csv" "$rust_runtime" -- ncu --clock-control none --metrics gpu__time_duration.sum \
+    --csv --print-units base "$bin" launch --count "$ncu_launches"
 }
 
-nvb() { # JSON LOG [driver args]
-  local json=$1 txt=$2
-  shift 2
-  PYTHONPATH="$py" python3 "$here/nvbench_suite.py" "$w/suite.cubin" "$@" "${nvb_args[@]}" --json "$json" > "$txt" 2>&1
-  echo "nvbench $json rc=$?"
+nvbench_suite() { # REPETITION
+  local d=$w/r$1/nvbench
+  for i in $(seq 1 "$nvb_procs"); do
+    rec "r$1-nvbench-$i" "$d/nvbench-$i.txt" "$nvb_runtime" "PYTHONPATH=$py" -- \
+      python3 "$here/nvbench_suite.py" "$w/suite.cubin" "${nvb_args[@]}" --json "$d/nvbench-$i.json"
+  done
 }
 
-nvbench_suite() {
-  for i in $(seq 1 "$nvb_procs"); do nvb "$w/nvbench/nvbench-$i.json" "$w/nvbench/nvbench-$i.txt"; done
-}
-
-pair_runs() {
-  local d=$w/pairs
-  for i in $(seq 1 "$pairs"); do
-    past_deadline && { echo "stopped before round $i: past the deadline"; break; }
-    "$bin" --kernel vector-add --json "$d/a-$i.json" > "$d/a-$i.txt" 2>&1
-    "$bin" --kernel vector-add --scale 1.02 --json "$d/b-$i.json" > "$d/b-$i.txt" 2>&1
-    "$bin" compare "$d/a-$i.json" "$d/b-$i.json" > "$d/compare-ab-$i.txt" 2>&1
-    local aa=-
-    if ((i > 1)); then
-      "$bin" compare "$d/a-$((i - 1)).json" "$d/a-$i.json" > "$d/compare-aa-$i.txt" 2>&1
-      aa=$(awk '$1 == "vector-add" { print $2 }' "$d/compare-aa-$i.txt")
-    fi
-    echo "round $i: A/A $aa, A/B $(awk '$1 == "vector-add" { print $2 }' "$d/compare-ab-$i.txt")"
+mode_runs() {
+  local d=$w/r1/modes
+  mkdir -p "$d"
+  for m in "${modes[@]}"; do
+    rec "modes-$m" "$d/mode-$m.txt" "$rust_runtime" -- "$bin" --mode "$m" --json "$d/mode-$m.json"
   done
 }
 
@@ -123,38 +225,44 @@ nvb_pair_runs() {
   local d=$w/nvb-pairs
   for i in $(seq 1 "$nvb_pairs"); do
     past_deadline && { echo "stopped before round $i: past the deadline"; break; }
-    nvb "$d/a-$i.json" "$d/a-$i.txt" --kernel vector-add
-    nvb "$d/aa-$i.json" "$d/aa-$i.txt" --kernel vector-add
-    nvb "$d/b-$i.json" "$d/b-$i.txt" --kernel vector-add --scale 1.02
-    for kind in aa ab; do
-      local other=${kind/ab/b}
-      PYTHONPATH="$py:$py/cuda/bench/scripts" python3 "$py/cuda/bench/scripts/nvbench_compare.py" --no-color \
-        "$d/a-$i.json" "$d/$other-$i.json" > "$d/nvbench-compare-$kind-$i.txt" 2>&1
-      echo "nvbench_compare a-$i $other-$i rc=$?"
-    done
+    rec "nvb-pairs-round-$i" "$d/round-$i.txt" "$nvb_runtime" -- \
+      bash "$here/suite-session.sh" nvb-round "$i" "$d" "$py" "${nvb_args[@]}"
   done
 }
 
-summary() {
-  python3 "$here/summarize_session.py" "$w" "$suite_order" "$ncu_launches"
-  echo "== labels of instrument-suite compare on vector-add (A/A: same n; A/B: B at 1.02 n)"
-  for kind in aa ab; do
-    printf '%s: ' "$kind"
-    cat "$w"/pairs/compare-"$kind"-*.txt 2> /dev/null | awk '$1 == "vector-add" { n[$2]++ } END { for (l in n) printf "%s %d  ", l, n[l]; print "" }'
+pair_runs() {
+  local d=$w/pairs
+  for i in $(seq 1 "$pairs"); do
+    past_deadline && { echo "stopped before round $i: past the deadline"; break; }
+    rec "pairs-round-$i" "$d/round-$i.txt" "$rust_runtime" "BIN=$bin" -- bash "$here/suite-session.sh" pair-round "$i" "$d"
+    echo "round $i: A/B $(awk '$1 == "vector-add" { print $2 }' "$d/compare-ab-$i.txt" 2> /dev/null)" \
+      "A/A $(awk '$1 == "vector-add" { print $2 }' "$d/compare-aa-$i.txt" 2> /dev/null)"
   done
-  echo "== recommended-mode medians per process"
-  for f in "$w"/suite/suite-*.txt; do echo "-- $f"; sed -n '3,$p' "$f"; done
-  echo "== SASS"; grep SASS "$w/setup.log"
 }
 
-log "suite-session: STEPS=$steps BIN=$bin PROCS=$procs NVB_PROCS=$nvb_procs NVB_ARGS=${NVB_ARGS:-} PAIRS=$pairs NVB_PAIRS=$nvb_pairs NCU_LAUNCHES=$ncu_launches DEADLINE_S=$deadline"
+# The JSON files the processes wrote, into the evidence folder.
+keep_json() {
+  (cd "$w" && find . -name '*.json' -exec cp --parents {} "$jdir" \;)
+}
+
+log "suite-session: commit=$EVIDENCE_COMMIT STEPS=$steps BIN=$bin REPEAT=$repeat PROCS=$procs NVB_PROCS=$nvb_procs NVB_ARGS=$nvb_args_text MODES=${modes[*]} PAIRS=$pairs NVB_PAIRS=$nvb_pairs NCU_LAUNCHES=$ncu_launches DEADLINE_S=$deadline"
 step setup setup
-step suite suite
-step ncu ncu_truth
-step nvbench nvbench_suite
-step pairs pair_runs
+for k in $(seq 1 "$repeat"); do
+  step "suite-r$k" suite "$k"
+  step "ncu-r$k" ncu_truth "$k"
+  step "nvbench-r$k" nvbench_suite "$k"
+done
+step modes mode_runs
 step nvb-pairs nvb_pair_runs
-summary > "$out/summary.txt" 2>&1
+step pairs pair_runs
+rec setup "$w/setup-transcript.txt" "none (the session's setup)" -- cat "$w/setup.log" > /dev/null
+keep_json
+rec session "$out/summary.txt" "none (summarize_session.py on the files above)" -- \
+  bash "$here/suite-session.sh" summarize "$w" "$repeat" "$ncu_launches" "$jdir" "$out/steps.txt" > /dev/null
 cp "$out/steps.txt" "$w/"
-tar -czf "$out/suite-session.tar.gz" -C "$(dirname "$w")" suite-session
-log "$(printf 'done at %.1f s; %s' "$(elapsed)" "$(du -h "$out/suite-session.tar.gz" | cut -f1)")"
+tar -czf "$out/suite-session.tar.gz" --exclude='*.json' -C "$(dirname "$w")" suite-session
+XZ_OPT=-T0 tar -cJf "$out/evidence.tar.xz" -C "$ev" instrument-suite
+if (($(stat -c %s "$out/evidence.tar.xz") > 15 << 20)); then
+  split -b 15M -d "$out/evidence.tar.xz" "$out/evidence.tar.xz." && rm "$out/evidence.tar.xz"
+fi
+log "$(printf 'done at %.1f s; %s' "$(elapsed)" "$(cd "$out" && du -ch suite-session.tar.gz evidence.tar.xz* | tr '\t\n' ' ')")"

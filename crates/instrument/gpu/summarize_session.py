@@ -18,7 +18,23 @@ import os
 import statistics
 import sys
 
-UNITS = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}
+# ncu names a time unit "ns" with --print-units base (as suite-session.sh
+# asks) and "nsecond" in its older spellings; both mean the same.
+UNITS = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3,
+         "ms": 1.0, "msecond": 1.0, "s": 1e3, "second": 1e3}
+
+
+def unit_ms(unit):
+    """Milliseconds in one `unit` of ncu's; an unknown unit is an error,
+    never a silent NaN (the first trial's summary lost every ncu value so)."""
+    if unit not in UNITS:
+        raise ValueError(f"ncu time unit {unit!r} is not one this script knows")
+    return UNITS[unit]
+
+
+def ratio(x, truth):
+    """x / truth, or None when either is missing or truth is zero."""
+    return None if x is None or not truth else x / truth
 
 
 def spread(values):
@@ -35,16 +51,16 @@ def ncu_medians(path, order, launches):
     out = {}
     for i, kernel in enumerate(order):
         block = rows[i * launches:(i + 1) * launches]
-        ms = [float(r["Metric Value"].replace(",", "")) * UNITS.get(r["Metric Unit"], float("nan")) for r in block]
+        ms = [float(r["Metric Value"].replace(",", "")) * unit_ms(r["Metric Unit"]) for r in block]
         if ms:
             out[kernel] = (statistics.median(ms), len(ms), block[0]["Kernel Name"])
     return out
 
 
-def instrument_runs(folder):
+def instrument_runs(folder, pattern="suite-*.json"):
     """kernel -> [(median ms, GPU ms, mode)] over the suite JSONs."""
     out = {}
-    for path in sorted(glob.glob(os.path.join(folder, "suite-*.json"))):
+    for path in sorted(glob.glob(os.path.join(folder, pattern))):
         try:
             run = json.load(open(path))
         except (OSError, ValueError):
@@ -88,6 +104,25 @@ def nvbench_runs(folder):
     return out
 
 
+def print_modes(folder, order, ncu):
+    """One process per mode (suite-session.sh's modes step): each kernel's
+    median in every mode over ncu's; a dash where a mode gave no median."""
+    files = sorted(glob.glob(os.path.join(folder, "mode-*.json")))
+    if not files:
+        return
+    names = [os.path.basename(f)[len("mode-"):-len(".json")] for f in files]
+    print("every mode, one process each: median ms (vs ncu)")
+    print(f"{'kernel':<15}" + "".join(f" | {n:>20}" for n in names))
+    runs = [instrument_runs(folder, os.path.basename(f)) for f in files]
+    for k in order:
+        t = ncu.get(k, (None,))[0]
+        cells = []
+        for run in runs:
+            m = run.get(k, [(None,)])[0][0]
+            cells.append(f"{fmt(m, '.5f')} ({fmt(ratio(m, t), '.3f')})")
+        print(f"{k:<15}" + "".join(f" | {c:>20}" for c in cells))
+
+
 def fmt(x, spec):
     return "-" if x is None or x != x else format(x, spec)
 
@@ -101,7 +136,6 @@ def main():
           "       | nvbench cold ms  vs ncu  spread | batch ms  vs ncu  spread | kernel GPU ms/proc  wall s/proc")
     for k in order:
         t = ncu.get(k, (None, 0, ""))[0]
-        ratio = lambda x: None if t is None or x is None else x / t  # noqa: E731
         ir = inst.get(k, [])
         im = statistics.median([r[0] for r in ir]) if ir else None
         ig = statistics.mean([r[1] for r in ir]) if ir else None
@@ -113,13 +147,16 @@ def main():
         nb = statistics.median(batch) if nr else None
         ng = statistics.mean([r[2] for r in nr]) if nr else None
         nw = statistics.mean([r[3] for r in nr]) if nr else None
-        print(f"{k:<15} {fmt(t, '.5f'):>9} ({ncu.get(k, (0, 0))[1]:>2}) | {fmt(im, '.5f'):>21} {fmt(ratio(im), '.3f'):>7}"
+        print(f"{k:<15} {fmt(t, '.5f'):>9} ({ncu.get(k, (0, 0))[1]:>2}) | {fmt(im, '.5f'):>21} {fmt(ratio(im, t), '.3f'):>7}"
               f" {fmt(100 * spread([r[0] for r in ir]) if ir else None, '.2f'):>6}% {fmt(ig, '.1f'):>12}  {modes:<10}"
-              f" | {fmt(nc, '.5f'):>15} {fmt(ratio(nc), '.3f'):>7} {fmt(100 * spread(cold) if nr else None, '.2f'):>6}%"
-              f" | {fmt(nb, '.5f'):>8} {fmt(ratio(nb), '.3f'):>7} {fmt(100 * spread(batch) if nr else None, '.2f'):>6}%"
+              f" | {fmt(nc, '.5f'):>15} {fmt(ratio(nc, t), '.3f'):>7} {fmt(100 * spread(cold) if nr else None, '.2f'):>6}%"
+              f" | {fmt(nb, '.5f'):>8} {fmt(ratio(nb, t), '.3f'):>7} {fmt(100 * spread(batch) if nr else None, '.2f'):>6}%"
               f" | {fmt(ng, '.1f'):>18} {fmt(nw, '.2f'):>12}")
     for k, (_, n, name) in ncu.items():
         print(f"ncu rows for {k}: {n} launches of {name}")
+    print_modes(os.path.join(work, "modes"), order, ncu)
+    if not os.path.isdir(os.path.join(work, "pairs")):
+        return
     for kind, title in [("aa", "A/A (vector-add at n, two processes)"), ("ab", "A/B (vector-add at n and 1.02 n)")]:
         labels = {}
         for path in glob.glob(os.path.join(work, "pairs", f"compare-{kind}-*.txt")):

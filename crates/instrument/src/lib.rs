@@ -13,7 +13,7 @@
 //! claiming the JSON file before any GPU time is spent. A sample no launch
 //! can take (negative, or a timed span below the timer's resolution) is
 //! rejected and counted, never kept ([`reject`]); a process measures its own
-//! timer resolution, launch floors and copy ceiling ([`calibrate`]); a suite
+//! timer resolution, launch floors and memory ceiling ([`calibrate`]); a suite
 //! of kernels reports one row each ([`suite_report`], the binary
 //! `instrument-suite`), and two runs compare kernel by kernel ([`compare`]).
 //!

@@ -104,13 +104,14 @@ pub fn suite_table(r: &SuiteReport) -> String {
     );
     let _ = writeln!(
         o,
-        "calibration: event resolution {:.6} ms ({}), empty launch {:.5} ms, graph replay {:.5} ms, sync wake-up {:.5} ms, copy ceiling {:.0} GB/s",
+        "calibration: event resolution {:.6} ms ({}), empty launch {:.5} ms, graph replay {:.5} ms, sync wake-up {:.5} ms, cudaMemcpy {:.0} GB/s, memory ceiling {:.0} GB/s",
         c.event_resolution_ms,
         if c.resolution_measured { "measured" } else { "documented" },
         c.empty_launch_ms,
         c.graph_launch_ms,
         c.sync_wakeup_ms,
-        c.copy_ceiling_gb_s
+        c.copy_ceiling_gb_s,
+        c.ceiling_gb_s()
     );
     let _ = writeln!(
         o,
@@ -140,10 +141,7 @@ pub fn suite_table(r: &SuiteReport) -> String {
             continue;
         };
         let (gb, frac) = match k.gb_s {
-            Some(g) => (
-                format!("{g:.0}"),
-                format!("{:.0}%", 100.0 * g / c.copy_ceiling_gb_s),
-            ),
+            Some(g) => (format!("{g:.0}"), format!("{:.0}%", 100.0 * g / c.ceiling_gb_s())),
             None => ("-".into(), "-".into()),
         };
         let flags: Vec<&str> = k.flags.iter().map(|f| f.text()).collect();
@@ -193,6 +191,7 @@ mod tests {
             graph_launch_ms: 0.003,
             sync_wakeup_ms: 0.01,
             copy_ceiling_gb_s: 4000.0,
+            memory_peak_gb_s: None,
         }
     }
 
@@ -239,7 +238,7 @@ mod tests {
     }
 
     #[test]
-    fn a_kernel_faster_than_the_copy_ceiling_is_flagged_in_the_table_and_the_json() {
+    fn a_kernel_faster_than_the_memory_ceiling_is_flagged_in_the_table_and_the_json() {
         let traffic = Traffic {
             bytes_read: 300_000_000,
             bytes_written: 0,
@@ -252,12 +251,12 @@ mod tests {
             measurement(&[0.05; 30], 0),
             &calibration(),
         );
-        assert_eq!(k.flags, [Flag::AboveCopyCeiling]);
+        assert_eq!(k.flags, [Flag::AboveMemoryCeiling]);
         let r = report(vec![k]);
         let table = suite_table(&r);
-        assert!(table.contains("above the copy ceiling"), "{table}");
+        assert!(table.contains("above the memory ceiling"), "{table}");
         let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
-        assert_eq!(json["kernels"][0]["flags"][0], "AboveCopyCeiling");
+        assert_eq!(json["kernels"][0]["flags"][0], "AboveMemoryCeiling");
         assert_eq!(json["calibration"]["event_resolution_ms"], 0.001);
     }
 
