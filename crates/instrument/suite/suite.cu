@@ -12,7 +12,7 @@ extern "C" const unsigned int suite_fma_blocks = 132 * 8;
 
 extern "C" __global__ void suite_empty_kernel() {}
 
-// The body of Day 9's vectorAdd (code/day09-timing/timing.cu).
+// The body of the Day 9 lesson's vectorAdd (its timing.cu).
 extern "C" __global__ void suite_vector_add_kernel(const float* a, const float* b, float* out, size_t n) {
     size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) out[i] = a[i] + b[i];

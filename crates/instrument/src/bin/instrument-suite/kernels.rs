@@ -17,7 +17,7 @@ use cuda_objects::DeviceBuffer;
 use cudarc::driver::{result, CudaContext, CudaStream};
 use instrument::report::Traffic;
 
-/// Day 9's full n (code/day09-timing's ELEMS).
+/// Day 9's full n (the ELEMS of the Day 9 lesson).
 pub const DAY09_ELEMS: usize = 16 * 1024 * 1024 + 611;
 /// 64 Ki floats: three arrays, 768 KiB, stay in any L2 here.
 const L2_ELEMS: usize = 64 * 1024;
