@@ -159,6 +159,10 @@ extern "C" cudaError_t warmup_first_call(warmup_first_call_kind kind,
     return firstCall(kind, device, buffer);
 }
 
+extern "C" cudaError_t warmup_malloc(void** buffer, size_t bytes) {
+    return cudaMalloc(buffer, bytes);
+}
+
 extern "C" cudaError_t warmup_free(void* buffer) { return cudaFree(buffer); }
 
 #ifdef LESSON_NO_MAIN

@@ -30,7 +30,11 @@ typedef enum warmup_first_call_kind {
 cudaError_t warmup_first_call(warmup_first_call_kind kind, int device,
                               void** buffer);
 
-// cudaFree, for the first call's buffer.
+// cudaMalloc, for Part 2: the Rust twin times the runtime's own
+// allocation, as warmup.cu's main does, not the driver's cuMemAlloc.
+cudaError_t warmup_malloc(void** buffer, size_t bytes);
+
+// cudaFree, for the first call's buffer and Part 2's.
 cudaError_t warmup_free(void* buffer);
 
 // The post's kernels on the first n floats of `a`, `threads` per block, on

@@ -10,19 +10,31 @@ use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::CudaStream;
 
-/// What the first call allocated (with `--first malloc`), freed with
-/// cudaFree when dropped.
-pub struct FirstBuffer(*mut c_void);
+/// Device memory from warmup.cu's cudaMalloc (the first call's with
+/// `--first malloc`, or Part 2's), freed with cudaFree when dropped.
+pub struct RuntimeBuffer(*mut c_void);
 
-impl Drop for FirstBuffer {
+/// What the first call allocated, if it allocated.
+pub type FirstBuffer = RuntimeBuffer;
+
+impl Drop for RuntimeBuffer {
     fn drop(&mut self) {
         if !self.0.is_null() {
-            // SAFETY: the pointer came from cudaMalloc in warmup_first_call
-            // and is freed once, here. A failure at exit changes nothing the
+            // SAFETY: the pointer came from cudaMalloc in warmup.cu and is
+            // freed once, here. A failure at exit changes nothing the
             // report says, so its status is not reported.
             let _ = unsafe { warmup_free(self.0) };
         }
     }
+}
+
+/// cudaMalloc of `bytes`, through warmup.cu: Part 2 times the runtime's
+/// allocation, the call the post and warmup.cu's main time.
+pub fn malloc(bytes: usize) -> Result<RuntimeBuffer, CudaError> {
+    let mut buffer: *mut c_void = std::ptr::null_mut();
+    // SAFETY: `buffer` is a valid place for the allocation's address.
+    check!(unsafe { warmup_malloc(&mut buffer, bytes) })?;
+    Ok(RuntimeBuffer(buffer))
 }
 
 /// warmup.cu's firstCall: the call `kind` names, then a synchronise, made by
@@ -31,7 +43,7 @@ pub fn first_call(kind: warmup_first_call_kind, device: i32) -> Result<FirstBuff
     let mut buffer: *mut c_void = std::ptr::null_mut();
     // SAFETY: `buffer` is a valid place for the allocation's address.
     check!(unsafe { warmup_first_call(kind, device, &mut buffer) })?;
-    Ok(FirstBuffer(buffer))
+    Ok(RuntimeBuffer(buffer))
 }
 
 /// Which of the post's kernels to launch.

@@ -169,14 +169,14 @@ fn part1_first_call(first: First, device: usize) -> anyhow::Result<(FirstCall, f
 
 /// Part 2: each size MALLOC_COUNT times, call and synchronise, every
 /// allocation kept until the end so none reuses another's memory.
-fn part2_mallocs(ctx: &Arc<CudaContext>) -> anyhow::Result<(Vec<MallocRow>, Vec<DeviceBuffer<u8>>)> {
+fn part2_mallocs(ctx: &Arc<CudaContext>) -> anyhow::Result<(Vec<MallocRow>, Vec<ffi::RuntimeBuffer>)> {
     let mut rows = Vec::new();
     let mut kept = Vec::new();
     for bytes in MALLOC_BYTES {
         let mut ms = [0.0f64; MALLOC_COUNT];
         for slot in &mut ms {
             let start = now_ms();
-            kept.push(check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?);
+            kept.push(ffi::malloc(bytes)?);
             check!(ctx.synchronize())?;
             *slot = now_ms() - start;
             if !positive(*slot) {

@@ -77,8 +77,45 @@ pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The successful runs of `lesson` whose file names end `-<name>.txt`.
 pub fn group<'a>(all: &'a [Transcript], lesson: &str, name: &str) -> Vec<&'a Transcript> {
-    let suffix = format!("-{name}.txt");
     all.iter()
-        .filter(|t| t.header.lesson == lesson && t.header.exit_code == 0 && t.file.ends_with(&suffix))
+        .filter(|t| t.header.lesson == lesson && t.header.exit_code == 0 && in_group(&t.file, name))
         .collect()
+}
+
+/// Whether `file` is a run named `name`: `...-NAME.txt`, or `...-NAME-N.txt`,
+/// the name `evidence record` gives a run that started in the same second
+/// as another of the same name.
+pub fn in_group(file: &str, name: &str) -> bool {
+    let Some(stem) = file.strip_suffix(".txt") else {
+        return false;
+    };
+    let stem = match stem.rsplit_once('-') {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            if stem.ends_with(&format!("-{name}")) {
+                stem
+            } else {
+                head
+            }
+        }
+        _ => stem,
+    };
+    stem.ends_with(&format!("-{name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_group;
+
+    #[test]
+    fn a_run_numbered_for_a_clash_stays_in_its_group() {
+        assert!(in_group("e/l/2026-11-30T054300Z-h200-cxx.txt", "h200-cxx"));
+        assert!(in_group("e/l/2026-11-30T054300Z-h200-cxx-2.txt", "h200-cxx"));
+        assert!(!in_group("e/l/2026-11-30T054300Z-h200-cxx-eager.txt", "h200-cxx"));
+        assert!(in_group(
+            "e/l/2026-11-30T054300Z-h200-cxx-eager-3.txt",
+            "h200-cxx-eager"
+        ));
+        assert!(!in_group("e/l/2026-11-30T054300Z-h200-rust.txt", "h200-cxx"));
+        assert!(!in_group("e/l/2026-11-30T054300Z-h200-cxx.json", "h200-cxx"));
+    }
 }
