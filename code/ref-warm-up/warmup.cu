@@ -154,13 +154,23 @@ static cudaError_t firstCall(warmup_first_call_kind kind, int device,
 }
 // end snippet
 
+// Part 2's timed step, shared by main and the Rust twin so both time the
+// very same calls: cudaMalloc, then a synchronise.
+static cudaError_t mallocThenSync(void** buffer, size_t bytes) {
+    const cudaError_t err = cudaMalloc(buffer, bytes);
+    if (err != cudaSuccess) {
+        return err;
+    }
+    return cudaDeviceSynchronize();
+}
+
 extern "C" cudaError_t warmup_first_call(warmup_first_call_kind kind,
                                          int device, void** buffer) {
     return firstCall(kind, device, buffer);
 }
 
 extern "C" cudaError_t warmup_malloc(void** buffer, size_t bytes) {
-    return cudaMalloc(buffer, bytes);
+    return mallocThenSync(buffer, bytes);
 }
 
 extern "C" cudaError_t warmup_free(void* buffer) { return cudaFree(buffer); }
@@ -440,8 +450,7 @@ int main(int argc, char** argv) {
         for (int m = 0; m < kMallocCount; ++m) {
             void* p = nullptr;
             const double t0 = hostMs();
-            CUDA_CHECK(cudaMalloc(&p, kMallocBytes[s]));
-            CUDA_CHECK(cudaDeviceSynchronize());
+            CUDA_CHECK(mallocThenSync(&p, kMallocBytes[s]));
             ms[m] = hostMs() - t0;
             blocks.push_back(p);
             if (!(ms[m] > 0.0)) {

@@ -30,8 +30,8 @@ typedef enum warmup_first_call_kind {
 cudaError_t warmup_first_call(warmup_first_call_kind kind, int device,
                               void** buffer);
 
-// cudaMalloc, for Part 2: the Rust twin times the runtime's own
-// allocation, as warmup.cu's main does, not the driver's cuMemAlloc.
+// cudaMalloc, then cudaDeviceSynchronize: Part 2's timed step, the code
+// warmup.cu's main times, so the Rust twin times the very same calls.
 cudaError_t warmup_malloc(void** buffer, size_t bytes);
 
 // cudaFree, for the first call's buffer and Part 2's.

@@ -28,8 +28,8 @@ impl Drop for RuntimeBuffer {
     }
 }
 
-/// cudaMalloc of `bytes`, through warmup.cu: Part 2 times the runtime's
-/// allocation, the call the post and warmup.cu's main time.
+/// cudaMalloc of `bytes`, then a synchronise, through warmup.cu: Part 2's
+/// timed step, the very calls warmup.cu's main times.
 pub fn malloc(bytes: usize) -> Result<RuntimeBuffer, CudaError> {
     let mut buffer: *mut c_void = std::ptr::null_mut();
     // SAFETY: `buffer` is a valid place for the allocation's address.

@@ -123,7 +123,7 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let gpu = format!("{gpu_name} (compute capability {major}.{minor})");
     let visible_gpus = u32::try_from(check!(CudaContext::device_count())?)?;
 
-    let (mallocs, _blocks) = part2_mallocs(&ctx)?;
+    let (mallocs, _blocks) = part2_mallocs()?;
     let init: Vec<f32> = (0..ELEMS).map(initial_value).collect();
     let mut d_a = check!(DeviceBuffer::<f32>::alloc(&ctx, ELEMS))?;
     let events = Events::create(&ctx)?;
@@ -169,16 +169,16 @@ fn part1_first_call(first: First, device: usize) -> anyhow::Result<(FirstCall, f
 
 /// Part 2: each size MALLOC_COUNT times, call and synchronise, every
 /// allocation kept until the end so none reuses another's memory.
-fn part2_mallocs(ctx: &Arc<CudaContext>) -> anyhow::Result<(Vec<MallocRow>, Vec<ffi::RuntimeBuffer>)> {
+fn part2_mallocs() -> anyhow::Result<(Vec<MallocRow>, Vec<ffi::RuntimeBuffer>)> {
     let mut rows = Vec::new();
     let mut kept = Vec::new();
     for bytes in MALLOC_BYTES {
         let mut ms = [0.0f64; MALLOC_COUNT];
         for slot in &mut ms {
             let start = now_ms();
-            kept.push(ffi::malloc(bytes)?);
-            check!(ctx.synchronize())?;
+            let buffer = ffi::malloc(bytes)?;
             *slot = now_ms() - start;
+            kept.push(buffer);
             if !positive(*slot) {
                 return Err(impossible(format!("cudaMalloc {slot} ms")).into());
             }
