@@ -1,5 +1,8 @@
-//! The project's own files: everything under the root except build outputs,
-//! provisioned toolchains and version control.
+//! The project's own files: everything under the root that git would see
+//! (what `.gitignore` and `.git/info/exclude` leave out stays out, so a
+//! maintainer's scratch folders are not checked), except build outputs,
+//! provisioned toolchains and version control, which are skipped by name as
+//! well for a copy that has no `.git`.
 
 use std::path::{Path, PathBuf};
 
@@ -7,30 +10,21 @@ const SKIPPED_DIRS: [&str; 5] = [".git", "target", ".toolchain", ".evidence-bin"
 
 /// Every file under `root`, relative to it, in a stable order.
 pub fn project_files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    walk(root, root, &mut out);
+    let walk = ignore::WalkBuilder::new(root)
+        // Dot-files (`.ci/run`) are the project's too.
+        .hidden(false)
+        .require_git(false)
+        .filter_entry(|e| {
+            !(e.file_type().is_some_and(|t| t.is_dir()) && SKIPPED_DIRS.iter().any(|s| e.file_name() == *s))
+        })
+        .build();
+    let mut out: Vec<PathBuf> = walk
+        .flatten()
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .filter_map(|e| e.path().strip_prefix(root).ok().map(Path::to_path_buf))
+        .collect();
     out.sort();
     out
-}
-
-fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        let Ok(kind) = entry.file_type() else { continue };
-        if kind.is_dir() {
-            if !SKIPPED_DIRS.iter().any(|s| name == *s) {
-                walk(root, &path, out);
-            }
-        } else if kind.is_file() {
-            if let Ok(rel) = path.strip_prefix(root) {
-                out.push(rel.to_path_buf());
-            }
-        }
-    }
 }
 
 /// Copies every file [`project_files`] lists under `from` to the same place
@@ -44,4 +38,33 @@ pub fn copy_project_files(from: &Path, to: &Path) -> std::io::Result<()> {
         std::fs::copy(from.join(&rel), target)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod walk_tests {
+    use super::*;
+
+    #[test]
+    fn what_git_ignores_and_build_outputs_are_not_project_files() {
+        let root = std::env::temp_dir().join(format!("course-rules-files-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (path, text) in [
+            (".gitignore", "/scratch/\n"),
+            (".ci/run", "#!/bin/sh\n"),
+            ("code/l/l.cu", "int main() {}\n"),
+            ("scratch/clock.cu", "clock_gettime(0, 0);\n"),
+            ("target/debug/x.cu", "\n"),
+            (".toolchain/cuda/y.h", "\n"),
+        ] {
+            let file = root.join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
+        }
+        let found: Vec<String> = project_files(&root)
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        let _ = std::fs::remove_dir_all(&root);
+        assert_eq!(found, [".ci/run", ".gitignore", "code/l/l.cu"]);
+    }
 }
