@@ -14,9 +14,6 @@ use cudarc::driver::CudaStream;
 /// `--first malloc`, or Part 2's), freed with cudaFree when dropped.
 pub struct RuntimeBuffer(*mut c_void);
 
-/// What the first call allocated, if it allocated.
-pub type FirstBuffer = RuntimeBuffer;
-
 impl Drop for RuntimeBuffer {
     fn drop(&mut self) {
         if !self.0.is_null() {
@@ -39,7 +36,7 @@ pub fn malloc(bytes: usize) -> Result<RuntimeBuffer, CudaError> {
 
 /// warmup.cu's firstCall: the call `kind` names, then a synchronise, made by
 /// the .cu's own code.
-pub fn first_call(kind: warmup_first_call_kind, device: i32) -> Result<FirstBuffer, CudaError> {
+pub fn first_call(kind: warmup_first_call_kind, device: i32) -> Result<RuntimeBuffer, CudaError> {
     let mut buffer: *mut c_void = std::ptr::null_mut();
     // SAFETY: `buffer` is a valid place for the allocation's address.
     check!(unsafe { warmup_first_call(kind, device, &mut buffer) })?;

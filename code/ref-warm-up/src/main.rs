@@ -151,7 +151,7 @@ fn lesson(args: Args) -> anyhow::Result<()> {
 
 /// Part 1: the first CUDA call, timed with the host clock as the post did.
 /// Nothing before it touches CUDA, not even a device count.
-fn part1_first_call(first: First, device: usize) -> anyhow::Result<(FirstCall, ffi::FirstBuffer)> {
+fn part1_first_call(first: First, device: usize) -> anyhow::Result<(FirstCall, ffi::RuntimeBuffer)> {
     let ordinal = i32::try_from(device)?;
     let start = now_ms();
     let buffer = ffi::first_call(first.kind(), ordinal)?;

@@ -89,17 +89,11 @@ pub fn in_group(file: &str, name: &str) -> bool {
     let Some(stem) = file.strip_suffix(".txt") else {
         return false;
     };
-    let stem = match stem.rsplit_once('-') {
-        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-            if stem.ends_with(&format!("-{name}")) {
-                stem
-            } else {
-                head
-            }
-        }
-        _ => stem,
+    let suffix = format!("-{name}");
+    let numbered = |(head, n): (&str, &str)| {
+        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && head.ends_with(&suffix)
     };
-    stem.ends_with(&format!("-{name}"))
+    stem.ends_with(&suffix) || stem.rsplit_once('-').is_some_and(numbered)
 }
 
 #[cfg(test)]

@@ -32,14 +32,13 @@ pub fn claims_block<R: LessonReport>(
     let report =
         R::parse(&lines).map_err(|(line, message)| format!("the report's line {line}: {message}"))?;
     let ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    // Every bad line, not the first: the list is fixed by editing all of them.
     let known = ExpectedFailures::parse(R::expected_failures(), &ids).map_err(|errors| {
-        let first = &errors[0];
-        format!(
-            "{}'s expected-failures.txt:{}: {}",
-            R::LESSON,
-            first.line,
-            first.message
-        )
+        let lines: Vec<String> = errors
+            .iter()
+            .map(|e| format!("line {}: {}", e.line, e.message))
+            .collect();
+        format!("{}'s expected-failures.txt: {}", R::LESSON, lines.join("; "))
     })?;
     // No peers but itself: a claim that compares runs says it does not apply.
     let run = Run {
