@@ -31,9 +31,9 @@
 # and pairs run once. STEPS (default all) names the steps to run besides
 # setup. A step that would start after DEADLINE_S seconds (default 205) is
 # skipped and the pairs loop stops there, so the pairs fill what time is
-# left; steps.txt says what ran. From the first trial's step times (nvbench
-# 22 s a process, a pairs round 1.2 s) the defaults take about 210 s, with
-# some 30 pairs rounds; REPEAT=3 DEADLINE_S=520 about 490 s, with all 41.
+# left; steps.txt says what ran. By the step times of the recorded session
+# (its `session` transcript in evidence/instrument-suite/), the defaults
+# take about 210 s, and REPEAT=3 DEADLINE_S=520 fits one 600 s call.
 #
 # Every process's console output is recorded by `evidence record` under
 # evidence/instrument-suite/ (a transcript with the run's metadata

@@ -57,7 +57,7 @@ pub struct Calibration {
     pub sync_wakeup_ms: f64,
     /// Device-to-device copy rate (cudaMemcpy), read plus written, in GB/s.
     /// Not a ceiling on its own: a kernel's vectorised copy can beat it (the
-    /// suite's copy-1gib moved about 5% more in the first H200 trial).
+    /// suite's copy-1gib does, in the recorded `modes` transcripts).
     pub copy_ceiling_gb_s: f64,
     /// The memory's theoretical peak, memory clock x bus width x 2 (double
     /// data rate), in GB/s: `None` where the device reports no clock or width.
@@ -225,8 +225,8 @@ mod tests {
 
     #[test]
     fn a_copy_faster_than_cudamemcpy_but_under_the_peak_is_not_flagged() {
-        // The trial: the suite's vec4 copy moved 4300 GB/s where
-        // cudaMemcpy moved 4095; neither is past the memory's peak.
+        // A vec4 copy faster than cudaMemcpy, as the suite's copy-1gib is on
+        // the H200, with both under the memory's peak.
         let c = Calibration {
             copy_ceiling_gb_s: 4094.75,
             memory_peak_gb_s: Some(4916.7),

@@ -363,15 +363,13 @@ fn refused(why: impl Into<String>) -> CudaError {
 /// Below this pilot time (ms) a kernel is near the launch floor, and no mode
 /// that takes one launch per sample resolves it. The isolated mode's sample
 /// is the difference of two replays that each hold an L2 flush; that
-/// difference jitters by about a microsecond from one sample to the next (in
-/// the first H200 trial of the suite, 488d27f, a tenth of the empty kernel's
-/// samples were negative and the middle 80% spanned 2.7 us), so a kernel of
-/// a few microseconds is a minority of its own sample, and a sixth of them
-/// came out below the timer's tick. Nor would a looser rejection rule help:
-/// the median of all those samples, rejected ones included, sat 0.8 to
-/// 0.9 us under ncu's, as the programmatic edge that hides the flush's tail
-/// also hides part of so short a kernel's own launch. Ten microseconds keeps
-/// the kernel several times that jitter.
+/// difference jitters by about as much as a kernel of a few microseconds
+/// takes, so such a kernel is a minority of its own sample, and too many
+/// samples come out below the timer's tick (the recorded suite session's
+/// `modes-isolated` transcript, evidence/instrument-suite/, gives the empty
+/// kernel and vector-add-l2 no median for that reason). A looser rejection
+/// rule would only print a median made of that jitter. Ten microseconds
+/// keeps the kernel several times the jitter.
 pub const NEAR_LAUNCH_FLOOR_MS: f64 = 0.01;
 
 /// Which mode to trust for a kernel. Near the launch floor
@@ -386,11 +384,10 @@ pub const NEAR_LAUNCH_FLOOR_MS: f64 = 0.01;
 /// launch gap and none of the previous launch's write-back in the sample.
 /// That holds for long kernels too: a hot sample of a kernel over 0.5 ms is
 /// one launch between two events with the GPU idle before it, so it holds
-/// the host's submission of the launch after the start event (in the first
-/// H200 trial hot mode put fma-1ms 0.5% and fma-10ms 0.1% above ncu, further
-/// than nvbench's cold mode, which queues behind a blocking kernel), while
-/// an isolated sample queues behind an untimed flush that keeps the GPU
-/// busy. Without programmatic launch: cold-cache where the data the
+/// the host's submission of the launch after the start event (the recorded
+/// suite session's `modes` transcripts put hot further above ncu than
+/// isolated on both fma kernels), while an isolated sample queues behind an
+/// untimed flush that keeps the GPU busy. Without programmatic launch: cold-cache where the data the
 /// caller declares fits in the L2 (a hot loop would time the cache), graph
 /// replay under 1 ms, hot back-to-back for longer kernels, where the gaps
 /// are a small share. CUPTI's mode is never the pick: tracing adds work
@@ -440,8 +437,8 @@ mod tests {
 
     #[test]
     fn kernels_near_the_launch_floor_get_graph_replay_in_any_case() {
-        // The trial's empty and vector-add-l2 (2 and 2.5 us under ncu): their
-        // isolated samples were differences mostly below the timer's tick.
+        // Pilots of the suite's empty kernel and vector-add-l2, a few
+        // microseconds, whose isolated samples fall below the timer's tick.
         assert_eq!(recommend(0.0019, None, 60 << 20, true), Mode::Graph);
         assert_eq!(recommend(0.0025, Some(786_432), 60 << 20, true), Mode::Graph);
         assert_eq!(recommend(0.0025, Some(786_432), 60 << 20, false), Mode::Graph);
@@ -454,7 +451,7 @@ mod tests {
 
     #[test]
     fn long_kernels_get_isolated_with_programmatic_launch_and_hot_without() {
-        // The trial's fma-1ms and copy-1gib (2 GiB moved).
+        // Kernels like the suite's fma-1ms and copy-1gib (2 GiB moved).
         assert_eq!(recommend(1.26, None, 60 << 20, true), Mode::Isolated);
         assert_eq!(recommend(5.0, Some(2 << 30), 60 << 20, true), Mode::Isolated);
         assert_eq!(recommend(5.0, Some(1 << 30), 60 << 20, false), Mode::Hot);
