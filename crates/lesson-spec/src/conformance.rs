@@ -50,3 +50,16 @@ pub fn assert_same_fields<R: LessonReport>(cxx: &str, rust: &str) -> (R, R) {
     assert_eq!(labels(&cxx), labels(&rust), "the C++ and Rust reports' figures");
     (cxx, rust)
 }
+
+/// What C's printf prints for `format` and `args`, through the shell's
+/// printf(1), which formats with the same conversions: the oracle a report
+/// package holds its renderer's lines to, so they stay the .cu's own.
+pub fn c_printf(format: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new("printf")
+        .arg(format)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run printf(1): {e}"));
+    assert!(out.status.success(), "printf {format:?} {args:?}: {out:?}");
+    String::from_utf8(out.stdout).expect("printf prints text")
+}

@@ -75,22 +75,13 @@ pub fn part3_summary(resident_ms: f32, zero_copy_ms: f32, launches: u32) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    // C's printf is the oracle: each line is the .cu's own format.
+    use lesson_spec::conformance::c_printf as printf;
 
     #[test]
     fn gb_per_s_is_decimal_gigabytes() {
         assert_eq!(gb_per_s(1_000_000_000, 1000.0), 1.0);
         assert!((gb_per_s(256 << 20, 5.0) - 53.687_091_2).abs() < 1e-9);
-    }
-
-    /// C's printf is the oracle: the shell's printf(1) formats with the same
-    /// conversions pinned.cu uses, so each line is compared with it.
-    fn printf(format: &str, args: &[&str]) -> String {
-        let out = std::process::Command::new("printf")
-            .arg(format)
-            .args(args)
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout).unwrap()
     }
 
     #[test]

@@ -205,18 +205,9 @@ pub fn part8(p: &Part8, iters: u32, warmups: u32, runs: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    // C's printf is the oracle: each line is the .cu's own format.
     use crate::parts::{Case, LaunchRow, Spread, Wait};
-
-    /// C's printf is the oracle: the shell's printf(1) formats with the same
-    /// conversions events.cu uses, so lines are compared with it.
-    fn printf(format: &str, args: &[&str]) -> String {
-        let out = std::process::Command::new("printf")
-            .arg(format)
-            .args(args)
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout).unwrap()
-    }
+    use lesson_spec::conformance::c_printf as printf;
 
     #[test]
     fn part1_rows_match_c_printf() {
