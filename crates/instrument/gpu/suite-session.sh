@@ -17,23 +17,23 @@
 #   nvbench    nvbench_suite.py on the same cubin in NVB_PROCS processes
 #              (default PROCS; cold and batch in each), --json each, with
 #              NVB_ARGS (default none) added to nvbench's command line
-#   modes      one instrument-suite process in each of MODES (default hot,
-#              graph, graph-pdl, isolated): every kernel in every mode, held
-#              against the same ncu, so the recommended mode's choice can be
-#              checked kernel by kernel (once, with the first repetition)
-#   nvb-pairs  NVB_PAIRS (default 2) rounds of A, A' at n and B at 1.02 n with
+#   modes      MODE_PROCS instrument-suite processes (default 1) in each of
+#              MODES (default hot, graph, graph-pdl, isolated, serial): every
+#              kernel in every mode, held against the same ncu, so the
+#              recommended mode's choice can be checked kernel by kernel
+#              (once, with the first repetition)
+#   nvb-pairs  NVB_PAIRS (default 5) rounds of A, A' at n and B at 1.02 n with
 #              nvbench, and nvbench's own nvbench_compare.py on A/A' and A/B
 #   pairs      PAIRS (default 41) rounds of two vector-add processes, A_i at
 #              n and B_i at 1.02 n: `compare A_i B_i` (A/B) in every round,
 #              `compare A_(i-1) A_i` (A/A) from the second on
-# REPEAT (default 1) runs suite, ncu and nvbench that many times, each
-# repetition in its own folder with its own summary table; modes, nvb-pairs
-# and pairs run once. STEPS (default all) names the steps to run besides
-# setup. A step that would start after DEADLINE_S seconds (default 205) is
-# skipped and the pairs loop stops there, so the pairs fill what time is
-# left; steps.txt says what ran. By the step times of the recorded session
-# (its `session` transcript in evidence/instrument-suite/), the defaults
-# take about 210 s, and REPEAT=3 DEADLINE_S=520 fits one 600 s call.
+# REPEAT (default 1) runs the whole comparison (suite, ncu, nvbench,
+# nvb-pairs, pairs) that many times, each repetition in its own folder with
+# its own summary table; modes run once, after the first. STEPS (default
+# all) names the steps to run besides setup. A step that would start after
+# DEADLINE_S seconds (default 590) is skipped and a pairs loop stops there;
+# steps.txt says what ran. A repetition takes about 230 s on an H200, so
+# one 600 s call holds two (the default deadline is a guard, not a plan).
 #
 # Every process's console output is recorded by `evidence record` under
 # evidence/instrument-suite/ (a transcript with the run's metadata
@@ -79,7 +79,7 @@ if [[ ${1:-} == nvb-round ]]; then
     read -r name args <<< "$side"
     echo "== $name-$i: nvbench_suite.py --kernel vector-add $args"
     # shellcheck disable=SC2086 # args is the word list above
-    PYTHONPATH="$py" python3 "$here/nvbench_suite.py" "$d/../suite.cubin" --kernel vector-add $args "$@" \
+    PYTHONPATH="$py" python3 "$here/nvbench_suite.py" "$d/../../suite.cubin" --kernel vector-add $args "$@" \
       --json "$d/$name-$i.json" 2>&1 | tee "$d/$name-$i.txt"
   done
   for kind in aa ab; do
@@ -100,11 +100,6 @@ if [[ ${1:-} == summarize ]]; then
   for k in $(seq 1 "$repeat"); do
     echo "== repetition $k of $repeat"
     python3 "$here/summarize_session.py" "$w/r$k" empty,vector-add-l2,vector-add,copy-1gib,fma-1ms,fma-10ms "$launches"
-  done
-  echo "== labels of instrument-suite compare on vector-add (A/A: same n; A/B: B at 1.02 n)"
-  for kind in aa ab; do
-    printf '%s: ' "$kind"
-    cat "$w"/pairs/compare-"$kind"-*.txt 2> /dev/null | awk '$1 == "vector-add" { n[$2]++ } END { for (l in n) printf "%s %d  ", l, n[l]; print "" }'
   done
   echo "== recommended-mode medians per process"
   # Each table after its transcript's header, less its device and
@@ -129,11 +124,12 @@ nvb_procs=${NVB_PROCS:-$procs}
 nvb_args_text=${NVB_ARGS:-}
 read -r -a nvb_args <<< "$nvb_args_text"
 pairs=${PAIRS:-41}
-nvb_pairs=${NVB_PAIRS:-2}
+nvb_pairs=${NVB_PAIRS:-5}
+mode_procs=${MODE_PROCS:-1}
 ncu_launches=${NCU_LAUNCHES:-20}
 repeat=${REPEAT:-1}
-read -r -a modes <<< "${MODES:-hot graph graph-pdl isolated}"
-deadline=${DEADLINE_S:-205}
+read -r -a modes <<< "${MODES:-hot graph graph-pdl isolated serial}"
+deadline=${DEADLINE_S:-590}
 # Which steps to run (setup always runs): a session too long for one call
 # can be split, e.g. STEPS="suite ncu nvbench" then STEPS="nvb-pairs pairs".
 steps=" ${STEPS:-suite ncu nvbench modes nvb-pairs pairs} "
@@ -145,8 +141,8 @@ ev=$(mktemp -d)/evidence
 w=$(mktemp -d)/suite-session
 py=$(mktemp -d)/py
 jdir=$ev/instrument-suite/json-${EVIDENCE_COMMIT:0:7}-$(date -u +%Y%m%dT%H%M%SZ)
-mkdir -p "$w"/{pairs,nvb-pairs} "$jdir"
-for k in $(seq 1 "$repeat"); do mkdir -p "$w/r$k"/{suite,nvbench}; done
+mkdir -p "$jdir"
+for k in $(seq 1 "$repeat"); do mkdir -p "$w/r$k"/{suite,nvbench,pairs,nvb-pairs}; done
 start=$EPOCHREALTIME
 
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
@@ -216,25 +212,27 @@ nvbench_suite() { # REPETITION
 mode_runs() {
   local d=$w/r1/modes
   mkdir -p "$d"
-  for m in "${modes[@]}"; do
-    rec "modes-$m" "$d/mode-$m.txt" "$rust_runtime" -- "$bin" --mode "$m" --json "$d/mode-$m.json"
+  for i in $(seq 1 "$mode_procs"); do
+    for m in "${modes[@]}"; do
+      rec "modes-$m-$i" "$d/mode-$m-$i.txt" "$rust_runtime" -- "$bin" --mode "$m" --json "$d/mode-$m-$i.json"
+    done
   done
 }
 
-nvb_pair_runs() {
-  local d=$w/nvb-pairs
+nvb_pair_runs() { # REPETITION
+  local d=$w/r$1/nvb-pairs
   for i in $(seq 1 "$nvb_pairs"); do
     past_deadline && { echo "stopped before round $i: past the deadline"; break; }
-    rec "nvb-pairs-round-$i" "$d/round-$i.txt" "$nvb_runtime" -- \
+    rec "r$1-nvb-pairs-round-$i" "$d/round-$i.txt" "$nvb_runtime" -- \
       bash "$here/suite-session.sh" nvb-round "$i" "$d" "$py" "${nvb_args[@]}"
   done
 }
 
-pair_runs() {
-  local d=$w/pairs
+pair_runs() { # REPETITION
+  local d=$w/r$1/pairs
   for i in $(seq 1 "$pairs"); do
     past_deadline && { echo "stopped before round $i: past the deadline"; break; }
-    rec "pairs-round-$i" "$d/round-$i.txt" "$rust_runtime" "BIN=$bin" -- bash "$here/suite-session.sh" pair-round "$i" "$d"
+    rec "r$1-pairs-round-$i" "$d/round-$i.txt" "$rust_runtime" "BIN=$bin" -- bash "$here/suite-session.sh" pair-round "$i" "$d"
     echo "round $i: A/B $(awk '$1 == "vector-add" { print $2 }' "$d/compare-ab-$i.txt" 2> /dev/null)" \
       "A/A $(awk '$1 == "vector-add" { print $2 }' "$d/compare-aa-$i.txt" 2> /dev/null)"
   done
@@ -251,10 +249,10 @@ for k in $(seq 1 "$repeat"); do
   step "suite-r$k" suite "$k"
   step "ncu-r$k" ncu_truth "$k"
   step "nvbench-r$k" nvbench_suite "$k"
+  step "nvb-pairs-r$k" nvb_pair_runs "$k"
+  step "pairs-r$k" pair_runs "$k"
+  ((k == 1)) && step modes mode_runs
 done
-step modes mode_runs
-step nvb-pairs nvb_pair_runs
-step pairs pair_runs
 rec setup "$w/setup-transcript.txt" "none (the session's setup)" -- cat "$w/setup.log" > /dev/null
 keep_json
 rec session "$out/summary.txt" "none (summarize_session.py on the files above)" -- \

@@ -105,22 +105,42 @@ def nvbench_runs(folder):
 
 
 def print_modes(folder, order, ncu):
-    """One process per mode (suite-session.sh's modes step): each kernel's
-    median in every mode over ncu's; a dash where a mode gave no median."""
+    """suite-session.sh's modes step, mode-MODE-I.json for process I: each
+    kernel's median over its processes in every mode, over ncu's, and the
+    spread of the processes' medians; a dash where a mode gave no median."""
     files = sorted(glob.glob(os.path.join(folder, "mode-*.json")))
     if not files:
         return
-    names = [os.path.basename(f)[len("mode-"):-len(".json")] for f in files]
-    print("every mode, one process each: median ms (vs ncu)")
-    print(f"{'kernel':<15}" + "".join(f" | {n:>20}" for n in names))
-    runs = [instrument_runs(folder, os.path.basename(f)) for f in files]
+    by_mode = {}
+    for f in files:
+        name = os.path.basename(f)[len("mode-"):-len(".json")]
+        mode = name.rsplit("-", 1)[0] if name.rsplit("-", 1)[-1].isdigit() else name
+        by_mode.setdefault(mode, []).append(os.path.basename(f))
+    procs = max(len(v) for v in by_mode.values())
+    print(f"every mode, {procs} process(es) each: median ms (vs ncu) spread")
+    print(f"{'kernel':<15}" + "".join(f" | {n:>28}" for n in by_mode))
+    runs = {m: [instrument_runs(folder, f) for f in fs] for m, fs in by_mode.items()}
     for k in order:
         t = ncu.get(k, (None,))[0]
         cells = []
-        for run in runs:
-            m = run.get(k, [(None,)])[0][0]
-            cells.append(f"{fmt(m, '.5f')} ({fmt(ratio(m, t), '.3f')})")
-        print(f"{k:<15}" + "".join(f" | {c:>20}" for c in cells))
+        for m in by_mode:
+            medians = [r[k][0][0] for r in runs[m] if k in r]
+            med = statistics.median(medians) if medians else None
+            sp = 100 * spread(medians) if len(medians) > 1 else None
+            cells.append(f"{fmt(med, '.5f')} ({fmt(ratio(med, t), '.3f')}) {fmt(sp, '.2f')}%")
+        print(f"{k:<15}" + "".join(f" | {c:>28}" for c in cells))
+
+
+def nvbench_compare_statuses(folder, kind):
+    """Status words (SAME, FAST, SLOW) in nvbench_compare.py's tables."""
+    counts = {}
+    for path in glob.glob(os.path.join(folder, f"nvbench-compare-{kind}-*.txt")):
+        for line in open(path, encoding="utf-8"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 7 and cells[0].endswith("s") and cells[6]:
+                word = cells[6].split()[-1]
+                counts[word] = counts.get(word, 0) + 1
+    return counts
 
 
 def fmt(x, spec):
@@ -165,6 +185,11 @@ def main():
                 if f and f[0] == "vector-add":
                     labels[f[1]] = labels.get(f[1], 0) + 1
         print(f"{title}: " + (", ".join(f"{l} {n}" for l, n in sorted(labels.items())) or "-"))
+    nvb = os.path.join(work, "nvb-pairs")
+    if os.path.isdir(nvb):
+        for kind, title in [("aa", "nvbench_compare.py A/A"), ("ab", "nvbench_compare.py A/B")]:
+            counts = nvbench_compare_statuses(nvb, kind)
+            print(f"{title}: " + (", ".join(f"{l} {n}" for l, n in sorted(counts.items())) or "-"))
 
 
 if __name__ == "__main__":

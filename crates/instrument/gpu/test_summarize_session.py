@@ -53,5 +53,24 @@ class Ratios(unittest.TestCase):
         self.assertIsNone(s.ratio(1.0, 0.0))
 
 
+class NvbenchCompare(unittest.TestCase):
+    def test_status_words_are_counted_from_the_tables_only(self):
+        # The tables of the recorded nvb-pairs round 1 (b0df4ac), A/B, with
+        # the summary lines under them, which carry no status cell.
+        table = (
+            "|   Ref Time |   Ref Noise |   Cmp Time |   Cmp Noise |     Diff |   %Diff |  Status  |\n"
+            "|------------|-------------|------------|-------------|----------|---------|----------|\n"
+            "|  65.379 us |       1.00% |  66.534 us |       0.97% | 1.155 us |   1.77% |  \U0001F534 SLOW  |\n"
+            "- Total Matches: 1\n  - Failure (diff > min_noise):  1\n")
+        same = table.replace("\U0001F534 SLOW", "\U0001F535 SAME")
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in [("nvbench-compare-ab-1.txt", table), ("nvbench-compare-ab-2.txt", table),
+                               ("nvbench-compare-aa-2.txt", same)]:
+                with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                    f.write(text)
+            self.assertEqual(s.nvbench_compare_statuses(d, "ab"), {"SLOW": 2})
+            self.assertEqual(s.nvbench_compare_statuses(d, "aa"), {"SAME": 1})
+
+
 if __name__ == "__main__":
     unittest.main()

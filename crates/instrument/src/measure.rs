@@ -58,6 +58,7 @@ pub enum Mode {
     Graph,
     GraphPdl,
     Isolated,
+    Serial,
     Cupti,
 }
 
@@ -69,6 +70,7 @@ impl Mode {
             Mode::Graph => "graph",
             Mode::GraphPdl => "graph-pdl",
             Mode::Isolated => "isolated",
+            Mode::Serial => "serial",
             Mode::Cupti => "cupti",
         }
     }

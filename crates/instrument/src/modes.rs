@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
+use cudarc::driver::{sys, CudaContext, CudaEvent, CudaStream};
 
 use crate::events::{timing_event, Events};
 use crate::flush::L2Flush;
@@ -120,6 +120,64 @@ impl Graph {
     }
 }
 
+/// Serial: a replay of `batch` launches, each followed by an event record,
+/// less a replay of the event records alone, per launch.
+///
+/// An event is recorded only once the work before it has drained, and the
+/// launch after it is set up only then: the records keep the GPU from
+/// setting up one launch while the previous one runs, as back-to-back
+/// launches (and graph replays) do. What each launch adds is then its own
+/// set-up, run and drain, one at a time, the span Nsight Compute's
+/// serialised replay reports as `gpu__time_duration`, less the record
+/// itself, which the baseline replay takes out.
+pub(crate) struct Serial {
+    batch: usize,
+    with_launches: CapturedGraph,
+    records_only: CapturedGraph,
+    /// Recorded by both graphs; kept alive for them.
+    _marker: CudaEvent,
+}
+
+/// Queues a record of `event` on a capturing `stream` as a node of the
+/// graph (an external record; a plain one only orders the capture).
+fn record_in_graph(event: &CudaEvent, stream: &CudaStream) -> Result<(), CudaError> {
+    let flags = sys::CUevent_record_flags::CU_EVENT_RECORD_EXTERNAL as u32;
+    // SAFETY: a live event and stream of the same context.
+    check!(unsafe { sys::cuEventRecordWithFlags(event.cu_event(), stream.cu_stream(), flags) }.result())
+}
+
+impl Serial {
+    fn new(setup: &mut Setup<'_, impl Launch>, batch: usize, gpu_ms: &mut f64) -> Result<Serial, CudaError> {
+        let (stream, launch) = (setup.stream, &mut *setup.launch);
+        let marker = timing_event(setup.ctx)?;
+        let with_launches = CapturedGraph::capture(stream, batch, Dependencies::Full, &mut |s| {
+            launch(s)?;
+            record_in_graph(&marker, s)
+        })?;
+        let records_only = CapturedGraph::capture(stream, batch, Dependencies::Full, &mut |s| {
+            record_in_graph(&marker, s)
+        })?;
+        // Replays have their own first-time costs: warm those too.
+        for g in [&with_launches, &records_only] {
+            *gpu_ms += setup.events.time(stream, || g.launch(stream))?;
+        }
+        Ok(Serial {
+            batch,
+            with_launches,
+            records_only,
+            _marker: marker,
+        })
+    }
+
+    fn take(&self, setup: &Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
+        let (stream, events) = (setup.stream, setup.events);
+        let without = events.time(stream, || self.records_only.launch(stream))?;
+        let with = events.time(stream, || self.with_launches.launch(stream))?;
+        *gpu_ms += without + with;
+        Ok((with - without) / self.batch as f64)
+    }
+}
+
 /// Isolated: a replay of [flush, then the launch] less a replay of the flush
 /// alone, each after an untimed flush.
 pub(crate) struct Isolated {
@@ -224,6 +282,7 @@ pub(crate) enum Sampler {
     ColdCache(ColdCache),
     Graph(Graph),
     Isolated(Isolated),
+    Serial(Serial),
     #[cfg(feature = "cupti")]
     Cupti(Cupti),
 }
@@ -264,12 +323,15 @@ impl Sampler {
                 gpu_ms,
             )?),
             Mode::Isolated => Sampler::Isolated(Isolated::new(setup, gpu_ms)?),
+            Mode::Serial => Sampler::Serial(Serial::new(setup, graph_batch, gpu_ms)?),
         })
     }
 
     pub(crate) fn launches_per_sample(&self) -> usize {
         match self {
-            Sampler::Hot(Hot { batch }) | Sampler::Graph(Graph { batch, .. }) => *batch,
+            Sampler::Hot(Hot { batch })
+            | Sampler::Graph(Graph { batch, .. })
+            | Sampler::Serial(Serial { batch, .. }) => *batch,
             Sampler::ColdCache(_) | Sampler::Isolated(_) => 1,
             #[cfg(feature = "cupti")]
             Sampler::Cupti(_) => 1,
@@ -288,6 +350,7 @@ impl Sampler {
             Sampler::ColdCache(cold) => vec![cold.take(setup, gpu_ms)?],
             Sampler::Graph(graph) => vec![graph.take(setup, gpu_ms)?],
             Sampler::Isolated(isolated) => vec![isolated.take(setup, gpu_ms)?],
+            Sampler::Serial(serial) => vec![serial.take(setup, gpu_ms)?],
             #[cfg(feature = "cupti")]
             Sampler::Cupti(cupti) => cupti.take(setup, gpu_ms)?,
         })

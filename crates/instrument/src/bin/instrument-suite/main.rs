@@ -84,6 +84,7 @@ enum ModeArg {
     Graph,
     GraphPdl,
     Isolated,
+    Serial,
 }
 
 impl From<ModeArg> for Mode {
@@ -94,6 +95,7 @@ impl From<ModeArg> for Mode {
             ModeArg::Graph => Mode::Graph,
             ModeArg::GraphPdl => Mode::GraphPdl,
             ModeArg::Isolated => Mode::Isolated,
+            ModeArg::Serial => Mode::Serial,
         }
     }
 }

@@ -18,6 +18,25 @@ use instrument::suite_report::{KernelResult, SuiteReport};
 
 use crate::kernels::{Kernel, Workload};
 
+/// The suite's limits per kernel: sampling stops when the median is known to
+/// within +-0.1%, or when the kernel has used 150 ms of GPU time, warm-up,
+/// flushes and replays' set-up included. nvbench's defaults spend about a
+/// second per kernel (half a second each of cold and batch samples, not
+/// counting its flushes), and the comparison holds the instrument to a
+/// fifth of that; 150 ms leaves room for the last sample of a 10 ms kernel.
+/// A kernel that cheap to sample stops at the noise target first.
+const SUITE_BUDGET: Budget = Budget {
+    min_samples: 10,
+    max_samples: 5000,
+    max_gpu_ms: 150.0,
+    noise_target: 0.001,
+};
+
+/// Warm-up per kernel: long enough for the replays' and flushes' first-time
+/// costs to pass (they are warmed again by the modes' own set-up), short
+/// enough to leave most of [`SUITE_BUDGET`] to the samples.
+const SUITE_WARMUP: Warmup = Warmup::Millis(25.0);
+
 /// Calibrates, then measures `kernels` at `scale`, each in `mode` or, where
 /// none is given, the mode [`recommend`] picks from a short hot pilot.
 pub fn measure_suite(
@@ -28,6 +47,8 @@ pub fn measure_suite(
 ) -> Result<SuiteReport, CudaError> {
     let calibration = calibrate(ctx)?;
     let instrument = Instrument {
+        warmup: SUITE_WARMUP,
+        budget: SUITE_BUDGET,
         rejection: Rejection {
             floor_ms: calibration.event_resolution_ms,
             ..Rejection::default()
