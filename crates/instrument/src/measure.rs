@@ -249,6 +249,47 @@ impl SampleLog {
     }
 }
 
+impl Measurement {
+    /// One measurement of the samples of several, each of the same kernel in
+    /// the same mode (on a different allocation of its buffers, say): their
+    /// samples together, statistics of all the kept ones, GPU time summed,
+    /// rejections and drops counted over all. `budget` is the one the parts
+    /// shared out; the warm-up and the samples per launch are the first
+    /// part's, the stopping reason the last one's. `None` for no parts, for
+    /// parts of different modes, or where every sample was dropped.
+    pub fn pooled(parts: Vec<Measurement>, budget: Budget) -> Option<Measurement> {
+        let first = parts.first()?;
+        if parts.iter().any(|p| p.mode != first.mode) {
+            return None;
+        }
+        let (mode, launches_per_sample, warmup, rejection) =
+            (first.mode, first.launches_per_sample, first.warmup, first.rejection);
+        let clocks_unavailable = parts.iter().find_map(|p| p.clocks_unavailable.clone());
+        let stop = parts.last()?.stop;
+        let gpu_ms_spent = parts.iter().map(|p| p.gpu_ms_spent).sum();
+        let samples: Vec<Sample> = parts.into_iter().flat_map(|p| p.samples).collect();
+        let log = SampleLog {
+            kept: samples.iter().filter(|s| !s.dropped && !s.rejected).map(|s| s.ms).collect(),
+            samples,
+        };
+        Some(Measurement {
+            mode,
+            launches_per_sample,
+            warmup,
+            budget,
+            summary: log.summary()?,
+            stop,
+            dropped: log.dropped(),
+            rejected: log.rejected(),
+            rejection,
+            too_many_rejected: rejection.too_many(log.rejected(), log.samples.len()),
+            samples: log.samples,
+            gpu_ms_spent,
+            clocks_unavailable,
+        })
+    }
+}
+
 impl Instrument {
     /// Measures `launch` in `mode` until the budget says stop.
     pub fn measure(
@@ -519,6 +560,59 @@ mod tests {
         let s = log.summary().expect("the rejected samples, for the record");
         assert_eq!((s.n, s.min, s.max), (2, -0.001, 0.0001));
         assert!(Rejection::default().too_many(log.rejected(), log.samples.len()));
+    }
+
+    fn measurement(mode: Mode, samples: &[(f64, bool, bool)], gpu_ms: f64, stop: Stop) -> Measurement {
+        let samples: Vec<Sample> = samples
+            .iter()
+            .map(|&(ms, dropped, rejected)| Sample {
+                ms,
+                clocks: None,
+                dropped,
+                rejected,
+            })
+            .collect();
+        let kept: Vec<f64> = samples.iter().filter(|s| !s.dropped && !s.rejected).map(|s| s.ms).collect();
+        Measurement {
+            mode,
+            launches_per_sample: 1,
+            warmup: Warmup::Count(3),
+            budget: Budget::default(),
+            summary: summarize(&kept).unwrap(),
+            stop,
+            dropped: samples.iter().filter(|s| s.dropped).count(),
+            rejected: samples.iter().filter(|s| s.rejected).count(),
+            rejection: Rejection::default(),
+            too_many_rejected: false,
+            samples,
+            gpu_ms_spent: gpu_ms,
+            clocks_unavailable: None,
+        }
+    }
+
+    #[test]
+    fn pooled_parts_are_one_measurement_of_all_their_kept_samples() {
+        let a = measurement(Mode::Isolated, &[(1.0, false, false), (1.1, false, false), (9.0, true, false)], 10.0, Stop::NoiseTarget);
+        let b = measurement(Mode::Isolated, &[(1.2, false, false), (-0.5, false, true), (1.3, false, false)], 20.0, Stop::TimeBudget);
+        let budget = Budget {
+            max_gpu_ms: 30.0,
+            ..Budget::default()
+        };
+        let p = Measurement::pooled(vec![a, b], budget).unwrap();
+        assert_eq!(p.samples.len(), 6);
+        assert_eq!((p.summary.n, p.summary.median), (4, 1.15), "the median of 1.0, 1.1, 1.2 and 1.3");
+        assert_eq!((p.dropped, p.rejected), (1, 1));
+        assert!(p.too_many_rejected, "one impossible sample in six is more than one in a hundred");
+        assert_eq!(p.gpu_ms_spent, 30.0);
+        assert_eq!((p.stop, p.budget), (Stop::TimeBudget, budget));
+    }
+
+    #[test]
+    fn parts_of_different_modes_or_none_do_not_pool() {
+        let a = measurement(Mode::Isolated, &[(1.0, false, false)], 1.0, Stop::NoiseTarget);
+        let b = measurement(Mode::Graph, &[(1.0, false, false)], 1.0, Stop::NoiseTarget);
+        assert!(Measurement::pooled(vec![a, b], Budget::default()).is_none());
+        assert!(Measurement::pooled(Vec::new(), Budget::default()).is_none());
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub struct KernelResult {
     pub median: Option<Median>,
     pub gb_s: Option<f64>,
     pub flags: Vec<Flag>,
+    /// How many allocations of the kernel's buffers the samples were spread
+    /// over (instrument-suite's BUFFER_SETS); 1 unless the caller says.
+    pub buffer_sets: usize,
     /// The mode's full record, every sample included.
     pub measurement: Measurement,
 }
@@ -60,6 +63,7 @@ impl KernelResult {
             flags: median.map_or(Vec::new(), |m| flags(m.ms, gb_s, calibration)),
             median,
             gb_s,
+            buffer_sets: 1,
             measurement,
         }
     }
@@ -173,6 +177,19 @@ pub fn suite_table(r: &SuiteReport) -> String {
             crate::report::rejected_line(&k.measurement)
         );
     }
+    let spread: Vec<String> = r
+        .kernels
+        .iter()
+        .filter(|k| k.buffer_sets > 1)
+        .map(|k| format!("{} over {}", k.kernel, k.buffer_sets))
+        .collect();
+    if !spread.is_empty() {
+        let _ = writeln!(
+            o,
+            "samples spread over allocations of the kernel's buffers: {}",
+            spread.join(", ")
+        );
+    }
     o
 }
 
@@ -273,6 +290,20 @@ mod tests {
         let view: SuiteView = serde_json::from_str(&r.to_json()).unwrap();
         assert_eq!(view.kernels[0].kernel, "noisy");
         assert_eq!(view.kernels[0].median, None);
+    }
+
+    #[test]
+    fn buffer_sets_are_named_under_the_table_where_there_are_several() {
+        let one = KernelResult::new("one".into(), 1.0, None, measurement(&[0.05; 30], 0), &calibration());
+        let mut four = one.clone();
+        four.kernel = "four".into();
+        four.buffer_sets = 4;
+        let table = suite_table(&report(vec![one.clone(), four]));
+        assert!(
+            table.ends_with("samples spread over allocations of the kernel's buffers: four over 4\n"),
+            "{table}"
+        );
+        assert!(!suite_table(&report(vec![one])).contains("allocations"));
     }
 
     #[test]

@@ -79,6 +79,18 @@ impl Kernel {
         (standard as f64 * scale).round().max(1.0) as usize
     }
 
+    /// The bytes of each buffer a workload of `size` allocates.
+    pub fn buffer_sizes(self, size: usize) -> Vec<usize> {
+        // SAFETY: two constants suite.cu defines and never writes.
+        let fma_threads = unsafe { ffi::suite_fma_blocks * ffi::suite_threads_per_block } as usize;
+        match self {
+            Kernel::Empty => vec![],
+            Kernel::VectorAddL2 | Kernel::VectorAdd => vec![size * 4; 3],
+            Kernel::Copy1gib => vec![size * 16; 2],
+            Kernel::Fma1ms | Kernel::Fma10ms => vec![fma_threads * 4],
+        }
+    }
+
     /// What one launch reads and writes, for the memory-bound kernels.
     pub fn traffic(self, size: usize) -> Option<Traffic> {
         let bytes = |n: usize, width: usize| (n * width) as u64;
@@ -106,14 +118,7 @@ pub struct Workload {
 impl Workload {
     pub fn new(ctx: &Arc<CudaContext>, kernel: Kernel, scale: f64) -> Result<Workload, CudaError> {
         let size = kernel.size(scale);
-        // SAFETY: two constants suite.cu defines and never writes.
-        let fma_threads = unsafe { ffi::suite_fma_blocks * ffi::suite_threads_per_block } as usize;
-        let sizes: Vec<usize> = match kernel {
-            Kernel::Empty => vec![],
-            Kernel::VectorAddL2 | Kernel::VectorAdd => vec![size * 4; 3],
-            Kernel::Copy1gib => vec![size * 16; 2],
-            Kernel::Fma1ms | Kernel::Fma10ms => vec![fma_threads * 4],
-        };
+        let sizes = kernel.buffer_sizes(size);
         check!(ctx.bind_to_thread())?;
         let mut buffers = Vec::with_capacity(sizes.len());
         for bytes in sizes {

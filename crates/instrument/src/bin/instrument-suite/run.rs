@@ -10,7 +10,7 @@ use cuda_check::{check, CudaError};
 use cudarc::driver::sys::{self, CUdevice_attribute};
 use cudarc::driver::CudaContext;
 use instrument::calibrate::{calibrate, Calibration};
-use instrument::measure::{has_programmatic_launch, recommend, Instrument, Mode};
+use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measurement, Mode};
 use instrument::reject::Rejection;
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
@@ -37,6 +37,28 @@ const SUITE_BUDGET: Budget = Budget {
 /// enough to leave most of [`SUITE_BUDGET`] to the samples.
 const SUITE_WARMUP: Warmup = Warmup::Millis(25.0);
 
+/// How many allocations of a memory-bound kernel's buffers the suite spreads
+/// its samples over. Where a process's buffers land in HBM moves a
+/// memory-bound kernel's time by up to 1% from one process to the next (the
+/// exploration call at e240e4a: vector-add's isolated median at 0.0570 or
+/// 0.0576 ms in consecutive processes, each known to +-0.15%), more than a
+/// 2% change less its interval can stand; over four allocations a process
+/// holds an average placement instead of one draw.
+const BUFFER_SETS: usize = 4;
+
+/// [`BUFFER_SETS`] for a kernel that moves memory, as many as fit in half
+/// the free device memory (at least one); one for a kernel that does not.
+fn buffer_sets(ctx: &Arc<CudaContext>, kernel: Kernel, scale: f64) -> Result<usize, CudaError> {
+    let size = kernel.size(scale);
+    if kernel.traffic(size).is_none() {
+        return Ok(1);
+    }
+    check!(ctx.bind_to_thread())?;
+    let (free, _total) = check!(cudarc::driver::result::mem_get_info())?;
+    let per_set = kernel.buffer_sizes(size).iter().sum::<usize>().max(1);
+    Ok((free / 2 / per_set).clamp(1, BUFFER_SETS))
+}
+
 /// Calibrates, then measures `kernels` at `scale`, each in `mode` or, where
 /// none is given, the mode [`recommend`] picks from a short hot pilot.
 pub fn measure_suite(
@@ -59,13 +81,16 @@ pub fn measure_suite(
     let programmatic = has_programmatic_launch(device.compute_capability);
     let mut results = Vec::with_capacity(kernels.len());
     for &kernel in kernels {
-        let mut workload = Workload::new(ctx, kernel, scale)?;
-        let traffic = kernel.traffic(workload.size);
-        let mut launch = |s: &_| workload.launch(s);
+        let sets = buffer_sets(ctx, kernel, scale)?;
+        let mut workloads = (0..sets)
+            .map(|_| Workload::new(ctx, kernel, scale))
+            .collect::<Result<Vec<_>, _>>()?;
+        let size = workloads[0].size;
+        let traffic = kernel.traffic(size);
         let mode = match mode {
             Some(m) => m,
             None => {
-                let pilot_ms = pilot(ctx, &mut launch)?;
+                let pilot_ms = pilot(ctx, &mut |s: &_| workloads[0].launch(s))?;
                 recommend(
                     pilot_ms,
                     traffic.map(|t| t.total()),
@@ -74,14 +99,34 @@ pub fn measure_suite(
                 )
             }
         };
-        let measurement = instrument.measure(ctx, mode, &mut launch)?;
-        results.push(KernelResult::new(
-            kernel.name().to_string(),
-            scale,
-            traffic,
-            measurement,
-            &calibration,
-        ));
+        // Each set gets its share of the budget; the first warms up the
+        // kernel, the others only their own buffers and replays.
+        let share = Budget {
+            min_samples: SUITE_BUDGET.min_samples.div_ceil(sets),
+            max_samples: SUITE_BUDGET.max_samples / sets,
+            max_gpu_ms: SUITE_BUDGET.max_gpu_ms / sets as f64,
+            noise_target: SUITE_BUDGET.noise_target * (sets as f64).sqrt(),
+        };
+        let mut parts = Vec::with_capacity(sets);
+        for (i, workload) in workloads.iter_mut().enumerate() {
+            let part = Instrument {
+                budget: share,
+                warmup: if i == 0 { SUITE_WARMUP } else { Warmup::Count(3) },
+                ..instrument
+            };
+            parts.push(part.measure(ctx, mode, &mut |s: &_| workload.launch(s))?);
+        }
+        let Some(measurement) = Measurement::pooled(parts, SUITE_BUDGET) else {
+            return Err(CudaError::refused(
+                file!(),
+                line!(),
+                "Measurement::pooled",
+                "every sample was taken while the GPU was throttling",
+            ));
+        };
+        let mut result = KernelResult::new(kernel.name().to_string(), scale, traffic, measurement, &calibration);
+        result.buffer_sets = sets;
+        results.push(result);
     }
     Ok(SuiteReport {
         device: DeviceInfo {
