@@ -10,8 +10,11 @@
 //! ````
 //!
 //! `<!-- transcript: evidence/LESSON/FILE.txt -->` quotes a recorded
-//! run: everything after its header's `# ---` line. [`check`] reports quotes
-//! that differ from their source; [`sync`] rewrites them.
+//! run: everything after its header's `# ---` line.
+//! `<!-- transcript: evidence/LESSON/FILE.txt#HEADING -->` quotes one section
+//! of a long one: from its line `== HEADING` up to the next line that starts
+//! `== `, or the end. [`check`] reports quotes that differ from their source;
+//! [`sync`] rewrites them.
 
 use std::path::Path;
 
@@ -24,7 +27,7 @@ pub const SYNC_COMMAND: &str = "cargo run -p course-rules -- sync";
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Source {
     Snippet { file: String, name: String },
-    Transcript { file: String },
+    Transcript { file: String, section: Option<String> },
 }
 
 fn marker(line: &str) -> Option<Source> {
@@ -36,9 +39,14 @@ fn marker(line: &str) -> Option<Source> {
             name: name.to_string(),
         });
     }
-    let file = inner.strip_prefix("transcript:")?.trim();
+    let target = inner.strip_prefix("transcript:")?.trim();
+    let (file, section) = match target.split_once('#') {
+        Some((file, heading)) => (file, Some(heading.to_string())),
+        None => (target, None),
+    };
     Some(Source::Transcript {
         file: file.to_string(),
+        section,
     })
 }
 
@@ -46,15 +54,31 @@ fn marker(line: &str) -> Option<Source> {
 fn source_text(root: &Path, source: &Source) -> Result<String, String> {
     match source {
         Source::Snippet { file, name } => snippet(root, file, name),
-        Source::Transcript { file } => {
+        Source::Transcript { file, section } => {
             let text = std::fs::read_to_string(root.join(file)).map_err(|e| format!("{file}: {e}"))?;
             let body = text
                 .split_once("\n# ---\n")
                 .map(|(_, body)| body)
                 .ok_or_else(|| format!("{file}: no `# ---` line ends a header"))?;
-            Ok(body.to_string())
+            match section {
+                None => Ok(body.to_string()),
+                Some(heading) => transcript_section(body, heading).ok_or_else(|| format!("{file}: no line `== {heading}`")),
+            }
         }
     }
+}
+
+/// The lines of `body` from `== HEADING` up to the next `== ` line.
+fn transcript_section(body: &str, heading: &str) -> Option<String> {
+    let start = format!("== {heading}");
+    let mut lines = body.lines().skip_while(|l| *l != start);
+    let first = lines.next()?;
+    let mut out = format!("{first}\n");
+    for line in lines.take_while(|l| !l.starts_with("== ")) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    Some(out)
 }
 
 /// One snippet's dedented text: what `course-rules snippet FILE#NAME` prints.
@@ -201,6 +225,24 @@ mod tests {
         let p = check(&root, Path::new("R.md"), "<!-- snippet: k.cu#two -->\ntext\n");
         assert_eq!(p.len(), 1);
         assert!(p[0].contains("must be followed by a fenced block"));
+    }
+
+    #[test]
+    fn a_section_of_a_transcript_is_quoted_from_its_heading_to_the_next() {
+        let root = tree();
+        std::fs::write(
+            root.join("ev/session.txt"),
+            "# gpu: X\n# ---\n== steps\nsetup\n== repetition 1 of 1\nrow a\nrow b\n== SASS\nsame\n",
+        )
+        .unwrap();
+        let doc = "<!-- transcript: ev/session.txt#repetition 1 of 1 -->\n```text\n== repetition 1 of 1\nrow a\nrow b\n```\n";
+        assert_eq!(check(&root, Path::new("R.md"), doc), Vec::<String>::new());
+        let last = "<!-- transcript: ev/session.txt#SASS -->\n```text\n== SASS\nsame\n```\n";
+        assert_eq!(check(&root, Path::new("R.md"), last), Vec::<String>::new());
+        let p = check(&root, Path::new("R.md"), &doc.replace("row b", "row c"));
+        assert_eq!(p.len(), 1, "{p:?}");
+        let missing = check(&root, Path::new("R.md"), "<!-- transcript: ev/session.txt#nope -->\n```\n```\n");
+        assert_eq!(missing, ["R.md:1: ev/session.txt: no line `== nope`"]);
     }
 
     #[test]
