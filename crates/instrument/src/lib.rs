@@ -2,11 +2,12 @@
 //!
 //! [`measure`] samples a launch adaptively to a noise target ([`sampling`])
 //! and summarises the samples with robust statistics and a confidence
-//! interval for the median ([`stats`]), in one of six modes: hot
+//! interval for the median ([`stats`]), in one of seven modes: hot
 //! back-to-back, cold-cache with an L2 flush that leaves the cache clean
 //! ([`flush`]), graph replay with ordinary or programmatic dependencies
 //! ([`replay`]), isolated (one launch alone on a clean L2, as Nsight Compute
-//! times it), and CUPTI's own kernel timestamps (module `trace`, behind the
+//! times it), serial (launches kept from overlapping by event records), and
+//! CUPTI's own kernel timestamps (module `trace`, behind the
 //! `cupti` feature). It times a kernel's first launch as a measurement of its
 //! own, checks clocks and throttling through NVML ([`clocks`]), and reports
 //! a table and JSON of every sample ([`report`]), with [`json_out::JsonOut`]

@@ -1,4 +1,4 @@
-//! The measurement instrument: adaptive sampling in one of six modes, with
+//! The measurement instrument: adaptive sampling in one of seven modes, with
 //! every sample kept, statistics, clock checks, and the GPU time it spent.
 //!
 //! - [`Mode::Hot`]: batches of back-to-back launches between two events, as
@@ -21,6 +21,13 @@
 //!   (Hopper and later). The subtraction also takes out the flush's own
 //!   completion, which the first replay overlaps with the launch; on the
 //!   H200 the result sits within 0.4% of ncu's (evidence/instrument/).
+//! - [`Mode::Serial`]: a graph of launches each followed by an event
+//!   record, less the same graph of records alone, per launch. A record is
+//!   written only once the work before it has drained, so launches do not
+//!   overlap: each one's set-up, run and drain, the span Nsight Compute
+//!   times for a single launch. Near the launch floor its medians land near
+//!   ncu's but move 3 to 21% from process to process on the H200
+//!   (evidence/instrument/nvbench.md), so it is never recommended.
 //! - [`Mode::Cupti`]: batches as in hot mode, but each launch's time is its
 //!   kernels' start-to-end as CUPTI's activity records give it
 //!   (`crate::trace`), the numbers Nsight Systems shows. Needs libcupti
@@ -434,7 +441,9 @@ pub const NEAR_LAUNCH_FLOOR_MS: f64 = 0.01;
 /// caller declares fits in the L2 (a hot loop would time the cache), graph
 /// replay under 1 ms, hot back-to-back for longer kernels, where the gaps
 /// are a small share. CUPTI's mode is never the pick: tracing adds work
-/// around every kernel on the GPU (evidence/instrument/README.md).
+/// around every kernel on the GPU (evidence/instrument/README.md). Nor is
+/// the serial mode, whose single-launch latency near the floor moves too
+/// much between processes (evidence/instrument/nvbench.md).
 pub fn recommend(
     median_ms: f64,
     bytes_touched: Option<u64>,

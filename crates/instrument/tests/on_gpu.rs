@@ -265,5 +265,36 @@ fn the_suite_times_a_kernel_with_its_calibration_in_the_json() {
     assert_eq!(m["rejected"], 0);
     let median = k["median"]["ms"].as_f64().expect("a median");
     assert!(median > 0.0 && median < 0.01, "{median}");
+    // A memory-bound kernel's samples are spread over four allocations of
+    // its buffers (768 KiB each: they fit on any GPU), and the table says so.
+    assert_eq!(k["buffer_sets"], 4);
+    assert!(
+        table.contains("samples spread over allocations of the kernel's buffers: vector-add-l2 over 4"),
+        "{table}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn a_serial_launch_takes_no_less_than_a_pipelined_one() {
+    use instrument::measure::Mode;
+
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    let ctx = CudaContext::new(0).unwrap();
+    let flush = a_kernel(&ctx);
+    let mut launch = |s: &cudarc::driver::CudaStream| flush.queue(s);
+    let graph = small_budget().measure(&ctx, Mode::Graph, &mut launch).unwrap();
+    let serial = small_budget().measure(&ctx, Mode::Serial, &mut launch).unwrap();
+    assert_eq!(serial.mode, Mode::Serial);
+    assert!(serial.launches_per_sample >= 1 && serial.rejected == 0, "{serial:?}");
+    // Each serial launch waits for the one before it to drain before its
+    // set-up starts; a graph replay overlaps the two. Less the 2% the two
+    // medians may wander, serial cannot come out shorter.
+    assert!(
+        serial.summary.median >= 0.98 * graph.summary.median,
+        "serial {} ms against graph {} ms",
+        serial.summary.median,
+        graph.summary.median
+    );
 }
