@@ -305,54 +305,52 @@ impl Instrument {
         mode: Mode,
         launch: &mut impl Launch,
     ) -> Result<Measurement, CudaError> {
-        let mut sampling = self.start(ctx, mode, launch)?;
-        while sampling.take_round()?.is_none() {}
-        sampling.finish()
-    }
-
-    /// Warms `launch` up and sets `mode` up, ready to sample round by round:
-    /// [`Instrument::measure`] in steps, so that a caller can take the
-    /// rounds of several measurements in turn.
-    pub fn start<'a, L: Launch>(
-        &self,
-        ctx: &Arc<CudaContext>,
-        mode: Mode,
-        launch: &'a mut L,
-    ) -> Result<Sampling<'a, L>, CudaError> {
         if let Err(e) = self.budget.validate() {
             return Err(refused(e));
         }
-        let stream = check!(BlockingStream::create(ctx))?;
+        let owned = check!(BlockingStream::create(ctx))?;
+        let stream = owned.stream();
         let events = Events::new(ctx)?;
         let monitor = ClockMonitor::new(&check!(ctx.uuid())?.bytes.map(|b| b as u8));
-        let mut gpu_ms = 0.0;
         let mut setup = Setup {
             ctx,
-            stream: stream.stream(),
+            stream,
             events: &events,
             launch,
         };
+        let mut gpu_ms = 0.0;
         // Before the warm-up, so the warm-up covers it (CUPTI's trace).
-        let early = Early::start(mode, setup.stream)?;
+        let early = Early::start(mode, stream)?;
         let one_launch_ms = self.warm_up(&mut setup, &mut gpu_ms)?;
         let targets = Targets {
             sample_ms: self.target_sample_ms,
             graph_ms: self.target_graph_ms,
             one_launch_ms,
         };
-        let sampler = Sampler::prepare(mode, early, &targets, &mut setup, &mut gpu_ms)?;
-        Ok(Sampling {
-            instrument: *self,
+        let mut sampler = Sampler::prepare(mode, early, &targets, &mut setup, &mut gpu_ms)?;
+        let (log, stop) = self.sample(&mut sampler, &mut setup, &monitor, &mut gpu_ms)?;
+        let launches_per_sample = sampler.launches_per_sample();
+        drop(sampler);
+        let Some(summary) = log.summary() else {
+            return Err(refused(format!(
+                "all {} samples were taken while the GPU was throttling",
+                log.samples.len()
+            )));
+        };
+        Ok(Measurement {
             mode,
-            ctx: ctx.clone(),
-            sampler,
-            events,
-            stream,
-            monitor,
-            launch,
-            log: SampleLog::default(),
-            gpu_ms,
-            stop: None,
+            launches_per_sample,
+            warmup: self.warmup,
+            budget: self.budget,
+            dropped: log.dropped(),
+            rejected: log.rejected(),
+            rejection: self.rejection,
+            too_many_rejected: self.rejection.too_many(log.rejected(), log.samples.len()),
+            samples: log.samples,
+            summary,
+            stop,
+            gpu_ms_spent: gpu_ms,
+            clocks_unavailable: monitor.unavailable.clone(),
         })
     }
 
@@ -380,93 +378,30 @@ impl Instrument {
         }
         Ok(one)
     }
-}
 
-/// A measurement under way ([`Instrument::start`]): warmed up, its mode set
-/// up, taking rounds of samples until the budget's stopping rule says stop.
-pub struct Sampling<'a, L: Launch> {
-    instrument: Instrument,
-    mode: Mode,
-    ctx: Arc<CudaContext>,
-    /// Declared before the stream: its graphs and flushes go first.
-    sampler: Sampler,
-    events: Events,
-    stream: BlockingStream,
-    monitor: ClockMonitor,
-    launch: &'a mut L,
-    log: SampleLog,
-    gpu_ms: f64,
-    stop: Option<Stop>,
-}
-
-impl<L: Launch> Sampling<'_, L> {
-    /// Takes one round of samples, reads the clocks after it, and applies
-    /// the stopping rule: `Some` once sampling has stopped, and why (a
-    /// stopped measurement takes no more rounds).
-    pub fn take_round(&mut self) -> Result<Option<Stop>, CudaError> {
-        if self.stop.is_some() {
-            return Ok(self.stop);
+    /// Takes rounds of samples, reading the clocks after each, until the
+    /// budget's stopping rule says stop.
+    fn sample(
+        &self,
+        sampler: &mut Sampler,
+        setup: &mut Setup<'_, impl Launch>,
+        monitor: &ClockMonitor,
+        gpu_ms: &mut f64,
+    ) -> Result<(SampleLog, Stop), CudaError> {
+        let mut log = SampleLog::default();
+        loop {
+            let taken = sampler.take(setup, gpu_ms)?;
+            let launches = sampler.launches_per_sample();
+            log.record(
+                taken,
+                monitor.read(),
+                self.drop_throttled,
+                (&self.rejection, launches),
+            );
+            if let Some(stop) = self.budget.stop_after(&log.kept, log.samples.len(), *gpu_ms) {
+                return Ok((log, stop));
+            }
         }
-        let mut setup = Setup {
-            ctx: &self.ctx,
-            stream: self.stream.stream(),
-            events: &self.events,
-            launch: &mut *self.launch,
-        };
-        let taken = self.sampler.take(&mut setup, &mut self.gpu_ms)?;
-        let i = &self.instrument;
-        self.log.record(
-            taken,
-            self.monitor.read(),
-            i.drop_throttled,
-            (&i.rejection, self.sampler.launches_per_sample()),
-        );
-        self.stop = i.budget.stop_after(&self.log.kept, self.log.samples.len(), self.gpu_ms);
-        Ok(self.stop)
-    }
-
-    /// The share of its GPU-time budget the measurement has spent so far.
-    pub fn budget_spent(&self) -> f64 {
-        self.gpu_ms / self.instrument.budget.max_gpu_ms
-    }
-
-    /// The measurement, once sampling has stopped.
-    pub fn finish(self) -> Result<Measurement, CudaError> {
-        let Sampling {
-            instrument: i,
-            mode,
-            sampler,
-            monitor,
-            log,
-            gpu_ms,
-            stop,
-            ..
-        } = self;
-        let Some(stop) = stop else {
-            return Err(refused("finished before its stopping rule said stop"));
-        };
-        let launches_per_sample = sampler.launches_per_sample();
-        let Some(summary) = log.summary() else {
-            return Err(refused(format!(
-                "all {} samples were taken while the GPU was throttling",
-                log.samples.len()
-            )));
-        };
-        Ok(Measurement {
-            mode,
-            launches_per_sample,
-            warmup: i.warmup,
-            budget: i.budget,
-            dropped: log.dropped(),
-            rejected: log.rejected(),
-            rejection: i.rejection,
-            too_many_rejected: i.rejection.too_many(log.rejected(), log.samples.len()),
-            samples: log.samples,
-            summary,
-            stop,
-            gpu_ms_spent: gpu_ms,
-            clocks_unavailable: monitor.unavailable,
-        })
     }
 }
 

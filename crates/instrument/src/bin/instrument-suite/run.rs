@@ -10,7 +10,7 @@ use cuda_check::{check, CudaError};
 use cudarc::driver::sys::{self, CUdevice_attribute};
 use cudarc::driver::CudaContext;
 use instrument::calibrate::{calibrate, Calibration};
-use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measurement, Mode, Sampling};
+use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measurement, Mode};
 use instrument::reject::Rejection;
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
@@ -79,64 +79,43 @@ pub fn measure_suite(
     };
     let device = device_info(ctx, &calibration)?;
     let programmatic = has_programmatic_launch(device.compute_capability);
-    // Every kernel's buffers first, then each kernel's mode from its pilot.
-    let mut workloads = Vec::with_capacity(kernels.len());
+    let mut results = Vec::with_capacity(kernels.len());
     for &kernel in kernels {
         let sets = buffer_sets(ctx, kernel, scale)?;
-        workloads.push(
-            (0..sets)
-                .map(|_| Workload::new(ctx, kernel, scale))
-                .collect::<Result<Vec<_>, _>>()?,
-        );
-    }
-    let mut modes = Vec::with_capacity(kernels.len());
-    for (&kernel, sets) in kernels.iter().zip(&mut workloads) {
-        modes.push(match mode {
+        let mut workloads = (0..sets)
+            .map(|_| Workload::new(ctx, kernel, scale))
+            .collect::<Result<Vec<_>, _>>()?;
+        let size = workloads[0].size;
+        let traffic = kernel.traffic(size);
+        let mode = match mode {
             Some(m) => m,
             None => {
-                let pilot_ms = pilot(ctx, &mut |s: &_| sets[0].launch(s))?;
+                let pilot_ms = pilot(ctx, &mut |s: &_| workloads[0].launch(s))?;
                 recommend(
                     pilot_ms,
-                    kernel.traffic(sets[0].size).map(|t| t.total()),
+                    traffic.map(|t| t.total()),
                     device.l2_bytes,
                     programmatic,
                 )
             }
-        });
-    }
-    // One measurement per buffer set, each with its share of the kernel's
-    // budget; the first warms the kernel up, the others only their own
-    // buffers and replays.
-    let mut launches: Vec<Vec<_>> = workloads
-        .iter_mut()
-        .map(|sets| sets.iter_mut().map(|w| move |s: &_| w.launch(s)).collect())
-        .collect();
-    let mut parts = Vec::new();
-    for ((kernel_index, sets), &mode) in launches.iter_mut().enumerate().zip(&modes) {
-        let n = sets.len();
-        let share = Budget {
-            min_samples: SUITE_BUDGET.min_samples.div_ceil(n),
-            max_samples: SUITE_BUDGET.max_samples / n,
-            max_gpu_ms: SUITE_BUDGET.max_gpu_ms / n as f64,
-            noise_target: SUITE_BUDGET.noise_target * (n as f64).sqrt(),
         };
-        for (i, launch) in sets.iter_mut().enumerate() {
+        // Each set gets its share of the budget; the first warms up the
+        // kernel, the others only their own buffers and replays.
+        let share = Budget {
+            min_samples: SUITE_BUDGET.min_samples.div_ceil(sets),
+            max_samples: SUITE_BUDGET.max_samples / sets,
+            max_gpu_ms: SUITE_BUDGET.max_gpu_ms / sets as f64,
+            noise_target: SUITE_BUDGET.noise_target * (sets as f64).sqrt(),
+        };
+        let mut parts = Vec::with_capacity(sets);
+        for (i, workload) in workloads.iter_mut().enumerate() {
             let part = Instrument {
                 budget: share,
                 warmup: if i == 0 { SUITE_WARMUP } else { Warmup::Count(3) },
                 ..instrument
             };
-            parts.push((kernel_index, part.start(ctx, mode, launch)?));
+            parts.push(part.measure(ctx, mode, &mut |s: &_| workload.launch(s))?);
         }
-    }
-    sample_in_turn(&mut parts)?;
-    let mut pooled: Vec<Vec<Measurement>> = kernels.iter().map(|_| Vec::new()).collect();
-    for (kernel_index, part) in parts {
-        pooled[kernel_index].push(part.finish()?);
-    }
-    let mut results = Vec::with_capacity(kernels.len());
-    for ((&kernel, parts), sets) in kernels.iter().zip(pooled).zip(&workloads) {
-        let buffer_sets = parts.len();
         let Some(measurement) = Measurement::pooled(parts, SUITE_BUDGET) else {
             return Err(CudaError::refused(
                 file!(),
@@ -145,9 +124,8 @@ pub fn measure_suite(
                 "every sample was taken while the GPU was throttling",
             ));
         };
-        let traffic = kernel.traffic(sets[0].size);
         let mut result = KernelResult::new(kernel.name().to_string(), scale, traffic, measurement, &calibration);
-        result.buffer_sets = buffer_sets;
+        result.buffer_sets = sets;
         results.push(result);
     }
     Ok(SuiteReport {
@@ -160,30 +138,6 @@ pub fn measure_suite(
         calibration,
         kernels: results,
     })
-}
-
-/// Takes the rounds of every measurement in turn until each has stopped,
-/// always the one that has spent the smallest share of its GPU-time budget
-/// next. So each kernel's samples are spread over the whole run instead of
-/// one window of it: a spell of a few hundred milliseconds in which the GPU
-/// runs slow (the recorded runs at baa718e show them on fma-10ms, a whole
-/// process's nine samples 0.3% slow with the SM clock at 1980 MHz) then
-/// lands in a few samples of every kernel, not in all of one kernel's.
-fn sample_in_turn<L: instrument::measure::Launch>(
-    parts: &mut [(usize, Sampling<'_, L>)],
-) -> Result<(), CudaError> {
-    let mut open: Vec<usize> = (0..parts.len()).collect();
-    while !open.is_empty() {
-        let next = open
-            .iter()
-            .copied()
-            .min_by(|&a, &b| parts[a].1.budget_spent().total_cmp(&parts[b].1.budget_spent()))
-            .unwrap_or(open[0]);
-        if parts[next].1.take_round()?.is_some() {
-            open.retain(|&i| i != next);
-        }
-    }
-    Ok(())
 }
 
 /// A hot median of five short samples after one warm-up launch: enough to
