@@ -62,7 +62,9 @@ fn source_text(root: &Path, source: &Source) -> Result<String, String> {
                 .ok_or_else(|| format!("{file}: no `# ---` line ends a header"))?;
             match section {
                 None => Ok(body.to_string()),
-                Some(heading) => transcript_section(body, heading).ok_or_else(|| format!("{file}: no line `== {heading}`")),
+                Some(heading) => {
+                    transcript_section(body, heading).ok_or_else(|| format!("{file}: no line `== {heading}`"))
+                }
             }
         }
     }
@@ -241,7 +243,11 @@ mod tests {
         assert_eq!(check(&root, Path::new("R.md"), last), Vec::<String>::new());
         let p = check(&root, Path::new("R.md"), &doc.replace("row b", "row c"));
         assert_eq!(p.len(), 1, "{p:?}");
-        let missing = check(&root, Path::new("R.md"), "<!-- transcript: ev/session.txt#nope -->\n```\n```\n");
+        let missing = check(
+            &root,
+            Path::new("R.md"),
+            "<!-- transcript: ev/session.txt#nope -->\n```\n```\n",
+        );
         assert_eq!(missing, ["R.md:1: ev/session.txt: no line `== nope`"]);
     }
 

@@ -269,14 +269,22 @@ impl Measurement {
         if parts.iter().any(|p| p.mode != first.mode) {
             return None;
         }
-        let (mode, launches_per_sample, warmup, rejection) =
-            (first.mode, first.launches_per_sample, first.warmup, first.rejection);
+        let (mode, launches_per_sample, warmup, rejection) = (
+            first.mode,
+            first.launches_per_sample,
+            first.warmup,
+            first.rejection,
+        );
         let clocks_unavailable = parts.iter().find_map(|p| p.clocks_unavailable.clone());
         let stop = parts.last()?.stop;
         let gpu_ms_spent = parts.iter().map(|p| p.gpu_ms_spent).sum();
         let samples: Vec<Sample> = parts.into_iter().flat_map(|p| p.samples).collect();
         let log = SampleLog {
-            kept: samples.iter().filter(|s| !s.dropped && !s.rejected).map(|s| s.ms).collect(),
+            kept: samples
+                .iter()
+                .filter(|s| !s.dropped && !s.rejected)
+                .map(|s| s.ms)
+                .collect(),
             samples,
         };
         Some(Measurement {
@@ -581,7 +589,11 @@ mod tests {
                 rejected,
             })
             .collect();
-        let kept: Vec<f64> = samples.iter().filter(|s| !s.dropped && !s.rejected).map(|s| s.ms).collect();
+        let kept: Vec<f64> = samples
+            .iter()
+            .filter(|s| !s.dropped && !s.rejected)
+            .map(|s| s.ms)
+            .collect();
         Measurement {
             mode,
             launches_per_sample: 1,
@@ -601,17 +613,34 @@ mod tests {
 
     #[test]
     fn pooled_parts_are_one_measurement_of_all_their_kept_samples() {
-        let a = measurement(Mode::Isolated, &[(1.0, false, false), (1.1, false, false), (9.0, true, false)], 10.0, Stop::NoiseTarget);
-        let b = measurement(Mode::Isolated, &[(1.2, false, false), (-0.5, false, true), (1.3, false, false)], 20.0, Stop::TimeBudget);
+        let a = measurement(
+            Mode::Isolated,
+            &[(1.0, false, false), (1.1, false, false), (9.0, true, false)],
+            10.0,
+            Stop::NoiseTarget,
+        );
+        let b = measurement(
+            Mode::Isolated,
+            &[(1.2, false, false), (-0.5, false, true), (1.3, false, false)],
+            20.0,
+            Stop::TimeBudget,
+        );
         let budget = Budget {
             max_gpu_ms: 30.0,
             ..Budget::default()
         };
         let p = Measurement::pooled(vec![a, b], budget).unwrap();
         assert_eq!(p.samples.len(), 6);
-        assert_eq!((p.summary.n, p.summary.median), (4, 1.15), "the median of 1.0, 1.1, 1.2 and 1.3");
+        assert_eq!(
+            (p.summary.n, p.summary.median),
+            (4, 1.15),
+            "the median of 1.0, 1.1, 1.2 and 1.3"
+        );
         assert_eq!((p.dropped, p.rejected), (1, 1));
-        assert!(p.too_many_rejected, "one impossible sample in six is more than one in a hundred");
+        assert!(
+            p.too_many_rejected,
+            "one impossible sample in six is more than one in a hundred"
+        );
         assert_eq!(p.gpu_ms_spent, 30.0);
         assert_eq!((p.stop, p.budget), (Stop::TimeBudget, budget));
     }

@@ -294,7 +294,13 @@ mod tests {
 
     #[test]
     fn buffer_sets_are_named_under_the_table_where_there_are_several() {
-        let one = KernelResult::new("one".into(), 1.0, None, measurement(&[0.05; 30], 0), &calibration());
+        let one = KernelResult::new(
+            "one".into(),
+            1.0,
+            None,
+            measurement(&[0.05; 30], 0),
+            &calibration(),
+        );
         let mut four = one.clone();
         four.kernel = "four".into();
         four.buffer_sets = 4;

@@ -169,9 +169,17 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
         CapturedGraph::capture(&stream, 1, Dependencies::Programmatic, &mut memset_then_kernels).unwrap();
     assert_eq!(mixed.programmatic_edges, 1);
     assert!(!mixed.first_edge_programmatic);
+    // One launch: no edges to rewire, and none asked for (the suite's
+    // fma-10ms in graph-pdl mode, a graph of one launch, failed so).
+    let single = CapturedGraph::capture(&stream, 1, Dependencies::Programmatic, &mut launch).unwrap();
+    assert_eq!(
+        (single.programmatic_edges, single.first_edge_programmatic),
+        (0, false)
+    );
+    single.launch(&stream).unwrap();
     pdl.launch(&stream).unwrap();
     stream.synchronize().unwrap();
-    drop((plain, pdl));
+    drop((plain, pdl, single));
 
     // Whether it is faster is for the evidence to say (it depends on the
     // kernel: evidence/instrument/README.md); here, that it measures.
@@ -287,7 +295,10 @@ fn a_serial_launch_takes_no_less_than_a_pipelined_one() {
     let graph = small_budget().measure(&ctx, Mode::Graph, &mut launch).unwrap();
     let serial = small_budget().measure(&ctx, Mode::Serial, &mut launch).unwrap();
     assert_eq!(serial.mode, Mode::Serial);
-    assert!(serial.launches_per_sample >= 1 && serial.rejected == 0, "{serial:?}");
+    assert!(
+        serial.launches_per_sample >= 1 && serial.rejected == 0,
+        "{serial:?}"
+    );
     // Each serial launch waits for the one before it to drain before its
     // set-up starts; a graph replay overlaps the two. Less the 2% the two
     // medians may wander, serial cannot come out shorter.

@@ -124,7 +124,13 @@ pub fn measure_suite(
                 "every sample was taken while the GPU was throttling",
             ));
         };
-        let mut result = KernelResult::new(kernel.name().to_string(), scale, traffic, measurement, &calibration);
+        let mut result = KernelResult::new(
+            kernel.name().to_string(),
+            scale,
+            traffic,
+            measurement,
+            &calibration,
+        );
         result.buffer_sets = sets;
         results.push(result);
     }
