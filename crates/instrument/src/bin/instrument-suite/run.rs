@@ -41,7 +41,7 @@ const SUITE_WARMUP: Warmup = Warmup::Millis(25.0);
 /// its samples over. Where a process's buffers land in HBM moves a
 /// memory-bound kernel's time by up to 1% from one process to the next (the
 /// exploration call at e240e4a: vector-add's isolated median at 0.0570 or
-/// 0.0576 ms in consecutive processes, each known to +-0.15%), more than a
+/// 0.0576 ms in consecutive processes, each known to about +-0.2%), more than a
 /// 2% change less its interval can stand; over four allocations a process
 /// holds an average placement instead of one draw.
 const BUFFER_SETS: usize = 4;
