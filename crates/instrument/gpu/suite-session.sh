@@ -32,8 +32,9 @@
 # its own summary table; modes run once, after the first. STEPS (default
 # all) names the steps to run besides setup. A step that would start after
 # DEADLINE_S seconds (default 590) is skipped and a pairs loop stops there;
-# steps.txt says what ran. A repetition takes about 230 s on an H200, so
-# one 600 s call holds two (the default deadline is a guard, not a plan).
+# steps.txt says what ran. A repetition takes about 255 s on an H200 (about
+# 210 s without nvb-pairs; the recorded sessions' steps), so one 600 s call
+# holds two at most (the default deadline is a guard, not a plan).
 #
 # Every process's console output is recorded by `evidence record` under
 # evidence/instrument-suite/ (a transcript with the run's metadata
