@@ -114,7 +114,9 @@ def print_modes(folder, order, ncu):
     by_mode = {}
     for f in files:
         name = os.path.basename(f)[len("mode-"):-len(".json")]
-        mode = name.rsplit("-", 1)[0] if name.rsplit("-", 1)[-1].isdigit() else name
+        # mode-MODE-I.json, or mode-MODE.json from sessions before MODE_PROCS.
+        stem, _, number = name.rpartition("-")
+        mode = stem if number.isdigit() else name
         by_mode.setdefault(mode, []).append(os.path.basename(f))
     procs = max(len(v) for v in by_mode.values())
     print(f"every mode, {procs} process(es) each: median ms (vs ncu) spread")

@@ -199,12 +199,17 @@ pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, Cu
     Ok(2.0 * bytes as f64 / (median * 1e-3) / 1e9)
 }
 
-/// Every sample a measurement took, and the values of those it keeps for
-/// the statistics.
+impl Sample {
+    /// Whether the statistics use it: neither dropped nor rejected.
+    fn is_kept(&self) -> bool {
+        !self.dropped && !self.rejected
+    }
+}
+
+/// Every sample a measurement took.
 #[derive(Default)]
 struct SampleLog {
     samples: Vec<Sample>,
-    kept: Vec<f64>,
 }
 
 impl SampleLog {
@@ -223,17 +228,22 @@ impl SampleLog {
         let dropped = drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
         let (rejection, launches) = rejection;
         for ms in taken {
-            let rejected = rejection.is_impossible(ms, launches);
-            if !dropped && !rejected {
-                self.kept.push(ms);
-            }
             self.samples.push(Sample {
                 ms,
                 clocks: clocks.clone(),
                 dropped,
-                rejected,
+                rejected: rejection.is_impossible(ms, launches),
             });
         }
+    }
+
+    /// The values of the samples the statistics use ([`Sample::is_kept`]).
+    fn kept(&self) -> Vec<f64> {
+        self.samples
+            .iter()
+            .filter(|s| s.is_kept())
+            .map(|s| s.ms)
+            .collect()
     }
 
     fn dropped(&self) -> usize {
@@ -249,7 +259,7 @@ impl SampleLog {
     /// marked as having too many rejections). `None` when nothing is left:
     /// every sample was taken while throttling.
     fn summary(&self) -> Option<Summary> {
-        summarize(&self.kept).or_else(|| {
+        summarize(&self.kept()).or_else(|| {
             let all: Vec<f64> = self.samples.iter().filter(|s| s.rejected).map(|s| s.ms).collect();
             summarize(&all)
         })
@@ -279,14 +289,7 @@ impl Measurement {
         let stop = parts.last()?.stop;
         let gpu_ms_spent = parts.iter().map(|p| p.gpu_ms_spent).sum();
         let samples: Vec<Sample> = parts.into_iter().flat_map(|p| p.samples).collect();
-        let log = SampleLog {
-            kept: samples
-                .iter()
-                .filter(|s| !s.dropped && !s.rejected)
-                .map(|s| s.ms)
-                .collect(),
-            samples,
-        };
+        let log = SampleLog { samples };
         Some(Measurement {
             mode,
             launches_per_sample,
@@ -406,7 +409,7 @@ impl Instrument {
                 self.drop_throttled,
                 (&self.rejection, launches),
             );
-            if let Some(stop) = self.budget.stop_after(&log.kept, log.samples.len(), *gpu_ms) {
+            if let Some(stop) = self.budget.stop_after(&log.kept(), log.samples.len(), *gpu_ms) {
                 return Ok((log, stop));
             }
         }
@@ -534,7 +537,7 @@ mod tests {
         log.record(vec![1.0], reading(false), true, (&r, 1));
         log.record(vec![2.0, 3.0], reading(true), true, (&r, 1));
         log.record(vec![4.0], None, true, (&r, 1));
-        assert_eq!(log.kept, [1.0, 4.0], "no reading is no evidence of throttling");
+        assert_eq!(log.kept(), [1.0, 4.0], "no reading is no evidence of throttling");
         assert_eq!(log.samples.len(), 4);
         assert_eq!(log.dropped(), 2);
         assert!(log.samples[1].dropped && log.samples[1].clocks == reading(true));
@@ -544,7 +547,7 @@ mod tests {
     fn without_drop_throttled_every_sample_is_kept() {
         let mut log = SampleLog::default();
         log.record(vec![2.0, 3.0], reading(true), false, (&Rejection::default(), 1));
-        assert_eq!(log.kept, [2.0, 3.0]);
+        assert_eq!(log.kept(), [2.0, 3.0]);
         assert_eq!(log.dropped(), 0);
     }
 
@@ -559,7 +562,7 @@ mod tests {
             (&Rejection::default(), 1),
         );
         log.record(vec![0.0], reading(true), true, (&Rejection::default(), 1));
-        assert_eq!(log.kept, [0.057, 0.058]);
+        assert_eq!(log.kept(), [0.057, 0.058]);
         assert_eq!((log.samples.len(), log.rejected(), log.dropped()), (4, 2, 1));
         assert!(log.samples[1].rejected && !log.samples[1].dropped);
         assert_eq!(
@@ -573,7 +576,7 @@ mod tests {
     fn a_mode_that_rejects_everything_still_summarises_what_it_took() {
         let mut log = SampleLog::default();
         log.record(vec![-0.001, 0.0001], None, true, (&Rejection::default(), 1));
-        assert!(log.kept.is_empty());
+        assert!(log.kept().is_empty());
         let s = log.summary().expect("the rejected samples, for the record");
         assert_eq!((s.n, s.min, s.max), (2, -0.001, 0.0001));
         assert!(Rejection::default().too_many(log.rejected(), log.samples.len()));
@@ -589,11 +592,7 @@ mod tests {
                 rejected,
             })
             .collect();
-        let kept: Vec<f64> = samples
-            .iter()
-            .filter(|s| !s.dropped && !s.rejected)
-            .map(|s| s.ms)
-            .collect();
+        let kept: Vec<f64> = samples.iter().filter(|s| s.is_kept()).map(|s| s.ms).collect();
         Measurement {
             mode,
             launches_per_sample: 1,

@@ -50,6 +50,21 @@ fn time_batch(setup: &mut Setup<'_, impl Launch>, batch: usize) -> Result<f64, C
     })
 }
 
+/// Replays each of `graphs` once, before any sample: a replay has
+/// first-time costs of its own, which no sample should hold. Their GPU time
+/// is added to `gpu_ms`.
+fn warm_replays(
+    events: &Events,
+    stream: &CudaStream,
+    graphs: &[&CapturedGraph],
+    gpu_ms: &mut f64,
+) -> Result<(), CudaError> {
+    for g in graphs {
+        *gpu_ms += events.time(stream, || g.launch(stream))?;
+    }
+    Ok(())
+}
+
 /// Hot: `batch` back-to-back launches between two events per sample.
 pub(crate) struct Hot {
     batch: usize,
@@ -107,8 +122,7 @@ impl Graph {
         gpu_ms: &mut f64,
     ) -> Result<Graph, CudaError> {
         let graph = CapturedGraph::capture(setup.stream, batch, dependencies, setup.launch)?;
-        // Replays have their own first-time costs: warm those too.
-        *gpu_ms += setup.events.time(setup.stream, || graph.launch(setup.stream))?;
+        warm_replays(setup.events, setup.stream, &[&graph], gpu_ms)?;
         Ok(Graph { batch, graph })
     }
 
@@ -157,10 +171,7 @@ impl Serial {
         let records_only = CapturedGraph::capture(stream, batch, Dependencies::Full, &mut |s| {
             record_in_graph(&marker, s)
         })?;
-        // Replays have their own first-time costs: warm those too.
-        for g in [&with_launches, &records_only] {
-            *gpu_ms += setup.events.time(stream, || g.launch(stream))?;
-        }
+        warm_replays(setup.events, stream, &[&with_launches, &records_only], gpu_ms)?;
         Ok(Serial {
             batch,
             with_launches,
@@ -201,9 +212,7 @@ impl Isolated {
                 "isolated mode needs a launch that starts with a kernel launch (the flush joins it through a programmatic edge)",
             ));
         }
-        for g in [&flush_only, &flush_then_launch] {
-            *gpu_ms += setup.events.time(stream, || g.launch(stream))?;
-        }
+        warm_replays(setup.events, stream, &[&flush_only, &flush_then_launch], gpu_ms)?;
         Ok(Isolated {
             _flush: flush,
             flush_only,
