@@ -57,7 +57,7 @@ impl fmt::Display for NoDriver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "no CUDA driver found (libcuda.so.1 could not be loaded); \
-             this lesson needs an NVIDIA GPU and driver",
+             this program needs an NVIDIA GPU and driver",
         )
     }
 }

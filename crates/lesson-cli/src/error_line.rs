@@ -70,7 +70,7 @@ mod tests {
     fn anything_else_is_error_and_its_context_chain_on_one_line() {
         assert_eq!(
             error_line(&cuda_check::NoDriver.into()),
-            "error: no CUDA driver found (libcuda.so.1 could not be loaded); this lesson needs an NVIDIA GPU and driver"
+            "error: no CUDA driver found (libcuda.so.1 could not be loaded); this program needs an NVIDIA GPU and driver"
         );
         let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "permission\ndenied");
         let e = Err::<(), _>(io).context("writing out.json").unwrap_err();
