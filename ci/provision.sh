@@ -2,44 +2,67 @@
 # SPDX-License-Identifier: MIT
 #
 # Provisions what building the workspace needs on a machine without a CUDA
-# toolkit: the CUDA 13.0 compiler (pinned PyPI wheels) and libclang for
-# bindgen. The compiler goes into the project's git-ignored .toolchain/
-# folder; libclang comes from Debian (libclang1-14 and its headers, which
-# bindgen needs for stddef.h), installed with apt when it is missing.
+# toolkit: a CUDA compiler (pinned PyPI wheels) and libclang for bindgen.
+# Each compiler goes into the project's git-ignored .toolchain/ folder;
+# libclang comes from Debian (libclang1-14 and its headers, which bindgen
+# needs for stddef.h), installed with apt when it is missing.
+#
+#   13.0 (the default)  .toolchain/cuda, the toolkit every build finds
+#   13.5                .toolchain/cuda-13.5, the newest CUDA 13 on PyPI, which
+#                       CI builds every lesson with too (ci/test.sh)
+#
+# Both need an NVIDIA driver of the 580 series or newer to run what they
+# build; on a machine with an older one this says so in one line (and goes
+# on: building and testing need no driver).
 #
 # Idempotent: a second run checks a stamp file and returns in well under a
 # second. Prints the toolkit root on its last line.
 #
-# Usage: ci/provision.sh
+# Usage: ci/provision.sh [13.0|13.5]
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tc="$root/.toolchain"
-venv="$tc/venv"
-# Pinned together: an unpinned nvidia-nvvm pulls a newer NVVM beside nvcc 13.0.
-wheels=(
-  nvidia-cuda-nvcc==13.0.88
-  nvidia-nvvm==13.0.88
-  nvidia-cuda-crt==13.0.88
-  nvidia-cuda-runtime==13.0.88
-  nvidia-cuda-cccl==13.0.85
-  nvidia-nvtx==13.0.85
-)
-stamp="$tc/provisioned-$(printf '%s\n' "${wheels[@]}" | sha256sum | cut -c1-16)"
+version=${1:-13.0}
+# Pinned together: an unpinned nvidia-nvvm pulls a newer NVVM beside the
+# nvcc it belongs to. PyPI has no 13.5 CCCL; its newest (13.3) serves 13.5.
+case $version in
+13.0)
+  wheels=(nvidia-cuda-nvcc==13.0.88 nvidia-nvvm==13.0.88 nvidia-cuda-crt==13.0.88
+    nvidia-cuda-runtime==13.0.88 nvidia-cuda-cccl==13.0.85 nvidia-nvtx==13.0.85)
+  link="$tc/cuda"
+  ;;
+13.5)
+  wheels=(nvidia-cuda-nvcc==13.5.37 nvidia-nvvm==13.5.37 nvidia-cuda-crt==13.5.37
+    nvidia-cuda-runtime==13.5.37 nvidia-cuda-cccl==13.3.5.0.6 nvidia-nvtx==13.5.25)
+  link="$tc/cuda-13.5"
+  ;;
+*)
+  echo "error: ci/provision.sh provisions CUDA 13.0 or 13.5, not '$version'" >&2
+  exit 2
+  ;;
+esac
 
+source "$root/ci/driver.sh"
+if message=$(driver_too_old_for 13); then
+  echo "note: $message" >&2
+fi
+
+home="$tc/$version"
+stamp="$home/provisioned-$(printf '%s\n' "${wheels[@]}" | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
-  echo "provision: installing the CUDA 13.0 compiler into $tc" >&2
-  rm -rf "$tc"
-  mkdir -p "$tc"
-  python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  echo "provision: installing the CUDA $version compiler into $home" >&2
+  rm -rf "$home"
+  mkdir -p "$home"
+  python3 -m venv "$home/venv"
+  "$home/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     --no-cache-dir "${wheels[@]}"
-  cuda="$(echo "$venv"/lib/python3*/site-packages/nvidia/cu13)"
+  cuda="$(echo "$home"/venv/lib/python3*/site-packages/nvidia/cu13)"
   # nvcc's own link profile searches lib64/; the wheels ship lib/ only.
   ln -sfn lib "$cuda/lib64"
-  # Stable paths the build looks for, whatever the Python minor version is.
-  ln -sfn "$cuda" "$tc/cuda"
-  "$tc/cuda/bin/nvcc" --version | tail -n 2 >&2
+  # A stable path the build looks for, whatever the Python minor version is.
+  ln -sfn "$cuda" "$link"
+  "$link/bin/nvcc" --version | tail -n 2 >&2
   touch "$stamp"
 fi
 
@@ -56,4 +79,4 @@ if ! compgen -G "/usr/lib/llvm-*/lib/clang/*/include/stddef.h" >/dev/null ||
   apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null 2>&1 ||
     { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null; }
 fi
-echo "$tc/cuda"
+echo "$link"

@@ -2,21 +2,35 @@
 # SPDX-License-Identifier: MIT
 #
 # The project's test command (README.md), run by CI as it is. On a fresh
-# x86-64 Debian machine with Rust and Python it provisions the CUDA compiler
-# and libclang itself (ci/provision.sh), then runs, in order: formatting,
-# clippy with warnings as errors, the course's rule checks, and every test.
-# No GPU is needed; tests that need one say so and are left to
-# ci/gpu-session.sh on the GPU machine.
+# x86-64 Debian machine with Rust and Python it provisions the CUDA
+# compilers and libclang itself (ci/provision.sh), then runs, in order:
+# formatting, clippy with warnings as errors, every test (the course's rule
+# checks among them), and the build of every lesson with the newest CUDA 13
+# on PyPI as well as the pinned 13.0. No GPU is needed; tests that need one
+# say so and are left to ci/gpu-session.sh on the GPU machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ci/provision.sh >/dev/null
+newest=$(ci/provision.sh 13.5 | tail -n 1)
 
 echo "== cargo fmt --check"
 cargo fmt --all --check
 
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+echo "== CUDA 13.5: every lesson copied alone, built with its nvcc line"
+cargo run --quiet -p course-rules -- check --nvcc "$newest/bin/nvcc"
+
+echo "== CUDA 13.5: every lesson's Rust twin (LESSON_NVCC)"
+# An explicit --target gives these builds a folder of their own under
+# target/, so the 13.0 builds the tests use are not rebuilt after them;
+# build scripts and proc macros are shared.
+host=$(rustc -vV | sed -n 's/^host: //p')
+mapfile -t lessons < <(cargo run --quiet -p evidence -- lessons)
+LESSON_NVCC="$newest/bin/nvcc" cargo build --quiet --target "$host" \
+  "${lessons[@]/#/--package=}"
 
 echo "== tests"
 # nextest ends with one summary line for the whole workspace; plain cargo

@@ -34,8 +34,11 @@ enum Command {
     /// Run every rule; print each finding as `path:line:col: what: why` and exit 1 on any.
     Check {
         /// Skip building each lesson copied alone with its README's nvcc line.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "nvcc")]
         no_build: bool,
+        /// Build each lesson alone with this nvcc [default: the one the build finds].
+        #[arg(long, value_name = "PATH")]
+        nvcc: Option<PathBuf>,
     },
     /// Print one snippet of a source file, dedented.
     Snippet {
@@ -72,7 +75,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     let root = repository(cli.root.as_deref())?;
     match cli.command {
-        Command::Check { no_build } => check(&root, !no_build),
+        Command::Check { no_build, nvcc } => check(&root, !no_build, nvcc),
         Command::Snippet { target: (file, name) } => {
             let text = quotes::snippet(&root, &file, &name)
                 .map_err(anyhow::Error::msg)
@@ -108,14 +111,16 @@ fn repository(given: Option<&Path>) -> Result<PathBuf> {
         .with_context(|| format!("resolving {}", root.display()))
 }
 
-fn check(root: &Path, build: bool) -> Result<ExitCode> {
-    let nvcc = match build {
-        true => Some(
+fn check(root: &Path, build: bool, nvcc: Option<PathBuf>) -> Result<ExitCode> {
+    let nvcc = match (build, nvcc) {
+        (false, _) => None,
+        (true, Some(given)) if given.is_file() => Some(given),
+        (true, Some(given)) => anyhow::bail!("--nvcc {}: no such file", given.display()),
+        (true, None) => Some(
             course_rules::find_nvcc(root)
                 .map_err(anyhow::Error::msg)
                 .context("finding nvcc to build each lesson alone (or pass --no-build)")?,
         ),
-        false => None,
     };
     let mut problems = course_rules::check_host_clocks(root);
     problems.extend(course_rules::check_verbatim(root));

@@ -30,10 +30,17 @@ fn cargo() -> OsString {
 }
 
 fn export(lesson: &str, dest: &Path) -> Output {
+    export_from(&repository_root(), lesson, dest)
+}
+
+/// `course-rules --root <repository> export <lesson> <dest>`, run in `cwd`.
+fn export_from(cwd: &Path, lesson: &str, dest: &Path) -> Output {
     Command::new(BIN)
+        .arg("--root")
+        .arg(repository_root())
         .args(["export", lesson])
         .arg(dest)
-        .current_dir(repository_root())
+        .current_dir(cwd)
         .output()
         .expect("course-rules runs")
 }
@@ -56,8 +63,18 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// The packages `cargo metadata` finds in the exported project: every one
 /// that is not from a registry must live inside it.
 fn assert_self_contained(dest: &Path) {
+    // This platform's packages only, as the export itself asks: the others
+    // were never downloaded here.
+    let host = lockfile::host_platform(Path::new(&cargo())).unwrap();
     let out = Command::new(cargo())
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--filter-platform",
+            &host,
+        ])
         .current_dir(dest)
         .output()
         .unwrap();
@@ -83,13 +100,31 @@ fn assert_self_contained(dest: &Path) {
     }
 }
 
+/// The workspace's own target folder: this test's binary is in its `debug/`.
+fn workspace_target_dir() -> PathBuf {
+    let bin = Path::new(BIN);
+    bin.parent()
+        .and_then(Path::parent)
+        .unwrap_or_else(|| panic!("{BIN} is not in a target folder's profile folder"))
+        .to_path_buf()
+}
+
+/// Each export is built offline in the dev profile, with the workspace's own
+/// target folder lent as cargo's build folder (`CARGO_BUILD_BUILD_DIR`): the
+/// registry crates the workspace's tests have just compiled are reused, not
+/// compiled again in release for the exports (most of this test's time when
+/// it built in release), while each export's own crates and binary are its
+/// own (a copied package has another path, so other artifacts). What it proves is
+/// unchanged: the project resolves, compiles and links from its own files
+/// with no network. The release profile only adds the root manifest's
+/// `[profile.release]`, which the export copies and `manifest`'s tests check.
 #[test]
 fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_its_nvcc_line() {
     let root = repository_root();
     let toolkit = cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(&root))
         .expect("nvcc: run ci/provision.sh (the test command does)");
     let base = scratch("build");
-    // One target folder for every exported lesson, so the registry crates build once.
+    // One target folder for every exported lesson's binary.
     let target = base.join("target");
     let all = lessons::lessons(&root);
     assert!(!all.is_empty(), "no lessons under {}", root.display());
@@ -97,11 +132,15 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_its_nvcc_lin
         let name = lesson.dir.file_name().unwrap().to_str().unwrap();
         let line = lessons::check_build_lines(lesson).unwrap();
         let dest = base.join(name);
-        if n == 0 {
-            // An empty destination is as good as a missing one.
-            std::fs::create_dir(&dest).unwrap();
-        }
-        let out = export(name, &dest);
+        let out = match n {
+            // An empty destination is as good as a missing one, named as
+            // `.` by a learner who made it and went into it.
+            0 => {
+                std::fs::create_dir(&dest).unwrap();
+                export_from(&dest, name, Path::new("."))
+            }
+            _ => export(name, &dest),
+        };
         assert_eq!(out.status.code(), Some(0), "export {name}: {}", text(&out.stderr));
         assert_self_contained(&dest);
         let repo_lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
@@ -109,9 +148,10 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_its_nvcc_lin
         assert_eq!(lockfile::check_same_versions(&repo_lock, &lesson_lock), Ok(()));
 
         let built = Command::new(cargo())
-            .args(["build", "--release", "--offline"])
+            .args(["build", "--offline"])
             .current_dir(&dest)
             .env("CARGO_TARGET_DIR", &target)
+            .env("CARGO_BUILD_BUILD_DIR", workspace_target_dir())
             .env("CUDA_HOME", &toolkit.root)
             .env_remove("LESSON_NVCC")
             .env_remove("CUDA_PATH")
@@ -123,7 +163,7 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_its_nvcc_lin
             dest.display(),
             text(&built.stderr)
         );
-        let rust_binary = target.join("release").join(name);
+        let rust_binary = target.join("debug").join(name);
         assert!(rust_binary.is_file(), "{} was not built", rust_binary.display());
 
         lessons::run_build_line(&toolkit.nvcc, &line, &dest, None)
@@ -149,6 +189,44 @@ fn an_unknown_lesson_is_refused_with_one_line_and_nothing_written() {
         "something was written"
     );
     let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn a_destination_inside_the_checkout_is_refused_however_it_is_spelled() {
+    let root = repository_root();
+    let lesson = lessons::lessons(&root).remove(0);
+    let name = lesson.dir.file_name().unwrap().to_str().unwrap();
+    let outside = scratch("inside");
+    let spellings = [
+        root.join("exported-here"),
+        root.join("code/new-folder/deeper"),
+        // Through a link that points into the checkout.
+        {
+            let link = outside.join("link");
+            std::os::unix::fs::symlink(root.join("code"), &link).unwrap();
+            link.join("exported")
+        },
+        // From a working directory inside the checkout, relatively.
+        PathBuf::from("exported-relative"),
+    ];
+    for dest in spellings {
+        let out = export_from(&root.join("code"), name, &dest);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}: {stderr}", dest.display());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("is inside the repository"), "{stderr}");
+    }
+    let leftovers: Vec<_> = [
+        "exported-here",
+        "code/new-folder",
+        "code/exported",
+        "code/exported-relative",
+    ]
+    .iter()
+    .filter(|p| root.join(p).exists())
+    .collect();
+    assert!(leftovers.is_empty(), "written inside the checkout: {leftovers:?}");
+    let _ = std::fs::remove_dir_all(&outside);
 }
 
 #[test]

@@ -10,29 +10,69 @@ use std::process::Command;
 
 /// Lets cargo drop the lock entries the project at `dir` does not use, from
 /// the local registry cache only.
+///
+/// Only this machine's platform is asked for. Cargo still resolves, and
+/// writes, every platform's entries from the index it has cached, but it
+/// reads the sources of this platform's packages alone: the ones a build
+/// here downloaded. Without the filter it wants Windows-only crates (clap's
+/// `anstyle-wincon`) that no Linux build ever fetches, and a fresh machine's
+/// export failed on them.
 pub fn trim(cargo: &Path, dir: &Path) -> Result<(), String> {
+    let host = host_platform(cargo)?;
     let out = Command::new(cargo)
         .args([
             "metadata",
             "--format-version",
             "1",
             "--offline",
-            "--manifest-path",
+            "--filter-platform",
         ])
+        .arg(&host)
+        .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .output()
         .map_err(|e| format!("running {} metadata: {e}", cargo.display()))?;
     if out.status.success() {
         return Ok(());
     }
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    Err(format!(
-        "cargo metadata --offline failed in the exported project: {}",
-        stderr
-            .lines()
-            .find(|l| l.contains("error"))
-            .unwrap_or(stderr.trim())
-    ))
+    Err(metadata_failure(&String::from_utf8_lossy(&out.stderr)))
+}
+
+/// The platform cargo builds for by default here, from `cargo -vV`'s
+/// `host:` line.
+pub fn host_platform(cargo: &Path) -> Result<String, String> {
+    let out = Command::new(cargo)
+        .arg("-vV")
+        .output()
+        .map_err(|e| format!("running {} -vV: {e}", cargo.display()))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .map(str::to_string)
+        .ok_or_else(|| format!("{} -vV printed no `host:` line", cargo.display()))
+}
+
+/// One line for a failed `cargo metadata --offline`: a package missing from
+/// the local registry names the command that fetches it; anything else is
+/// cargo's own first error line.
+fn metadata_failure(stderr: &str) -> String {
+    let first_error = stderr
+        .lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or(stderr.trim());
+    let missing = [
+        "failed to download",
+        "--offline was specified",
+        "no matching package",
+    ];
+    match missing.iter().any(|m| stderr.contains(m)) {
+        true => format!(
+            "cargo's local registry lacks a package the lesson needs ({}); \
+             run `cargo fetch` in the repository (it needs the network), then export again",
+            first_error.trim_start_matches("error: ")
+        ),
+        false => format!("cargo metadata --offline failed in the exported project: {first_error}"),
+    }
 }
 
 /// Every `(name, version, source)` a lock file pins.
@@ -67,6 +107,26 @@ mod tests {
     use super::*;
 
     const LOCK: &str = "version = 4\n\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\nsource = \"registry+x\"\n\n[[package]]\nname = \"b\"\nversion = \"0.1.0\"\n";
+
+    #[test]
+    fn a_package_missing_from_the_registry_names_the_command_that_fetches_it() {
+        let stderr = "error: failed to download `anstyle-wincon v3.0.11`\n\nCaused by:\n  attempting to make an HTTP request, but --offline was specified\n";
+        let line = metadata_failure(stderr);
+        assert!(line.contains("`anstyle-wincon v3.0.11`"), "{line}");
+        assert!(line.contains("run `cargo fetch` in the repository"), "{line}");
+        assert!(!line.contains('\n'), "{line}");
+        let other = metadata_failure("error: failed to parse manifest at `x/Cargo.toml`\n");
+        assert!(other.starts_with("cargo metadata --offline failed"), "{other}");
+    }
+
+    #[test]
+    fn the_host_platform_is_cargos() {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let host = host_platform(Path::new(&cargo)).unwrap();
+        // The triple this test binary was built for is the host's: tests run where they are built.
+        assert_eq!(host.split('-').next(), Some(std::env::consts::ARCH), "{host}");
+        assert!(host.contains(std::env::consts::OS), "{host}");
+    }
 
     #[test]
     fn a_subset_passes_and_another_version_is_named() {

@@ -31,6 +31,8 @@ pub enum ExportError {
     UnknownLesson { name: String, known: String },
     #[error("{}: exists and is not an empty directory; export writes only into a new or empty one", .0.display())]
     Occupied(PathBuf),
+    #[error("{}: is inside the repository at {}; export a lesson to a folder outside it", .dest.display(), .root.display())]
+    InsideCheckout { dest: PathBuf, root: PathBuf },
     #[error("{0}")]
     Failed(String),
     #[error("{what}")]
@@ -75,6 +77,13 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
                 .collect::<Vec<_>>()
                 .join(", "),
         })?;
+    let dest = &absolute_destination(dest)?;
+    if dest.starts_with(&root) {
+        return Err(ExportError::InsideCheckout {
+            dest: dest.clone(),
+            root,
+        });
+    }
     refuse_occupied(dest)?;
     let packages = closure::workspace_packages(cargo, &root).map_err(ExportError::Failed)?;
     let needed = closure::closure(&packages, &lesson_dir).map_err(ExportError::Failed)?;
@@ -114,6 +123,33 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
         shared_crates,
         dropped_dev_dependencies,
     })
+}
+
+/// `dest` as an absolute path with every link resolved, so that `.` has a
+/// name and a folder inside the repository is recognised however it is
+/// spelled. The part of it that does not exist yet is taken as written, and
+/// may not climb with `..`.
+fn absolute_destination(dest: &Path) -> Result<PathBuf, ExportError> {
+    let absolute = std::path::absolute(dest).map_err(io(format!("resolving {}", dest.display())))?;
+    let mut existing = absolute.as_path();
+    let mut missing = Vec::new();
+    while !existing.exists() {
+        missing.push(existing.file_name().unwrap_or_default().to_owned());
+        existing = existing.parent().unwrap_or(Path::new("/"));
+    }
+    let mut resolved = existing
+        .canonicalize()
+        .map_err(io(format!("resolving {}", existing.display())))?;
+    for name in missing.iter().rev() {
+        if name.is_empty() || name == ".." || name == "." {
+            return Err(ExportError::Failed(format!(
+                "{}: name a destination without `..` in its part that does not exist yet",
+                dest.display()
+            )));
+        }
+        resolved.push(name);
+    }
+    Ok(resolved)
 }
 
 fn refuse_occupied(dest: &Path) -> Result<(), ExportError> {
@@ -214,11 +250,29 @@ fn write_project(
     Ok(dropped)
 }
 
-/// Renames the finished project to `dest`, replacing it if it is an empty
-/// directory.
+/// Renames the finished project to `dest`. An empty `dest` that exists is
+/// kept and filled instead, entry by entry: it may be the learner's working
+/// directory (`export day09-timing .`), which must stay the folder they are
+/// in, not a removed one with a new folder of the same name beside it.
 fn move_into_place(staging: &Path, dest: &Path) -> Result<(), ExportError> {
-    if dest.is_dir() {
-        std::fs::remove_dir(dest).map_err(io(format!("replacing the empty {}", dest.display())))?;
+    if !dest.is_dir() {
+        return std::fs::rename(staging, dest)
+            .map_err(io(format!("moving the project to {}", dest.display())));
     }
-    std::fs::rename(staging, dest).map_err(io(format!("moving the project to {}", dest.display())))
+    let entries: Vec<_> = std::fs::read_dir(staging)
+        .and_then(|dir| dir.map(|e| e.map(|e| e.file_name())).collect())
+        .map_err(io(format!("reading {}", staging.display())))?;
+    for (n, name) in entries.iter().enumerate() {
+        if let Err(source) = std::fs::rename(staging.join(name), dest.join(name)) {
+            // Leave dest empty again, as it was found.
+            for moved in &entries[..n] {
+                let _ = std::fs::rename(dest.join(moved), staging.join(moved));
+            }
+            return Err(ExportError::Io {
+                what: format!("moving the project into {}", dest.display()),
+                source,
+            });
+        }
+    }
+    std::fs::remove_dir(staging).map_err(io(format!("removing {}", staging.display())))
 }
