@@ -8,7 +8,11 @@
 #   binaries (run there with --ignored), ci/cuda-versions.cu built with the
 #   toolkit they link, and each lesson's C++ program built with its recipe's
 #   nvcc line by that toolkit and this host's compiler
-#   (<lesson>-cxx-hostbuilt, for same-compiler comparisons).
+#   (<lesson>-cxx-hostbuilt, for same-compiler comparisons); and, in
+#   .evidence-bin/cuda-13.5/, every lesson's Rust binary and C++ program
+#   built with the newest CUDA 13 on PyPI, with its own cuda-versions probe,
+#   for the `toolkit` phase (a newer toolkit's programs on the GPU machine's
+#   older 13.x driver).
 # The lessons come from `evidence lessons`; no lesson is named here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,16 +23,40 @@ cargo build --release --workspace --quiet
 cp target/release/evidence .evidence-bin/
 # The instrument's kernel suite, which its GPU test runs.
 cp target/release/instrument-suite .evidence-bin/
-for lesson in $(target/release/evidence lessons); do
-  cp "target/release/$lesson" .evidence-bin/
-  read -ra line <<<"$(target/release/evidence recipe "$lesson" | sed -n 's/^nvcc //p')"
-  binary=$(target/release/evidence recipe "$lesson" | sed -n 's/^binary //p')
+mapfile -t lessons < <(target/release/evidence lessons)
+
+# build_alone <toolkit> <lesson> <output>: the lesson's C++ program built as
+# a learner builds it, its directory copied alone and its recipe's nvcc line
+# run there with the toolkit's nvcc.
+build_alone() {
+  local line binary dir
+  read -ra line <<<"$(target/release/evidence recipe "$2" | sed -n 's/^nvcc //p')"
+  binary=$(target/release/evidence recipe "$2" | sed -n 's/^binary //p')
   dir=$(mktemp -d)
-  cp -r "code/$lesson/." "$dir/"
-  (cd "$dir" && "$toolkit/bin/${line[0]}" "${line[@]:1}")
-  cp "$dir/$binary" ".evidence-bin/$lesson-cxx-hostbuilt"
+  cp -r "code/$2/." "$dir/"
+  (cd "$dir" && "$1/bin/${line[0]}" "${line[@]:1}")
+  cp "$dir/$binary" "$3"
+}
+
+for lesson in "${lessons[@]}"; do
+  cp "target/release/$lesson" .evidence-bin/
+  build_alone "$toolkit" "$lesson" ".evidence-bin/$lesson-cxx-hostbuilt"
 done
 "$toolkit/bin/nvcc" -o .evidence-bin/cuda-versions-rust ci/cuda-versions.cu
+
+# The same lessons built with CUDA 13.5. An explicit --target keeps these
+# builds in a folder of their own, so the 13.0 ones above are not rebuilt.
+newest=$(ci/provision.sh 13.5 | tail -n 1)
+host=$(rustc -vV | sed -n 's/^host: //p')
+LESSON_NVCC="$newest/bin/nvcc" cargo build --release --quiet --target "$host" \
+  "${lessons[@]/#/--package=}"
+mkdir -p .evidence-bin/cuda-13.5
+for lesson in "${lessons[@]}"; do
+  cp "target/$host/release/$lesson" .evidence-bin/cuda-13.5/
+  build_alone "$newest" "$lesson" ".evidence-bin/cuda-13.5/$lesson-cxx"
+done
+"$newest/bin/nvcc" -o .evidence-bin/cuda-13.5/cuda-versions ci/cuda-versions.cu
+"$newest/bin/nvcc" --version | tail -n 2 | head -n 1 >.evidence-bin/cuda-13.5/nvcc-version
 # The integration tests named on_gpu hold the tests that need a GPU.
 cargo test --release --workspace --no-run --message-format=json --quiet 2>/dev/null |
   python3 -c '

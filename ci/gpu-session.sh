@@ -8,7 +8,7 @@
 # recorded come from `evidence lessons` and `evidence recipe LESSON`, which
 # read each lesson's report package.
 #
-# Usage: ci/gpu-session.sh runs|checks|machine|<lesson phase> <out-dir> [lesson ...]
+# Usage: ci/gpu-session.sh runs|checks|toolkit|machine|<lesson phase> <out-dir> [lesson ...]
 #   runs    builds each lesson's .cu with its recipe's nvcc line in a copy of
 #           the lesson directory alone, then records C++ and Rust runs
 #           alternately (the recipe's count, or RUNS), swapping which goes
@@ -17,6 +17,11 @@
 #           tool once per pair, then each variant (e.g. EAGER) of both.
 #   checks  the GPU-only Rust tests, then each lesson's sanitizers over both
 #           programs.
+#   toolkit each lesson's C++ program and Rust twin built with CUDA 13.5
+#           (.evidence-bin/cuda-13.5/, from ci/build-for-gpu.sh) beside the
+#           13.0 builds, RUNS rounds (default 3), on this machine's driver;
+#           then each 13.5 report against a 13.0 one of the same program,
+#           line for line with the numbers masked (ci/report-diff.sh).
 #   machine the machine facts the lessons' pages lean on (PCIe link, clocks,
 #           GPU count), recorded once as evidence/machine/ transcripts, so a
 #           figure such as a link speed is quoted from a transcript too.
@@ -27,7 +32,7 @@
 # <out-dir>/evidence/<lesson>/, ready to copy into evidence/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: ci/gpu-session.sh runs|checks|machine|<lesson phase> <out-dir> [lesson ...]"
+usage="usage: ci/gpu-session.sh runs|checks|toolkit|machine|<lesson phase> <out-dir> [lesson ...]"
 phase=${1:?$usage}
 out=${2:?$usage}
 shift 2
@@ -116,6 +121,24 @@ for lesson in "${lessons[@]}"; do
       done
     done < <(recipe "$lesson" variant)
     ;;
+  toolkit)
+    next=.evidence-bin/cuda-13.5
+    next_runtime="$("$next/cuda-versions") (static cudart of the provisioned CUDA 13.5 wheels)"
+    for i in $(seq "${RUNS:-3}"); do
+      cxx "$lesson" "$gpu-cxx" -- "$cxx_bin"
+      EVIDENCE_RUNTIME=$next_runtime EVIDENCE_NVCC="$(cat "$next/nvcc-version")" \
+        record "$lesson" "$gpu-cxx-cuda13.5" -- "$next/$lesson-cxx"
+      rust "$lesson" "$gpu-rust" -- "$rust_bin"
+      EVIDENCE_RUNTIME=$next_runtime EVIDENCE_NVCC="$(cat "$next/nvcc-version")" \
+        record "$lesson" "$gpu-rust-cuda13.5" -- "$next/$lesson"
+    done
+    # The newest transcript of a program (name ending -<gpu>-<program>).
+    newest_of() { find "$ev/$lesson" -name "*-$gpu-$1.txt" | sort | tail -n 1; }
+    for program in cxx rust; do
+      record diagnostics "$gpu-$lesson-$program-cuda13.5-report-diff" -- \
+        ci/report-diff.sh "$(newest_of "$program")" "$(newest_of "$program-cuda13.5")"
+    done
+    ;;
   checks)
     for tool in $(recipe "$lesson" sanitizer); do
       cxx "$lesson" "$gpu-cxx-$tool" -- timeout "${SANITIZER_TIMEOUT:-60}" compute-sanitizer --tool "$tool" "$cxx_bin"
@@ -132,7 +155,7 @@ for lesson in "${lessons[@]}"; do
     ;;
   esac
 done
-case "$phase" in runs | checks | machine) ;; *)
+case "$phase" in runs | checks | toolkit | machine) ;; *)
   if [ "$phases_found" -eq 0 ]; then
     echo "error: no lesson has a phase '$phase' (code/<lesson>/gpu-phases/$phase.sh)" >&2
     exit 1

@@ -91,11 +91,18 @@ fn machine() -> (String, String, String, String) {
         "{} (CUDA {cuda})",
         if driver.is_empty() { "unknown" } else { &driver }
     );
-    let nvcc = stdout_of("nvcc", &["--version"])
-        .and_then(|v| {
-            v.lines()
-                .find(|l| l.contains("release"))
-                .map(|l| l.trim().to_string())
+    // A program built elsewhere (a Rust twin, or a lesson built with another
+    // toolkit) names its compiler in EVIDENCE_NVCC; the nvcc here did not
+    // build it.
+    let nvcc = std::env::var("EVIDENCE_NVCC")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .or_else(|| {
+            stdout_of("nvcc", &["--version"]).and_then(|v| {
+                v.lines()
+                    .find(|l| l.contains("release"))
+                    .map(|l| l.trim().to_string())
+            })
         })
         .unwrap_or_else(|| "not found".into());
     let host = format!(
