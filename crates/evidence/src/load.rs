@@ -46,7 +46,9 @@ pub fn utc_now() -> Option<String> {
 /// Every transcript and twin under `dir`, checked.
 pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     let files = transcript_files(dir);
-    if files.is_empty() {
+    let twins = twin::files(dir);
+    // Twins alone are still checked: each is then a twin with no transcript.
+    if files.is_empty() && twins.is_empty() {
         return Err(LoadError::NoTranscripts(dir.to_path_buf()));
     }
     let now = utc_now()
@@ -70,7 +72,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         }
     }
     loaded.transcripts = without_duplicates(read, &mut loaded.problems);
-    for path in twin::files(dir) {
+    for path in twins {
         if let Err(e) = twin::check(&path) {
             loaded.problems.push(format!("{}: {e}", path.display()));
         }

@@ -87,6 +87,14 @@ fn same_run(twin: &Value, expected: &Value, text: &str) -> Result<(), String> {
             twin["file"], expected["file"]
         ));
     }
+    let keys = |v: &Value| -> Vec<String> {
+        v.as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    if let Some(extra) = keys(twin).into_iter().find(|k| expected.get(k).is_none()) {
+        return Err(format!("`{extra}` is in the twin but not in the transcript"));
+    }
     if let Some(want) = expected["parse_error"].as_str() {
         // The error names the file where the twin was written; the rest
         // must agree.
