@@ -516,3 +516,39 @@ fn a_closed_output_pipe_ends_the_program_quietly() {
     assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
     assert_ne!(out.status.code(), Some(101), "{err}");
 }
+
+/// Defect 6: `twins` names a transcript it cannot read and still writes
+/// every other twin, each saying what its transcript says.
+#[test]
+fn twins_go_past_an_unreadable_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("day53-pinned");
+    std::fs::create_dir_all(&folder).unwrap();
+    let runs: Vec<PathBuf> = evidence::transcript_files(&evidence_dir())
+        .into_iter()
+        .filter(|f| f.parent().unwrap().ends_with("day53-pinned"))
+        .take(3)
+        .collect();
+    for run in &runs {
+        std::fs::copy(run, folder.join(run.file_name().unwrap())).unwrap();
+    }
+    let copies = evidence::transcript_files(dir.path());
+    let mut bytes = std::fs::read(&copies[0]).unwrap();
+    bytes.extend_from_slice(b"caf\xe9\n");
+    std::fs::write(&copies[0], bytes).unwrap();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .arg("twins")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let bad = copies[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(stderr.contains(&bad) && stderr.contains("not UTF-8"), "{stderr}");
+    assert!(!copies[0].with_extension("json").exists());
+    for good in &copies[1..] {
+        let twin = good.with_extension("json");
+        assert_eq!(evidence::twin::check(&twin), Ok(()), "{}", twin.display());
+    }
+}
