@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use evidence::transcript::REQUIRED;
+
 fn evidence_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence")
 }
@@ -86,20 +88,6 @@ fn transcript(
         says,
     }
 }
-
-const HEADER_FIELDS: [&str; 11] = [
-    "lesson",
-    "date",
-    "gpu",
-    "driver",
-    "cuda runtime",
-    "nvcc",
-    "host",
-    "command",
-    "environment",
-    "commit",
-    "exit code",
-];
 
 fn exit_statuses(base: &str) -> Vec<Case> {
     let bad = [
@@ -196,7 +184,7 @@ fn numbers(day09: &str, day53: &str) -> Vec<Case> {
 
 fn headers(base: &str) -> Vec<Case> {
     let mut out = Vec::new();
-    for (i, key) in HEADER_FIELDS.iter().enumerate() {
+    for (i, key) in REQUIRED.iter().enumerate() {
         let text = header_line(base, key, "");
         out.push(transcript(
             "header field missing",
