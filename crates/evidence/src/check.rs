@@ -1,11 +1,46 @@
-//! `evidence check`: every claim against every transcript, as a table.
+//! `evidence check`: every transcript and twin read as a record ([`load`]),
+//! then every claim against every run, as a table; [`run`] is what the
+//! command and CI's test both call.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Outcome};
 
-use crate::claims;
+use crate::load::{self, LoadError};
 use crate::transcript::Transcript;
+use crate::{claims, lessons};
+
+/// What the check found: each lesson's table as text, and every problem,
+/// one line each (a file that is no record, a twin that disagrees, a copy,
+/// a bad expected-failure list, a claim that fails unexpected).
+pub struct Checked {
+    pub tables: Vec<String>,
+    pub problems: Vec<String>,
+}
+
+/// The whole check of the evidence under `dir`: all of it, whatever fails.
+pub fn run(dir: &Path) -> Result<Checked, LoadError> {
+    let loaded = load::load(dir)?;
+    let mut problems = loaded.problems;
+    let mut tables = Vec::new();
+    for lesson in lessons::LESSONS {
+        let expected = match claims::expected(*lesson) {
+            Ok(list) => list,
+            Err(errors) => {
+                problems.extend(errors);
+                Default::default()
+            }
+        };
+        let t = table(*lesson, &loaded.transcripts, &expected);
+        if t.rows.is_empty() {
+            continue;
+        }
+        tables.push(render(&t));
+        problems.extend(t.unexpected_failures());
+    }
+    Ok(Checked { tables, problems })
+}
 
 /// One transcript's results, claim by claim.
 pub struct Row<'a> {

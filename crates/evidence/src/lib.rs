@@ -4,8 +4,14 @@
 //!   says how its output parses, what its page claims, what to chart and
 //!   how to record it.
 //! - [`transcript`] parses a transcript (header, body, sanitizer lines), the
-//!   body by its lesson; a malformed file is an error naming the file and
-//!   the line, never a panic.
+//!   body by its lesson, and refuses one that cannot be true (a field
+//!   missing or repeated, an impossible date, commit, exit status or
+//!   number, a file in the wrong folder or under the wrong name); a
+//!   malformed file is an error naming the file and the line, never a panic.
+//! - [`twin`] writes a transcript's JSON twin and holds it to the transcript.
+//! - [`load`] reads the evidence folder as every command reads it: each
+//!   transcript, each twin, no run dated in the future or counted twice.
+//! - [`atomic`] writes a file whole or not at all.
 //! - [`claims`] applies the lessons' claims (and the shared sanitizer claim)
 //!   to recorded runs; [`check`] tables them over every transcript.
 //! - [`compare`] sets two runs, or two groups of runs by their medians, side
@@ -20,15 +26,18 @@
 //! Not for: running lessons' checks (they check themselves) or timing
 //! anything itself.
 
+pub mod atomic;
 pub mod check;
 pub mod claims;
 pub mod compare;
 pub mod figures;
 pub mod instrument;
 pub mod lessons;
+pub mod load;
 pub mod plot;
 pub mod record;
 pub mod transcript;
+pub mod twin;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

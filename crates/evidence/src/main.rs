@@ -5,9 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use evidence::check::{render, table};
 use evidence::transcript::{self, Transcript};
-use evidence::{claims, compare, figures, group, lessons, plot, record, transcript_files};
+use evidence::{atomic, check, compare, figures, group, lessons, load, plot, record, transcript_files, twin};
 use lesson_spec::Parsed;
 
 /// Recorded lesson runs as data.
@@ -126,7 +125,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Check { dir } => return check(&dir),
         Command::Compare { args, commit } => compare_cmd(&args, &commit)?,
-        Command::Twins { dir } => twins(&dir)?,
+        Command::Twins { dir } => return twins(&dir),
         Command::Plot { dirs } => match dirs.as_slice() {
             [out] => plot_all(Path::new("evidence"), out)?,
             [dir, out] => plot_all(dir, out)?,
@@ -160,94 +159,85 @@ fn find_lesson(name: &str) -> anyhow::Result<&'static dyn lesson_spec::Lesson> {
     })
 }
 
-/// Every transcript in `dir` that parses, and a line for each that does not.
-fn read_all(dir: &Path) -> anyhow::Result<(Vec<Transcript>, Vec<String>)> {
-    let files = transcript_files(dir);
-    if files.is_empty() {
-        bail!("{}: no transcripts found", dir.display());
-    }
-    let (mut good, mut bad) = (Vec::new(), Vec::new());
-    for f in files {
-        match transcript::read(&f) {
-            Ok(t) => good.push(t),
-            Err(e) => bad.push(e.to_string()),
-        }
-    }
-    Ok((good, bad))
-}
-
-/// Every transcript in `dir`, or an error listing each that does not parse.
+/// Every run in `dir` that passes the evidence's checks, or an error
+/// listing every problem found.
 fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
-    let (good, bad) = read_all(dir)?;
-    if !bad.is_empty() {
-        bail!("{} transcript(s) do not parse: {}", bad.len(), bad.join("; "));
+    let loaded = load::load(dir)?;
+    if !loaded.problems.is_empty() {
+        bail!(
+            "{} problem(s) in {} (`evidence check` lists them): {}",
+            loaded.problems.len(),
+            dir.display(),
+            loaded.problems.join("; ")
+        );
     }
-    Ok(good)
+    Ok(loaded.transcripts)
 }
 
-/// Claims over every transcript that parses; then every problem found, each
-/// on its own line: transcripts that do not parse, lists that do not, and
-/// claims that failed where no list expects it.
+/// Every transcript and twin read as a record, then claims over every run
+/// that passes; then every problem found, each on its own line.
 fn check(dir: &Path) -> anyhow::Result<ExitCode> {
-    let (all, mut problems) = read_all(dir)?;
-    for lesson in lessons::LESSONS {
-        let expected = match claims::expected(*lesson) {
-            Ok(list) => list,
-            Err(errors) => {
-                problems.extend(errors);
-                Default::default()
-            }
-        };
-        let t = table(*lesson, &all, &expected);
-        if t.rows.is_empty() {
-            continue;
-        }
-        println!("{}", render(&t));
-        problems.extend(t.unexpected_failures());
+    let checked = check::run(dir)?;
+    for table in &checked.tables {
+        println!("{table}");
     }
-    if problems.is_empty() {
+    if checked.problems.is_empty() {
         println!("every claim holds, or fails only where the lesson's expected-failures.txt says why");
         return Ok(ExitCode::SUCCESS);
     }
-    for p in &problems {
+    for p in &checked.problems {
         eprintln!("error: {p}");
     }
-    eprintln!("error: {} problem(s) in {}", problems.len(), dir.display());
+    eprintln!(
+        "error: {} problem(s) in {}",
+        checked.problems.len(),
+        dir.display()
+    );
     Ok(ExitCode::FAILURE)
 }
 
-/// Checks (or with `write` rewrites) every figure block under `root`.
+/// Checks (or with `write` rewrites) every figure block under `root`, and
+/// says which blocks were rewritten and which were not.
 fn figures_cmd(root: &Path, write: bool) -> anyhow::Result<ExitCode> {
     let outcome = figures::run(root, write);
     for e in &outcome.errors {
         eprintln!("error: {e}");
     }
+    if write {
+        for s in &outcome.rewritten {
+            println!("rewrote {s}");
+        }
+        for s in &outcome.not_rewritten {
+            eprintln!("error: not rewritten: {s}, as its document has an error above");
+        }
+    } else {
+        for s in &outcome.stale {
+            eprintln!("error: {s} differs from the evidence");
+        }
+    }
+    let stale_left = if write {
+        outcome.not_rewritten.len()
+    } else {
+        outcome.stale.len()
+    };
+    if outcome.errors.is_empty() && stale_left == 0 {
+        println!("{} figure blocks match the evidence", outcome.blocks);
+        return Ok(ExitCode::SUCCESS);
+    }
     if !outcome.errors.is_empty() {
-        bail!(
-            "{} figure block problem(s) under {}",
+        eprintln!(
+            "error: {} figure block problem(s) under {}",
             outcome.errors.len(),
             root.display()
         );
     }
-    if write {
-        for s in &outcome.stale {
-            println!("rewrote {s}");
-        }
-        println!("{} figure blocks match the evidence", outcome.blocks);
-        return Ok(ExitCode::SUCCESS);
+    if stale_left > 0 {
+        eprintln!(
+            "error: {stale_left} stale figure block(s){}; run `{}`",
+            if write { " left as they were" } else { "" },
+            figures::WRITE_COMMAND
+        );
     }
-    if outcome.stale.is_empty() {
-        println!("{} figure blocks match the evidence", outcome.blocks);
-        return Ok(ExitCode::SUCCESS);
-    }
-    for s in &outcome.stale {
-        eprintln!("error: {s} differs from the evidence");
-    }
-    eprintln!(
-        "error: {} stale figure block(s); run `{}`",
-        outcome.stale.len(),
-        figures::WRITE_COMMAND
-    );
     Ok(ExitCode::FAILURE)
 }
 
@@ -286,12 +276,32 @@ fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> a
     Ok(())
 }
 
-fn twins(dir: &Path) -> anyhow::Result<()> {
-    for f in transcript_files(dir) {
-        let text = std::fs::read_to_string(&f).with_context(|| format!("reading {}", f.display()))?;
-        record::write_twin(&f, &text).map_err(anyhow::Error::msg)?;
+/// Writes every transcript's twin; a transcript that cannot be read is
+/// named and skipped, and the others still get theirs.
+fn twins(dir: &Path) -> anyhow::Result<ExitCode> {
+    let files = transcript_files(dir);
+    if files.is_empty() {
+        bail!("{}: no transcripts found", dir.display());
     }
-    Ok(())
+    let mut failed = 0;
+    for f in &files {
+        let written = std::fs::read(f)
+            .map_err(|e| e.to_string())
+            .and_then(|b| String::from_utf8(b).map_err(|e| format!("not UTF-8 ({e}); no twin written")))
+            .and_then(|text| twin::write(f, &text).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            eprintln!("error: {}: {e}", f.display());
+            failed += 1;
+        }
+    }
+    if failed == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!(
+        "error: {failed} of {} transcript(s) got no twin; every other twin was written",
+        files.len()
+    );
+    Ok(ExitCode::FAILURE)
 }
 
 /// Each lesson's charts of each program's plain runs, with the lesson's
@@ -319,7 +329,7 @@ fn plot_all(dir: &Path, out: &Path) -> anyhow::Result<()> {
                 let path = out.join(format!("{}.svg", spec.stem));
                 let svg =
                     plot::svg(&plot::from_spec(&spec, plot::describe(&runs))).map_err(anyhow::Error::msg)?;
-                std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+                atomic::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
                 println!("{}", path.display());
             }
         }

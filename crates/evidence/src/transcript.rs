@@ -1,7 +1,9 @@
 //! A transcript: the metadata header `evidence record` (and before it
 //! `ci/record.sh`) writes, then `# ---`, then the program's output as printed.
 
-use lesson_spec::Parsed;
+use std::path::Path;
+
+use lesson_spec::{quoted, Parsed};
 use serde::Serialize;
 
 use crate::{lessons, ParseError};
@@ -101,9 +103,20 @@ pub struct Transcript {
     /// compute-sanitizer's summary lines, when the run was under it.
     pub sanitizer: Vec<String>,
     pub body: Body,
+    /// Each header field and its line, for errors about the file as a whole.
+    #[serde(skip)]
+    pub field_lines: Vec<(String, usize)>,
 }
 
 impl Transcript {
+    /// The line of header field `key` (1 when it has none).
+    pub fn line_of(&self, key: &str) -> usize {
+        self.field_lines
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(1, |(_, line)| *line)
+    }
+
     /// Whether the program ran under compute-sanitizer, whose slowdown makes
     /// its timings meaningless (its own verdict is in `sanitizer`).
     pub fn under_sanitizer(&self) -> bool {
@@ -111,12 +124,42 @@ impl Transcript {
     }
 }
 
-/// Parses the text of `file`. Errors name the file and the line.
+/// The fields every header has, each once, as `evidence record` writes
+/// them (and `ci/record.sh` before it).
+pub const REQUIRED: [&str; 11] = [
+    "lesson",
+    "date",
+    "gpu",
+    "driver",
+    "cuda runtime",
+    "nvcc",
+    "host",
+    "command",
+    "environment",
+    "commit",
+    "exit code",
+];
+
+/// The longest message a transcript's error carries: a lesson's parser may
+/// quote the line it could not read, and one line may be the whole file.
+const MESSAGE_CHARS: usize = 300;
+
+fn capped(message: String) -> String {
+    match message.char_indices().nth(MESSAGE_CHARS) {
+        None => message,
+        Some((cut, _)) => format!("{}... ({} bytes in all)", &message[..cut], message.len()),
+    }
+}
+
+/// Parses the text of `file`: a header with every field of [`REQUIRED`]
+/// once, each value possible (a calendar date, a commit, an exit status),
+/// and a body whose every number is finite and whose times are not
+/// negative. Errors name the file and the line.
 pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
     let err = |line: usize, message: String| ParseError {
         file: file.to_string(),
         line,
-        message,
+        message: capped(message),
     };
     let lines: Vec<&str> = text.lines().collect();
     let end = lines
@@ -124,18 +167,31 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
         .position(|l| *l == "# ---")
         .ok_or_else(|| err(lines.len().max(1), "no `# ---` line ends the header".into()))?;
     let mut header = Header::default();
-    let mut seen_exit = false;
+    let mut field_lines: Vec<(String, usize)> = Vec::new();
     for (i, line) in lines[..end].iter().enumerate() {
         let Some((key, value)) = line.strip_prefix("# ").and_then(|l| l.split_once(": ")) else {
             return Err(err(
                 i + 1,
-                format!("expected `# key: value` in the header, got {line:?}"),
+                format!("expected `# key: value` in the header, got {}", quoted(line)),
             ));
         };
+        if let Some((_, first)) = field_lines.iter().find(|(k, _)| k == key) {
+            return Err(err(
+                i + 1,
+                format!("`# {key}:` appears again (first on line {first}); a run has one"),
+            ));
+        }
+        field_lines.push((key.to_string(), i + 1));
         let value = value.to_string();
+        if REQUIRED.contains(&key) && value.trim().is_empty() {
+            return Err(err(i + 1, format!("`# {key}:` is empty")));
+        }
         match key {
             "lesson" => header.lesson = value,
-            "date" => header.date = value,
+            "date" => {
+                check_date(&value).map_err(|m| err(i + 1, m))?;
+                header.date = value;
+            }
             "gpu" => header.gpu = value,
             "driver" => header.driver = value,
             "cuda runtime" => header.cuda_runtime = value,
@@ -143,30 +199,29 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
             "host" => header.host = value,
             "command" => header.command = value,
             "environment" => header.environment = value,
-            "commit" => header.commit = value,
+            "commit" => {
+                check_commit(&value).map_err(|m| err(i + 1, m))?;
+                header.commit = value;
+            }
             "exit code" => {
                 header.exit_code = exit_code(value.trim()).ok_or_else(|| {
                     err(
                         i + 1,
-                        format!("exit code {value:?} is not a number, a signal or `unfinished`"),
+                        format!(
+                            "exit code {} is not 0 to 255, `signal N (NAME)` with N from 1 to {MAX_SIGNAL}, or `unfinished`",
+                            quoted(&value)
+                        ),
                     )
                 })?;
-                seen_exit = true;
             }
             _ => {} // Newer headers may carry more; they do not break older readers.
         }
     }
-    for (name, value) in [
-        ("lesson", &header.lesson),
-        ("gpu", &header.gpu),
-        ("command", &header.command),
-    ] {
-        if value.is_empty() {
-            return Err(err(end + 1, format!("the header has no `# {name}:` line")));
-        }
-    }
-    if !seen_exit {
-        return Err(err(end + 1, "the header has no `# exit code:` line".into()));
+    if let Some(missing) = REQUIRED
+        .iter()
+        .find(|k| !field_lines.iter().any(|(f, _)| f == *k))
+    {
+        return Err(err(end + 1, format!("the header has no `# {missing}:` line")));
     }
 
     // compute-sanitizer prefixes its own lines with `=========`.
@@ -182,12 +237,69 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
     let sanitizer = sanitizer.into_iter().map(|(_, l)| l.to_string()).collect();
 
     let body = body(file, &header, &output).map_err(|(line, m)| err(line, m))?;
+    if let Some(parsed) = body.parsed() {
+        impossible_figure(parsed).map_err(|m| err(first_body_line, m))?;
+    }
     Ok(Transcript {
         file: file.to_string(),
         header,
         sanitizer,
         body,
+        field_lines,
     })
+}
+
+/// How `evidence record` writes a date: UTC, to the second.
+const DATE_FORMAT: &[time::format_description::FormatItem<'static>] =
+    time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+
+/// The header's date as a calendar time, if it is one written as
+/// `evidence record` writes it.
+pub fn date(value: &str) -> Option<time::PrimitiveDateTime> {
+    time::PrimitiveDateTime::parse(value, DATE_FORMAT).ok()
+}
+
+fn check_date(value: &str) -> Result<(), String> {
+    date(value).map(|_| ()).ok_or_else(|| {
+        format!(
+            "date {} is not a UTC time as `evidence record` writes it (2026-11-30T04:44:49Z)",
+            quoted(value)
+        )
+    })
+}
+
+/// A commit is a git object name: 7 to 40 lowercase hexadecimal digits.
+fn check_commit(value: &str) -> Result<(), String> {
+    let hex = value
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    if hex && (7..=40).contains(&value.len()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "commit {} is not a git commit (7 to 40 hexadecimal digits)",
+            quoted(value)
+        ))
+    }
+}
+
+/// The units a figure's label ends with (`row 4 after warm-up, ms`) that
+/// make it a time, which no run can measure below zero.
+const TIME_UNITS: [&str; 4] = ["s", "ms", "us", "ns"];
+
+/// The first figure no run could have measured: one not finite (a NaN, or
+/// a value too large for its type, read as `inf`), or a negative time.
+fn impossible_figure(parsed: &dyn Parsed) -> Result<(), String> {
+    for (label, value) in parsed.figures() {
+        if !value.is_finite() {
+            return Err(format!("figure `{label}` is {value}, not a finite number"));
+        }
+        let unit = label.rsplit(", ").next().unwrap_or("");
+        if value < 0.0 && label.contains(", ") && TIME_UNITS.contains(&unit) {
+            return Err(format!("figure `{label}` is {value}: a time is never negative"));
+        }
+    }
+    Ok(())
 }
 
 /// The body as the run's lesson reads it: a successful run of a registered
@@ -215,26 +327,36 @@ fn body(file: &str, header: &Header, output: &[(usize, &str)]) -> Result<Body, l
     })
 }
 
-/// `3`, `signal 9 (SIGKILL)` (as a shell reports it, 128 + 9), or
-/// `unfinished` (a recording that never completed: -1). Anything but 0 is a
-/// failed run.
+/// The highest signal number Linux has (`SIGRTMAX`).
+const MAX_SIGNAL: i32 = 64;
+
+/// `3` (0 to 255, as a process can exit), `signal 9 (SIGKILL)` (as a shell
+/// reports it, 128 + 9; a signal from 1 to 64), or `unfinished` (a
+/// recording that never completed: -1). Anything but 0 is a failed run.
 fn exit_code(value: &str) -> Option<i32> {
     if value == "unfinished" {
         return Some(-1);
     }
-    match value.strip_prefix("signal ") {
-        Some(rest) => rest
-            .split_whitespace()
-            .next()?
-            .parse::<i32>()
-            .ok()
-            .map(|n| 128 + n),
-        None => value.parse().ok(),
-    }
+    let code = match value.strip_prefix("signal ") {
+        Some(rest) => {
+            let (number, name) = rest.split_once(' ').unwrap_or((rest, ""));
+            let named = name.is_empty() || (name.starts_with("(SIG") && name.ends_with(')'));
+            let n: i32 = number.parse().ok().filter(|n| (1..=MAX_SIGNAL).contains(n))?;
+            named.then_some(128 + n)?
+        }
+        None => value.parse().ok().filter(|c| (0..=255).contains(c))?,
+    };
+    Some(code)
 }
 
-/// Reads and parses a transcript file.
-pub fn read(path: &std::path::Path) -> Result<Transcript, ParseError> {
+/// Reads and parses a transcript file, and checks that it stands where its
+/// header puts it ([`place`]).
+pub fn read(path: &Path) -> Result<Transcript, ParseError> {
+    read_with_text(path).map(|(t, _)| t)
+}
+
+/// [`read`], with the file's text.
+pub fn read_with_text(path: &Path) -> Result<(Transcript, String), ParseError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| ParseError {
         file: file.clone(),
@@ -246,5 +368,77 @@ pub fn read(path: &std::path::Path) -> Result<Transcript, ParseError> {
         line: 0,
         message: format!("not UTF-8 ({e})"),
     })?;
-    parse(&file, &text)
+    let t = parse(&file, &text)?;
+    place(path, &t)?;
+    Ok((t, text))
+}
+
+/// Whether a transcript is where, and named as, its header says: in the
+/// folder of its lesson, named `<its date, without colons>-NAME.txt` as
+/// `evidence record` names it, and, for a lesson's own program (`-cxx` or
+/// `-rust` in the name), running that program. A copy moved to another
+/// lesson's folder, renamed, or named after the other program is refused,
+/// so that it is counted nowhere it does not belong.
+pub fn place(path: &Path, t: &Transcript) -> Result<(), ParseError> {
+    let err = |key: &str, message: String| ParseError {
+        file: t.file.clone(),
+        line: t.line_of(key),
+        message,
+    };
+    let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let folder = absolute.parent().and_then(Path::file_name);
+    if let Some(folder) = folder.map(|f| f.to_string_lossy()) {
+        if folder != t.header.lesson {
+            return Err(err(
+                "lesson",
+                format!(
+                    "the header says lesson `{}`, but the transcript is in `{folder}/`",
+                    t.header.lesson
+                ),
+            ));
+        }
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let stamp: String = t.header.date.chars().filter(|c| *c != ':').collect();
+    let run_name = name
+        .strip_prefix(&stamp)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .and_then(|rest| rest.strip_suffix(".txt"));
+    if run_name.is_none_or(str::is_empty) {
+        return Err(err(
+            "date",
+            format!("the file name does not begin with the run's date as `evidence record` names it: `{stamp}-NAME.txt`"),
+        ));
+    }
+    program_matches(t).map_err(|m| err("command", m))
+}
+
+/// A run named as one of its lesson's programs runs that program: `-cxx`
+/// the binary of the lesson's nvcc line, `-rust` the lesson's own binary.
+fn program_matches(t: &Transcript) -> Result<(), String> {
+    let Some(lesson) = lessons::find(&t.header.lesson) else {
+        return Ok(());
+    };
+    let runs = |wanted: &dyn Fn(&str) -> bool| {
+        t.header
+            .command
+            .split_whitespace()
+            .any(|word| wanted(word.rsplit('/').next().unwrap_or(word)))
+    };
+    let (program, binary) = match crate::claims::program(t) {
+        "cxx" => (
+            "the C++ program",
+            lesson.recipe().binary().unwrap_or_default().to_string(),
+        ),
+        "rust" => ("the Rust twin", lesson.name().to_string()),
+        _ => return Ok(()),
+    };
+    let twin_variant = format!("{binary}-");
+    if runs(&|b| b == binary || (program == "the Rust twin" && b.starts_with(&twin_variant))) {
+        Ok(())
+    } else {
+        Err(format!(
+            "the file is named as a run of {program}, but its command does not run `{binary}`"
+        ))
+    }
 }

@@ -37,18 +37,28 @@ fn first(dir: &Path, lesson: &str, suffix: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("no transcript ending {suffix}"))
 }
 
+/// Every problem `evidence check` finds under `dir`: the same path as the
+/// command, so that CI names every one, not the first.
+fn every_problem(dir: &Path) -> Vec<String> {
+    evidence::check::run(dir)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .problems
+}
+
 #[test]
 fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
     let dir = evidence_dir();
-    let transcripts = all(&dir);
+    let problems = every_problem(&dir);
+    assert!(
+        problems.is_empty(),
+        "{} problem(s) in the evidence (as `cargo run -p evidence -- check` reports them):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    let transcripts = evidence::load::load(&dir).unwrap().transcripts;
     assert!(transcripts.len() >= 20, "{} transcripts", transcripts.len());
     for lesson in lessons::LESSONS {
         let t = table(*lesson, &transcripts, &claims::expected(*lesson).unwrap());
-        assert!(
-            t.unexpected_failures().is_empty(),
-            "{:#?}",
-            t.unexpected_failures()
-        );
         let holds = t
             .rows
             .iter()
@@ -57,6 +67,88 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
             .count();
         assert!(holds > 20, "{}: only {holds} claims held", lesson.name());
     }
+}
+
+/// `lesson`'s folder of the committed evidence, transcripts and twins, in
+/// a fresh folder `dir`.
+fn copy_lesson(dir: &Path, lesson: &str) {
+    std::fs::create_dir_all(dir.join(lesson)).unwrap();
+    for entry in std::fs::read_dir(evidence_dir().join(lesson)).unwrap().flatten() {
+        std::fs::copy(entry.path(), dir.join(lesson).join(entry.file_name())).unwrap();
+    }
+}
+
+/// The text of `file` with its first line starting (after spaces) with
+/// `start` passed through `edit`.
+fn edit_line(file: &Path, start: &str, edit: impl Fn(&str) -> String) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with(start))
+        .unwrap_or_else(|| panic!("no line starting {start:?} in {}", file.display()));
+    text.replacen(line, &edit(line), 1)
+}
+
+/// Issue 21's item 4 and issue 22's "done when": a NaN transcript, an edited
+/// twin, a copied transcript, a doctored claim and a truncated file, added
+/// together, are each named by the test CI runs, in one run.
+#[test]
+fn ci_names_every_problem_in_the_evidence_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    copy_lesson(dir, "day53-pinned");
+    let runs: Vec<PathBuf> = evidence::transcript_files(dir)
+        .into_iter()
+        .filter(|f| {
+            f.to_string_lossy().ends_with("-h200-cxx.txt")
+                && std::fs::read_to_string(f).unwrap().contains("# exit code: 0")
+        })
+        .collect();
+    let name = |f: &Path| f.file_name().unwrap().to_string_lossy().into_owned();
+    let [doctored, truncated, nan, twinned, copied, ..] = runs.as_slice() else {
+        panic!("too few day53 runs: {runs:?}")
+    };
+    let text = edit_line(doctored, "pinned  call", |l| {
+        let percent = l.rsplit("call is").next().unwrap();
+        l.replace(percent, "  50.0%")
+    });
+    std::fs::write(doctored, text).unwrap();
+    let cut: String = std::fs::read_to_string(truncated)
+        .unwrap()
+        .lines()
+        .take(20)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(truncated, cut).unwrap();
+    let text = edit_line(nan, "1 MiB", |l| l.replacen("0.", "NaN", 1));
+    std::fs::write(nan, text).unwrap();
+    let twin = twinned.with_extension("json");
+    let json = std::fs::read_to_string(&twin).unwrap();
+    std::fs::write(&twin, json.replacen("\"exit_code\": 0", "\"exit_code\": 7", 1)).unwrap();
+    let copy = copied.with_file_name(name(copied).replace(".txt", "-2.txt"));
+    std::fs::copy(copied, &copy).unwrap();
+
+    let problems = every_problem(dir);
+    let all = problems.join("\n");
+    for (file, why) in [
+        (
+            name(doctored),
+            "d53-pinned-async-returns fails: call is 50% of completion",
+        ),
+        (name(truncated), ":21: the transcript ends before"),
+        (name(nan), "is not a number"),
+        (
+            name(&twin),
+            "`header.exit_code` is 7 in the twin but 0 in the transcript",
+        ),
+        (name(&copy), "the same file as"),
+    ] {
+        assert!(
+            problems.iter().any(|p| p.contains(&file) && p.contains(why)),
+            "{file}: {why:?} not among:\n{all}"
+        );
+    }
+    assert!(all.contains(&name(copied)), "the copy's line names both: {all}");
 }
 
 #[test]
@@ -87,7 +179,7 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
         std::fs::create_dir_all(dir.join(lesson)).unwrap();
         for f in evidence::transcript_files(&src)
             .iter()
-            .filter(|f| f.to_string_lossy().contains(lesson))
+            .filter(|f| f.parent().unwrap().ends_with(lesson))
         {
             std::fs::copy(f, dir.join(lesson).join(f.file_name().unwrap())).unwrap();
         }
@@ -131,7 +223,11 @@ fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
     let dir = std::env::temp_dir().join(format!("evidence-all-problems-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("day53-pinned")).unwrap();
-    let good = std::fs::read_to_string(first(&src, "day53-pinned", "-h200-cxx.txt")).unwrap();
+    let original = first(&src, "day53-pinned", "-h200-cxx.txt");
+    let good = std::fs::read_to_string(&original).unwrap();
+    // Named as `evidence record` names runs that start in the same second.
+    let stem = original.file_stem().unwrap().to_string_lossy().into_owned();
+    let [a, b, c, d] = ["", "-2", "-3", "-4"].map(|n| format!("{stem}{n}.txt"));
     let pinned_line = good
         .lines()
         .find(|l| l.trim_start().starts_with("pinned  call"))
@@ -139,12 +235,7 @@ fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
     let percent = pinned_line.rsplit("call is").next().unwrap();
     let failing = good.replace(pinned_line, &pinned_line.replace(percent, "  50.0%"));
     let cut: String = good.lines().take(20).map(|l| format!("{l}\n")).collect();
-    for (name, text) in [
-        ("a-h200-cxx.txt", &good),
-        ("b-h200-cxx.txt", &cut),
-        ("c-h200-cxx.txt", &failing),
-        ("d-h200-cxx.txt", &cut),
-    ] {
+    for (name, text) in [(&a, &good), (&b, &cut), (&c, &failing), (&d, &cut)] {
         std::fs::write(dir.join("day53-pinned").join(name), text).unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
@@ -155,15 +246,15 @@ fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     for want in [
-        "b-h200-cxx.txt:21: the transcript ends before",
-        "d-h200-cxx.txt:21: the transcript ends before",
-        "c-h200-cxx.txt: d53-pinned-async-returns fails: call is 50% of completion",
-        "error: 3 problem(s) in",
+        format!("{b}:21: the transcript ends before"),
+        format!("{d}:21: the transcript ends before"),
+        format!("{c}: d53-pinned-async-returns fails: call is 50% of completion"),
+        "error: 3 problem(s) in".to_string(),
     ] {
-        assert!(stderr.contains(want), "{want:?} not in {stderr}");
+        assert!(stderr.contains(&want), "{want:?} not in {stderr}");
     }
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains("a-h200-cxx"),
+        String::from_utf8_lossy(&out.stdout).contains(&stem),
         "the table of what parsed"
     );
 }
@@ -424,4 +515,40 @@ fn a_closed_output_pipe_ends_the_program_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
     assert_ne!(out.status.code(), Some(101), "{err}");
+}
+
+/// Defect 6: `twins` names a transcript it cannot read and still writes
+/// every other twin, each saying what its transcript says.
+#[test]
+fn twins_go_past_an_unreadable_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("day53-pinned");
+    std::fs::create_dir_all(&folder).unwrap();
+    let runs: Vec<PathBuf> = evidence::transcript_files(&evidence_dir())
+        .into_iter()
+        .filter(|f| f.parent().unwrap().ends_with("day53-pinned"))
+        .take(3)
+        .collect();
+    for run in &runs {
+        std::fs::copy(run, folder.join(run.file_name().unwrap())).unwrap();
+    }
+    let copies = evidence::transcript_files(dir.path());
+    let mut bytes = std::fs::read(&copies[0]).unwrap();
+    bytes.extend_from_slice(b"caf\xe9\n");
+    std::fs::write(&copies[0], bytes).unwrap();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .arg("twins")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let bad = copies[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(stderr.contains(&bad) && stderr.contains("not UTF-8"), "{stderr}");
+    assert!(!copies[0].with_extension("json").exists());
+    for good in &copies[1..] {
+        let twin = good.with_extension("json");
+        assert_eq!(evidence::twin::check(&twin), Ok(()), "{}", twin.display());
+    }
 }

@@ -80,7 +80,12 @@ fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
     let stderr = String::from_utf8_lossy(&checked.stderr);
     assert_eq!(checked.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains(&format!("{}: block `{}`", relative.display(), block.name)),
+        stderr.contains(&format!(
+            "{}:{}: block `{}`",
+            relative.display(),
+            block.line,
+            block.name
+        )),
         "the failure names the file and the block:\n{stderr}"
     );
     assert!(
@@ -143,4 +148,114 @@ fn the_list_names_every_block_with_its_query() {
         "{line} missing from:\n{stdout}"
     );
     assert_eq!(stdout.lines().count(), figures::run(&root, false).blocks);
+}
+
+/// A fresh root whose `evidence` is the repository's, and `day09-timing`'s
+/// README in it with its first figure planted stale: (root, document,
+/// planted text, the README as committed).
+fn planted_root() -> (tempfile::TempDir, PathBuf, String, String) {
+    let root = repository();
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(root.join("evidence"), dir.path().join("evidence")).unwrap();
+    let relative = Path::new("code/day09-timing/README.md");
+    let text = std::fs::read_to_string(root.join(relative)).unwrap();
+    let block = blocks(&text).unwrap().into_iter().next().unwrap();
+    let planted = format!(
+        "{}999{}",
+        &text[..block.content.start],
+        &text[block.content.end..]
+    );
+    let doc = dir.path().join(relative);
+    std::fs::create_dir_all(doc.parent().unwrap()).unwrap();
+    std::fs::write(&doc, &planted).unwrap();
+    (dir, doc, planted, text)
+}
+
+/// Defect 8: `figures --write` stopped mid-write (here by a file-size limit
+/// below the document's size, as in the issue) leaves the document whole:
+/// as it was, not its first 16 kB.
+#[test]
+fn an_interrupted_write_leaves_the_document_whole() {
+    use std::os::unix::process::CommandExt;
+    let (dir, doc, planted, _) = planted_root();
+    assert!(
+        planted.len() > 16 * 1024,
+        "the document must be larger than the limit"
+    );
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_evidence"));
+    cmd.args(["figures", "--write", "--root"]).arg(dir.path());
+    // SAFETY: setrlimit is async-signal-safe, and only sets this child's limit.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 16 * 1024,
+                rlim_max: 16 * 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert!(!out.status.success(), "the write must have been stopped: {out:?}");
+    let now = std::fs::read_to_string(&doc).unwrap();
+    assert!(
+        now == planted,
+        "the document is {} bytes, not the {} it was",
+        now.len(),
+        planted.len()
+    );
+}
+
+/// Defect 8: with an error in one document, the other stale documents are
+/// rewritten and each rewritten block is named; the document with the error
+/// is left as it was and its stale blocks are named as not rewritten.
+#[test]
+fn write_says_what_it_rewrote_and_what_it_did_not() {
+    let (dir, doc, _, committed) = planted_root();
+    let broken = dir.path().join("broken.md");
+    let broken_text = "a <!-- figure bad: {nosuch(1)} -->1<!-- /figure -->\n\
+                       b <!-- figure old: {2 + 2} -->5<!-- /figure -->\n";
+    std::fs::write(&broken, broken_text).unwrap();
+    let out = figures_cli(dir.path(), true);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let first = blocks(&committed).unwrap().into_iter().next().unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "rewrote code/day09-timing/README.md:{}: block `{}`",
+            first.line, first.name
+        )),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&doc).unwrap(), committed);
+    assert!(stderr.contains("broken.md:1: block `bad`: "), "{stderr}");
+    assert!(
+        stderr.contains("not rewritten: broken.md:2: block `old`"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), broken_text);
+}
+
+/// Defect 9: a query that divides by zero is an error, never `inf` or `NaN`
+/// written into a document.
+#[test]
+fn a_value_that_is_no_number_is_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "a <!-- figure inf: {1 / 0} -->1<!-- /figure -->\n\
+                b <!-- figure nan: {0 / 0 as .2} -->1<!-- /figure -->\n";
+    std::fs::write(dir.path().join("doc.md"), text).unwrap();
+    let out = figures_cli(dir.path(), true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("doc.md:1: block `inf`: ") && stderr.contains("not a finite number"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("doc.md:2: block `nan`: "), "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("doc.md")).unwrap(), text);
 }

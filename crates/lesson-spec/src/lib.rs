@@ -26,7 +26,7 @@ use std::marker::PhantomData;
 
 pub use chart::{Chart, Mark, Series};
 pub use claims::{median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
-pub use lines::{ms_at_end, number, numbered_output, Cursor, Failure, Lines};
+pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Failure, Finite, Lines};
 pub use on_this_gpu::{claims_block, ClaimsBlock};
 pub use recipe::{Recipe, Reference, Variant};
 

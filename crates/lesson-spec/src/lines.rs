@@ -36,25 +36,82 @@ impl<'a, 'b> Cursor<'a, 'b> {
     /// The next non-blank line, which must start with `prefix`; returns the rest.
     pub fn expect(&mut self, prefix: &str) -> Result<(usize, &'a str), Failure> {
         let (n, line) = self.next(&format!("`{prefix}`"))?;
-        line.strip_prefix(prefix)
-            .map(|rest| (n, rest))
-            .ok_or_else(|| (n, format!("expected a line starting {prefix:?}, got {line:?}")))
+        line.strip_prefix(prefix).map(|rest| (n, rest)).ok_or_else(|| {
+            (
+                n,
+                format!("expected a line starting {prefix:?}, got {}", quoted(line)),
+            )
+        })
     }
 }
 
-/// A number, or a failure naming the line and what was expected.
-pub fn number<T: std::str::FromStr>(line: usize, text: &str, what: &str) -> Result<T, Failure> {
-    text.trim()
+/// The most of a line an error message quotes: a one-line body of 50 MB
+/// must not become a 50 MB message.
+const QUOTED_CHARS: usize = 80;
+
+/// `text` in quotes as `{:?}` writes it, its first 80 characters and how
+/// long it was when it is longer.
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}... ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
+/// A number a transcript may hold: whole numbers always are; a float must be
+/// finite (`NaN`, `inf` and a value too large for its type, read as `inf`,
+/// are no measurement).
+pub trait Finite {
+    fn is_finite_number(&self) -> bool;
+}
+
+macro_rules! whole_numbers_are_finite {
+    ($($t:ty)*) => {$(
+        impl Finite for $t {
+            fn is_finite_number(&self) -> bool {
+                true
+            }
+        }
+    )*};
+}
+
+whole_numbers_are_finite!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
+
+impl Finite for f32 {
+    fn is_finite_number(&self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Finite for f64 {
+    fn is_finite_number(&self) -> bool {
+        self.is_finite()
+    }
+}
+
+/// A finite number, or a failure naming the line and what was expected.
+pub fn number<T: std::str::FromStr + Finite>(line: usize, text: &str, what: &str) -> Result<T, Failure> {
+    let value: T = text
+        .trim()
         .parse()
-        .map_err(|_| (line, format!("{what}: {:?} is not a number", text.trim())))
+        .map_err(|_| (line, format!("{what}: {} is not a number", quoted(text.trim()))))?;
+    if !value.is_finite_number() {
+        return Err((
+            line,
+            format!("{what}: {} is not a finite number", quoted(text.trim())),
+        ));
+    }
+    Ok(value)
 }
 
 /// `<value> ms` at the end of a labelled row: returns the value.
 pub fn ms_at_end(line: usize, text: &str, what: &str) -> Result<f64, Failure> {
-    let rest = text
-        .trim_end()
-        .strip_suffix(" ms")
-        .ok_or_else(|| (line, format!("{what}: expected a value in ms, got {text:?}")))?;
+    let rest = text.trim_end().strip_suffix(" ms").ok_or_else(|| {
+        (
+            line,
+            format!("{what}: expected a value in ms, got {}", quoted(text)),
+        )
+    })?;
     let value = rest.split_whitespace().last().unwrap_or("");
     number(line, value, what)
 }

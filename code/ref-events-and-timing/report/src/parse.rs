@@ -18,7 +18,12 @@ fn word<'a>(n: usize, w: &[&'a str], index: usize, what: &str) -> Result<&'a str
 }
 
 /// A number that follows `before` in `line` (the first word after it).
-fn after<T: std::str::FromStr>(n: usize, line: &str, before: &str, what: &str) -> Result<T, Failure> {
+fn after<T: std::str::FromStr + lesson_spec::Finite>(
+    n: usize,
+    line: &str,
+    before: &str,
+    what: &str,
+) -> Result<T, Failure> {
     let rest = line
         .split_once(before)
         .map(|(_, r)| r)

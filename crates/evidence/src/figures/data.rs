@@ -8,8 +8,8 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use crate::instrument::{self, Session};
-use crate::transcript::{self, Transcript};
-use crate::{group, lessons, transcript_files};
+use crate::transcript::Transcript;
+use crate::{group, lessons, load};
 use lesson_spec::median;
 
 /// Where a number came from: a run (its commit and file) or an instrument
@@ -37,13 +37,21 @@ impl Evidence {
         }
     }
 
+    /// The runs, read as `evidence check` reads them; a figure is never
+    /// made from evidence that fails the check.
     fn transcripts(&self) -> Result<&[Transcript], String> {
         self.transcripts
             .get_or_init(|| {
-                transcript_files(&self.root.join("evidence"))
-                    .iter()
-                    .map(|f| transcript::read(f).map_err(|e| e.to_string()))
-                    .collect()
+                let dir = self.root.join("evidence");
+                let loaded = load::load(&dir).map_err(|e| e.to_string())?;
+                match loaded.problems.as_slice() {
+                    [] => Ok(loaded.transcripts),
+                    [first, ..] => Err(format!(
+                        "the evidence has {} problem(s), which `evidence check {}` lists; the first: {first}",
+                        loaded.problems.len(),
+                        dir.display()
+                    )),
+                }
             })
             .as_deref()
             .map_err(Clone::clone)

@@ -25,6 +25,7 @@ pub mod query;
 
 use std::path::{Path, PathBuf};
 
+use crate::atomic;
 pub use data::Evidence;
 
 /// The command that rewrites every block, named in each failure.
@@ -32,26 +33,53 @@ pub const WRITE_COMMAND: &str = "cargo run -p evidence -- figures --write";
 
 pub use lesson_spec::figure_blocks::{blocks, plain, Block, CLOSE, OPEN};
 
-/// `text` with every block's generated text replaced by what `ev` gives,
-/// and the names of the blocks that changed; errors name the block.
-pub fn regenerate(ev: &Evidence, text: &str) -> Result<(String, Vec<String>), String> {
+/// A document's text with its blocks evaluated.
+#[derive(Debug, Default, PartialEq)]
+pub struct Regenerated {
+    /// The text with every block that evaluated replaced by its value; a
+    /// block that did not keeps its text.
+    pub text: String,
+    /// `LINE: block `NAME`` of each block whose text the evidence changes.
+    pub stale: Vec<String>,
+    /// `LINE: block `NAME`: why` of each block that could not be evaluated,
+    /// and of each block named as an earlier one is: all of them, not the
+    /// first.
+    pub errors: Vec<String>,
+}
+
+/// `text` with every block's generated text replaced by what `ev` gives;
+/// every block is evaluated, whatever another block's fate.
+pub fn regenerate(ev: &Evidence, text: &str) -> Result<Regenerated, String> {
     let found = blocks(text).map_err(|(line, e)| format!("{line}: {e}"))?;
-    let mut out = String::new();
-    let mut stale = Vec::new();
+    let mut out = Regenerated::default();
     let mut next = 0;
-    for b in &found {
-        let value =
-            query::fill(ev, &b.template).map_err(|e| format!("{}: block `{}`: {e}", b.line, b.name))?;
-        let want = b.wrap(&value);
-        if text[b.content.clone()] != want {
-            stale.push(b.name.clone());
+    for (i, b) in found.iter().enumerate() {
+        let block = format!("{}: block `{}`", b.line, b.name);
+        if let Some(first) = found[..i].iter().find(|f| f.name == b.name) {
+            out.errors.push(format!(
+                "{block}: the block on line {} has this name; each block in a document has its own",
+                first.line
+            ));
         }
-        out.push_str(&text[next..b.content.start]);
-        out.push_str(&want);
+        out.text.push_str(&text[next..b.content.start]);
+        let now = &text[b.content.clone()];
+        match query::fill(ev, &b.template) {
+            Ok(value) => {
+                let want = b.wrap(&value);
+                if now != want {
+                    out.stale.push(block);
+                }
+                out.text.push_str(&want);
+            }
+            Err(e) => {
+                out.errors.push(format!("{block}: {e}"));
+                out.text.push_str(now);
+            }
+        }
         next = b.content.end;
     }
-    out.push_str(&text[next..]);
-    Ok((out, stale))
+    out.text.push_str(&text[next..]);
+    Ok(out)
 }
 
 /// Every file that may hold blocks under `root`: each `*.md` and each
@@ -99,11 +127,19 @@ pub fn list(root: &Path) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// What `check` or `write` found in one document.
+/// What `check` or `write` found in the documents.
 #[derive(Debug, Default)]
 pub struct Outcome {
-    /// `file: block NAME` of each block whose text the evidence changes.
+    /// `file:LINE: block `NAME`` of each block whose text the evidence
+    /// changes (with `write`: changed, or would have been, see below).
     pub stale: Vec<String>,
+    /// With `write`: the stale blocks written, each in a document rewritten
+    /// whole.
+    pub rewritten: Vec<String>,
+    /// With `write`: the stale blocks left as they were, because their
+    /// document has an error (a document is rewritten only when every block
+    /// in it evaluates) or could not be written.
+    pub not_rewritten: Vec<String>,
     /// Files and blocks that could not be read or evaluated.
     pub errors: Vec<String>,
     /// How many blocks there are in all.
@@ -111,7 +147,8 @@ pub struct Outcome {
 }
 
 /// Every block under `root` against the evidence; with `write`, each stale
-/// document is rewritten.
+/// document with no error is rewritten, in one rename ([`atomic::write`]),
+/// so that a write that is stopped leaves the document as it was.
 pub fn run(root: &Path, write: bool) -> Outcome {
     let ev = Evidence::new(root);
     let mut outcome = Outcome::default();
@@ -125,18 +162,31 @@ pub fn run(root: &Path, write: bool) -> Outcome {
                 continue;
             }
         };
-        match regenerate(&ev, &text) {
-            Err(e) => outcome.errors.push(format!("{shown}:{e}")),
-            Ok((new, stale)) => {
-                outcome.blocks += blocks(&text).map_or(0, |b| b.len());
-                if write && !stale.is_empty() {
-                    if let Err(e) = std::fs::write(&path, new) {
-                        outcome.errors.push(format!("{shown}: {e}"));
-                    }
-                }
-                outcome
-                    .stale
-                    .extend(stale.into_iter().map(|b| format!("{shown}: block `{b}`")));
+        let found = match regenerate(&ev, &text) {
+            Ok(found) => found,
+            Err(e) => {
+                outcome.errors.push(format!("{shown}:{e}"));
+                continue;
+            }
+        };
+        outcome.blocks += blocks(&text).map_or(0, |b| b.len());
+        let stale: Vec<String> = found.stale.iter().map(|b| format!("{shown}:{b}")).collect();
+        outcome
+            .errors
+            .extend(found.errors.iter().map(|e| format!("{shown}:{e}")));
+        outcome.stale.extend(stale.iter().cloned());
+        if !write || stale.is_empty() {
+            continue;
+        }
+        if !found.errors.is_empty() {
+            outcome.not_rewritten.extend(stale);
+            continue;
+        }
+        match atomic::write(&path, &found.text) {
+            Ok(()) => outcome.rewritten.extend(stale),
+            Err(e) => {
+                outcome.errors.push(format!("{shown}: {e}"));
+                outcome.not_rewritten.extend(stale);
             }
         }
     }
@@ -170,11 +220,47 @@ mod tests {
         let ev = Evidence::new(Path::new("/nonexistent"));
         let text = "a <!-- figure one: {1 + 1} -->2<!-- /figure --> b\n\
                     <!-- figure two:\n| x | {6 / 4 as .1} |\n-->\nold\n<!-- /figure -->\n";
-        let (new, stale) = regenerate(&ev, text).unwrap();
-        assert_eq!(stale, ["two"]);
+        let Regenerated {
+            text: new,
+            stale,
+            errors,
+        } = regenerate(&ev, text).unwrap();
+        assert_eq!((stale, errors), (vec!["2: block `two`".to_string()], vec![]));
         assert!(new.contains("-->2<!-- /figure --> b"), "{new}");
         assert!(new.contains("-->\n\n| x | 1.5 |\n\n<!-- /figure -->"), "{new}");
-        assert_eq!(regenerate(&ev, &new).unwrap().1, Vec::<String>::new());
+        assert_eq!(regenerate(&ev, &new).unwrap().stale, Vec::<String>::new());
+    }
+
+    /// One block's error hides neither another's error nor a third's
+    /// staleness, and two blocks of one name are an error naming both lines.
+    #[test]
+    fn every_block_is_evaluated_and_every_problem_named() {
+        let ev = Evidence::new(Path::new("/nonexistent"));
+        let text = "a <!-- figure one: {nosuch(1)} -->1<!-- /figure -->\n\
+                    b <!-- figure two: {1 / 0} -->inf<!-- /figure -->\n\
+                    c <!-- figure three: {0 / 0 as .2} -->NaN<!-- /figure -->\n\
+                    d <!-- figure same: {2} -->1<!-- /figure -->\n\
+                    e <!-- figure same: {3} -->3<!-- /figure -->\n";
+        let found = regenerate(&ev, text).unwrap();
+        assert_eq!(found.errors.len(), 4, "{:#?}", found.errors);
+        assert!(
+            found.errors[0].starts_with("1: block `one`: "),
+            "{:?}",
+            found.errors
+        );
+        assert!(
+            found.errors[1].starts_with("2: block `two`: ")
+                && found.errors[1].contains("not a finite number")
+        );
+        assert!(found.errors[2].starts_with("3: block `three`: ") && found.errors[2].contains("NaN"));
+        assert!(
+            found.errors[3].starts_with("5: block `same`: the block on line 4 has this name"),
+            "{:?}",
+            found.errors
+        );
+        assert_eq!(found.stale, ["4: block `same`"]);
+        // A block that does not evaluate keeps its text.
+        assert!(found.text.contains("-->inf<!-- /figure -->"));
     }
 
     #[test]
@@ -193,7 +279,8 @@ mod tests {
             .1
             .contains("`--`"));
         let ev = Evidence::new(Path::new("/nonexistent"));
-        let e = regenerate(&ev, "\nx <!-- figure bad: {nosuch(1)} -->x<!-- /figure -->").unwrap_err();
+        let found = regenerate(&ev, "\nx <!-- figure bad: {nosuch(1)} -->x<!-- /figure -->").unwrap();
+        let e = &found.errors[0];
         assert!(
             e.starts_with("2: block `bad`") && e.contains("no function `nosuch`"),
             "{e}"

@@ -336,6 +336,12 @@ fn eval(ev: &Evidence, e: &Expr) -> Result<Value, String> {
 /// A number as FORMAT says: `.N` or `,N`; by default a whole number as
 /// one, anything else to 3 decimals.
 fn number(x: f64, format: &str) -> Result<String, String> {
+    if !x.is_finite() {
+        // A division by zero, or by a list's empty median: no figure.
+        return Err(format!(
+            "the value is {x}, not a finite number (a division by zero?)"
+        ));
+    }
     let digits = |f: &str| {
         f.parse::<usize>()
             .map_err(|_| format!("`{format}` is not a format (.N or ,N)"))

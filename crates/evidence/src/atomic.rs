@@ -1,0 +1,79 @@
+//! Writing a file whole or not at all: the new text goes into a temporary
+//! file in the same folder, is flushed to disk, and is renamed over the old
+//! one. A process stopped mid-write (a signal, a full disk, a file-size
+//! limit) leaves the old file as it was, never half of the new one.
+//!
+//! Not for: transcripts being recorded (`record` writes those as the output
+//! comes, and finishes them with a rename of its own).
+
+use std::fs::Permissions;
+use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// Replaces (or creates) `path` with `contents` in one rename. A file that
+/// is replaced keeps its permissions; a new one is readable by all, as a
+/// document in a repository is.
+pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let permissions = match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Permissions::from_mode(0o644),
+        Err(e) => return Err(e),
+    };
+    // A hidden name, so that no reader of the folder (`figures`, `check`)
+    // takes an unfinished one for a document or a twin.
+    let mut file = tempfile::Builder::new()
+        .prefix(".evidence-")
+        .suffix(".partial")
+        .permissions(permissions)
+        .tempfile_in(folder)?;
+    file.write_all(contents.as_ref())?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replaced_file_keeps_its_permissions_and_leaves_nothing_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("doc.md");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::set_permissions(&path, Permissions::from_mode(0o640)).unwrap();
+        write(&path, "new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+
+        let fresh = dir.path().join("new.json");
+        write(&fresh, "{}").unwrap();
+        let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644);
+    }
+
+    #[test]
+    fn a_write_that_fails_leaves_the_old_file_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        // A path whose folder does not exist: the temporary file cannot be
+        // made, and nothing else is touched.
+        assert!(write(&dir.path().join("missing/doc.md"), "x").is_err());
+        let path = dir.path().join("doc.md");
+        std::fs::write(&path, "old").unwrap();
+        // A folder where the file should be: the rename fails.
+        let blocked = dir.path().join("blocked");
+        std::fs::create_dir(blocked.join("")).unwrap();
+        std::fs::write(blocked.join("inside"), "keep").unwrap();
+        assert!(write(&blocked, "x").is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(std::fs::read_to_string(blocked.join("inside")).unwrap(), "keep");
+    }
+}
