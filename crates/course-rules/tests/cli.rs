@@ -147,3 +147,14 @@ fn snippet_prints_the_region_of_the_repository_it_is_run_in() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stderr).lines().count(), 1, "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_full_stdout_is_one_line_and_exit_1_not_a_panic() {
+    use cli_exit::testing::assert_full_stdout_is_one_line;
+    let root = repository_root();
+    for args in [&["check", "--no-build"][..], &["--help"], &["snippet", "--help"]] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args).current_dir(&root);
+        assert_full_stdout_is_one_line(&mut cmd);
+    }
+}

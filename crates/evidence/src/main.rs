@@ -100,7 +100,7 @@ fn env_assignment(word: &str) -> Result<(String, String), String> {
 
 fn main() -> ExitCode {
     cli_exit::quiet_on_closed_pipe();
-    cli_exit::finish(run(Cli::parse()))
+    cli_exit::finish(run(cli_exit::parse::<Cli>()))
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
