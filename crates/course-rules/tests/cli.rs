@@ -17,6 +17,7 @@ fn scratch_repository(tag: &str) -> PathBuf {
     for sub in ["code", "ci", "evidence", "crates/host-clock"] {
         course_rules::lessons::copy_dir(&root.join(sub), &dir.join(sub)).unwrap();
     }
+    copy_shared_allow_listed(&root, &dir);
     std::fs::copy(root.join("Cargo.toml"), dir.join("Cargo.toml")).unwrap();
     dir
 }
@@ -156,5 +157,15 @@ fn a_full_stdout_is_one_line_and_exit_1_not_a_panic() {
         let mut cmd = Command::new(BIN);
         cmd.args(args).current_dir(&root);
         assert_full_stdout_is_one_line(&mut cmd);
+    }
+}
+
+/// Copies the files the shared allow-list names, which rule 1 requires to
+/// exist, into the scratch copy `dir`.
+fn copy_shared_allow_listed(root: &Path, dir: &Path) {
+    for listed in course_rules::shared_allow_listed(root).unwrap() {
+        let target = dir.join(&listed);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(&listed), target).unwrap();
     }
 }
