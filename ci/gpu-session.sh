@@ -53,10 +53,15 @@ cxx_runtime="$(/tmp/cuda-versions-cxx) (built with the nvcc below)"
 rust_runtime="$(.evidence-bin/cuda-versions-rust) (static cudart of the provisioned CUDA 13.0 wheels)"
 
 # record <lesson> <name> [VAR=value ...] -- <command ...>
+# The recorder exits with its program's status, but a run that fails is
+# evidence too: only a transcript that was not written (no path printed)
+# stops the session.
 record() {
-  local lesson=$1 name=$2
+  local lesson=$1 name=$2 path
   shift 2
-  "$evidence" record --dir "$ev" --lesson "$lesson" --name "$name" "$@"
+  path=$("$evidence" record --dir "$ev" --lesson "$lesson" --name "$name" "$@") || true
+  [ -n "$path" ] || { echo "error: $lesson $name was not recorded" >&2; exit 1; }
+  echo "$path"
 }
 cxx() { EVIDENCE_RUNTIME=$cxx_runtime record "$@"; }
 rust() { EVIDENCE_RUNTIME=$rust_runtime record "$@"; }
@@ -101,8 +106,7 @@ for lesson in "${lessons[@]}"; do
       fi
       if [ -n "$reference" ]; then
         read -ra ref <<<"$reference"
-        (cd "code/$lesson" && EVIDENCE_RUNTIME="the tool's own" "$evidence" record \
-          --dir "$ev" --lesson "$lesson" --name "$gpu-${ref[0]}" -- "${ref[@]:1}")
+        (cd "code/$lesson" && EVIDENCE_RUNTIME="the tool's own" record "$lesson" "$gpu-${ref[0]}" -- "${ref[@]:1}")
       fi
     done
     # variant NAME RUNS [VAR=value ...] [-- ARG ...]

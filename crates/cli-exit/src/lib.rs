@@ -2,24 +2,89 @@
 //!
 //! - [`quiet_on_closed_pipe`]: a program whose reader went away (`prog | head
 //!   -2`) stops there, silently, as a C program does. Rust ignores `SIGPIPE`
-//!   and turns the next `print!` into a panic with a backtrace instead.
-//! - [`finish`]: an error becomes one line on stderr and exit code 1; usage
-//!   errors are clap's business (its message, exit code 2) and never get
-//!   here.
+//!   and turns the next `print!` into a panic with a backtrace instead. It
+//!   also makes any other output that cannot be written (`prog >/dev/full`,
+//!   a full disk) one line on stderr and exit code 1, not a panic: `print!`
+//!   panics on a write error, and the hook it installs turns that panic,
+//!   and only that one, into the line.
+//! - [`parse`]: clap's `parse`, except that `--help` or `--version` output
+//!   that cannot be written is that one line and exit 1, not a silent 0.
+//! - [`finish`] and [`flushed`]: an error becomes one line on stderr and exit
+//!   code 1; usage errors are clap's business (its message, exit code 2) and
+//!   never get here. Output still buffered is written first, so a failure to
+//!   write it is not lost when the program returns.
+//!
+//! - [`testing`]: what tests hold a binary to when its stdout is full.
 //!
 //! Not for: parsing command lines (clap does) or CUDA's error shapes
 //! (`cuda-check` makes them; a lesson prints them through `lesson-cli`).
 
+pub mod testing;
+
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// Restores the default action of `SIGPIPE`, so a write to a closed pipe
 /// ends the process quietly instead of returning an error every `print!`
-/// would turn into a panic. Call it first thing in `main`.
+/// would turn into a panic; and makes every other failed `print!` one line
+/// and exit code 1. Call it first thing in `main`.
 pub fn quiet_on_closed_pipe() {
     // SAFETY: setting a signal's disposition to its default has no
     // preconditions; no handler of ours is replaced.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied());
+        match message.and_then(output_failure) {
+            Some(line) => exit_with(&line),
+            None => previous(info),
+        }
+    }));
+}
+
+/// The standard library's words for a `print!` that failed: `failed
+/// printing to stdout: No space left on device (os error 28)`.
+const PRINT_PANIC: &str = "failed printing to ";
+
+/// The one line for a panic that is a failed `print!`/`eprint!`, or `None`
+/// for any other panic, which stays a panic (a bug to see).
+fn output_failure(message: &str) -> Option<String> {
+    let rest = message.strip_prefix(PRINT_PANIC)?;
+    let (stream, cause) = rest.split_once(": ")?;
+    Some(format!("error: writing to {stream}: {cause}"))
+}
+
+/// Prints `line` on stderr, if stderr can still be written, and exits 1.
+fn exit_with(line: &str) -> ! {
+    let _ = writeln!(io::stderr(), "{line}");
+    std::process::exit(1)
+}
+
+/// Parses the command line as `P::parse` does (clap's usage message and exit
+/// code 2 for a bad one; `--help` and `--version` print and exit 0), except
+/// that help or version text that cannot be written is one line and exit 1.
+pub fn parse<P: clap::Parser>() -> P {
+    match P::try_parse() {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            // A usage error keeps clap's exit code 2 whatever becomes of
+            // its message; help and version text must reach stdout.
+            if e.use_stderr() {
+                e.exit()
+            }
+            if let Err(failure) = e.print().and_then(|()| io::stdout().flush()) {
+                if failure.kind() != io::ErrorKind::BrokenPipe {
+                    exit_with(&format!("error: writing to stdout: {failure}"));
+                }
+            }
+            std::process::exit(e.exit_code())
+        }
     }
 }
 
@@ -30,12 +95,27 @@ pub fn error_line(e: &anyhow::Error) -> String {
 }
 
 /// The exit code for a finished `main`: the code it chose, or 1 with the
-/// error printed as one line.
+/// error printed as one line; see [`flushed`].
 pub fn finish(outcome: anyhow::Result<ExitCode>) -> ExitCode {
-    match outcome {
+    let code = match outcome {
         Ok(code) => code,
         Err(e) => {
             eprintln!("{}", error_line(&e));
+            ExitCode::FAILURE
+        }
+    };
+    flushed(code)
+}
+
+/// `code`, once what is still buffered for stdout is written; if it cannot
+/// be (a full disk), one line and exit code 1. Without this the standard
+/// library flushes after `main` returns and drops the error.
+pub fn flushed(code: ExitCode) -> ExitCode {
+    match io::stdout().flush() {
+        Ok(()) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "error: writing to stdout: {e}");
             ExitCode::FAILURE
         }
     }
@@ -54,5 +134,15 @@ mod tests {
             error_line(&e),
             "error: writing out/x.json: permission denied (os error 13)"
         );
+    }
+
+    #[test]
+    fn only_a_failed_print_is_an_output_failure() {
+        assert_eq!(
+            output_failure("failed printing to stdout: No space left on device (os error 28)").as_deref(),
+            Some("error: writing to stdout: No space left on device (os error 28)")
+        );
+        assert_eq!(output_failure("index out of bounds: the len is 1"), None);
+        assert_eq!(output_failure("failed printing to"), None);
     }
 }

@@ -1,15 +1,15 @@
 //! Rule 1, "No host clocks": finds host clock use in code, not in comments or
-//! string literals, in C, C++, CUDA and Rust files.
+//! string literals, in C, C++, CUDA, Rust, Python and shell files.
 //!
 //! The banned forms are a table (`names`), listed form by form in
 //! CUDA-CODE-STYLE.md; `cxx` and `rust` find them in each language's code,
-//! and `hidden` in the assembly and name strings the lexer blanks. An
-//! allow-list (`ci/host-clock-allow.txt` for the shared crates, and a
-//! lesson's own `code/<lesson>/host-clock-allow.txt` for its files) names
-//! each file that may read a host clock and exactly which findings it may
-//! have; anything else in that
-//! file is still reported. Not for: shell scripts and Python, which time
-//! nothing on the GPU's behalf in this course.
+//! `hidden` in the assembly, name strings and clock files the lexer blanks,
+//! and `script` in Python and shell scripts. `project` says which files are
+//! read, in which language, including Rust brought in by `include!` or
+//! `#[path]`. An allow-list (`ci/host-clock-allow.txt` for the shared files,
+//! and a lesson's own `code/<lesson>/host-clock-allow.txt` for its files)
+//! names each file that may read a host clock and exactly which findings it
+//! may have; anything else in that file is still reported.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -19,7 +19,12 @@ use crate::lexer::{code_only, Lang};
 mod cxx;
 mod hidden;
 mod names;
+mod project;
 mod rust;
+mod script;
+
+pub use project::{brought_in, scan_project, source_of};
+pub use script::Script;
 
 const WHY: &str = "host clocks time the queueing of GPU work, not the work; time kernels with \
                    events (CUDA-CODE-STYLE.md rule 1, \"No host clocks\"; exceptions go in \
@@ -66,9 +71,28 @@ pub fn lang_of(path: &Path) -> Option<Lang> {
     }
 }
 
+/// A language rule 1 reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// C, C++, CUDA or Rust.
+    Code(Lang),
+    Script(Script),
+}
+
+impl From<Lang> for Source {
+    fn from(lang: Lang) -> Source {
+        Source::Code(lang)
+    }
+}
+
+impl From<Script> for Source {
+    fn from(script: Script) -> Source {
+        Source::Script(script)
+    }
+}
+
 /// Every host clock in `src`, which is the text of `path`.
-pub fn scan(path: &Path, src: &str, lang: Lang) -> Vec<Finding> {
-    let code = code_only(src, lang);
+pub fn scan(path: &Path, src: &str, source: impl Into<Source>) -> Vec<Finding> {
     let mut found = Vec::new();
     let mut add = |line: usize, col: usize, what: &str, detail: Option<String>| {
         found.push(Finding {
@@ -79,9 +103,18 @@ pub fn scan(path: &Path, src: &str, lang: Lang) -> Vec<Finding> {
             detail,
         });
     };
-    match lang {
-        Lang::C => cxx::scan(src, &code, &mut add),
-        Lang::Rust => rust::scan(src, &code, &mut add),
+    match source.into() {
+        Source::Code(lang) => {
+            let code = code_only(src, lang);
+            match lang {
+                Lang::C => cxx::scan(src, &code, &mut add),
+                Lang::Rust => rust::scan(src, &code, &mut add),
+            }
+            for (line, col, file) in hidden::clock_files(src, &code) {
+                add(line, col, file, Some("a file that holds a clock".into()));
+            }
+        }
+        Source::Script(script) => script::scan(src, script, &mut add),
     }
     found.sort_by_key(|f| (f.line, f.col));
     found

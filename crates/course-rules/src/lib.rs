@@ -1,6 +1,7 @@
 //! The course's rules from CUDA-CODE-STYLE.md, as checks that fail CI.
 //!
-//! - rule 1, no host clocks outside the allow-listed files ([`host_clock`]);
+//! - rule 1, no host clocks outside the allow-listed files ([`host_clock`]),
+//!   in C, C++, CUDA, Rust, Python and shell;
 //! - rule 8, verbatim blocks identical in every lesson `.cu` ([`verbatim`]);
 //! - rule 9, snippet markers well formed and every quote of a snippet or a
 //!   transcript in a document equal to its source ([`blocks`], [`quotes`]);
@@ -41,23 +42,18 @@ pub fn read_text(path: &Path) -> Result<String, String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Rule 1 over every C, C++, CUDA and Rust file of the project.
+/// Rule 1 over every C, C++, CUDA, Rust, Python and shell file of the
+/// project, and the Rust its Rust files bring in.
 pub fn check_host_clocks(root: &Path) -> Vec<String> {
     let (allow, mut problems) = allow_lists(root);
-    for rel in files::project_files(root) {
-        let Some(lang) = host_clock::lang_of(&rel) else {
-            continue;
-        };
-        match read_text(&root.join(&rel)) {
-            Ok(src) => problems.extend(
-                host_clock::scan(&rel, &src, lang)
-                    .into_iter()
-                    .filter(|f| !allow.allows(f))
-                    .map(|f| f.to_string()),
-            ),
-            Err(e) => problems.push(e),
-        }
-    }
+    let (findings, unreadable) = host_clock::scan_project(root, &files::project_files(root));
+    problems.extend(unreadable);
+    problems.extend(
+        findings
+            .into_iter()
+            .filter(|f| !allow.allows(f))
+            .map(|f| f.to_string()),
+    );
     for path in allow.entries.keys() {
         if !root.join(path).is_file() {
             problems.push(format!(
@@ -67,6 +63,14 @@ pub fn check_host_clocks(root: &Path) -> Vec<String> {
         }
     }
     problems
+}
+
+/// The files the shared allow-list names, relative to the root: what a copy
+/// of the repository needs beside the lessons for rule 1 to pass there.
+pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Vec<String>> {
+    let text = read_text(&root.join(ALLOW_LIST)).map_err(|e| vec![e])?;
+    let list = host_clock::AllowList::parse(&text, Path::new(ALLOW_LIST), Path::new(""))?;
+    Ok(list.entries.into_keys().collect())
 }
 
 /// The shared allow-list and every lesson's, merged, with every problem

@@ -68,7 +68,7 @@ fn parse_snippet_target(target: &str) -> Result<(String, String), String> {
 
 fn main() -> ExitCode {
     cli_exit::quiet_on_closed_pipe();
-    let cli = Cli::parse();
+    let cli = cli_exit::parse::<Cli>();
     cli_exit::finish(run(cli))
 }
 

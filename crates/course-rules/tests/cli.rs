@@ -17,6 +17,7 @@ fn scratch_repository(tag: &str) -> PathBuf {
     for sub in ["code", "ci", "evidence", "crates/host-clock"] {
         course_rules::lessons::copy_dir(&root.join(sub), &dir.join(sub)).unwrap();
     }
+    copy_shared_allow_listed(&root, &dir);
     std::fs::copy(root.join("Cargo.toml"), dir.join("Cargo.toml")).unwrap();
     dir
 }
@@ -146,4 +147,25 @@ fn snippet_prints_the_region_of_the_repository_it_is_run_in() {
     let out = run_in(&root, &["snippet", "code/day09-timing/timing.cu#no-such-snippet"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stderr).lines().count(), 1, "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_full_stdout_is_one_line_and_exit_1_not_a_panic() {
+    use cli_exit::testing::assert_full_stdout_is_one_line;
+    let root = repository_root();
+    for args in [&["check", "--no-build"][..], &["--help"], &["snippet", "--help"]] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args).current_dir(&root);
+        assert_full_stdout_is_one_line(&mut cmd);
+    }
+}
+
+/// Copies the files the shared allow-list names, which rule 1 requires to
+/// exist, into the scratch copy `dir`.
+fn copy_shared_allow_listed(root: &Path, dir: &Path) {
+    for listed in course_rules::shared_allow_listed(root).unwrap() {
+        let target = dir.join(&listed);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(&listed), target).unwrap();
+    }
 }

@@ -42,6 +42,7 @@ fn scratch_copy(tag: &str) -> PathBuf {
     for sub in ["code", "ci", "evidence", "crates/host-clock"] {
         course_rules::lessons::copy_dir(&root.join(sub), &dir.join(sub)).unwrap();
     }
+    copy_shared_allow_listed(&root, &dir);
     dir
 }
 
@@ -184,5 +185,87 @@ fn a_readme_that_repeats_its_build_line_differently_fails() {
     assert!(
         problems[0].contains("and also with `nvcc -std=c++17 -O2"),
         "{problems:?}"
+    );
+}
+
+/// Copies the files the shared allow-list names, which rule 1 requires to
+/// exist, into the scratch copy `dir`.
+fn copy_shared_allow_listed(root: &Path, dir: &Path) {
+    for listed in course_rules::shared_allow_listed(root).unwrap() {
+        let target = dir.join(&listed);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(&listed), target).unwrap();
+    }
+}
+
+#[test]
+fn a_planted_host_clock_in_a_script_or_in_included_rust_fails() {
+    let dir = scratch_copy("scripts");
+    assert_clean(check_host_clocks(&dir));
+    edit(
+        &dir.join("code/day09-timing/gpu-phases/peer_timers.py"),
+        "import sys\n",
+        "import sys\nimport time\nT0 = time.perf_counter()\n",
+    );
+    edit(
+        &dir.join("code/ref-warm-up/gpu-phases/two-gpus.sh"),
+        "\n",
+        "\nt0=$(date +%s%N)\n",
+    );
+    std::fs::write(
+        dir.join("code/day53-pinned/reference/uptime.py"),
+        "up = open('/proc/uptime').read()\n",
+    )
+    .unwrap();
+    edit(
+        &dir.join("code/day09-timing/src/main.rs"),
+        "mod ffi;\n",
+        "mod ffi;\ninclude!(\"clock.inc\");\n",
+    );
+    std::fs::write(
+        dir.join("code/day09-timing/src/clock.inc"),
+        "fn now() -> std::time::Instant { std::time::Instant::now() }\n",
+    )
+    .unwrap();
+    let problems = check_host_clocks(&dir);
+    let found: Vec<&str> = problems
+        .iter()
+        .map(|p| p.split(": host clocks").next().unwrap())
+        .collect();
+    let expected = [
+        "code/day09-timing/gpu-phases/peer_timers.py:18:6: time.perf_counter",
+        "code/day09-timing/src/clock.inc:1:13: std::time::Instant",
+        "code/day09-timing/src/clock.inc:1:34: std::time::Instant",
+        "code/day53-pinned/reference/uptime.py:1:12: /proc/uptime",
+        "code/ref-warm-up/gpu-phases/two-gpus.sh:",
+    ];
+    assert_eq!(found.len(), 6, "{problems:#?}");
+    for want in expected {
+        assert!(
+            found.iter().any(|f| f.starts_with(want)),
+            "{want} not in {found:#?}"
+        );
+    }
+    assert_eq!(
+        found
+            .iter()
+            .filter(|f| f.contains("two-gpus.sh:") && f.contains(": date +%"))
+            .count(),
+        2
+    );
+
+    // A lesson's allow-list sanctions a script's clock as it does a .cu's.
+    let allow = dir.join("code/day09-timing/host-clock-allow.txt");
+    let list = std::fs::read_to_string(&allow).unwrap();
+    std::fs::write(
+        &allow,
+        format!("{list}gpu-phases/peer_timers.py: time.perf_counter: a planted exception\n"),
+    )
+    .unwrap();
+    let problems = check_host_clocks(&dir);
+    assert_eq!(problems.len(), 5, "{problems:#?}");
+    assert!(
+        !problems.iter().any(|p| p.contains("peer_timers.py")),
+        "{problems:#?}"
     );
 }

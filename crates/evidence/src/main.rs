@@ -20,21 +20,37 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run COMMAND and write DIR/LESSON/<UTC start>-NAME.txt (header, then the
-    /// output as it comes) and its .json twin.
+    /// output as it comes) and its .json twin; print the transcript's path.
+    ///
+    /// Exit status: the program's, as a shell gives it (128+N for a program
+    /// ended by signal N, 127 for one that could not start); 124 when
+    /// --timeout ended it, as timeout(1) says; 128+N when the recorder was
+    /// stopped by signal N (passed on to the program, and the transcript
+    /// finished); 1, with one line, when the transcript could not be written
+    /// or finished (the line says how the program ended); 2 for a bad
+    /// command line. The path is printed only for a transcript finished
+    /// with its twin.
     Record {
         #[arg(long)]
         dir: PathBuf,
-        #[arg(long)]
+        /// A lesson (`evidence lessons`) or one of the other evidence folders.
+        #[arg(long, value_parser = record::lesson_folder)]
         lesson: String,
-        #[arg(long)]
+        /// The run's name, one word: the transcript is <UTC start>-NAME.txt.
+        #[arg(long, value_parser = record::run_name)]
         name: String,
-        /// End a program still running after SECONDS, and record that.
-        #[arg(long, value_name = "SECONDS", value_parser = record::parse_timeout)]
+        /// End a program still running after SECONDS (SIGKILL to everything
+        /// it started), and record that.
+        #[arg(long, value_name = "SECONDS", value_parser = record::parse_seconds)]
         timeout: Option<std::time::Duration>,
+        /// After passing SIGINT, SIGTERM or SIGHUP on to the program, end it
+        /// with SIGKILL if it is still running SECONDS later.
+        #[arg(long, value_name = "SECONDS", value_parser = record::parse_seconds, default_value = "5")]
+        grace: std::time::Duration,
         /// VAR=value assignments the command runs with, then `--` and the command.
         #[arg(value_name = "VAR=value", value_parser = env_assignment)]
         env: Vec<(String, String)>,
-        #[arg(last = true, required = true, value_name = "COMMAND")]
+        #[arg(last = true, required = true, value_name = "COMMAND", value_parser = record::header_word)]
         command: Vec<String>,
     },
     /// Every lesson page claim against every transcript in DIR; exit 1 on an
@@ -91,6 +107,7 @@ enum Command {
 }
 
 fn env_assignment(word: &str) -> Result<(String, String), String> {
+    let word = record::header_word(word)?;
     match word.split_once('=') {
         Some((k, v)) if !k.is_empty() && !k.starts_with('-') => Ok((k.to_string(), v.to_string())),
         _ => Err(format!("`{word}` is not VAR=value (put -- before the command)")),
@@ -99,7 +116,7 @@ fn env_assignment(word: &str) -> Result<(String, String), String> {
 
 fn main() -> ExitCode {
     cli_exit::quiet_on_closed_pipe();
-    cli_exit::finish(run(Cli::parse()))
+    cli_exit::finish(run(cli_exit::parse::<Cli>()))
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -109,6 +126,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             lesson,
             name,
             timeout,
+            grace,
             env,
             command,
         } => {
@@ -119,9 +137,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 env,
                 command,
                 timeout,
+                grace,
             };
-            let path = record::record(&request).map_err(anyhow::Error::msg)?;
-            println!("{}", path.display());
+            return Ok(record_cmd(&request));
         }
         Command::Check { dir } => return check(&dir),
         Command::Compare { args, commit } => compare_cmd(&args, &commit)?,
@@ -150,6 +168,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Recipe { lesson } => print!("{}", find_lesson(&lesson)?.recipe().to_lines()),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Records, prints the transcript's path, and passes the program's exit
+/// status on (see `evidence record --help`).
+fn record_cmd(request: &record::Request) -> ExitCode {
+    match record::record(request) {
+        Ok(recorded) => {
+            println!("{}", recorded.path.display());
+            ExitCode::from(recorded.exit_status())
+        }
+        Err(e) => {
+            let status = e.exit_status();
+            eprintln!("{}", cli_exit::error_line(&e.into()));
+            ExitCode::from(status)
+        }
+    }
 }
 
 fn find_lesson(name: &str) -> anyhow::Result<&'static dyn lesson_spec::Lesson> {

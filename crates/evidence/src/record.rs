@@ -3,47 +3,180 @@
 //! header, and a JSON twin beside it holding every number. Never overwrites;
 //! a run that fails is recorded as failed, with its exit code and output.
 //!
-//! The transcript is on disk from the start: the header goes first, with
-//! `# exit code: unfinished`, and the output follows as it comes, so a
-//! recorder that is killed leaves the run so far. When the program ends the
-//! header is completed (`# exit code: 3`, or `# exit code: signal 9
-//! (SIGKILL)` for a program ended by a signal, and `# ended by: timeout (1 s)`
-//! or `# ended by: the recorder's SIGTERM` when the recorder ended it) and the
-//! file is replaced by its finished version in one rename.
+//! What is on disk is whole or honestly unfinished, whatever stops the
+//! recorder:
+//! - The transcript appears under its name already holding its header, with
+//!   `# exit code: unfinished` (written to a temporary file, then linked to
+//!   the first free name), and the output follows as it comes, so a
+//!   recorder that is killed leaves the run so far, saying it is unfinished.
+//! - When the program ends the header is completed (`# exit code: 3`, or
+//!   `# exit code: signal 9 (SIGKILL)`, and an `# ended by:` line when the
+//!   recorder had a hand in it) and the file is replaced by its finished
+//!   version in one rename; the twin is written the same way.
+//! - If the transcript cannot be finished (a full disk, a folder made
+//!   read-only), the error says how the program ended, since the file
+//!   cannot.
 //!
-//! The program runs in a process group of its own, so that a timeout or a
-//! signal to the recorder reaches everything it started, not just the first
-//! process. Not for: parsing transcripts (`transcript`) or judging runs.
+//! `--lesson` is a lesson of the registry or one of [`OTHER_FOLDERS`], and
+//! `--name` one file-name word, so a transcript lands where `evidence check`
+//! looks and nowhere else. `# command:` is shell-quoted, so it can be run
+//! again as written. How the program is run and watched is [`supervise`]'s.
+//! Not for: parsing transcripts (`transcript`) or judging runs.
+
+mod supervise;
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::transcript;
+use crate::{lessons, transcript};
+use supervise::{Ending, Failure, Watch};
 
 /// What to run and where to put the record.
 pub struct Request {
     pub dir: PathBuf,
+    /// A lesson's name, or one of [`OTHER_FOLDERS`] ([`lesson_folder`]).
     pub lesson: String,
+    /// One file-name word ([`run_name`]).
     pub name: String,
     /// `VAR=value` assignments that change the program's behaviour.
     pub env: Vec<(String, String)>,
     pub command: Vec<String>,
     /// Ends a program still running after this long (SIGKILL to its group).
     pub timeout: Option<Duration>,
+    /// How long a program has to end after the recorder passes on a stop
+    /// signal, before SIGKILL.
+    pub grace: Duration,
 }
 
-/// The value of `--timeout`: seconds, more than zero, fractions allowed.
-pub fn parse_timeout(seconds: &str) -> Result<Duration, String> {
+/// A recording that was made: the transcript, and how its program ended.
+#[derive(Debug)]
+pub struct Recorded {
+    pub path: PathBuf,
+    /// The recorder's exit status for it: see [`Recorded::exit_status`].
+    ending: Option<Ending>,
+}
+
+impl Recorded {
+    /// The program's exit status as a shell gives it (128 + N for a program
+    /// ended by signal N; 127 for one that could not start), or 124 when
+    /// the timeout ended it, as `timeout(1)` says.
+    pub fn exit_status(&self) -> u8 {
+        self.ending.as_ref().map_or(127, Ending::exit_status)
+    }
+}
+
+/// Why a recording was not made, or not finished.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{0}: {1}")]
+    Recorder(&'static str, io::Error),
+    #[error(
+        "{}: the transcript could not be finished ({source}); it still says `exit code: unfinished`, \
+         but the program ended with exit code {exit_code}{}",
+        path.display(),
+        ended_by.as_ref().map_or(String::new(), |e| format!(", ended by {e}"))
+    )]
+    Unfinished {
+        path: PathBuf,
+        exit_code: String,
+        ended_by: Option<String>,
+        source: io::Error,
+    },
+    #[error(
+        "recording stopped by {}, which was passed on to the program; its transcript is {}",
+        signal_name(*signal),
+        path.display()
+    )]
+    Stopped { signal: i32, path: PathBuf },
+}
+
+impl Error {
+    /// The recorder's exit status for this error: 128 + N for a recorder
+    /// stopped by signal N, as a shell reports a process it ended; 1 for a
+    /// recording that failed.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            Error::Stopped { signal, .. } => (128 + signal).clamp(0, 255) as u8,
+            _ => 1,
+        }
+    }
+}
+
+fn io_at(path: &Path) -> impl FnOnce(io::Error) -> Error + '_ {
+    move |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Folders of `evidence/` that hold runs of no one lesson: the machine's
+/// facts, the GPU-only tests, the instrument's proof and its kernel suite,
+/// and diagnostics (see `evidence/README.md`).
+pub const OTHER_FOLDERS: &[&str] = &[
+    "diagnostics",
+    "gpu-tests",
+    "instrument",
+    "instrument-suite",
+    "machine",
+];
+
+/// The value of `--lesson`: a lesson's name (`evidence lessons`) or one of
+/// [`OTHER_FOLDERS`]; anything else (`../x`, `/tmp`, `''`, a typo) would
+/// put the transcript where `evidence check` does not look.
+pub fn lesson_folder(name: &str) -> Result<String, String> {
+    if lessons::find(name).is_some() || OTHER_FOLDERS.contains(&name) {
+        return Ok(name.to_string());
+    }
+    let mut known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
+    known.extend(OTHER_FOLDERS);
+    Err(format!(
+        "no lesson or evidence folder is named {name:?} (known: {})",
+        known.join(", ")
+    ))
+}
+
+/// The value of `--name`: one file-name word of letters, digits, `.`, `_`,
+/// `+` and `-`, starting with a letter or digit (`h200-cxx-eager`).
+pub fn run_name(name: &str) -> Result<String, String> {
+    let mut chars = name.chars();
+    let starts_well = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
+    let rest_fits = chars.all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c));
+    if starts_well && rest_fits {
+        Ok(name.to_string())
+    } else {
+        Err(format!(
+            "{name:?} is not a run name: one word of letters, digits, '.', '_', '+' and '-', \
+             starting with a letter or digit"
+        ))
+    }
+}
+
+/// A word of the command or the environment: anything a header line can
+/// hold, which is anything without a line break (or NUL, which no argument
+/// can hold).
+pub fn header_word(word: &str) -> Result<String, String> {
+    match word.contains(['\n', '\r', '\0']) {
+        false => Ok(word.to_string()),
+        true => Err(format!(
+            "{word:?} holds a line break, which a transcript's header cannot record"
+        )),
+    }
+}
+
+/// A number of seconds above zero, fractions allowed (`--timeout`,
+/// `--grace`).
+pub fn parse_seconds(seconds: &str) -> Result<Duration, String> {
     seconds
         .parse::<f64>()
         .ok()
         .filter(|s| *s > 0.0)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| format!("--timeout {seconds:?}: expected a number of seconds above zero"))
+        .ok_or_else(|| format!("{seconds:?}: expected a number of seconds above zero"))
 }
 
 fn stdout_of(program: &str, args: &[&str]) -> Option<String> {
@@ -122,6 +255,23 @@ fn utc_now() -> String {
 /// recorder stopped (a recorder killed outright never gets to replace it).
 const UNFINISHED: &str = "unfinished";
 
+/// Words joined so that a POSIX shell reads them back as they were.
+fn shell_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<String, Error> {
+    shlex::try_join(words).map_err(|e| Error::Recorder("quoting the command", io::Error::other(e)))
+}
+
+/// An environment value as `# environment:` writes it: as it is when it is
+/// one plain word (`EAGER`, `glibc.malloc.hugetlb=1`, as readers match it
+/// with `has_env`), shell-quoted otherwise, so the line still splits into
+/// its assignments.
+fn env_value(value: &str) -> Result<String, Error> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
+    match !value.is_empty() && value.chars().all(plain) {
+        true => Ok(value.to_string()),
+        false => shell_words([value]),
+    }
+}
+
 /// The header's facts, gathered before the program starts.
 struct Header {
     lesson: String,
@@ -137,15 +287,19 @@ struct Header {
 }
 
 impl Header {
-    fn gather(req: &Request) -> Header {
+    fn gather(req: &Request) -> Result<Header, Error> {
         let (gpu, driver, nvcc, host) = machine();
         let environment = if req.env.is_empty() {
             "(nothing that changes behaviour)".to_string()
         } else {
-            let pairs: Vec<String> = req.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            pairs.join(" ")
+            let pairs: Result<Vec<String>, Error> = req
+                .env
+                .iter()
+                .map(|(k, v)| Ok(format!("{k}={}", env_value(v)?)))
+                .collect();
+            pairs?.join(" ")
         };
-        Header {
+        Ok(Header {
             lesson: req.lesson.clone(),
             start: utc_now(),
             gpu,
@@ -153,17 +307,17 @@ impl Header {
             runtime: std::env::var("EVIDENCE_RUNTIME").unwrap_or_else(|_| "unknown".into()),
             nvcc,
             host,
-            command: req.command.join(" "),
+            command: shell_words(req.command.iter().map(String::as_str))?,
             environment,
             commit: std::env::var("EVIDENCE_COMMIT")
                 .ok()
                 .or_else(|| stdout_of("git", &["rev-parse", "HEAD"]))
                 .unwrap_or_else(|| "unknown".into()),
-        }
+        })
     }
 
     /// The header's text, through `# ---`, for an ending known or not.
-    fn text(&self, exit_code: &str, ended_by: Option<&Stopper>) -> String {
+    fn text(&self, exit_code: &str, ended_by: Option<&str>) -> String {
         let ended_by = ended_by.map_or(String::new(), |s| format!("# ended by: {s}\n"));
         format!(
             "# lesson: {}\n# date: {}\n# gpu: {}\n# driver: {}\n# cuda runtime: {}\n# nvcc: {}\n\
@@ -183,12 +337,15 @@ impl Header {
     }
 }
 
-/// Creates the transcript under the first free name, the start time and the
-/// run's name, numbered from 2 if taken. The name is claimed by creating the
-/// file exclusively, so two recorders starting together never share one and
-/// nothing already there is ever replaced.
-fn create_free(dir: &Path, stamp: &str, name: &str) -> io::Result<(PathBuf, File)> {
+/// Creates the transcript, holding `opening`, under the first free name:
+/// the start time and the run's name, numbered from 2 if taken. The text is
+/// written to a temporary file first and linked to the name only if the name
+/// is free, so two recorders starting together never share one, nothing
+/// already there is ever replaced, and no reader sees a half-written header.
+fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> Result<(PathBuf, File), Error> {
     let compact: String = stamp.chars().filter(|c| *c != ':').collect();
+    let mut draft = draft_in(dir).map_err(io_at(dir))?;
+    draft.write_all(opening.as_bytes()).map_err(io_at(draft.path()))?;
     for n in 1.. {
         let file = if n == 1 {
             format!("{compact}-{name}.txt")
@@ -196,30 +353,37 @@ fn create_free(dir: &Path, stamp: &str, name: &str) -> io::Result<(PathBuf, File
             format!("{compact}-{name}-{n}.txt")
         };
         let path = dir.join(file);
-        match File::options().write(true).create_new(true).open(&path) {
+        match draft.persist_noclobber(&path) {
             Ok(f) => return Ok((path, f)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
+            Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => draft = e.file,
+            Err(e) => return Err(io_at(&path)(e.error)),
         }
     }
     unreachable!("the numbering is unbounded")
 }
 
-/// Who ended the program, when it did not end by itself.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Stopper {
-    Timeout(Duration),
-    /// The recorder was sent this signal and passed it on.
-    Recorder(i32),
+/// A temporary file in `dir`, hidden (`.recording-*`, never `*.txt`, so no
+/// reader takes one a killed recorder left for a transcript), with the
+/// permissions a plain new file gets under the umask.
+fn draft_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new()
+        .prefix(".recording-")
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)
 }
 
-impl std::fmt::Display for Stopper {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Stopper::Timeout(d) => write!(f, "timeout ({} s)", d.as_secs_f64()),
-            Stopper::Recorder(sig) => write!(f, "the recorder's {}", signal_name(*sig)),
-        }
-    }
+/// Writes `text` to `path` through a temporary file beside it and a rename,
+/// so `path` holds either its old text or the new, never a part.
+pub fn write_whole(path: &Path, text: &str) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut draft = draft_in(dir)?;
+    draft.write_all(text.as_bytes())?;
+    draft.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// The name of a signal the way `kill -l` spells it, with the SIG prefix.
@@ -249,239 +413,86 @@ fn signal_name(sig: i32) -> String {
         .map_or_else(|| format!("SIG{sig}"), |(_, name)| name.to_string())
 }
 
-/// The exit code line's value for how the program ended.
-fn exit_code_text(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => code.to_string(),
-        (None, Some(sig)) => format!("signal {sig} ({})", signal_name(sig)),
-        (None, None) => UNFINISHED.to_string(),
-    }
+/// The finished transcript: the header completed, the output as recorded
+/// (invalid UTF-8 replaced, as a transcript is text), read back from the
+/// open file after the opening header.
+fn finished_text(file: &mut File, opening_len: usize, header: &str) -> io::Result<String> {
+    file.seek(io::SeekFrom::Start(opening_len as u64))?;
+    let mut output = Vec::new();
+    file.read_to_end(&mut output)?;
+    Ok(format!("{header}{}", String::from_utf8_lossy(&output)))
 }
 
-/// The recorded program's process group, which the timeout and the
-/// recorder's signals end. Signals go only while its leader is unreaped, so
-/// its id cannot have been given to another process.
-struct Group {
-    pgid: i32,
-    reaped: Mutex<bool>,
-    stopper: Mutex<Option<Stopper>>,
-}
-
-impl Group {
-    /// Sends `signal` to the group unless it has been reaped; the first
-    /// stopper to send one is the one the transcript names.
-    fn stop(&self, why: Option<Stopper>, signal: i32) {
-        let reaped = self.reaped.lock().unwrap_or_else(PoisonError::into_inner);
-        if *reaped {
-            return;
-        }
-        // SAFETY: kill(2) touches no memory of ours; a negative pid names the
-        // group, whose leader is unreaped while `reaped` is held false.
-        unsafe { libc::kill(-self.pgid, signal) };
-        let mut stopper = self.stopper.lock().unwrap_or_else(PoisonError::into_inner);
-        if stopper.is_none() {
-            *stopper = why;
-        }
-    }
-
-    /// Waits for the leader to end, marks the group closed, then reaps it.
-    fn wait(&self, child: &mut Child) -> io::Result<ExitStatus> {
-        wait_unreaped(child.id())?;
-        *self.reaped.lock().unwrap_or_else(PoisonError::into_inner) = true;
-        child.wait()
-    }
-}
-
-/// Blocks until process `pid` has ended, leaving it unreaped (`WNOWAIT`).
-fn wait_unreaped(pid: u32) -> io::Result<()> {
-    loop {
-        // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: `info` is a valid, writable siginfo_t for the whole call.
-        let rc = unsafe { libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT) };
-        if rc == 0 {
-            return Ok(());
-        }
-        let e = io::Error::last_os_error();
-        if e.kind() != io::ErrorKind::Interrupted {
-            return Err(e);
-        }
-    }
-}
-
-/// How a recorded program ended.
-struct Ending {
-    exit_code: String,
-    stopper: Option<Stopper>,
-}
-
-/// The signals that ask the recorder to stop: passed on to the program,
-/// whose ending is then recorded as usual.
-const STOP_SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-
-/// The stop signals the recorder was not started ignoring: a shell starts
-/// background jobs with SIGINT ignored, and a recorder must not undo that.
-fn stop_signals() -> Vec<i32> {
-    STOP_SIGNALS.into_iter().filter(|sig| !ignored(*sig)).collect()
-}
-
-fn ignored(sig: i32) -> bool {
-    // SAFETY: an all-zero sigaction is a valid value for sigaction to fill.
-    let mut current: libc::sigaction = unsafe { std::mem::zeroed() };
-    // SAFETY: a null new action only reads the current one into `current`.
-    let rc = unsafe { libc::sigaction(sig, std::ptr::null(), &mut current) };
-    rc == 0 && current.sa_sigaction == libc::SIG_IGN
-}
-
-/// Runs the program with stdout and stderr into one pipe, so the transcript
-/// keeps their order, and appends what it prints to `file` as it comes. A
-/// program that cannot start is recorded as exit code 127, as a shell would.
-fn run_into(req: &Request, file: &mut File) -> Result<Ending, String> {
-    let (program, args) = req.command.split_first().ok_or("no command to record")?;
-    let (reader, writer) = io::pipe().map_err(|e| format!("pipe: {e}"))?;
-    let writer2 = writer.try_clone().map_err(|e| format!("pipe: {e}"))?;
-    let mut cmd = Command::new(program);
-    cmd.args(args).stdout(writer).stderr(writer2).stdin(Stdio::null());
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    cmd.envs(req.env.iter().map(|(k, v)| (k, v)));
-    // Caught before the program starts, so none is lost in between.
-    let signals = signal_hook::iterator::Signals::new(stop_signals())
-        .map_err(|e| format!("catching SIGINT, SIGTERM and SIGHUP: {e}"))?;
-    let spawned = cmd.spawn();
-    drop(cmd); // Close our copies of the pipe's writing end.
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(e) => {
-            let note = format!("could not start {program}: {e}\n");
-            file.write_all(note.as_bytes())
-                .map_err(|e| format!("writing the transcript: {e}"))?;
-            return Ok(Ending {
-                exit_code: "127".into(),
-                stopper: None,
-            });
-        }
-    };
-    let (status, stopper) = supervise(&mut child, reader, file, signals, req.timeout)?;
-    let status = status.map_err(|e| format!("waiting for {program}: {e}"))?;
-    Ok(Ending {
-        exit_code: exit_code_text(status),
-        stopper,
-    })
-}
-
-/// Copies the program's output into `file` until the pipe closes, with the
-/// recorder's stop signals passed on and the timeout watched meanwhile, then
-/// waits for the program. A failed copy ends the program.
-fn supervise(
-    child: &mut Child,
-    mut reader: io::PipeReader,
-    file: &mut File,
-    mut signals: signal_hook::iterator::Signals,
-    timeout: Option<Duration>,
-) -> Result<(io::Result<ExitStatus>, Option<Stopper>), String> {
-    let group = Arc::new(Group {
-        pgid: child.id() as i32,
-        reaped: Mutex::new(false),
-        stopper: Mutex::new(None),
-    });
-    let signal_handle = signals.handle();
-    let forwarder = {
-        let group = Arc::clone(&group);
-        std::thread::spawn(move || {
-            for sig in signals.forever() {
-                group.stop(Some(Stopper::Recorder(sig)), sig);
-            }
-        })
-    };
-    let (done, watched) = mpsc::channel::<()>();
-    let watchdog = timeout.map(|limit| {
-        let group = Arc::clone(&group);
-        std::thread::spawn(move || {
-            // A sleep that the program's end cuts short, not a clock reading.
-            if watched.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout) {
-                group.stop(Some(Stopper::Timeout(limit)), libc::SIGKILL);
-            }
-        })
-    });
-    let copied = io::copy(&mut reader, file);
-    if copied.is_err() {
-        group.stop(None, libc::SIGKILL);
-    }
-    let status = group.wait(child);
-    drop(done);
-    signal_handle.close();
-    for thread in std::iter::once(forwarder).chain(watchdog) {
-        thread
-            .join()
-            .map_err(|_| "a recorder thread panicked".to_string())?;
-    }
-    copied.map_err(|e| format!("writing the transcript: {e}"))?;
-    let stopper = *group.stopper.lock().unwrap_or_else(PoisonError::into_inner);
-    Ok((status, stopper))
-}
-
-/// Replaces the transcript by its finished version: the header completed,
-/// the output as recorded (invalid UTF-8 replaced, as a transcript is text).
-/// Written beside it and renamed over it, so no reader sees a half-written one.
-fn finish(path: &Path, header_len: usize, header: &str) -> Result<String, String> {
-    let shown = |e: io::Error, p: &Path| format!("{}: {e}", p.display());
-    let bytes = std::fs::read(path).map_err(|e| shown(e, path))?;
-    let output = String::from_utf8_lossy(bytes.get(header_len..).unwrap_or_default());
-    let text = format!("{header}{output}");
-    let finishing = path.with_extension("txt.finishing");
-    std::fs::write(&finishing, &text).map_err(|e| shown(e, &finishing))?;
-    std::fs::rename(&finishing, path).map_err(|e| shown(e, path))?;
-    Ok(text)
-}
-
-/// Runs the request and writes the transcript and its twin; returns the
-/// transcript's path. Errors are about recording, not about the program,
-/// except that a recorder stopped by a signal says so, and where the
-/// transcript is, as an error once the transcript is finished.
-pub fn record(req: &Request) -> Result<PathBuf, String> {
-    if req.command.is_empty() {
-        return Err("no command to record".into());
-    }
+/// Runs the request and writes the transcript and its twin. The program's
+/// own failure is recorded, not an error: see [`Recorded::exit_status`].
+pub fn record(req: &Request) -> Result<Recorded, Error> {
+    let (program, args) = req
+        .command
+        .split_first()
+        .ok_or_else(|| Error::Recorder("reading the command", io::Error::other("no command to record")))?;
     let dir = req.dir.join(&req.lesson);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let header = Header::gather(req);
-    let (path, mut file) =
-        create_free(&dir, &header.start, &req.name).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
+    let header = Header::gather(req)?;
     let opening = header.text(UNFINISHED, None);
-    file.write_all(opening.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let ending = run_into(req, &mut file).map_err(|e| format!("{}: {e}", path.display()))?;
-    drop(file);
-    let text = finish(
-        &path,
+    let (path, mut file) = create_free(&dir, &header.start, &req.name, &opening)?;
+    let output = file.try_clone().map_err(io_at(&path))?;
+    let mut cmd = Command::new(program);
+    cmd.args(args).envs(req.env.iter().map(|(k, v)| (k, v)));
+    let watch = Watch {
+        timeout: req.timeout,
+        grace: req.grace,
+    };
+    let unfinished = |ending: &Ending, source| Error::Unfinished {
+        path: path.clone(),
+        exit_code: ending.exit_code_text(),
+        ended_by: ending.ended_by(),
+        source,
+    };
+    let ending = match supervise::run(cmd, output, &watch) {
+        Ok(ending) => Some(ending),
+        Err(Failure::Start(e)) => {
+            // Recorded as a shell would report it: exit code 127.
+            let note = format!("could not start {program}: {e}\n");
+            file.write_all(note.as_bytes()).map_err(io_at(&path))?;
+            None
+        }
+        Err(Failure::Recorder(what, e)) => return Err(Error::Recorder(what, e)),
+        Err(Failure::Output(ending, e)) => return Err(unfinished(&ending, e)),
+    };
+    let exit_code = ending.as_ref().map_or("127".to_string(), Ending::exit_code_text);
+    let ended_by = ending.as_ref().and_then(Ending::ended_by);
+    let text = finished_text(
+        &mut file,
         opening.len(),
-        &header.text(&ending.exit_code, ending.stopper.as_ref()),
-    )?;
+        &header.text(&exit_code, ended_by.as_deref()),
+    )
+    .and_then(|text| write_whole(&path, &text).map(|()| text));
+    let text = match (text, &ending) {
+        (Ok(text), _) => text,
+        (Err(e), Some(ending)) => return Err(unfinished(ending, e)),
+        (Err(e), None) => return Err(io_at(&path)(e)),
+    };
     write_twin(&path, &text)?;
-    match ending.stopper {
-        Some(Stopper::Recorder(sig)) => Err(format!(
-            "recording stopped by {}, which was passed on to the program; its transcript is {}",
-            signal_name(sig),
-            path.display()
-        )),
-        _ => Ok(path),
+    if let Some(supervise::Stopper::Recorder(signal)) = ending.as_ref().and_then(|e| e.stopper) {
+        return Err(Error::Stopped { signal, path });
     }
+    Ok(Recorded { path, ending })
 }
 
-/// Writes `<transcript>.json`: the parsed transcript, or, for output this
-/// tool cannot parse, the error beside the header it could read.
-pub fn write_twin(path: &Path, text: &str) -> Result<PathBuf, String> {
+/// Writes `<transcript>.json`, whole or not at all: the parsed transcript,
+/// or, for output this tool cannot parse, the error beside the header it
+/// could read.
+pub fn write_twin(path: &Path, text: &str) -> Result<PathBuf, Error> {
     let file = path.display().to_string();
+    let twin = path.with_extension("json");
     let json = match transcript::parse(&file, text) {
         Ok(t) => serde_json::to_string_pretty(&t),
         Err(e) => {
             serde_json::to_string_pretty(&serde_json::json!({ "file": file, "parse_error": e.to_string() }))
         }
     }
-    .map_err(|e| format!("{file}: {e}"))?;
-    let twin = path.with_extension("json");
-    std::fs::write(&twin, json + "\n").map_err(|e| format!("{}: {e}", twin.display()))?;
+    .map_err(|e| io_at(&twin)(e.into()))?;
+    write_whole(&twin, &(json + "\n")).map_err(io_at(&twin))?;
     Ok(twin)
 }
 
@@ -491,39 +502,96 @@ mod tests {
 
     #[test]
     fn a_taken_name_is_never_replaced_and_the_next_number_is_used() {
-        let dir = std::env::temp_dir().join(format!("evidence-free-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
         std::fs::write(dir.join("2026-01-02T030405Z-run.txt"), "kept").unwrap();
-        let (second, _) = create_free(&dir, "2026-01-02T03:04:05Z", "run").unwrap();
-        let (third, _) = create_free(&dir, "2026-01-02T03:04:05Z", "run").unwrap();
+        let (second, _) = create_free(dir, "2026-01-02T03:04:05Z", "run", "second").unwrap();
+        let (third, _) = create_free(dir, "2026-01-02T03:04:05Z", "run", "third").unwrap();
         assert_eq!(second, dir.join("2026-01-02T030405Z-run-2.txt"));
         assert_eq!(third, dir.join("2026-01-02T030405Z-run-3.txt"));
-        let kept = std::fs::read_to_string(dir.join("2026-01-02T030405Z-run.txt")).unwrap();
-        assert_eq!(kept, "kept");
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        assert_eq!(read("2026-01-02T030405Z-run.txt"), "kept");
+        assert_eq!(read("2026-01-02T030405Z-run-2.txt"), "second");
+        assert_eq!(read("2026-01-02T030405Z-run-3.txt"), "third");
+        // No draft is left behind: every file is a transcript.
+        assert_eq!(std::fs::read_dir(dir).unwrap().count(), 3);
     }
 
     #[test]
-    fn timeouts_are_positive_seconds() {
-        assert_eq!(parse_timeout("1"), Ok(Duration::from_secs(1)));
-        assert_eq!(parse_timeout("0.25"), Ok(Duration::from_millis(250)));
+    fn seconds_are_positive_numbers() {
+        assert_eq!(parse_seconds("1"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_seconds("0.25"), Ok(Duration::from_millis(250)));
         for bad in ["0", "-2", "x", "", "inf", "NaN"] {
-            assert!(parse_timeout(bad).is_err(), "{bad}");
+            assert!(parse_seconds(bad).is_err(), "{bad}");
         }
     }
 
     #[test]
-    fn endings_name_the_signal_and_who_sent_it() {
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(exit_code_text(ExitStatus::from_raw(3 << 8)), "3");
-        assert_eq!(exit_code_text(ExitStatus::from_raw(9)), "signal 9 (SIGKILL)");
-        assert_eq!(
-            Stopper::Timeout(Duration::from_millis(1500)).to_string(),
-            "timeout (1.5 s)"
-        );
-        assert_eq!(
-            Stopper::Recorder(libc::SIGINT).to_string(),
-            "the recorder's SIGINT"
-        );
+    fn only_known_folders_and_one_word_names_are_taken() {
+        for good in [
+            "day09-timing",
+            "machine",
+            "gpu-tests",
+            "instrument-suite",
+            "diagnostics",
+        ] {
+            assert_eq!(lesson_folder(good).as_deref(), Ok(good));
+        }
+        for bad in [
+            "../../escaped",
+            "/tmp",
+            "",
+            ".",
+            "..",
+            "day09-timing/..",
+            "scratch",
+            "Day09-timing",
+        ] {
+            let e = lesson_folder(bad).unwrap_err();
+            assert!(e.contains("known: ") && e.contains("day09-timing"), "{bad}: {e}");
+        }
+        for good in [
+            "h200-cxx",
+            "h200-x2-rust-eager",
+            "r1-suite-1",
+            "modes-graph_pdl-2",
+            "a",
+        ] {
+            assert_eq!(run_name(good).as_deref(), Ok(good));
+        }
+        for bad in ["", "a/b", "../x", "/abs", ".hidden", "-flag", "a b", "a\nb", "é"] {
+            assert!(run_name(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_command_is_written_so_a_shell_runs_it_again() {
+        let words = [
+            "sh",
+            "-c",
+            "echo \"$HOME\" 'it''s' | wc",
+            "two words",
+            "",
+            "plain",
+        ];
+        let line = shell_words(words).unwrap();
+        let out = Command::new("sh")
+            .args(["-c", &format!("for w in {line}; do printf '<%s>' \"$w\"; done")])
+            .output()
+            .unwrap();
+        let expected: String = words.iter().map(|w| format!("<{w}>")).collect();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{line}");
+        assert!(header_word("a\nb").is_err());
+        assert_eq!(header_word("a b").as_deref(), Ok("a b"));
+    }
+
+    #[test]
+    fn a_whole_write_replaces_the_file_and_leaves_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.json");
+        std::fs::write(&path, "old").unwrap();
+        write_whole(&path, "new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

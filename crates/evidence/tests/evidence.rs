@@ -381,7 +381,8 @@ fn recording_keeps_output_order_exit_code_and_never_overwrites() {
             .unwrap()
     };
     let (a, b) = (record(), record());
-    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stderr));
+    // The recorder passes its program's exit status on.
+    assert_eq!(a.status.code(), Some(3), "{}", String::from_utf8_lossy(&a.stderr));
     let (pa, pb) = (
         String::from_utf8_lossy(&a.stdout),
         String::from_utf8_lossy(&b.stdout),

@@ -1,29 +1,39 @@
-//! `evidence record` as a person meets it: programs killed by a signal, hung
-//! programs under `--timeout`, a recorder killed or stopped mid-run, and
-//! several recorders starting at once with the same name.
+//! `evidence record` as a person meets it: programs that fail, die by a
+//! signal, hang, ignore or catch the recorder's signals, or leave processes
+//! behind; a recorder killed or stopped mid-run; a full disk and a folder
+//! made read-only; bad `--lesson` and `--name` values; several recorders
+//! starting at once with the same name. Each gives an honest transcript or
+//! a clear error, and the exit status `evidence record --help` promises.
+//!
+//! Every wait is bounded: the recorder and the processes it should have
+//! ended are polled for at most a few seconds, well short of the `sleep 30`
+//! they would otherwise wait for.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use evidence::transcript;
 
-/// A fresh folder for one test's transcripts. They are recorded under a
-/// lesson of their own, which no lesson parser claims.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evidence-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// Transcripts here are recorded under `diagnostics`, an evidence folder of
+/// no lesson, so no lesson's parser reads their output.
+const FOLDER: &str = "diagnostics";
+
+/// A fresh folder for one test's transcripts, removed when dropped.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a scratch folder")
 }
 
 fn recorder(dir: &Path, name: &str, options: &[&str], command: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_evidence"));
     cmd.args(["record", "--dir"])
         .arg(dir)
-        .args(["--lesson", "scratch", "--name", name])
+        .args(["--lesson", FOLDER, "--name", name])
         .args(options)
         .arg("--")
-        .args(command);
+        .args(command)
+        .env("EVIDENCE_COMMIT", "0123456789abcdef0123456789abcdef01234567");
     cmd
 }
 
@@ -34,20 +44,20 @@ fn text_of(out: &Output) -> (String, String) {
     )
 }
 
-/// Polls, 100 ms apart for at most 20 s, until `ready` gives a value.
-fn poll<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
-    for _ in 0..200 {
+/// Polls, 100 ms apart, at most `tries` times, until `ready` gives a value.
+fn poll<T>(what: &str, tries: usize, mut ready: impl FnMut() -> Option<T>) -> T {
+    for _ in 0..tries {
         if let Some(value) = ready() {
             return value;
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    panic!("{what} did not happen within 20 s");
+    panic!("{what} did not happen within {} s", tries / 10);
 }
 
 /// The one transcript under `dir` once it holds `line`.
 fn transcript_holding(dir: &Path, line: &str) -> (PathBuf, String) {
-    poll(&format!("a transcript holding {line:?}"), || {
+    poll(&format!("a transcript holding {line:?}"), 200, || {
         let files = evidence::transcript_files(dir);
         let file = files.first()?;
         let text = std::fs::read_to_string(file).ok()?;
@@ -55,9 +65,10 @@ fn transcript_holding(dir: &Path, line: &str) -> (PathBuf, String) {
     })
 }
 
-/// Waits for the recorder to end by itself; kills it and fails if it hangs.
+/// Waits at most 5 s for the recorder to end by itself; fails if it hangs
+/// (every program here that would keep it longer sleeps 30 s).
 fn finished(mut child: Child) -> Output {
-    let ended = poll("the recorder's end", || child.try_wait().ok().flatten());
+    let ended = poll("the recorder's end", 50, || child.try_wait().ok().flatten());
     let mut out = child.wait_with_output().unwrap();
     out.status = ended;
     out
@@ -67,128 +78,475 @@ fn spawn(mut cmd: Command) -> Child {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
 }
 
+fn signal(child: &Child, name: &str) {
+    let sent = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+/// Whether process `pid` has ended: gone, or a zombie waiting for its reaper.
+fn ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+    }
+}
+
+fn assert_ends(pid: &str, what: &str) {
+    poll(&format!("the end of {what} (pid {pid})"), 50, || {
+        ended(pid).then_some(())
+    });
+}
+
+/// The transcript's header and body, read back as `evidence check` would.
+fn parsed(path: &str) -> (String, transcript::Transcript) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let t = transcript::parse(path, &text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    (text, t)
+}
+
 #[test]
-fn a_program_killed_by_a_signal_is_recorded_with_the_signal() {
-    let dir = scratch("signal");
-    let out = recorder(&dir, "t", &[], &["sh", "-c", "echo a; kill -9 $$"])
+fn a_failing_program_is_recorded_and_its_exit_status_passed_on() {
+    let dir = scratch();
+    let out = recorder(dir.path(), "t", &[], &["sh", "-c", "echo a; exit 3"])
         .output()
         .unwrap();
     let (path, err) = text_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.is_empty(), "{err}");
+    let (text, t) = parsed(&path);
+    assert_eq!(t.header.exit_code, 3);
+    assert!(!text.contains("# ended by:"), "{text}");
+    assert!(text.ends_with("# ---\na\n"), "{text}");
+    // Written through a temporary file, yet readable as any new file is.
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, "").unwrap();
+    let mode = |p: &Path| std::os::unix::fs::PermissionsExt::mode(&p.metadata().unwrap().permissions());
+    for written in [
+        Path::new(&path).to_path_buf(),
+        Path::new(&path).with_extension("json"),
+    ] {
+        assert_eq!(mode(&written), mode(&plain), "{}", written.display());
+    }
+}
+
+#[test]
+fn a_program_that_cannot_start_is_recorded_as_127() {
+    let dir = scratch();
+    let out = recorder(dir.path(), "t", &[], &["/nonexistent/program"])
+        .output()
+        .unwrap();
+    let (path, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(127), "{err}");
+    let (text, _) = parsed(&path);
+    assert!(text.contains("\n# exit code: 127\n"), "{text}");
+    assert!(text.contains("could not start /nonexistent/program"), "{text}");
+}
+
+#[test]
+fn a_program_killed_by_a_signal_is_recorded_with_the_signal() {
+    let dir = scratch();
+    let out = recorder(dir.path(), "t", &[], &["sh", "-c", "echo a; kill -9 $$"])
+        .output()
+        .unwrap();
+    let (path, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(128 + 9), "as a shell reports it; {err}");
+    let (text, _) = parsed(&path);
     assert!(text.contains("\n# exit code: signal 9 (SIGKILL)\n"), "{text}");
     assert!(!text.contains("# ended by:"), "the program ended itself: {text}");
     assert!(text.ends_with("# ---\na\n"), "{text}");
 }
 
 #[test]
-fn a_hung_program_is_ended_by_the_timeout_and_says_so() {
-    let dir = scratch("timeout");
-    // The shell waits on a sleep of its own, which holds the output open:
-    // ending only the shell would leave the recorder waiting for the sleep.
+fn the_command_is_written_so_that_a_shell_runs_it_again() {
+    let dir = scratch();
+    let words = ["sh", "-c", "printf '<%s>' \"$@\"", "x", "two words", "it's", ""];
+    let out = recorder(dir.path(), "t", &["NOTE=a b", "TUNED=x.y=1"], &words)
+        .output()
+        .unwrap();
+    let (path, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let (text, t) = parsed(&path);
+    assert!(text.ends_with("# ---\n<two words><it's><>"), "{text}");
+    assert_eq!(t.header.environment, "NOTE='a b' TUNED=x.y=1");
+    assert!(t.header.has_env("TUNED=x.y=1"));
+    let again = Command::new("sh")
+        .args(["-c", &t.header.command])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        "<two words><it's><>",
+        "{}",
+        t.header.command
+    );
+}
+
+#[test]
+fn a_hung_program_and_what_it_started_are_ended_by_the_timeout() {
+    let dir = scratch();
+    // The background sleep holds the output open and outlives the shell's
+    // own: ending only the shell would leave the recorder waiting for it.
     let cmd = recorder(
-        &dir,
+        dir.path(),
         "t",
         &["--timeout", "1"],
-        &["sh", "-c", "echo started; sleep 30; echo never"],
+        &["sh", "-c", "sleep 30 & echo $!; sleep 30; echo never"],
+    );
+    let out = finished(spawn(cmd));
+    let (path, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(124), "as timeout(1) says; {err}");
+    let (text, _) = parsed(&path);
+    assert!(text.contains("\n# exit code: signal 9 (SIGKILL)\n"), "{text}");
+    assert!(text.contains("\n# ended by: timeout (1 s)\n"), "{text}");
+    let background = text.lines().last().unwrap();
+    assert_ends(background, "the background sleep");
+}
+
+#[test]
+fn the_programs_end_ends_the_recording_and_what_it_left_running() {
+    let dir = scratch();
+    // The shell exits at once, leaving a sleep that holds the output pipe.
+    let cmd = recorder(
+        dir.path(),
+        "t",
+        &[],
+        &["sh", "-c", "sleep 30 & echo $!; echo done"],
     );
     let out = finished(spawn(cmd));
     let (path, err) = text_of(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("\n# exit code: signal 9 (SIGKILL)\n"), "{text}");
-    assert!(text.contains("\n# ended by: timeout (1 s)\n"), "{text}");
-    assert!(text.ends_with("# ---\nstarted\n"), "{text}");
-    assert!(Path::new(&path).with_extension("json").is_file());
+    let (text, _) = parsed(&path);
+    assert!(text.contains("\n# exit code: 0\n"), "{text}");
+    assert!(!text.contains("# ended by:"), "{text}");
+    let body: Vec<&str> = text.split("# ---\n").nth(1).unwrap().lines().collect();
+    assert_eq!(body[1], "done", "{text}");
+    assert_ends(body[0], "the left-behind sleep");
 }
 
 #[test]
-fn a_bad_timeout_is_a_usage_error() {
-    for bad in ["0", "-1", "soon", "nan"] {
-        let out = recorder(&scratch("bad-timeout"), "t", &["--timeout", bad], &["true"])
-            .output()
-            .unwrap();
-        let (_, err) = text_of(&out);
-        assert_eq!(out.status.code(), Some(2), "clap's usage error; {bad}: {err}");
-        assert!(err.starts_with("error: "), "{err}");
+fn a_bad_timeout_or_grace_is_a_usage_error() {
+    for option in ["--timeout", "--grace"] {
+        for bad in ["0", "-1", "soon", "nan"] {
+            let out = recorder(&scratch().path().join("x"), "t", &[option, bad], &["true"])
+                .output()
+                .unwrap();
+            let (_, err) = text_of(&out);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "clap's usage error; {option} {bad}: {err}"
+            );
+            assert!(err.starts_with("error: "), "{err}");
+        }
     }
 }
 
 #[test]
-fn a_recorder_killed_mid_run_leaves_the_header_and_the_lines_so_far() {
-    let dir = scratch("killed");
-    let cmd = recorder(
-        &dir,
-        "t",
-        &[],
-        &["sh", "-c", "echo first; echo second >&2; sleep 5; echo late"],
-    );
-    let mut child = spawn(cmd);
-    let (path, _) = transcript_holding(&dir, "second");
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.starts_with("# lesson: scratch\n"), "{text}");
-    assert!(
-        text.ends_with("\n# exit code: unfinished\n# ---\nfirst\nsecond\n"),
-        "{text}"
-    );
+fn a_lesson_or_name_that_leads_anywhere_else_is_refused_and_nothing_written() {
+    let root = scratch();
+    let dir = root.path().join("a/b/evidence");
+    let absolute = root.path().join("abs").display().to_string();
+    let cases = [
+        ("../../escaped", "t"),
+        ("/tmp", "t"),
+        (absolute.as_str(), "t"),
+        ("no-such-lesson", "t"),
+        ("", "t"),
+        ("day09-timing", "a/b"),
+        ("day09-timing", ""),
+        ("day09-timing", "../../../escaped"),
+    ];
+    for (lesson, name) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+            .args(["record", "--dir"])
+            .arg(&dir)
+            .args(["--lesson", lesson, "--name", name, "--", "true"])
+            .output()
+            .unwrap();
+        let (path, err) = text_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{lesson:?} {name:?}: {err}");
+        assert!(path.is_empty(), "{path}");
+        assert!(err.starts_with("error: invalid value"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let left: Vec<_> = walk(root.path());
+    assert!(left.is_empty(), "written: {left:?}");
+}
+
+/// Every file and folder under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        found.push(entry.path());
+        if entry.path().is_dir() {
+            found.extend(walk(&entry.path()));
+        }
+    }
+    found
 }
 
 #[test]
-fn a_recorder_stopped_by_sigterm_ends_the_program_and_finishes_the_transcript() {
-    let dir = scratch("sigterm");
-    let cmd = recorder(&dir, "t", &[], &["sh", "-c", "echo first; sleep 30; echo never"]);
-    let child = spawn(cmd);
-    let (path, _) = transcript_holding(&dir, "first");
-    let sent = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+fn a_recorder_killed_mid_run_leaves_the_header_and_the_lines_so_far_and_ends_the_program() {
+    let dir = scratch();
+    let cmd = recorder(
+        dir.path(),
+        "t",
+        &[],
+        &["sh", "-c", "echo $$; echo second >&2; exec sleep 30"],
+    );
+    let mut child = spawn(cmd);
+    let (path, _) = transcript_holding(dir.path(), "second");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# lesson: diagnostics\n"), "{text}");
+    let pid = text.split("# ---\n").nth(1).unwrap().lines().next().unwrap();
+    assert!(
+        text.ends_with(&format!("\n# exit code: unfinished\n# ---\n{pid}\nsecond\n")),
+        "{text}"
+    );
+    assert_ends(pid, "the program, whose recorder was killed");
+    // Its twin was never written: a twin is only ever whole.
+    assert!(!path.with_extension("json").exists());
+}
+
+/// Stops a recorder whose program printed `ready` with signal `name`, and
+/// returns its output, the transcript's path and text.
+fn stop_recorder(dir: &Path, options: &[&str], program: &str, name: &str) -> (Output, PathBuf, String) {
+    let child = spawn(recorder(dir, "t", options, &["sh", "-c", program]));
+    let (path, _) = transcript_holding(dir, "ready");
+    signal(&child, name);
     let out = finished(child);
-    let (_, err) = text_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    (out, path, text)
+}
+
+fn assert_stopped_by(out: &Output, path: &Path, signal: &str, number: i32) {
+    let (stdout, err) = text_of(out);
+    assert_eq!(out.status.code(), Some(128 + number), "{err}");
+    assert!(
+        stdout.is_empty(),
+        "no path for an interrupted recording: {stdout}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains("SIGTERM") && err.contains(&path.display().to_string()),
+        err.contains(signal) && err.contains(&path.display().to_string()),
         "{err}"
     );
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("\n# exit code: signal 15 (SIGTERM)\n"), "{text}");
-    assert!(text.contains("\n# ended by: the recorder's SIGTERM\n"), "{text}");
-    assert!(text.ends_with("# ---\nfirst\n"), "{text}");
     assert!(path.with_extension("json").is_file());
 }
 
 #[test]
+fn a_recorder_stopped_by_sigterm_ends_the_program_and_finishes_the_transcript() {
+    let dir = scratch();
+    let (out, path, text) = stop_recorder(dir.path(), &[], "echo ready; sleep 30; echo never", "TERM");
+    assert_stopped_by(&out, &path, "SIGTERM", 15);
+    assert!(text.contains("\n# exit code: signal 15 (SIGTERM)\n"), "{text}");
+    assert!(text.contains("\n# ended by: the recorder's SIGTERM\n"), "{text}");
+    assert!(text.ends_with("# ---\nready\n"), "{text}");
+}
+
+#[test]
+fn a_recorder_stopped_by_sigint_passes_it_on() {
+    let dir = scratch();
+    let (out, path, text) = stop_recorder(dir.path(), &[], "echo ready; sleep 30", "INT");
+    assert_stopped_by(&out, &path, "SIGINT", 2);
+    assert!(text.contains("\n# exit code: signal 2 (SIGINT)\n"), "{text}");
+    assert!(text.contains("\n# ended by: the recorder's SIGINT\n"), "{text}");
+}
+
+#[test]
+fn a_program_that_ignores_sigterm_gets_sigkill_after_the_grace() {
+    let dir = scratch();
+    // The shell and its sleep both ignore SIGTERM (an ignored signal stays
+    // ignored across exec).
+    let program = "trap '' TERM; echo ready; sleep 30; echo never";
+    let (out, path, text) = stop_recorder(dir.path(), &["--grace", "0.5"], program, "TERM");
+    assert_stopped_by(&out, &path, "SIGTERM", 15);
+    assert!(text.contains("\n# exit code: signal 9 (SIGKILL)\n"), "{text}");
+    assert!(
+        text.contains("\n# ended by: the recorder's SIGKILL, 0.5 s after its SIGTERM went unanswered\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("# ---\nready\n"), "{text}");
+}
+
+#[test]
+fn a_program_that_catches_sigterm_and_exits_by_itself_is_recorded_as_it_ended() {
+    let dir = scratch();
+    let program = "trap 'echo caught; exit 0' TERM; echo ready; sleep 30 & wait";
+    let (out, path, text) = stop_recorder(dir.path(), &[], program, "TERM");
+    assert_stopped_by(&out, &path, "SIGTERM", 15);
+    assert!(text.contains("\n# exit code: 0\n"), "{text}");
+    assert!(
+        text.contains("\n# ended by: the program itself, after the recorder's SIGTERM\n"),
+        "{text}"
+    );
+    assert!(!text.contains("ended by: the recorder's SIGTERM"), "{text}");
+    assert!(text.ends_with("# ---\nready\ncaught\n"), "{text}");
+}
+
+#[test]
 fn a_recorder_started_with_sigint_ignored_keeps_ignoring_it() {
-    let dir = scratch("ignored");
+    let dir = scratch();
     // sh starts a background job with SIGINT ignored, as for `evidence record &`.
     let script = format!(
-        "{} record --dir {} --lesson scratch --name t -- sh -c 'sleep 2; echo done' & \
+        "{} record --dir {} --lesson {FOLDER} --name t -- sh -c 'sleep 2; echo done' & \
          sleep 1; kill -INT $!; wait $!",
         env!("CARGO_BIN_EXE_evidence"),
-        dir.display()
+        dir.path().display()
     );
     let out = Command::new("sh").args(["-c", &script]).output().unwrap();
     let (path, err) = text_of(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    let text = std::fs::read_to_string(&path).unwrap();
+    let (text, _) = parsed(&path);
     assert!(text.contains("\n# exit code: 0\n"), "{text}");
     assert!(text.ends_with("# ---\ndone\n"), "{text}");
 }
 
+/// Runs the recorder as the `nobody` user when the tests run as root, for
+/// whom a folder's permissions are no obstacle.
+fn as_nobody_if_root(cmd: &mut Command) {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    // SAFETY: the closure runs between fork and exec and calls only the
+    // async-signal-safe setgroups, setgid and setuid.
+    unsafe {
+        cmd.pre_exec(|| {
+            let nobody = 65534;
+            if libc::setgroups(0, std::ptr::null()) != 0
+                || libc::setgid(nobody) != 0
+                || libc::setuid(nobody) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[test]
+fn a_folder_made_read_only_mid_run_loses_nothing_the_program_said() {
+    let root = scratch();
+    set_mode(root.path(), 0o777);
+    let lesson_dir = root.path().join(FOLDER);
+    std::fs::create_dir(&lesson_dir).unwrap();
+    set_mode(&lesson_dir, 0o777);
+    let fifo = root.path().join("go");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    set_mode(&fifo, 0o666);
+    // The program waits on the FIFO, so the folder is read-only before it ends.
+    let program = format!("echo ready; read line < {}; exit 3", fifo.display());
+    let mut cmd = recorder(root.path(), "t", &[], &["sh", "-c", &program]);
+    as_nobody_if_root(&mut cmd);
+    let child = spawn(cmd);
+    let (path, _) = transcript_holding(root.path(), "ready");
+    set_mode(&lesson_dir, 0o555);
+    std::fs::write(&fifo, "go\n").unwrap();
+    let out = finished(child);
+    set_mode(&lesson_dir, 0o777);
+    let (stdout, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&path.display().to_string()), "{err}");
+    assert!(err.contains("could not be finished"), "{err}");
+    assert!(err.contains("exit code 3"), "the program's real ending: {err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\n# exit code: unfinished\n"), "{text}");
+    assert!(text.ends_with("# ---\nready\n"), "{text}");
+}
+
+#[test]
+fn a_read_only_folder_is_one_line_before_anything_runs() {
+    let root = scratch();
+    set_mode(root.path(), 0o777);
+    let lesson_dir = root.path().join(FOLDER);
+    std::fs::create_dir(&lesson_dir).unwrap();
+    set_mode(&lesson_dir, 0o555);
+    let marker = root.path().join("ran");
+    let program = format!("echo > {}", marker.display());
+    let mut cmd = recorder(root.path(), "t", &[], &["sh", "-c", &program]);
+    as_nobody_if_root(&mut cmd);
+    let out = cmd.output().unwrap();
+    set_mode(&lesson_dir, 0o777);
+    let (stdout, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("Permission denied"), "{err}");
+    assert!(!marker.exists(), "the program ran unrecorded");
+    assert!(walk(&lesson_dir).is_empty());
+}
+
+#[test]
+fn a_full_disk_ends_the_program_and_says_how() {
+    let dir = scratch();
+    let limit: u64 = 4096;
+    let mut cmd = recorder(dir.path(), "t", &[], &["sh", "-c", "echo ready; yes"]);
+    // A file-size limit fails writes past 4 KiB as a full disk would (with
+    // EFBIG rather than ENOSPC), for the recorder alone and without root.
+    // SAFETY: the closure runs between fork and exec and calls only the
+    // async-signal-safe signal and setrlimit.
+    unsafe {
+        cmd.pre_exec(move || {
+            // Ignored, SIGXFSZ turns into the write error a full disk gives.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let rlimit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = finished(spawn(cmd));
+    let (stdout, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("could not be finished (File too large"), "{err}");
+    assert!(
+        err.contains(
+            "signal 9 (SIGKILL), ended by the recorder's SIGKILL, as the transcript could not be written"
+        ),
+        "{err}"
+    );
+    let files = evidence::transcript_files(dir.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(
+        text.contains("\n# exit code: unfinished\n# ---\nready\ny\n"),
+        "{}",
+        &text[..600]
+    );
+    assert!(text.len() as u64 <= limit);
+}
+
 #[test]
 fn recorders_starting_together_never_overwrite_each_other() {
-    let dir = scratch("together");
+    let dir = scratch();
     // Six recorders inside about a second: whatever the clock, at least two
     // start in the same second and so want the same file name.
     let children: Vec<Child> = (0..6)
         .map(|k| {
             let who = format!("WHO={k}");
             spawn(recorder(
-                &dir,
+                dir.path(),
                 "same",
                 &[&who],
                 &["sh", "-c", "sleep 1; echo \"$WHO\""],
@@ -200,9 +558,8 @@ fn recorders_starting_together_never_overwrite_each_other() {
         let out = finished(child);
         let (path, err) = text_of(&out);
         assert_eq!(out.status.code(), Some(0), "{err}");
-        let text = std::fs::read_to_string(&path).unwrap();
+        let (text, t) = parsed(&path);
         assert!(text.ends_with(&format!("# ---\n{k}\n")), "{path}: {text}");
-        let t = transcript::parse(&path, &text).unwrap();
         assert_eq!(t.header.environment, format!("WHO={k}"));
         paths.push(path);
     }
@@ -210,5 +567,7 @@ fn recorders_starting_together_never_overwrite_each_other() {
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), 6, "{paths:#?}");
-    assert_eq!(evidence::transcript_files(&dir).len(), 6);
+    assert_eq!(evidence::transcript_files(dir.path()).len(), 6);
+    // Nothing but transcripts and their twins: no draft left behind.
+    assert_eq!(walk(&dir.path().join(FOLDER)).len(), 12);
 }

@@ -39,12 +39,12 @@ where
     cli_exit::quiet_on_closed_pipe();
     // A usage error prints clap's message and exits 2; `--help` and
     // `--version` print and exit 0. Either way the lesson never starts.
-    let args = A::parse();
-    match lesson(args) {
+    let args = cli_exit::parse::<A>();
+    cli_exit::flushed(match lesson(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{}", error_line(&e));
             ExitCode::FAILURE
         }
-    }
+    })
 }

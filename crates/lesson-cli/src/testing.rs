@@ -59,7 +59,8 @@ pub fn assert_usage_error(output: &Output, expected: &str) {
 /// The command-line promises every lesson binary keeps: usage errors are
 /// clap's, with exit code 2, before CUDA is touched; `--help` shows the
 /// shared `--device N` and `--version` the package's version, both on
-/// stdout with exit code 0.
+/// stdout with exit code 0, or one line and exit code 1 where stdout is
+/// full.
 pub fn assert_standard_command_line(bin: &str, name: &str, version: &str) {
     assert_usage_error(
         &run(bin, &["--frobnicate"]),
@@ -87,6 +88,11 @@ pub fn assert_standard_command_line(bin: &str, name: &str, version: &str) {
         String::from_utf8_lossy(&printed.stdout),
         format!("{name} {version}\n")
     );
+
+    // Help that cannot be written (a full disk) is one line and exit 1.
+    for flag in ["--help", "--version"] {
+        cli_exit::testing::assert_full_stdout_is_one_line(Command::new(bin).arg(flag));
+    }
 }
 
 fn assert_no_panic(stderr: &str) {

@@ -1,13 +1,14 @@
 //! Clocks that hide in text the lexer blanks: an instruction inside inline
-//! assembly (`asm volatile("rdtsc")`, `asm!("rdtsc")`) and a clock function
+//! assembly (`asm volatile("rdtsc")`, `asm!("rdtsc")`), a clock function
 //! fetched by its name (`dlsym(h, "clock_gettime")`,
-//! `#[link_name = "clock_gettime"]`).
+//! `#[link_name = "clock_gettime"]`), and a file that holds a clock, named in
+//! a string literal (`fopen("/proc/uptime", "r")`).
 //!
 //! Both scanners find the construct in code; this file reads the original
 //! text of its literals. Not for: telling device assembly from host assembly
 //! (PTX names no host clock, so device code passes on its own).
 
-use super::names::{clock_function, ASM_ENCODINGS, ASM_INSTRUCTIONS};
+use super::names::{clock_function, ASM_ENCODINGS, ASM_INSTRUCTIONS, CLOCK_FILES};
 use crate::tokens::{matching, Token};
 
 /// Functions that fetch another function by its name.
@@ -61,6 +62,32 @@ pub fn looked_up(src: &str, tokens: &[Token], at: usize) -> Vec<String> {
         .filter(|name| clock_function(name).is_some())
         .map(str::to_string)
         .collect()
+}
+
+/// The clock files named in string literals of `src` (whose code, literals
+/// and comments blanked, is `code`), as (line, column, file). A literal is
+/// told from a comment by what opens the blanked run on its line: a quote,
+/// or `//`, `/*` or a block comment's leading `*`.
+pub fn clock_files(src: &str, code: &str) -> Vec<(usize, usize, &'static str)> {
+    let mut found = Vec::new();
+    for file in CLOCK_FILES {
+        for (offset, _) in src.match_indices(file) {
+            if code.get(offset..offset + 1) != Some(" ") {
+                continue; // Code itself: not a literal, and no clock.
+            }
+            let line_start = src[..offset].rfind('\n').map_or(0, |n| n + 1);
+            let before = &src[line_start..offset];
+            let in_comment = before.trim_start().starts_with('*')
+                || before.contains("//")
+                || before.contains("/*")
+                || before.rfind('"').is_none();
+            if !in_comment {
+                let col = before.chars().count() + 1;
+                found.push((src[..offset].matches('\n').count() + 1, col, *file));
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]

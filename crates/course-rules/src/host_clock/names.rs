@@ -45,6 +45,9 @@ pub const FUNCTIONS: &[&str] = &[
     "getrusage",
     "CLOCKS_PER_SEC",
     "CLK_TCK",
+    // Solaris and illumos: the high-resolution clock and its CPU-time twin.
+    "gethrtime",
+    "gethrvtime",
     // macOS.
     "mach_absolute_time",
     "mach_continuous_time",
@@ -157,6 +160,51 @@ pub const ASM_INSTRUCTIONS: &[&str] = &[
 /// (bytes with separators removed, the instruction it encodes).
 pub const ASM_ENCODINGS: &[(&str, &str)] = &[("0x0f,0x01,0xf9", "rdtscp"), ("0x0f,0x31", "rdtsc")];
 
+/// Files whose reading is reading a host clock, found as string literals in
+/// code (`fopen("/proc/uptime", "r")`, `open("/proc/uptime")`) and as words
+/// in shell scripts (`read up _ < /proc/uptime`).
+pub const CLOCK_FILES: &[&str] = &["/proc/uptime"];
+
+/// Python's clocks: `module.function` as the standard library spells them,
+/// found through `import time as t` and `from time import perf_counter`.
+pub const PYTHON_FUNCTIONS: &[&str] = &[
+    "time.time",
+    "time.time_ns",
+    "time.perf_counter",
+    "time.perf_counter_ns",
+    "time.monotonic",
+    "time.monotonic_ns",
+    "time.process_time",
+    "time.process_time_ns",
+    "time.thread_time",
+    "time.thread_time_ns",
+    "time.clock",
+    "time.clock_gettime",
+    "time.clock_gettime_ns",
+    "os.times",
+    "resource.getrusage",
+];
+
+/// Python modules that exist to time code with a host clock: any use.
+pub const PYTHON_MODULES: &[&str] = &["timeit"];
+
+/// The last segment of a Python call that reads "now" (`datetime.now()`,
+/// `datetime.datetime.utcnow()`, `date.today()`, `arrow.utcnow()`).
+pub const PYTHON_NOW: &[&str] = &["now", "utcnow", "today"];
+
+/// Shell variables whose value is read from a host clock (bash).
+pub const SHELL_VARIABLES: &[&str] = &["$EPOCHREALTIME", "$EPOCHSECONDS", "$SECONDS"];
+
+/// `date` formats that read the clock as a number to subtract: seconds since
+/// the epoch and nanoseconds (`date +%s%N`). A date written as a label
+/// (`date -u +%Y-%m-%dT%H:%M:%SZ`) times nothing and is not a finding.
+/// As (format, finding).
+pub const DATE_FORMATS: &[(&str, &str)] = &[("%s", "date +%s"), ("%N", "date +%N")];
+
+/// Shell commands that time another command with a host clock (`time make`,
+/// `/usr/bin/time -v prog`), as a command word.
+pub const SHELL_TIMERS: &[&str] = &["time"];
+
 /// Prefixes that name a function's system call or kernel entry point.
 const SYSCALL_PREFIXES: &[&str] = &["SYS_", "NR_", "vdso_", "kernel_"];
 
@@ -231,6 +279,12 @@ fn all_listed() -> impl Iterator<Item = &'static str> {
         .chain(RUST_CLOCK_CRATES)
         .chain(NOW_FUNCTIONS)
         .chain(ASM_INSTRUCTIONS)
+        .chain(CLOCK_FILES)
+        .chain(PYTHON_FUNCTIONS)
+        .chain(PYTHON_MODULES)
+        .chain(PYTHON_NOW)
+        .chain(SHELL_VARIABLES)
+        .chain(DATE_FORMATS.iter().map(|(_, what)| what))
         .copied()
 }
 

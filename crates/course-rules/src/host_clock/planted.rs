@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::scan;
+use super::{scan, Script, Source};
 use crate::lexer::Lang;
 
 /// One planted form: the source, the finding's `what`, and the text the
@@ -197,6 +197,23 @@ const C_PLANTS: &[Plant] = &[
         "clock_gettime",
         "dlsym",
     ),
+    p("hrtime_t t = gethrtime();", "gethrtime", "gethrtime"),
+    p("hrtime_t t = gethrvtime();", "gethrvtime", "gethrvtime"),
+    p(
+        "long r = syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);",
+        "SYS_clock_gettime",
+        "SYS_clock_gettime",
+    ),
+    p(
+        "FILE* f = fopen(\"/proc/uptime\", \"r\");",
+        "/proc/uptime",
+        "/proc/uptime",
+    ),
+    p(
+        "std::ifstream up(\"/proc/uptime\"); double s; up >> s;",
+        "/proc/uptime",
+        "/proc/uptime",
+    ),
     // OpenMP and MPI timers.
     p("double t = omp_get_wtime();", "omp_get_wtime", "omp_get_wtime"),
     p("double r = omp_get_wtick();", "omp_get_wtick", "omp_get_wtick"),
@@ -385,6 +402,151 @@ const RUST_PLANTS: &[Plant] = &[
     p("unsafe extern \"C\" { fn clock() -> i64; }\nfn f() { unsafe { clock() }; }", "clock()", "clock() }"),
     p("fn f() { nix::time::ClockId::CLOCK_MONOTONIC.now(); nix::time::ClockId::now(c); }", "ClockId::now", "nix::time::ClockId::now"),
     p("fn f() { unsafe { asm!(r\"rdtsc\", out(\"eax\") lo) }; }", "rdtsc", "asm!"),
+    // System calls by name, and the clock the kernel keeps in a file.
+    p("use libc::{syscall, SYS_clock_gettime};\nfn f() { unsafe { syscall(SYS_clock_gettime, 1, p) }; }", "SYS_clock_gettime", "SYS_clock_gettime,"),
+    p("fn f() { unsafe { libc::syscall(libc::SYS_gettimeofday, p, q) }; }", "SYS_gettimeofday", "libc::SYS_gettimeofday"),
+    p("extern \"C\" { fn gethrtime() -> i64; }", "gethrtime", "gethrtime"),
+    p("fn f() { let up = std::fs::read_to_string(\"/proc/uptime\"); }", "/proc/uptime", "/proc/uptime"),
+    p("fn f() { let up = std::fs::File::open(r\"/proc/uptime\"); }", "/proc/uptime", "/proc/uptime"),
+];
+
+const PYTHON_PLANTS: &[Plant] = &[
+    p("import time\nt0 = time.time()", "time.time", "time.time()"),
+    p("import time\nt0 = time.time_ns()", "time.time_ns", "time.time_ns"),
+    p(
+        "import time\nt0 = time.perf_counter()",
+        "time.perf_counter",
+        "time.perf_counter",
+    ),
+    p(
+        "import time\nt0 = time.perf_counter_ns()",
+        "time.perf_counter_ns",
+        "time.perf_counter_ns",
+    ),
+    p(
+        "import time\nt0 = time.monotonic()",
+        "time.monotonic",
+        "time.monotonic",
+    ),
+    p(
+        "import time\nt0 = time.monotonic_ns()",
+        "time.monotonic_ns",
+        "time.monotonic_ns",
+    ),
+    p(
+        "import time\nt0 = time.process_time()",
+        "time.process_time",
+        "time.process_time",
+    ),
+    p(
+        "import time\nt0 = time.thread_time()",
+        "time.thread_time",
+        "time.thread_time",
+    ),
+    p(
+        "import time\nt0 = time.clock_gettime(time.CLOCK_MONOTONIC)",
+        "time.clock_gettime",
+        "time.clock_gettime",
+    ),
+    p(
+        "import time as t\nt0 = t.perf_counter()",
+        "time.perf_counter",
+        "t.perf_counter",
+    ),
+    p(
+        "from time import perf_counter\nt0 = perf_counter()",
+        "time.perf_counter",
+        "perf_counter()",
+    ),
+    p(
+        "from time import perf_counter as pc\nt0 = pc()",
+        "time.perf_counter",
+        "pc()",
+    ),
+    p(
+        "from time import perf_counter",
+        "time.perf_counter",
+        "perf_counter",
+    ),
+    p(
+        "from time import (sleep,\n    monotonic)\nt0 = monotonic()",
+        "time.monotonic",
+        "monotonic()",
+    ),
+    p(
+        "from time import *\nt0 = monotonic_ns()",
+        "time.monotonic_ns",
+        "monotonic_ns",
+    ),
+    p("import os, time; t0 = time.time()", "time.time", "time.time()"),
+    p("f = time.perf_counter", "time.perf_counter", "time.perf_counter"),
+    p(
+        "from datetime import datetime\nt0 = datetime.now()",
+        "datetime.now",
+        "datetime.now",
+    ),
+    p(
+        "import datetime\nt0 = datetime.datetime.now()",
+        "datetime.now",
+        "datetime.datetime",
+    ),
+    p(
+        "import datetime as dt\nt0 = dt.datetime.utcnow()",
+        "datetime.utcnow",
+        "dt.datetime",
+    ),
+    p(
+        "from datetime import date\nd = date.today()",
+        "date.today",
+        "date.today",
+    ),
+    p(
+        "import timeit\nt = timeit.default_timer()",
+        "timeit",
+        "timeit.default_timer",
+    ),
+    p(
+        "import ctypes\nlibc = ctypes.CDLL(None)\nlibc.clock_gettime(1, ts)",
+        "clock_gettime",
+        "libc.clock_gettime",
+    ),
+    p(
+        "from timeit import default_timer as timer\nt0 = timer()",
+        "timeit",
+        "default_timer",
+    ),
+    p("import os\nu = os.times()", "os.times", "os.times"),
+    p(
+        "import resource\nr = resource.getrusage(resource.RUSAGE_SELF)",
+        "resource.getrusage",
+        "resource.getrusage",
+    ),
+    p(
+        "up = float(open(\"/proc/uptime\").read().split()[0])",
+        "/proc/uptime",
+        "/proc/uptime",
+    ),
+    p(
+        "import pathlib\nup = pathlib.Path('/proc/uptime').read_text()",
+        "/proc/uptime",
+        "/proc/uptime",
+    ),
+];
+
+const SHELL_PLANTS: &[Plant] = &[
+    p("t0=$(date +%s%N)", "date +%s", "date"),
+    p("t0=$(date +%s%N)", "date +%N", "date"),
+    p("t0=`date +%s`", "date +%s", "date"),
+    p("t0=\"$(/bin/date +%s.%N)\"", "date +%N", "date"),
+    p("start=$EPOCHREALTIME", "$EPOCHREALTIME", "$EPOCHREALTIME"),
+    p("echo \"${EPOCHREALTIME}\"", "$EPOCHREALTIME", "${EPOCHREALTIME}"),
+    p("s=$EPOCHSECONDS", "$EPOCHSECONDS", "$EPOCHSECONDS"),
+    p("SECONDS=0; run; echo \"took $SECONDS s\"", "$SECONDS", "$SECONDS"),
+    p("time ./timing", "time", "time ./timing"),
+    p("for i in 1 2; do time ./timing; done", "time", "time ./timing"),
+    p("if true; then /usr/bin/time -v ./timing; fi", "time", "time -v"),
+    p("read -r up _ < /proc/uptime", "/proc/uptime", "/proc/uptime"),
+    p("up=$(cut -d' ' -f1 /proc/uptime)", "/proc/uptime", "/proc/uptime"),
 ];
 
 /// Where a finding points: the text from its line and column on.
@@ -394,7 +556,7 @@ fn pointed_at(src: &str, line: usize, col: usize) -> String {
 }
 
 /// The plants that the scanner misses or reports in the wrong place.
-fn missed(plants: &[Plant], lang: Lang) -> Vec<String> {
+fn missed(plants: &[Plant], lang: impl Into<Source> + Copy) -> Vec<String> {
     let mut missed = Vec::new();
     for plant in plants {
         let found = scan(Path::new("f"), plant.src, lang);
@@ -438,8 +600,35 @@ fn every_banned_rust_form_is_found_where_it_is() {
 }
 
 #[test]
+fn every_banned_python_form_is_found_where_it_is() {
+    let missed = missed(PYTHON_PLANTS, Source::Script(Script::Python));
+    assert!(
+        missed.is_empty(),
+        "{} missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+}
+
+#[test]
+fn every_banned_shell_form_is_found_where_it_is() {
+    let missed = missed(SHELL_PLANTS, Source::Script(Script::Shell));
+    assert!(
+        missed.is_empty(),
+        "{} missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+}
+
+#[test]
 fn every_finding_prints_as_path_line_col_what_why() {
-    for (plants, lang) in [(C_PLANTS, Lang::C), (RUST_PLANTS, Lang::Rust)] {
+    for (plants, lang) in [
+        (C_PLANTS, Source::Code(Lang::C)),
+        (RUST_PLANTS, Source::Code(Lang::Rust)),
+        (PYTHON_PLANTS, Source::Script(Script::Python)),
+        (SHELL_PLANTS, Source::Script(Script::Shell)),
+    ] {
         for plant in plants {
             for f in scan(Path::new("code/x/x.cu"), plant.src, lang) {
                 let line = f.to_string();
@@ -451,7 +640,7 @@ fn every_finding_prints_as_path_line_col_what_why() {
     }
 }
 
-fn assert_clean(src: &str, lang: Lang) {
+fn assert_clean(src: &str, lang: impl Into<Source>) {
     let found: Vec<String> = scan(Path::new("f"), src, lang)
         .iter()
         .map(|f| format!("{}:{} {}", f.line, f.col, f.what))
@@ -498,4 +687,76 @@ fn sleeping_ordinary_words_comments_and_strings_are_not_host_clocks() {
          /* asm!(\"rdtsc\") */ fn g() { unsafe { core::arch::asm!(\"pause\") } }",
         Lang::Rust,
     );
+}
+
+#[test]
+fn scripts_that_sleep_label_with_dates_or_name_clocks_in_words_are_clean() {
+    assert_clean(
+        "import time\nimport torch\n# time.time() and time.perf_counter() lie about GPU work\n\
+         print(\"never time.time() a kernel\")\ntime.sleep(1)\n\
+         start = torch.cuda.Event(enable_timing=True)\nms = start.elapsed_time(stop)\n\
+         \"\"\"datetime.now() in a docstring\"\"\"\nx.times = 3\nfrom datetime import timedelta\n\
+         d = timedelta(seconds=1)\nn = len(now)\ndef now_ms(): pass\n",
+        Script::Python,
+    );
+    assert_clean(
+        "#!/bin/sh\n# time ./x, date +%s%N and $EPOCHREALTIME are banned\n\
+         dir=out-$(date -u +%Y%m%dT%H%M%SZ)\nsleep 1\necho \"$#\" \"${#x}\" $SECONDS_LEFT\n\
+         timeout 60 ./x\nruntime=$(./probe)\necho \"the time it took\"\n\
+         ./update --date 2026 # date +%s\nuptime_file=none\n",
+        Script::Shell,
+    );
+    assert_clean(
+        "// reads /proc/uptime, which is banned\n/* \"/proc/uptime\" */\n\
+         const char* help = \"see the rules\"; // \"/proc/uptime\"\n",
+        Lang::C,
+    );
+}
+
+#[test]
+fn rust_brought_in_under_another_name_is_read_as_rust() {
+    let root = tempfile_dir();
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "crates/a/src/lib.rs",
+        "include!(\"clock.inc\");\n#[path = \"../hidden/m.txt\"]\nmod m;\n",
+    );
+    write(
+        "crates/a/src/clock.inc",
+        "fn f() { std::time::Instant::now(); }\n",
+    );
+    write(
+        "crates/a/hidden/m.txt",
+        "pub fn g() { unsafe { libc::gettimeofday(p, q) }; }\n",
+    );
+    let files = vec![
+        std::path::PathBuf::from("crates/a/src/lib.rs"),
+        std::path::PathBuf::from("crates/a/src/clock.inc"),
+    ];
+    let (found, problems) = super::scan_project(&root, &files);
+    let _ = std::fs::remove_dir_all(&root);
+    assert!(problems.is_empty(), "{problems:?}");
+    let found: Vec<String> = found
+        .iter()
+        .map(|f| format!("{}:{} {}", f.path.display(), f.line, f.what))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "crates/a/hidden/m.txt:1 gettimeofday",
+            "crates/a/src/clock.inc:1 std::time::Instant"
+        ]
+    );
+}
+
+/// A fresh folder of this test's own under the system's temp dir.
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("course-rules-brought-in-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }

@@ -112,7 +112,7 @@ fn positive(s: &str) -> Result<f64, String> {
 
 fn main() -> ExitCode {
     cli_exit::quiet_on_closed_pipe();
-    let args = Args::parse();
+    let args = cli_exit::parse::<Args>();
     cli_exit::finish(dispatch(args).map(|()| ExitCode::SUCCESS))
 }
 
