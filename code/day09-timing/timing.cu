@@ -8,7 +8,7 @@
 //
 //   1  a host clock around the whole process
 //   2  a host clock around the launch statement, which only queues the kernel
-//   3  CUDA events around the first launch, which still pays the module load
+//   3  CUDA events around the first launch, which still pays the lazy load
 //   4  CUDA events after a warm-up: the kernel itself
 //   5  CUDA events around both copies in, the kernel and the copy out: what a
 //      caller of this code waits for
@@ -89,8 +89,10 @@ static_assert(static_cast<size_t>(blocksFor(kElems)) * kThreadsPerBlock >=
 // memory bandwidth and nothing in the launch configuration changes that.
 //
 // Needs gridDim.x * blockDim.x >= n. The guard wraps the body in an `if`
-// instead of returning early: an early return deadlocks the day a
-// __syncthreads() is added below it.
+// instead of returning early, so every thread of the block lives to the end
+// of the kernel: a shared-memory tile or a __syncthreads() added later can go
+// after the `if`, where every thread takes part, never inside it (see
+// CUDA-CODE-STYLE.md rule 7).
 __global__ void vectorAdd(const float* a, const float* b, float* out,
                           size_t n) {
     const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
@@ -100,9 +102,10 @@ __global__ void vectorAdd(const float* a, const float* b, float* out,
 }
 
 // out[i] = 2 * a[i]. The arithmetic is beside the point: this kernel exists to
-// be launched for the first time long after vectorAdd is warm. If the load
-// cost were paid once per process its cold and warm rows would match; they do
-// not, because lazy loading loads each kernel when it is first launched.
+// be launched for the first time long after vectorAdd is warm. It lives in
+// the same module as vectorAdd, which is loaded by then; if the load cost
+// were paid once per module its cold and warm rows would match. They do not,
+// because lazy loading also loads each kernel when it is first launched.
 //
 // Same access pattern and launch assumption as vectorAdd.
 __global__ void vectorScale(const float* a, float* out, size_t n) {
@@ -210,8 +213,9 @@ static float timeKernel(LaunchFn launch) {
     CUDA_CHECK(cudaEventCreate(&stop));
 
     // Warm up the kernel being timed, not merely some kernel: with lazy
-    // loading (the Linux default since CUDA 12.2) every kernel's first
-    // launch loads its own module.
+    // loading (the Linux default since CUDA 12.2) a kernel is loaded at its
+    // own first launch, and its module with it if no kernel of that module
+    // has run yet.
     for (int i = 0; i < kWarmupRuns; ++i) {
         launch();
     }
@@ -274,8 +278,11 @@ static float timeRoundTrip(const float* h_a, const float* h_b, float* h_out,
 
 int main() {
     // Row 1 starts here, the earliest a program can read a clock. Process
-    // creation, the dynamic linker and loading libcudart have already happened;
-    // only `time ./timing` sees those.
+    // creation and the dynamic linker have already run; nvcc links the CUDA
+    // runtime statically, and the driver library it loads is loaded inside
+    // the first CUDA call below, so that cost lands in the context line.
+    // `time ./timing` sees the start-up and, after main, the exit-time
+    // teardown of the context and the allocations, which row 1 does not.
     const double tProcessStart = hostMs();
 
     // The first CUDA call. Since CUDA 12.0 cudaSetDevice initialises the
@@ -315,12 +322,14 @@ int main() {
     CUDA_CHECK(cudaEventCreate(&stop));
 
     // Row 3 comes first on purpose: this is vectorAdd's first launch in the
-    // process, so its module is loaded now. Any earlier launch would have
-    // paid that load and turned row 3 into row 4.
+    // process, and the first of any kernel of this file, so its module and
+    // the kernel itself are loaded now. Any earlier launch would have paid
+    // that load and turned row 3 into row 4.
     //
     // The load runs on the host, where events cannot see it. What the events
     // do see is the hole it leaves on the device: the start event completes,
-    // the GPU idles while the host loads the module, then the kernel runs.
+    // the GPU idles while the host loads the module and the kernel, then the
+    // kernel runs.
     // snippet: cold-launch
     CUDA_CHECK(cudaEventRecord(start));
     vectorAdd<<<blocks, kThreadsPerBlock>>>(d_a, d_b, d_out, kElems);
@@ -331,7 +340,7 @@ int main() {
     CUDA_CHECK(cudaEventElapsedTime(&coldMs, start, stop));
     // end snippet
 
-    // Row 2. The module is loaded now, so the only thing left to see is what
+    // Row 2. vectorAdd is loaded now, so the only thing left to see is what
     // a host clock around a launch covers. The launch returns once the work
     // is queued: the first reading is the queueing. Adding
     // cudaDeviceSynchronize makes the clock wait for the kernel, which is what

@@ -231,8 +231,9 @@ static float timeKernel(LaunchFn launch) {
     CUDA_CHECK(cudaEventCreate(&stop));
 
     // Warm up the kernel being timed, not merely some kernel: with lazy
-    // loading (the Linux default since CUDA 12.2) every kernel's first
-    // launch loads its own module.
+    // loading (the Linux default since CUDA 12.2) a kernel is loaded at its
+    // own first launch, and its module with it if no kernel of that module
+    // has run yet.
     for (int i = 0; i < kWarmupRuns; ++i) {
         launch();
     }
