@@ -18,8 +18,9 @@
 #   checks  the GPU-only Rust tests, then each lesson's sanitizers over both
 #           programs.
 #   machine the machine facts the lessons' pages lean on (PCIe link, clocks,
-#           GPU count), recorded once as evidence/machine/ transcripts, so a
-#           figure such as a link speed is quoted from a transcript too.
+#           GPU count, the CPU and any hypervisor under it), recorded once as
+#           evidence/machine/ transcripts, so a figure such as a link speed is
+#           quoted from a transcript too.
 #   other   a lesson's own phase: code/<lesson>/gpu-phases/<phase>.sh, sourced
 #           here with record, cxx, rust, $cxx_bin, $rust_bin, $gpu and $ev.
 # Lessons default to all of them. Runs are named <gpu>-<program>[-variant],
@@ -75,6 +76,9 @@ if [ "$phase" = machine ]; then
     --query-gpu=index,name,pcie.link.gen.gpumax,pcie.link.gen.hostmax,pcie.link.gen.max,pcie.link.width.max,clocks.max.sm,clocks.applications.graphics,clocks.max.memory \
     --format=csv
   record machine "$gpu-topology" -- nvidia-smi topo -m
+  # The host's CPU, and the hypervisor if it is a guest: a blocking wait's
+  # wake-up goes through interrupt delivery, which a VM changes.
+  record machine "$gpu-lscpu" -- lscpu
   lessons=()
 fi
 
