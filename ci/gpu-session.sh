@@ -23,8 +23,9 @@
 #           then each 13.5 report against a 13.0 one of the same program,
 #           line for line with the numbers masked (ci/report-diff.sh).
 #   machine the machine facts the lessons' pages lean on (PCIe link, clocks,
-#           GPU count), recorded once as evidence/machine/ transcripts, so a
-#           figure such as a link speed is quoted from a transcript too.
+#           GPU count, the CPU and any hypervisor under it), recorded once as
+#           evidence/machine/ transcripts, so a figure such as a link speed is
+#           quoted from a transcript too.
 #   other   a lesson's own phase: code/<lesson>/gpu-phases/<phase>.sh, sourced
 #           here with record, cxx, rust, $cxx_bin, $rust_bin, $gpu and $ev.
 # Lessons default to all of them. Runs are named <gpu>-<program>[-variant],
@@ -85,6 +86,9 @@ if [ "$phase" = machine ]; then
     --query-gpu=index,name,pcie.link.gen.gpumax,pcie.link.gen.hostmax,pcie.link.gen.max,pcie.link.width.max,clocks.max.sm,clocks.applications.graphics,clocks.max.memory \
     --format=csv
   record machine "$gpu-topology" -- nvidia-smi topo -m
+  # The host's CPU, and the hypervisor if it is a guest: a blocking wait's
+  # wake-up goes through interrupt delivery, which a VM changes.
+  record machine "$gpu-lscpu" -- lscpu
   lessons=()
 fi
 

@@ -15,20 +15,24 @@
 //   6  What an event interval holds: work queued before its start, a host
 //      delay inside it, another stream's work competing inside it.
 //   7  Clocks after idle: the first launches after a pause, each timed alone,
-//      beside NVML's SM clock.
+//      beside the kernel's own duration on the device's timer, the launch
+//      call's host time and NVML's SM clock.
 //   8  The page's timing pattern against the course's timeKernel.
 //
 // The course bans host clocks (CUDA-CODE-STYLE.md, "No host clocks"). This
-// file reads them on purpose in Parts 1 to 4 and 6, because the page's claims
-// there are about the host: what a host clock around a launch sees, how much
-// CPU a wait burns, what an API call costs the calling thread, and a host
-// delay placed inside an event interval. Every kernel duration the page talks
-// about is still measured with events.
+// file reads them on purpose in Parts 1 to 4, 6 and 7, because the page's
+// claims there are about the host: what a host clock around a launch sees,
+// how much CPU a wait burns and how late it wakes, what an API call costs the
+// calling thread, and a host delay placed inside an event interval. Every
+// kernel duration the page talks about is still measured with events (and in
+// Part 7 also by the kernel itself, on the device's timer).
 //
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -o events events.cu
 // Run:   ./events
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -103,6 +107,9 @@ static_assert(sizeof(kPart1KernelMs) / sizeof(kPart1KernelMs[0]) == kNumPart1,
 static_assert(kPart7First + kPart7Steady <= kPart7Launches,
               "the first and the steady launches do not overlap");
 static_assert(kThreadsPerBlock % 32 == 0, "a block is a whole number of warps");
+// consume writes 2 * (3i + 1) + 1 = 6i + 3 for the largest i, n - 1.
+static_assert(6LL * (kPart5Elems - 1) + 3 <= INT_MAX,
+              "Part 5's values fit an int");
 
 // The device's global timer, in nanoseconds. It runs at a fixed rate
 // whatever the SM clock does, so a spin on it lasts the time asked for.
@@ -120,15 +127,22 @@ __global__ void spinFor(unsigned long long ns) {
 }
 
 // Waits `cycles` SM clock cycles: a fixed amount of work, so its duration
-// is longer when the SM clock is lower. Part 7's and Part 8's kernel.
-__global__ void spinCycles(long long cycles) {
+// is longer when the SM clock is lower. Part 7's and Part 8's kernel. Unless
+// `ns` is null, thread 0 writes there how long it ran on the global timer:
+// the kernel's own duration, with no launch and no event in it.
+__global__ void spinCycles(long long cycles, unsigned long long* ns) {
+    const unsigned long long begin = globalNs();
     const long long start = clock64();
     while (clock64() - start < cycles) {
+    }
+    if (ns != nullptr && threadIdx.x == 0) {
+        *ns = globalNs() - begin;
     }
 }
 
 // Part 5's producer: each block's first thread waits `ns` (the producer's
-// "work"), then the grid writes buf[i] = 3 * i + 1. Needs n < 2^29 / 3.
+// "work"), then the grid writes buf[i] = 3 * i + 1. With consume's 6i + 3,
+// that needs n <= 357913941 (6 (n - 1) + 3 <= INT_MAX), asserted above.
 __global__ void produce(int* buf, int n, unsigned long long ns) {
     if (threadIdx.x == 0) {
         const unsigned long long start = globalNs();
@@ -160,6 +174,23 @@ static unsigned long long nsFromMs(double ms) {
     return static_cast<unsigned long long>(ms * 1.0e6 + 0.5);
 }
 
+// Launches every kernel of this file once, doing nothing. Lazy loading (the
+// Linux default since CUDA 12.2) loads the module at the first launch of any
+// of its kernels, and each kernel's own code at that kernel's first launch;
+// so each one is launched here, before anything is timed (rule 3 of
+// CUDA-CODE-STYLE.md). main and the Rust twin both call it.
+static cudaError_t loadEveryKernel(cudaStream_t stream) {
+    spinFor<<<kSpinBlocks, kSpinThreads, 0, stream>>>(0);
+    spinCycles<<<kSpinBlocks, kSpinThreads, 0, stream>>>(0, nullptr);
+    produce<<<1, kThreadsPerBlock, 0, stream>>>(nullptr, 0, 0);
+    consume<<<1, kThreadsPerBlock, 0, stream>>>(nullptr, nullptr, 0);
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) {
+        return err;
+    }
+    return cudaStreamSynchronize(stream);
+}
+
 // Blocks of kThreadsPerBlock that fill every SM at once for spinFor.
 static int hogBlocks() {
     int device = 0;
@@ -185,9 +216,14 @@ extern "C" cudaError_t events_spin(unsigned long long ns,
 }
 
 extern "C" cudaError_t events_spin_cycles(long long cycles,
+                                          unsigned long long* ns,
                                           cudaStream_t stream) {
-    spinCycles<<<kSpinBlocks, kSpinThreads, 0, stream>>>(cycles);
+    spinCycles<<<kSpinBlocks, kSpinThreads, 0, stream>>>(cycles, ns);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t events_load_every_kernel(cudaStream_t stream) {
+    return loadEveryKernel(stream);
 }
 
 extern "C" cudaError_t events_hog(unsigned long long ns, cudaStream_t stream) {
@@ -256,12 +292,25 @@ static double processCpuMs() {
            static_cast<double>(ts.tv_nsec) * 1.0e-6;
 }
 
-// Sleeps without reading a clock: Part 7's idle period.
+// One line on stderr and exit 1: a measurement this program cannot trust.
+static void impossible(const char* what) {
+    std::fprintf(stderr, "%s\n", what);
+    std::exit(EXIT_FAILURE);
+}
+
+// Sleeps without reading a clock: Part 7's idle period. A signal ends
+// nanosleep early with EINTR and the time left in `ts`, so it sleeps on;
+// any other failure (EINVAL, EFAULT) would fail every time, so it ends the
+// program instead of looping.
 static void sleepMs(double ms) {
     struct timespec ts;
     ts.tv_sec = static_cast<time_t>(ms / 1.0e3);
     ts.tv_nsec = static_cast<long>((ms - ts.tv_sec * 1.0e3) * 1.0e6);
     while (nanosleep(&ts, &ts) != 0) {
+        if (errno != EINTR) {
+            impossible("part 7: nanosleep failed; the idle period cannot be "
+                       "timed");
+        }
     }
 }
 
@@ -288,12 +337,6 @@ static float elapsedMs(cudaEvent_t start, cudaEvent_t stop) {
 
 static const char* verdict(bool holds) {
     return holds ? "holds" : "does not hold";
-}
-
-// One line on stderr and exit 1: a measurement this program cannot trust.
-static void impossible(const char* what) {
-    std::fprintf(stderr, "%s\n", what);
-    std::exit(EXIT_FAILURE);
 }
 
 // verbatim: time-kernel
@@ -441,7 +484,14 @@ static void part2(cudaEvent_t start, cudaEvent_t stop) {
 
 // Part 3: the wait on a 50 ms kernel, through an event of each kind. CPU
 // time and the host clock are read before the launch and after the wait;
-// the wake-up latency is the host's wait less the kernel's event time.
+// the wake-up latency is the host's wait less the kernel's event time. That
+// wait also holds the calls before the start event is stamped (the CPU-time
+// read, the record), so the host clock is read once more when every call
+// has returned: "after calls" is the wait from there, less the kernel's
+// event time. The start event finds the stream idle and is stamped before
+// the launch is submitted, so the interval holds part of the submission, and
+// "after calls" comes out lower than the wake-up by that part; the true
+// wake-up lies between the two columns.
 static void part3(cudaEvent_t start) {
     cudaEvent_t spinning, blocking;
     CUDA_CHECK(cudaEventCreate(&spinning));
@@ -454,16 +504,17 @@ static void part3(cudaEvent_t start) {
                 "blocking sync\n",
                 kPart3KernelMs);
     std::printf("%d waits each, medians\n", kPart3Reps);
-    std::printf("%9s  %9s  %9s  %9s  %10s\n", "mode", "wait ms", "CPU ms",
-                "CPU share", "wake-up us");
+    std::printf("%9s  %9s  %9s  %9s  %10s  %14s\n", "mode", "wait ms",
+                "CPU ms", "CPU share", "wake-up us", "after calls us");
     for (int m = 0; m < 2; ++m) {
-        std::vector<double> wait, cpu, latency;
+        std::vector<double> wait, cpu, latency, afterCalls;
         for (int r = 0; r < kPart3Reps; ++r) {
             const double t0 = hostMs();
             const double c0 = processCpuMs();
             CUDA_CHECK(cudaEventRecord(start));
             spin(kPart3KernelMs);
             CUDA_CHECK(cudaEventRecord(stops[m]));
+            const double tCalls = hostMs();  // every call has returned
             CUDA_CHECK(cudaEventSynchronize(stops[m]));
             const double c1 = processCpuMs();
             const double t1 = hostMs();
@@ -475,13 +526,14 @@ static void part3(cudaEvent_t start) {
             wait.push_back(t1 - t0);
             cpu.push_back(c1 - c0);
             latency.push_back((t1 - t0 - kernelMs) * 1.0e3);
+            afterCalls.push_back((t1 - tCalls - kernelMs) * 1.0e3);
         }
         const double w = median(wait);
         const double c = median(cpu);
         share[m] = 100.0 * c / w;
         latencyUs[m] = median(latency);
-        std::printf("%9s  %9.3f  %9.3f  %8.1f%%  %10.1f\n", names[m], w, c,
-                    share[m], latencyUs[m]);
+        std::printf("%9s  %9.3f  %9.3f  %8.1f%%  %10.1f  %14.1f\n", names[m], w,
+                    c, share[m], latencyUs[m], median(afterCalls));
     }
     std::printf("blocking wakes %.1f us later than spinning\n",
                 latencyUs[1] - latencyUs[0]);
@@ -592,6 +644,8 @@ static bool part5(cudaStream_t a, cudaStream_t b) {
         CUDA_CHECK(cudaMemset(d_buf, 0, kPart5Elems * sizeof(int)));
         CUDA_CHECK(cudaMemset(d_out, 0, kPart5Elems * sizeof(int)));
         CUDA_CHECK(cudaDeviceSynchronize());
+        // The snippet's seven calls: five stream operations and the two
+        // launches' error checks.
         // snippet: cross-stream
         const double t0 = hostMs();
         produce<<<kProduceBlocks, kThreadsPerBlock, 0, a>>>(
@@ -634,7 +688,7 @@ static bool part5(cudaStream_t a, cudaStream_t b) {
                 kPart5ProducerMs);
     std::printf("%d runs; the consumer's result was right in all\n",
                 kPart5Reps);
-    std::printf("host issued all six calls in %8.4f ms (median)\n", issue);
+    std::printf("host issued all seven calls in %8.4f ms (median)\n", issue);
     std::printf("consumer started %8.4f ms after the producer ended "
                 "(smallest)\n",
                 gap);
@@ -750,35 +804,54 @@ static unsigned int smClockMhz(const Nvml& nvml) {
     return mhz;
 }
 
-// Part 7: after an idle period, each launch timed alone, beside the clock.
+// Part 7: after an idle period, each launch timed alone, beside the
+// kernel's own duration (the device's global timer, read by the kernel),
+// the launch call's host time and the clock. An event interval longer than
+// the kernel's own duration is time outside the kernel: the start event is
+// stamped on an idle stream before the launch is submitted (Part 2).
 static void part7(cudaEvent_t start, cudaEvent_t stop) {
     Nvml nvml;
     if (!openNvml(&nvml)) {
         impossible("part 7: NVML (libnvidia-ml.so.1) cannot read this "
                    "device's clocks");
     }
+    unsigned long long* d_ns = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_ns, kPart7Launches * sizeof(unsigned long long)));
     CUDA_CHECK(cudaDeviceSynchronize());
     sleepMs(kPart7IdleMs);
     const unsigned int idleMhz = smClockMhz(nvml);
     std::vector<double> ms(kPart7Launches);
+    std::vector<double> callUs(kPart7Launches);
     std::vector<unsigned int> mhz(kPart7Launches);
     for (int i = 0; i < kPart7Launches; ++i) {
         CUDA_CHECK(cudaEventRecord(start));
-        spinCycles<<<kSpinBlocks, kSpinThreads>>>(kPart7Cycles);
+        const double t0 = hostMs();
+        spinCycles<<<kSpinBlocks, kSpinThreads>>>(kPart7Cycles, d_ns + i);
+        const double t1 = hostMs();  // the launch call has returned
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         ms[i] = elapsedMs(start, stop);
+        callUs[i] = (t1 - t0) * 1.0e3;
         mhz[i] = smClockMhz(nvml);
     }
     nvml.shutdown();
+    std::vector<unsigned long long> ns(kPart7Launches);
+    CUDA_CHECK(cudaMemcpy(ns.data(), d_ns,
+                          kPart7Launches * sizeof(unsigned long long),
+                          cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_ns));
     std::printf("\nPart 7: %d launches of a %lld-cycle kernel after %.0f ms "
                 "idle, each timed alone\n",
                 kPart7Launches, kPart7Cycles, kPart7IdleMs);
     std::printf("SM clock after the idle period: %u MHz\n", idleMhz);
-    std::printf("%6s  %9s  %6s\n", "launch", "ms", "SM MHz");
+    std::printf("event = the event interval, kernel = the kernel's own "
+                "duration on the device's timer, call = the launch call\n");
+    std::printf("%6s  %9s  %9s  %9s  %6s\n", "launch", "event ms", "kernel ms",
+                "call us", "SM MHz");
     for (int i = 0; i < kPart7Launches; ++i) {
-        std::printf("%6d  %9.4f  %6u\n", i + 1, ms[i], mhz[i]);
+        std::printf("%6d  %9.4f  %9.4f  %9.1f  %6u\n", i + 1, ms[i],
+                    static_cast<double>(ns[i]) * 1.0e-6, callUs[i], mhz[i]);
     }
     double first = 0.0;
     for (int i = 0; i < kPart7First; ++i) {
@@ -814,12 +887,13 @@ static void part8() {
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
-    spinCycles<<<kSpinBlocks, kSpinThreads>>>(kPart7Cycles);  // warm-up
+    // One untimed launch first, the warm-up.
+    spinCycles<<<kSpinBlocks, kSpinThreads>>>(kPart7Cycles, nullptr);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaEventRecord(start));
     for (int i = 0; i < kPart8Iters; ++i) {
-        spinCycles<<<kSpinBlocks, kSpinThreads>>>(kPart7Cycles);
+        spinCycles<<<kSpinBlocks, kSpinThreads>>>(kPart7Cycles, nullptr);
     }
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventRecord(stop));
@@ -829,7 +903,7 @@ static void part8() {
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     const double courseMs = timeKernel([] {
-        spinCycles<<<kSpinBlocks, kSpinThreads>>>(kPart7Cycles);
+        spinCycles<<<kSpinBlocks, kSpinThreads>>>(kPart7Cycles, nullptr);
     });
     std::printf("\nPart 8: the page's pattern against timeKernel, the same "
                 "%lld-cycle kernel\n",
@@ -864,11 +938,7 @@ int main() {
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
 
-    // Load each kernel's module before anything is timed (lazy loading).
-    spin(0.0);
-    spinCycles<<<kSpinBlocks, kSpinThreads>>>(0);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(loadEveryKernel(0));
 
     part1();
     part2(start, stop);

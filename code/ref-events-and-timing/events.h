@@ -20,8 +20,15 @@ extern "C" {
 cudaError_t events_spin(unsigned long long ns, cudaStream_t stream);
 
 // Queues spinCycles in the same shape: `cycles` SM clock cycles, so its
-// duration follows the SM clock.
-cudaError_t events_spin_cycles(long long cycles, cudaStream_t stream);
+// duration follows the SM clock. Unless `ns` is NULL, the kernel writes to
+// that device address how long it ran on the device's global timer.
+cudaError_t events_spin_cycles(long long cycles, unsigned long long* ns,
+                               cudaStream_t stream);
+
+// Launches every kernel of events.cu once, doing nothing, then synchronises
+// `stream`: lazy loading's module and per-kernel loads, paid before
+// anything is timed.
+cudaError_t events_load_every_kernel(cudaStream_t stream);
 
 // Queues spinFor for `ns` on as many blocks as the device holds at once, so
 // no other kernel finds room until it ends.

@@ -18,6 +18,8 @@
 //      block, four calls each, timed by a host clock around launch and
 //      synchronise (the post's method) and by CUDA events (the course's)
 //   4  the post's loop without and with the synchronise, beside the events
+//   5  a run of the post's small cudaMalloc, each call timed, with the
+//      address each returned: where the allocator takes new memory
 //
 // The course bans host clocks (CUDA-CODE-STYLE.md, "No host clocks"). This
 // file reads one on purpose: the post's method is what is being examined,
@@ -30,6 +32,7 @@
 //        CUDA_VISIBLE_DEVICES=0 ./warmup    (on a machine with several GPUs)
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -68,6 +71,9 @@ constexpr int kComplexSteps = 1000;
 constexpr size_t kMallocBytes[] = {kElems * sizeof(float), 64ull << 20};
 constexpr int kNumMallocSizes = 2;
 constexpr int kMallocCount = 10;  // the tenth is the last one printed
+// Part 5: a run of allocations of the post's size, long enough to cross
+// several of the allocator's larger blocks if it carves small ones from them.
+constexpr int kMallocRun = 128;
 
 constexpr int kWarmupRuns = 3;
 constexpr int kTimedRuns = 10;
@@ -203,6 +209,7 @@ extern "C" warmup_constants warmup_lesson_constants(void) {
     c.malloc_bytes = kMallocBytes;
     c.num_malloc_sizes = kNumMallocSizes;
     c.malloc_count = kMallocCount;
+    c.malloc_run = kMallocRun;
     c.rel_tolerance = kRelTolerance;
     return c;
 }
@@ -529,8 +536,11 @@ int main(int argc, char** argv) {
     }
 
     // Part 4: the post's last loop, the complex kernel at 4 threads, first
-    // without the synchronise (the events bracket the host clock's two
-    // readings and the launch between them), then with it.
+    // without the synchronise, then with it. Without it, the host clock reads
+    // the launch call alone, and each event pair, recorded around one launch
+    // in a queue that is not waited on, times kernel c as it ran queued
+    // behind kernel c - 1 (call #0's start event finds the stream idle, so
+    // its interval also holds the launch).
     resetInput(d_a, init);
     double noSyncHost[kCalls];
     double noSyncEvents[kCalls];
@@ -581,6 +591,44 @@ int main(int argc, char** argv) {
     }
     for (int c = 0; c < kCalls; ++c) {
         noSyncMax = std::fmax(noSyncMax, noSyncHost[c]);
+    }
+
+    // Part 5: more allocations of the post's size, each timed, then each
+    // address printed with its distance from the one before: a call much
+    // slower than its neighbours, at an address that jumps, is the allocator
+    // taking new memory; the calls between carve up memory it already has.
+    std::vector<double> runMs(kMallocRun);
+    std::vector<unsigned long long> runAddress(kMallocRun);
+    for (int m = 0; m < kMallocRun; ++m) {
+        void* p = nullptr;
+        const double t0 = hostMs();
+        CUDA_CHECK(mallocThenSync(&p, kMallocBytes[0]));
+        runMs[m] = hostMs() - t0;
+        blocks.push_back(p);
+        runAddress[m] = reinterpret_cast<uintptr_t>(p);
+        if (!(runMs[m] > 0.0)) {
+            std::fprintf(stderr,
+                         "impossible measurement: Part 5 cudaMalloc %.6f ms\n",
+                         runMs[m]);
+            return EXIT_FAILURE;
+        }
+    }
+    unsigned long long previous = reinterpret_cast<uintptr_t>(d_a);
+    std::printf("\nPart 5: %d more cudaMallocs of %zu bytes, call and "
+                "synchronise, host clock, and the address each returned\n",
+                kMallocRun, kMallocBytes[0]);
+    std::printf("before them: Part 2's first at %#llx, Part 3's array (the "
+                "last) at %#llx\n",
+                static_cast<unsigned long long>(
+                    reinterpret_cast<uintptr_t>(blocks[0])),
+                previous);
+    std::printf("%5s  %10s  %18s  %14s\n", "call", "ms", "address",
+                "from previous");
+    for (int m = 0; m < kMallocRun; ++m) {
+        std::printf("%5d  %10.4f  %#18llx  %+14lld\n", m + 1, runMs[m],
+                    runAddress[m],
+                    static_cast<long long>(runAddress[m] - previous));
+        previous = runAddress[m];
     }
 
     // The closing note: the post's figure beside this run's, claim by claim.

@@ -57,6 +57,7 @@ typedef struct warmup_constants {
     const size_t* malloc_bytes;  // num_malloc_sizes sizes, static storage
     int num_malloc_sizes;
     int malloc_count;
+    int malloc_run;
     float rel_tolerance;
 } warmup_constants;
 

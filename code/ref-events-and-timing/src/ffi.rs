@@ -27,8 +27,38 @@ pub fn spin(ms: f64, stream: &CudaStream) -> Result<(), CudaError> {
 /// Queues spinCycles (one warp waiting `cycles` SM clock cycles).
 pub fn spin_cycles(cycles: u64, stream: &CudaStream) -> Result<(), CudaError> {
     let cycles = i64::try_from(cycles).unwrap_or(i64::MAX);
-    // SAFETY: as for `spin`.
-    check!(unsafe { events_spin_cycles(cycles, raw(stream)) })
+    // SAFETY: as for `spin`; a null `ns` asks the kernel to write nothing.
+    check!(unsafe { events_spin_cycles(cycles, std::ptr::null_mut(), raw(stream)) })
+}
+
+/// Queues spinCycles, which writes its own duration on the device's global
+/// timer, in nanoseconds, to `ns[index]`.
+pub fn spin_cycles_timed(
+    cycles: u64,
+    ns: &mut DeviceBuffer<u64>,
+    index: usize,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    if index >= ns.len() {
+        return Err(CudaError::refused(
+            file!(),
+            line!(),
+            "spin_cycles_timed",
+            "index is past the end of the buffer",
+        ));
+    }
+    let cycles = i64::try_from(cycles).unwrap_or(i64::MAX);
+    // SAFETY: index < ns.len(), so the kernel's one write lands inside the
+    // buffer, which outlives the borrow; the caller synchronises before it
+    // is read or freed.
+    check!(unsafe { events_spin_cycles(cycles, ns.as_mut_ptr().add(index), raw(stream)) })
+}
+
+/// events.cu's loadEveryKernel: every kernel launched once, doing nothing,
+/// then `stream` synchronised, so no lazy load lands in a timed part.
+pub fn load_every_kernel(stream: &CudaStream) -> Result<(), CudaError> {
+    // SAFETY: the kernels are launched with n = 0 and touch no memory.
+    check!(unsafe { events_load_every_kernel(raw(stream)) })
 }
 
 /// Queues spinFor for `ms` on every block the device holds at once.

@@ -25,7 +25,8 @@ use cudarc::driver::{result, CudaContext, CudaEvent, CudaStream};
 use host_clock::{now_ms, process_cpu_ms};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg, Printed};
 use ref_events_and_timing_report::parts::{
-    median, Case, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
+    median, Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread,
+    Wait,
 };
 use ref_events_and_timing_report::{render, Report};
 use time_kernel::KernelTimer;
@@ -64,7 +65,7 @@ const PART8_ITERS: u32 = 100;
                   Part 4: the cost of timing and DisableTiming events.\n\
                   Part 5: a cross-stream dependency through cudaStreamWaitEvent.\n\
                   Part 6: what an event interval holds.\n\
-                  Part 7: launches after idle, beside NVML's SM clock.\n\
+                  Part 7: launches after idle, beside the kernel's own time, the launch call and NVML's SM clock.\n\
                   Part 8: the page's timing pattern against timeKernel.\n\
                   Exits 1 if a result is wrong or a measurement cannot be trusted."
 )]
@@ -126,10 +127,9 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     out.line(render::gpu_line(&name, check!(ctx.compute_capability())?));
     let gpu = Gpu::open(&ctx)?;
 
-    // Load each kernel's module before anything is timed (lazy loading).
-    ffi::spin(0.0, &gpu.default)?;
-    ffi::spin_cycles(0, &gpu.default)?;
-    gpu.sync()?;
+    // events.cu's loadEveryKernel: each kernel's lazy load paid before
+    // anything is timed.
+    ffi::load_every_kernel(&gpu.default)?;
 
     out.line(render::part1(&part1(&gpu)?));
     out.line(render::part2(&part2(&gpu)?));
@@ -271,19 +271,24 @@ fn part2(g: &Gpu) -> anyhow::Result<Part2> {
 
 /// Part 3: the wait on a long kernel through an event of each kind. CPU time
 /// and the host clock are read before the launch and after the wait; the
-/// wake-up latency is the host's wait less the kernel's event time.
+/// wake-up latency is the host's wait less the kernel's event time. The host
+/// clock is read once more when every call has returned: `after calls` is
+/// the wait from there, less the kernel's event time (events.cu's part3 says
+/// why the true wake-up lies between the two).
 fn part3(g: &Gpu) -> anyhow::Result<Part3> {
     let spinning = timing_event(&g.ctx)?;
     let blocking = check!(g.ctx.new_event(Some(CUevent_flags::CU_EVENT_BLOCKING_SYNC)))?;
     let mut waits = Vec::new();
     for stop in [&spinning, &blocking] {
         let (mut wait_ms, mut cpu_ms, mut latency_us) = (Vec::new(), Vec::new(), Vec::new());
+        let mut after_calls_us = Vec::new();
         for _ in 0..PART3_REPS {
             let t0 = now_ms();
             let c0 = process_cpu_ms();
             record(&g.start, &g.default)?;
             ffi::spin(PART3_KERNEL_MS, &g.default)?;
             record(stop, &g.default)?;
+            let t_calls = now_ms(); // every call has returned
             check!(stop.synchronize())?;
             let c1 = process_cpu_ms();
             let t1 = now_ms();
@@ -296,11 +301,13 @@ fn part3(g: &Gpu) -> anyhow::Result<Part3> {
             wait_ms.push(t1 - t0);
             cpu_ms.push(c1 - c0);
             latency_us.push((t1 - t0 - kernel_ms) * 1.0e3);
+            after_calls_us.push((t1 - t_calls - kernel_ms) * 1.0e3);
         }
         waits.push(Wait {
             wait_ms: med(&wait_ms),
             cpu_ms: med(&cpu_ms),
             latency_us: med(&latency_us),
+            after_calls_us: Some(med(&after_calls_us)),
         });
     }
     let blocking = waits.pop().ok_or_else(|| impossible("part 3: no waits"))?;
@@ -494,7 +501,9 @@ fn pci_bus_id(ctx: &CudaContext) -> Result<String, CudaError> {
     ))
 }
 
-/// Part 7: after an idle period, each launch timed alone, beside the clock.
+/// Part 7: after an idle period, each launch timed alone, beside the
+/// kernel's own duration (the device's global timer, read by the kernel),
+/// the launch call's host time and the clock.
 fn part7(g: &Gpu) -> anyhow::Result<Part7> {
     let no_nvml = || impossible("part 7: NVML (libnvidia-ml.so.1) cannot read this device's clocks");
     let nvml = nvml_wrapper::Nvml::init().map_err(|_| no_nvml())?;
@@ -506,18 +515,37 @@ fn part7(g: &Gpu) -> anyhow::Result<Part7> {
             .clock_info(nvml_wrapper::enum_wrappers::device::Clock::SM)
             .map_err(|_| impossible("part 7: NVML did not give the SM clock"))
     };
+    let mut kernel_ns = check!(DeviceBuffer::<u64>::alloc(&g.ctx, PART7_LAUNCHES))?;
     g.sync()?;
+    // std's sleep sleeps on through EINTR, as events.cu's sleepMs does.
     std::thread::sleep(std::time::Duration::from_secs_f64(PART7_IDLE_MS / 1.0e3));
     let idle_mhz = sm_mhz()?;
-    let mut launches = Vec::with_capacity(PART7_LAUNCHES);
-    for _ in 0..PART7_LAUNCHES {
+    let mut timed = Vec::with_capacity(PART7_LAUNCHES);
+    for i in 0..PART7_LAUNCHES {
         record(&g.start, &g.default)?;
-        ffi::spin_cycles(PART7_CYCLES, &g.default)?;
+        let t0 = now_ms();
+        let launched = ffi::spin_cycles_timed(PART7_CYCLES, &mut kernel_ns, i, &g.default);
+        let t1 = now_ms(); // the launch call has returned
+        launched?;
         record(&g.stop, &g.default)?;
         check!(g.stop.synchronize())?;
         let ms = elapsed_ms(&g.start, &g.stop)?;
-        launches.push(Launch { ms, mhz: sm_mhz()? });
+        timed.push((ms, (t1 - t0) * 1.0e3, sm_mhz()?));
     }
+    let mut ns = vec![0u64; PART7_LAUNCHES];
+    check!(kernel_ns.copy_to_host(&mut ns))?;
+    let launches = timed
+        .into_iter()
+        .zip(ns)
+        .map(|((ms, call_us, mhz), ns)| Launch {
+            ms,
+            mhz,
+            inside: Some(Inside {
+                kernel_ms: ns as f64 * 1.0e-6,
+                call_us,
+            }),
+        })
+        .collect();
     Ok(Part7 {
         cycles: PART7_CYCLES,
         idle_ms: PART7_IDLE_MS,

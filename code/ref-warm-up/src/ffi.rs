@@ -14,6 +14,13 @@ use cudarc::driver::CudaStream;
 /// `--first malloc`, or Part 2's), freed with cudaFree when dropped.
 pub struct RuntimeBuffer(*mut c_void);
 
+impl RuntimeBuffer {
+    /// The device address cudaMalloc returned, as Part 5 prints it.
+    pub fn address(&self) -> u64 {
+        self.0 as u64
+    }
+}
+
 impl Drop for RuntimeBuffer {
     fn drop(&mut self) {
         if !self.0.is_null() {
@@ -79,6 +86,7 @@ pub struct LessonConstants {
     pub complex_steps: u32,
     pub malloc_bytes: Vec<usize>,
     pub malloc_count: usize,
+    pub malloc_run: usize,
     pub rel_tolerance: f32,
 }
 
@@ -104,6 +112,7 @@ pub fn lesson_constants() -> LessonConstants {
         complex_steps: u32::try_from(c.complex_steps).expect("a step count"),
         malloc_bytes,
         malloc_count: count(c.malloc_count),
+        malloc_run: count(c.malloc_run),
         rel_tolerance: c.rel_tolerance,
     }
 }

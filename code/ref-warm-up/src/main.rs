@@ -1,6 +1,6 @@
 //! The warm-up post re-run, in Rust: the twin of `warmup.cu`.
 //!
-//! The same four parts in the same order, the same checks and exit codes,
+//! The same five parts in the same order, the same checks and exit codes,
 //! the same report (rendered by the report package). The first call is made
 //! by warmup.cu's own code through warmup.h, so both programs make the very
 //! same call; afterwards cudarc retains the primary context that call made,
@@ -25,7 +25,9 @@ use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use ffi::{warmup_first_call_kind as Kind, PostKernel};
 use host_clock::now_ms;
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
-use ref_warm_up_report::{first_call_text, FirstCall, KernelRows, MallocRow, Report, CALLS};
+use ref_warm_up_report::{
+    first_call_text, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS,
+};
 use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
@@ -36,6 +38,7 @@ const BLOCK_SIZES: [i32; 2] = [4, 256];
 const COMPLEX_STEPS: u32 = 1000;
 const MALLOC_BYTES: [usize; 2] = [ELEMS * 4, 64 << 20];
 const MALLOC_COUNT: usize = 10;
+const MALLOC_RUN: usize = 128;
 const REL_TOLERANCE: f32 = 1e-4;
 
 /// The CUDA call that comes first in the process.
@@ -75,6 +78,7 @@ impl First {
                   Part 2: the first, second and tenth cudaMalloc with the context made.\n\
                   Part 3: the post's kernels, four calls each, host clock and events.\n\
                   Part 4: the post's loop without and with a synchronise.\n\
+                  Part 5: a run of the post's small cudaMalloc, each timed, with its address.\n\
                   Try CUDA_MODULE_LOADING=EAGER, and CUDA_VISIBLE_DEVICES=0 on a machine with several GPUs.\n\
                   Exits 1 on a wrong kernel result or an impossible measurement."
 )]
@@ -123,13 +127,17 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let gpu = format!("{gpu_name} (compute capability {major}.{minor})");
     let visible_gpus = u32::try_from(check!(CudaContext::device_count())?)?;
 
-    let (mallocs, _blocks) = part2_mallocs()?;
+    let (mallocs, blocks) = part2_mallocs()?;
     let init: Vec<f32> = (0..ELEMS).map(initial_value).collect();
     let mut d_a = check!(DeviceBuffer::<f32>::alloc(&ctx, ELEMS))?;
     let events = Events::create(&ctx)?;
     let stream = ctx.default_stream();
     let kernels = part3_post_kernels(&ctx, &stream, &events, &init, &mut d_a)?;
     let loops = part4_missing_sync(&ctx, &stream, &events, &init, &mut d_a)?;
+    let (malloc_run, _run_blocks) = part5_malloc_run(
+        blocks.first().map_or(0, ffi::RuntimeBuffer::address),
+        d_a.device_ptr(),
+    )?;
 
     let report = Report {
         gpu,
@@ -143,6 +151,7 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         no_sync_events_ms: loops[1],
         sync_host_ms: loops[2],
         sync_events_ms: loops[3],
+        malloc_run: Some(malloc_run),
     };
     let printed = report.render();
     print!("{printed}");
@@ -333,9 +342,11 @@ fn part3_post_kernels(
 }
 
 /// Part 4: the post's last loop, complex kernel at 4 threads, without the
-/// synchronise (the events bracket the host clock's two readings and the
-/// launch between them), then with it. Returns without-sync host and
-/// events, with-sync host and events.
+/// synchronise, then with it. Without it, the host clock reads the launch
+/// call alone, and each event pair times kernel c as it ran queued behind
+/// kernel c - 1 (call #0's start event finds the stream idle, so its
+/// interval also holds the launch). Returns without-sync host and events,
+/// with-sync host and events.
 fn part4_missing_sync(
     ctx: &Arc<CudaContext>,
     stream: &Arc<CudaStream>,
@@ -371,6 +382,35 @@ fn part4_missing_sync(
     }
     check_result(d_a, init, 2 * CALLS as u32 * COMPLEX_STEPS, "complex (Part 4)")?;
     Ok(loops)
+}
+
+/// Part 5: MALLOC_RUN more allocations of the post's size, each call and
+/// synchronise timed, each kept; the addresses are read after the run.
+/// `part2_first` is Part 2's first allocation of that size, `before` the
+/// last allocation made before the run (Part 3's array).
+fn part5_malloc_run(part2_first: u64, before: u64) -> anyhow::Result<(MallocRun, Vec<ffi::RuntimeBuffer>)> {
+    let mut calls = Vec::with_capacity(MALLOC_RUN);
+    let mut kept = Vec::with_capacity(MALLOC_RUN);
+    for _ in 0..MALLOC_RUN {
+        let start = now_ms();
+        let buffer = ffi::malloc(MALLOC_BYTES[0])?;
+        let ms = now_ms() - start;
+        calls.push(RunCall {
+            ms,
+            address: buffer.address(),
+        });
+        kept.push(buffer);
+        if !positive(ms) {
+            return Err(impossible(format!("Part 5 cudaMalloc {ms} ms")).into());
+        }
+    }
+    let run = MallocRun {
+        bytes: u64::try_from(MALLOC_BYTES[0])?,
+        part2_first,
+        before,
+        calls,
+    };
+    Ok((run, kept))
 }
 
 #[cfg(test)]
@@ -412,6 +452,7 @@ mod tests {
             complex_steps: COMPLEX_STEPS,
             malloc_bytes: MALLOC_BYTES.to_vec(),
             malloc_count: MALLOC_COUNT,
+            malloc_run: MALLOC_RUN,
             rel_tolerance: REL_TOLERANCE,
         };
         assert_eq!(rust, ffi::lesson_constants());

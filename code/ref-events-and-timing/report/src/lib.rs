@@ -99,7 +99,39 @@ impl LessonReport for Report {
             ("SM clock, steady launches, MHz".into(), b.steady_mhz()),
             ("page pattern, ms".into(), p.page_ms),
             ("timeKernel, ms".into(), p.time_kernel_ms),
+            (
+                "launch 1 after idle, ms".into(),
+                b.launch(1).map_or(f64::NAN, |l| l.ms),
+            ),
+            (
+                "launches 2 and 3 after idle, ms".into(),
+                b.first_but_one_mean_ms(),
+            ),
         ]);
+        // Columns newer programs print: the wake-up measured from the moment
+        // every call had returned, and Part 7's kernel and launch call times.
+        if let (Some(spin), Some(blocking)) = (w.spin.after_calls_us, w.blocking.after_calls_us) {
+            f.push(("spin wake-up after the calls, us".into(), spin));
+            f.push(("blocking wake-up after the calls, us".into(), blocking));
+        }
+        if let Some(first) = b
+            .has_inside()
+            .then(|| b.launch(1).and_then(|l| l.inside))
+            .flatten()
+        {
+            f.extend([
+                ("launch 1 after idle, kernel ms".to_string(), first.kernel_ms),
+                (
+                    "steady launches, kernel ms".into(),
+                    b.steady_inside(|i| i.kernel_ms),
+                ),
+                ("launch 1 after idle, launch call us".into(), first.call_us),
+                (
+                    "steady launches, launch call us".into(),
+                    b.steady_inside(|i| i.call_us),
+                ),
+            ]);
+        }
         f
     }
 
@@ -118,12 +150,21 @@ impl LessonReport for Report {
             series: vec![series],
             marks: Vec::new(),
         };
+        let mut time = chart(
+            "time",
+            "time per launch (ms)",
+            Series::over("event time", runs, xs, at(|l| l.ms)),
+        );
+        if runs.iter().any(|r| r.boost.has_inside()) {
+            let kernel = move |r: &Report, x: f64| {
+                let launch = r.boost.launches.get((x as usize).wrapping_sub(1))?;
+                launch.inside.map(|i| i.kernel_ms)
+            };
+            time.series
+                .push(Series::over("the kernel's own time", runs, xs, kernel));
+        }
         vec![
-            chart(
-                "time",
-                "event time per launch (ms)",
-                Series::over("event time", runs, xs, at(|l| l.ms)),
-            ),
+            time,
             chart(
                 "clock",
                 "SM clock after the launch (MHz)",
@@ -139,7 +180,7 @@ mod tests {
     use lesson_spec::conformance;
     use lesson_spec::numbered_output as body;
     use parts::{
-        Case, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
+        Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
     };
 
     /// A report whose numbers all print exactly at the program's precision.
@@ -180,11 +221,13 @@ mod tests {
                     wait_ms: 50.123,
                     cpu_ms: 50.001,
                     latency_us: 12.3,
+                    after_calls_us: Some(-1.5),
                 },
                 blocking: Wait {
                     wait_ms: 50.2,
                     cpu_ms: 0.301,
                     latency_us: 80.1,
+                    after_calls_us: Some(70.4),
                 },
             },
             disable_timing: Part4 {
@@ -227,6 +270,10 @@ mod tests {
                     .map(|i| Launch {
                         ms: if i < 3 { 0.1201 } else { 0.101 },
                         mhz: if i < 3 { 1500 } else { 1980 },
+                        inside: Some(Inside {
+                            kernel_ms: 0.1005,
+                            call_us: if i == 0 { 40.5 } else { 4.5 },
+                        }),
                     })
                     .collect(),
             },
@@ -311,9 +358,37 @@ mod tests {
             include_str!("../tests/fixtures/2026-11-30T051623Z-h200-cxx.txt"),
             include_str!("../tests/fixtures/2026-11-30T051626Z-h200-rust.txt"),
         );
-        assert_eq!(cxx.figures().len(), 3 * 2 + 26);
+        // Recorded before the `after calls` and Part 7's kernel and call
+        // columns: they parse, without those figures.
+        assert_eq!(cxx.figures().len(), 3 * 2 + 28);
         assert_eq!(cxx.gpu, rust.gpu);
         assert_eq!(cxx.boost.launches.len(), 20);
+        assert!(!cxx.boost.has_inside());
+        assert_eq!(cxx.wait.blocking.after_calls_us, None);
+    }
+
+    #[test]
+    fn a_report_with_the_newer_columns_has_their_figures() {
+        let figures = known().figures();
+        assert_eq!(figures.len(), 3 * 2 + 28 + 2 + 4);
+        let get = |name: &str| figures.iter().find(|f| f.0 == name).map(|f| f.1);
+        assert_eq!(get("blocking wake-up after the calls, us"), Some(70.4));
+        assert_eq!(get("launch 1 after idle, ms"), Some(0.1201));
+        assert_eq!(get("launch 1 after idle, kernel ms"), Some(0.1005));
+        assert_eq!(get("launch 1 after idle, launch call us"), Some(40.5));
+        assert_eq!(get("steady launches, launch call us"), Some(4.5));
+        assert_eq!(get("launches 2 and 3 after idle, ms"), Some(0.1201));
+    }
+
+    #[test]
+    fn a_transcript_with_the_newer_columns_parses_and_prints_back() {
+        // known-rendered.txt is the renderer's own output under a
+        // transcript header; its Part 3 and Part 7 carry the new columns.
+        let text = include_str!("../tests/fixtures/known-rendered.txt");
+        let got = parse(&body(text)).unwrap();
+        assert!(got.boost.has_inside());
+        assert_eq!(got.wait.spin.after_calls_us, Some(-1.5));
+        assert_eq!(got.boost.launches[0].inside.map(|i| i.call_us), Some(40.5));
     }
 
     #[test]
@@ -373,6 +448,7 @@ mod tests {
         let points = &charts[0].series[0].points;
         assert_eq!(points.len(), 20);
         assert_eq!(points[0], (1.0, vec![0.1201, 0.2]));
+        assert_eq!(charts[0].series[1].points[0], (1.0, vec![0.1005, 0.1005]));
         assert_eq!(charts[1].series[0].points[19], (20.0, vec![1980.0, 1980.0]));
     }
 }

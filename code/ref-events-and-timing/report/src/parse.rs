@@ -3,7 +3,8 @@
 use lesson_spec::{number, Cursor, Failure, Lines};
 
 use crate::parts::{
-    Case, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Report, Spread, Wait,
+    Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Report, Spread,
+    Wait,
 };
 
 fn words(line: &str) -> Vec<&str> {
@@ -108,17 +109,20 @@ fn part3(c: &mut Cursor) -> Result<Part3, Failure> {
     let kernel_ms = after(n, line, "", "kernel ms")?;
     let (n, line) = c.next("Part 3's counts")?;
     let reps = after(n, line, "", "waits")?;
-    c.expect("     mode")?;
+    // Newer programs print a sixth column, `after calls us`.
+    let (_, header) = c.expect("     mode")?;
+    let columns = if header.ends_with("after calls us") { 6 } else { 5 };
     let mut wait = |name: &str| -> Result<Wait, Failure> {
         let (n, line) = c.next(name)?;
         let w = words(line);
-        if w.len() != 5 || w[0] != name {
+        if w.len() != columns || w[0] != name {
             return Err((n, format!("expected the {name} row of Part 3, got {line:?}")));
         }
         Ok(Wait {
             wait_ms: number(n, w[1], "wait ms")?,
             cpu_ms: number(n, w[2], "CPU ms")?,
             latency_us: number(n, w[4], "wake-up us")?,
+            after_calls_us: w.get(5).map(|v| number(n, v, "after calls us")).transpose()?,
         })
     };
     let spin = wait("spin")?;
@@ -174,8 +178,9 @@ fn part5(c: &mut Cursor) -> Result<Part5, Failure> {
     let producer_ms = after(n, line, "", "producer ms")?;
     let (n, line) = c.next("Part 5's runs")?;
     let reps = after(n, line, "", "runs")?;
-    let (n, line) = c.expect("host issued all six calls in ")?;
-    let issue_ms = after(n, line, "", "issue ms")?;
+    // "all six calls" until the count was corrected to seven.
+    let (n, line) = c.expect("host issued all ")?;
+    let issue_ms = after(n, line, " calls in", "issue ms")?;
     let (n, line) = c.expect("consumer started ")?;
     let gap_ms = after(n, line, "", "gap ms")?;
     c.expect("verdict: ")?;
@@ -232,17 +237,34 @@ fn part7(c: &mut Cursor) -> Result<Part7, Failure> {
     let idle_ms = after(n, line, "kernel after", "idle ms")?;
     let (n, line) = c.expect("SM clock after the idle period: ")?;
     let idle_mhz = after(n, line, "", "idle MHz")?;
-    c.expect("launch")?;
+    // Newer programs explain their columns on a line of its own, then print
+    // the kernel's own duration and the launch call's time in each row.
+    let (n, line) = c.next("Part 7's table")?;
+    let inside = line.starts_with("event = ");
+    if inside {
+        c.expect("launch")?;
+    } else if !line.starts_with("launch") {
+        return Err((n, format!("expected Part 7's table heading, got {line:?}")));
+    }
+    let columns = if inside { 5 } else { 3 };
     let mut launches = Vec::with_capacity(count);
     for i in 1..=count {
         let (n, line) = c.next("a Part 7 launch")?;
         let w = words(line);
-        if w.len() != 3 || w[0] != i.to_string() {
+        if w.len() != columns || w[0] != i.to_string() {
             return Err((n, format!("expected launch {i} of Part 7, got {line:?}")));
         }
         launches.push(Launch {
-            ms: number(n, w[1], "ms")?,
-            mhz: number(n, w[2], "SM MHz")?,
+            ms: number(n, w[1], "event ms")?,
+            mhz: number(n, w[columns - 1], "SM MHz")?,
+            inside: if inside {
+                Some(Inside {
+                    kernel_ms: number(n, w[2], "kernel ms")?,
+                    call_us: number(n, w[3], "call us")?,
+                })
+            } else {
+                None
+            },
         });
     }
     c.expect("first ")?;

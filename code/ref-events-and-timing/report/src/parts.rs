@@ -85,8 +85,15 @@ pub struct Part3 {
 pub struct Wait {
     pub wait_ms: f64,
     pub cpu_ms: f64,
-    /// The host's wait less the kernel's event time.
+    /// The host's wait less the kernel's event time. The wait starts before
+    /// the start event is recorded, so it also holds those calls.
     pub latency_us: f64,
+    /// The wait from the moment every call had returned, less the kernel's
+    /// event time (the `after calls us` column). The event interval holds
+    /// part of the submission, so this is lower than the wake-up by that
+    /// part. None in transcripts from before the column existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_calls_us: Option<f64>,
 }
 
 impl Wait {
@@ -121,7 +128,8 @@ pub struct Part4 {
 pub struct Part5 {
     pub producer_ms: f64,
     pub reps: u32,
-    /// Median host time to issue all six calls.
+    /// Median host time to issue the snippet's seven calls (five stream
+    /// operations and two launch error checks).
     pub issue_ms: f64,
     /// Smallest time from the producer's end to the consumer's start.
     pub gap_ms: f64,
@@ -156,8 +164,22 @@ pub struct Part7 {
 /// One launch of Part 7 and the SM clock read after it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Launch {
+    /// The event interval around the launch.
     pub ms: f64,
     pub mhz: u32,
+    /// The kernel's own duration on the device's global timer, and the
+    /// launch call's host time. None in transcripts from before the
+    /// columns existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inside: Option<Inside>,
+}
+
+/// What Part 7 reads beside a launch's event interval: how long the kernel
+/// itself ran, and how long the host's launch call took.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Inside {
+    pub kernel_ms: f64,
+    pub call_us: f64,
 }
 
 /// Part 7's "first few" launches, and the last ones taken as steady state.
@@ -176,6 +198,29 @@ impl Part7 {
         self.steady(|l| l.ms)
     }
 
+    /// Launch `n` (from 1) after the idle period, if there is one.
+    pub fn launch(&self, n: usize) -> Option<&Launch> {
+        self.launches.get(n.checked_sub(1)?)
+    }
+
+    /// The mean event interval of the first launches after the first.
+    pub fn first_but_one_mean_ms(&self) -> f64 {
+        let rest = self.launches.get(1..FIRST_LAUNCHES).unwrap_or(&[]);
+        rest.iter().map(|l| l.ms).sum::<f64>() / rest.len() as f64
+    }
+
+    /// Whether every launch carries the kernel's own duration and the
+    /// launch call's time (the columns newer programs print).
+    pub fn has_inside(&self) -> bool {
+        !self.launches.is_empty() && self.launches.iter().all(|l| l.inside.is_some())
+    }
+
+    /// The median over the last launches of what `pick` reads inside each,
+    /// or NaN where a launch lacks it.
+    pub fn steady_inside(&self, pick: fn(&Inside) -> f64) -> f64 {
+        self.steady(|l| l.inside.as_ref().map_or(f64::NAN, pick))
+    }
+
     /// The mean SM clock over the first launches.
     pub fn first_mhz(&self) -> f64 {
         let first = &self.launches[..FIRST_LAUNCHES.min(self.launches.len())];
@@ -190,7 +235,7 @@ impl Part7 {
         self.steady(|l| f64::from(l.mhz))
     }
 
-    fn steady(&self, pick: fn(&Launch) -> f64) -> f64 {
+    fn steady(&self, pick: impl Fn(&Launch) -> f64) -> f64 {
         let from = self.launches.len().saturating_sub(STEADY_LAUNCHES);
         let last: Vec<f64> = self.launches[from..].iter().map(pick).collect();
         median(&last).unwrap_or(f64::NAN)
@@ -252,6 +297,10 @@ mod tests {
             .map(|i| Launch {
                 ms: if i <= 3 { 2.0 } else { 1.0 + i as f64 / 1000.0 },
                 mhz: if i <= 3 { 1000 + i } else { 1980 },
+                inside: Some(Inside {
+                    kernel_ms: 0.9,
+                    call_us: if i == 1 { 40.0 } else { f64::from(i) },
+                }),
             })
             .collect();
         let p = Part7 {
@@ -264,5 +313,31 @@ mod tests {
         // Launches 11 to 20: 1.011 .. 1.020, median 1.0155.
         assert!((p.steady_ms() - 1.0155).abs() < 1e-12);
         assert_eq!((p.first_mhz(), p.steady_mhz()), (1002.0, 1980.0));
+        assert_eq!(p.first_but_one_mean_ms(), 2.0);
+        assert_eq!(p.launch(1).map(|l| l.mhz), Some(1001));
+        assert_eq!(p.launch(0), None);
+        assert!(p.has_inside());
+        // Launch call times 11 to 20: median 15.5.
+        assert_eq!(p.steady_inside(|i| i.call_us), 15.5);
+        assert_eq!(p.steady_inside(|i| i.kernel_ms), 0.9);
+    }
+
+    #[test]
+    fn part7_without_inside_columns_says_so() {
+        let p = Part7 {
+            cycles: 1,
+            idle_ms: 1.0,
+            idle_mhz: 1,
+            launches: vec![
+                Launch {
+                    ms: 1.0,
+                    mhz: 1,
+                    inside: None,
+                };
+                20
+            ],
+        };
+        assert!(!p.has_inside());
+        assert!(p.steady_inside(|i| i.kernel_ms).is_nan());
     }
 }

@@ -58,20 +58,32 @@ pub fn part2(p: &Part2) -> String {
     )
 }
 
+/// Part 3. A report parsed from a transcript older than the `after calls
+/// us` column is printed without it, as that program printed it.
 pub fn part3(p: &Part3) -> String {
+    let after_calls = p.spin.after_calls_us.is_some() && p.blocking.after_calls_us.is_some();
     let row = |name: &str, w: &crate::parts::Wait| {
+        let last = match w.after_calls_us {
+            Some(us) if after_calls => format!("  {us:14.1}"),
+            _ => String::new(),
+        };
         format!(
-            "{name:>9}  {:9.3}  {:9.3}  {:8.1}%  {:10.1}\n",
+            "{name:>9}  {:9.3}  {:9.3}  {:8.1}%  {:10.1}{last}\n",
             w.wait_ms,
             w.cpu_ms,
             w.cpu_share(),
             w.latency_us
         )
     };
+    let last_heading = if after_calls {
+        format!("  {:>14}", "after calls us")
+    } else {
+        String::new()
+    };
     format!(
         "\nPart 3: waiting on a {:.3} ms kernel, spinning against blocking sync\n\
          {} waits each, medians\n\
-         {:>9}  {:>9}  {:>9}  {:>9}  {:>10}\n\
+         {:>9}  {:>9}  {:>9}  {:>9}  {:>10}{last_heading}\n\
          {}{}blocking wakes {:.1} us later than spinning\n\
          verdict, CPU: {} (spinning burns at least 50% of the wait, blocking at most 10%)\n\
          verdict, wake-up: {} (blocking wakes later, by less than 1000 us)",
@@ -123,7 +135,7 @@ pub fn part5(p: &Part5) -> String {
     format!(
         "\nPart 5: a {:.3} ms producer on stream A, its consumer on stream B behind cudaStreamWaitEvent\n\
          {} runs; the consumer's result was right in all\n\
-         host issued all six calls in {:8.4} ms (median)\n\
+         host issued all seven calls in {:8.4} ms (median)\n\
          consumer started {:8.4} ms after the producer ended (smallest)\n\
          verdict: {} (the host's calls take under 10% of the producer, and the consumer starts after it)",
         p.producer_ms,
@@ -155,21 +167,40 @@ pub fn part6(p: &Part6) -> String {
     )
 }
 
+/// Part 7. A report parsed from a transcript older than the kernel and
+/// call columns is printed without them, as that program printed it.
 pub fn part7(p: &Part7) -> String {
     let mut out = format!(
         "\nPart 7: {} launches of a {}-cycle kernel after {:.0} ms idle, each timed alone\n\
-         SM clock after the idle period: {} MHz\n\
-         {:>6}  {:>9}  {:>6}\n",
+         SM clock after the idle period: {} MHz\n",
         p.launches.len(),
         p.cycles,
         p.idle_ms,
         p.idle_mhz,
-        "launch",
-        "ms",
-        "SM MHz"
     );
+    let inside = p.has_inside();
+    if inside {
+        out += &format!(
+            "event = the event interval, kernel = the kernel's own duration on the device's timer, \
+             call = the launch call\n\
+             {:>6}  {:>9}  {:>9}  {:>9}  {:>6}\n",
+            "launch", "event ms", "kernel ms", "call us", "SM MHz"
+        );
+    } else {
+        out += &format!("{:>6}  {:>9}  {:>6}\n", "launch", "ms", "SM MHz");
+    }
     for (i, l) in p.launches.iter().enumerate() {
-        out += &format!("{:6}  {:9.4}  {:6}\n", i + 1, l.ms, l.mhz);
+        out += &match l.inside {
+            Some(d) if inside => format!(
+                "{:6}  {:9.4}  {:9.4}  {:9.1}  {:6}\n",
+                i + 1,
+                l.ms,
+                d.kernel_ms,
+                d.call_us,
+                l.mhz
+            ),
+            _ => format!("{:6}  {:9.4}  {:6}\n", i + 1, l.ms, l.mhz),
+        };
     }
     let (first, steady) = (p.first_mean_ms(), p.steady_ms());
     out + &format!(
@@ -206,7 +237,7 @@ pub fn part8(p: &Part8, iters: u32, warmups: u32, runs: u32) -> String {
 mod tests {
     use super::*;
     // C's printf is the oracle: each line is the .cu's own format.
-    use crate::parts::{Case, LaunchRow, Spread, Wait};
+    use crate::parts::{Case, Inside, Launch, LaunchRow, Spread, Wait};
     use lesson_spec::conformance::c_printf as printf;
 
     #[test]
@@ -270,20 +301,36 @@ mod tests {
                 wait_ms: 50.1,
                 cpu_ms: 49.9,
                 latency_us: 12.3,
+                after_calls_us: Some(-2.5),
             },
             blocking: Wait {
                 wait_ms: 50.2,
                 cpu_ms: 0.3,
                 latency_us: 80.1,
+                after_calls_us: Some(61.25),
             },
         };
         let text = part3(&w);
+        assert_eq!(
+            text.lines().nth(3).unwrap(),
+            printf(
+                "%9s  %9s  %9s  %9s  %10s  %14s",
+                &[
+                    "mode",
+                    "wait ms",
+                    "CPU ms",
+                    "CPU share",
+                    "wake-up us",
+                    "after calls us"
+                ]
+            )
+        );
         let share = (100.0 * 0.3 / 50.2f64).to_string();
         assert_eq!(
             text.lines().nth(5).unwrap(),
             printf(
-                "%9s  %9.3f  %9.3f  %8.1f%%  %10.1f",
-                &["blocking", "50.2", "0.3", &share, "80.1"]
+                "%9s  %9.3f  %9.3f  %8.1f%%  %10.1f  %14.1f",
+                &["blocking", "50.2", "0.3", &share, "80.1", "61.25"]
             )
         );
         assert!(text.contains("\nblocking wakes 67.8 us later than spinning\n"));
@@ -321,5 +368,49 @@ mod tests {
                 &["page (1 warm-up, loop of 100)", "0.10125"]
             )
         );
+    }
+
+    #[test]
+    fn part7_rows_match_c_printf_with_and_without_the_inside_columns() {
+        let launch = |inside| Launch {
+            ms: 0.13865,
+            mhz: 1980,
+            inside,
+        };
+        let mut p = Part7 {
+            cycles: 200000,
+            idle_ms: 1500.0,
+            idle_mhz: 1980,
+            launches: vec![
+                launch(Some(Inside {
+                    kernel_ms: 0.101125,
+                    call_us: 41.25,
+                }));
+                20
+            ],
+        };
+        let text = part7(&p);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[3].starts_with("event = the event interval, kernel = "));
+        assert_eq!(
+            lines[4],
+            printf(
+                "%6s  %9s  %9s  %9s  %6s",
+                &["launch", "event ms", "kernel ms", "call us", "SM MHz"]
+            )
+        );
+        assert_eq!(
+            lines[5],
+            printf(
+                "%6d  %9.4f  %9.4f  %9.1f  %6u",
+                &["1", "0.13865", "0.101125", "41.25", "1980"]
+            )
+        );
+        // A report read from an older transcript prints as it was printed.
+        p.launches = vec![launch(None); 20];
+        let old = part7(&p);
+        let lines: Vec<&str> = old.lines().collect();
+        assert_eq!(lines[3], printf("%6s  %9s  %6s", &["launch", "ms", "SM MHz"]));
+        assert_eq!(lines[4], printf("%6d  %9.4f  %6u", &["1", "0.13865", "1980"]));
     }
 }

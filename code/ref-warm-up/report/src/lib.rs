@@ -13,13 +13,14 @@
 //! evidence tools build without nvcc.
 
 mod claims;
+pub mod malloc_run;
 mod parse;
 mod render;
 pub mod then;
 
 use lesson_spec::{Chart, Claim, Failure, LessonReport, Lines, NoReference, Recipe, Variant};
 
-pub use parse::{over_percent, parse, FirstCall, KernelRows, MallocRow, Report, CALLS};
+pub use parse::{over_percent, parse, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS};
 pub use render::first_call_text;
 
 impl LessonReport for Report {
@@ -98,6 +99,9 @@ impl LessonReport for Report {
         ] {
             f.push((format!("{label} #1, ms"), ms[1]));
         }
+        if let Some(run) = &self.malloc_run {
+            f.extend(run.figures());
+        }
         f
     }
 
@@ -159,6 +163,17 @@ mod tests {
             no_sync_events_ms: [0.25, 0.2, 0.2, 0.2],
             sync_host_ms: [0.25, 0.25, 0.25, 0.25],
             sync_events_ms: [0.2, 0.2, 0.2, 0.2],
+            malloc_run: Some(MallocRun {
+                bytes: 40000,
+                part2_first: 0x7f12_3400_0000,
+                before: 0x7f12_3401_0000,
+                calls: (0..6u64)
+                    .map(|i| RunCall {
+                        ms: if i == 3 { 0.125 } else { 0.0055 },
+                        address: 0x7f12_3402_0000 + 0xa000 * i + if i >= 3 { 0x20_0000 } else { 0 },
+                    })
+                    .collect(),
+            }),
         }
     }
 
@@ -169,6 +184,26 @@ mod tests {
         assert_eq!(parse(&body(&text)).unwrap(), report);
         assert!(text.contains("\nfirst call: launch      emptyKernel<<<1, 1>>>       412.500 ms\n"));
         assert!(text.contains("\nGPUs visible: 2, CUDA_VISIBLE_DEVICES unset, CUDA_MODULE_LOADING=EAGER\n"));
+        assert!(text.contains(
+            "\nbefore them: Part 2's first at 0x7f1234000000, Part 3's array (the last) at 0x7f1234010000\n"
+        ));
+        // C's printf is the oracle for warmup.cu's Part 5 row format.
+        let row = |args: &[&str]| conformance::c_printf("\n%5d  %10.4f  %#18x  %+14d\n", args);
+        assert!(text.contains(&row(&["1", "0.0055", "0x7f1234020000", "65536"])));
+        assert!(text.contains(&row(&["4", "0.125", "0x7f123423e000", "2138112"])));
+        assert_eq!(report.figures().len(), 1 + 2 * 3 + 2 * 5 + 3 + 9);
+    }
+
+    #[test]
+    fn part5_with_a_wrong_distance_names_its_line() {
+        let text = known().render().replace("+2138112", "+40960");
+        let lines = body(&text);
+        let (n, message) = parse(&lines).unwrap_err();
+        assert!(
+            lines.iter().any(|&(m, l)| m == n && l.contains("+40960")),
+            "{message}"
+        );
+        assert!(message.contains("call 4"), "{message}");
     }
 
     #[test]
@@ -194,7 +229,9 @@ mod tests {
             include_str!("../tests/fixtures/2026-11-30T051656Z-h200-cxx.txt"),
             include_str!("../tests/fixtures/2026-11-30T051657Z-h200-rust.txt"),
         );
+        // Recorded before Part 5 existed: they parse, without its figures.
         assert_eq!(cxx.figures().len(), 1 + 2 * 3 + 4 * 5 + 3);
+        assert_eq!(cxx.malloc_run, None);
         assert_eq!(cxx.gpu, rust.gpu);
         assert_eq!(cxx.first.name, "set-device");
     }

@@ -25,6 +25,29 @@ pub struct Report {
     pub no_sync_events_ms: [f64; CALLS],
     pub sync_host_ms: [f64; CALLS],
     pub sync_events_ms: [f64; CALLS],
+    /// Part 5; None in transcripts from before it existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub malloc_run: Option<MallocRun>,
+}
+
+/// Part 5: a run of cudaMallocs of one size, each timed, with the address
+/// each returned.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MallocRun {
+    pub bytes: u64,
+    /// The address of Part 2's first allocation of this size.
+    pub part2_first: u64,
+    /// The address of the last allocation before the run (Part 3's array),
+    /// from which the first call's distance is counted.
+    pub before: u64,
+    pub calls: Vec<RunCall>,
+}
+
+/// One call of Part 5.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RunCall {
+    pub ms: f64,
+    pub address: u64,
 }
 
 /// Part 1: the first CUDA call of the process.
@@ -167,9 +190,19 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
     let no_sync_events_ms = loop_row("without sync, events ")?;
     let sync_host_ms = loop_row("with sync, host ")?;
     let sync_events_ms = loop_row("with sync, events ")?;
-    // The closing table is made of the figures above and the post's
-    // constants; it is read only as far as its heading.
-    c.expect("Then and now: ")?;
+    // Part 5 is newer than the first transcripts; then the closing table,
+    // made of the figures above and the post's constants, is read only as
+    // far as its heading.
+    let (n, line) = c.next("Part 5 or the closing table")?;
+    let malloc_run = if line.starts_with("Part 5: ") {
+        let run = malloc_run(&mut c, n, line)?;
+        c.expect("Then and now: ")?;
+        Some(run)
+    } else if line.starts_with("Then and now: ") {
+        None
+    } else {
+        return Err((n, format!("expected Part 5 or the closing table, got {line:?}")));
+    };
     Ok(Report {
         gpu: gpu.to_string(),
         visible_gpus,
@@ -182,6 +215,55 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
         no_sync_events_ms,
         sync_host_ms,
         sync_events_ms,
+        malloc_run,
+    })
+}
+
+/// A device address as Part 5 prints it, `0x` and hex digits.
+fn address(n: usize, text: &str, what: &str) -> Result<u64, Failure> {
+    text.strip_prefix("0x")
+        .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+        .ok_or_else(|| (n, format!("{what}: {text:?} is not a 0x address")))
+}
+
+/// Part 5, its heading line already read; each row's distance from the one
+/// before must be what the addresses say.
+fn malloc_run(c: &mut Cursor, n: usize, heading: &str) -> Result<MallocRun, Failure> {
+    let w = words(heading);
+    let count: usize = number(n, w.get(2).copied().unwrap_or(""), "Part 5's count")?;
+    let bytes = number(n, w.get(6).copied().unwrap_or(""), "Part 5's bytes")?;
+    let (n, line) = c.expect("before them: Part 2's first at ")?;
+    let w = words(line);
+    let part2_first = address(n, w[0].trim_end_matches(','), "Part 2's first")?;
+    let before = address(n, w.last().copied().unwrap_or(""), "Part 3's array")?;
+    c.expect(" call")?;
+    let mut calls = Vec::with_capacity(count);
+    let mut previous = before;
+    for i in 1..=count {
+        let (n, line) = c.next("a Part 5 call")?;
+        let w = words(line);
+        if w.len() != 4 || w[0] != i.to_string() {
+            return Err((n, format!("expected call {i} of Part 5, got {line:?}")));
+        }
+        let call = RunCall {
+            ms: number(n, w[1], "ms")?,
+            address: address(n, w[2], "address")?,
+        };
+        let step: i64 = number(n, w[3].trim_start_matches('+'), "from previous")?;
+        if step != call.address.wrapping_sub(previous) as i64 {
+            return Err((
+                n,
+                format!("call {i}: {step} is not the distance from {previous:#x}"),
+            ));
+        }
+        previous = call.address;
+        calls.push(call);
+    }
+    Ok(MallocRun {
+        bytes,
+        part2_first,
+        before,
+        calls,
     })
 }
 

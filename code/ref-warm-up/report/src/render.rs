@@ -57,6 +57,7 @@ impl Report {
         self.render_parts_1_and_2(&mut out);
         self.render_part_3(&mut out);
         self.render_part_4(&mut out);
+        self.render_part_5(&mut out);
         self.render_then_and_now(&mut out);
         out
     }
@@ -143,6 +144,40 @@ impl Report {
             ("with sync, events", &self.sync_events_ms),
         ] {
             let _ = writeln!(out, "{label:<22}{}", calls_text(ms));
+        }
+    }
+
+    /// Part 5, which transcripts from before it existed do not have.
+    fn render_part_5(&self, out: &mut String) {
+        let Some(run) = &self.malloc_run else {
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "\nPart 5: {} more cudaMallocs of {} bytes, call and synchronise, host clock, \
+             and the address each returned",
+            run.calls.len(),
+            run.bytes
+        );
+        let _ = writeln!(
+            out,
+            "before them: Part 2's first at {:#x}, Part 3's array (the last) at {:#x}",
+            run.part2_first, run.before
+        );
+        let _ = writeln!(
+            out,
+            "{:>5}  {:>10}  {:>18}  {:>14}",
+            "call", "ms", "address", "from previous"
+        );
+        for (i, (call, step)) in run.calls.iter().zip(run.steps()).enumerate() {
+            let _ = writeln!(
+                out,
+                "{:5}  {:10.4}  {:>18}  {:>+14}",
+                i + 1,
+                call.ms,
+                format!("{:#x}", call.address),
+                step
+            );
         }
     }
 
