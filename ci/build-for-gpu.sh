@@ -50,10 +50,13 @@ newest=$(ci/provision.sh 13.5 | tail -n 1)
 host=$(rustc -vV | sed -n 's/^host: //p')
 LESSON_NVCC="$newest/bin/nvcc" cargo build --release --quiet --target "$host" \
   "${lessons[@]/#/--package=}"
-mkdir -p .evidence-bin/cuda-13.5
+# Each lesson's pair in a folder of its own, the C++ program under its own
+# name, so its transcripts' commands name the program they ran.
 for lesson in "${lessons[@]}"; do
-  cp "target/$host/release/$lesson" .evidence-bin/cuda-13.5/
-  build_alone "$newest" "$lesson" ".evidence-bin/cuda-13.5/$lesson-cxx"
+  mkdir -p ".evidence-bin/cuda-13.5/$lesson"
+  cp "target/$host/release/$lesson" ".evidence-bin/cuda-13.5/$lesson/"
+  binary=$(target/release/evidence recipe "$lesson" | sed -n 's/^binary //p')
+  build_alone "$newest" "$lesson" ".evidence-bin/cuda-13.5/$lesson/$binary"
 done
 "$newest/bin/nvcc" -o .evidence-bin/cuda-13.5/cuda-versions ci/cuda-versions.cu
 "$newest/bin/nvcc" --version | tail -n 2 | head -n 1 >.evidence-bin/cuda-13.5/nvcc-version

@@ -135,10 +135,10 @@ for lesson in "${lessons[@]}"; do
     for i in $(seq "${RUNS:-3}"); do
       cxx "$lesson" "$gpu-cxx" -- "$cxx_bin"
       EVIDENCE_RUNTIME=$next_runtime EVIDENCE_NVCC="$(cat "$next/nvcc-version")" \
-        record "$lesson" "$gpu-cxx-cuda13.5" -- "$next/$lesson-cxx"
+        record "$lesson" "$gpu-cxx-cuda13.5" -- "$next/$lesson/$(recipe "$lesson" binary)"
       rust "$lesson" "$gpu-rust" -- "$rust_bin"
       EVIDENCE_RUNTIME=$next_runtime EVIDENCE_NVCC="$(cat "$next/nvcc-version")" \
-        record "$lesson" "$gpu-rust-cuda13.5" -- "$next/$lesson"
+        record "$lesson" "$gpu-rust-cuda13.5" -- "$next/$lesson/$lesson"
     done
     # The newest transcript of a program (name ending -<gpu>-<program>).
     newest_of() { find "$ev/$lesson" -name "*-$gpu-$1.txt" | sort | tail -n 1; }

@@ -284,7 +284,9 @@ fn check_commit(value: &str) -> Result<(), String> {
 }
 
 /// The units a figure's label ends with (`row 4 after warm-up, ms`) that
-/// make it a time, which no run can measure below zero.
+/// make it a time, which no run can measure below zero. A difference of two
+/// times, which may be, says so after its unit (`..., us (signed)`), and is
+/// not one of these.
 const TIME_UNITS: [&str; 4] = ["s", "ms", "us", "ns"];
 
 /// The first figure no run could have measured: one not finite (a NaN, or
@@ -440,5 +442,43 @@ fn program_matches(t: &Transcript) -> Result<(), String> {
         Err(format!(
             "the file is named as a run of {program}, but its command does not run `{binary}`"
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Figures given as they are, to hold [`impossible_figure`] to them.
+    #[derive(Debug)]
+    struct Figures(Vec<(&'static str, f64)>);
+
+    impl Parsed for Figures {
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+        fn to_json(&self) -> serde_json::Value {
+            serde_json::Value::Null
+        }
+        fn figures(&self) -> Vec<(String, f64)> {
+            self.0.iter().map(|(l, v)| (l.to_string(), *v)).collect()
+        }
+    }
+
+    #[test]
+    fn a_negative_time_is_impossible_but_a_signed_difference_is_not() {
+        let time = Figures(vec![("spin wake-up, us", -4.2)]);
+        let err = impossible_figure(&time).unwrap_err();
+        assert!(err.contains("never negative"), "{err}");
+        let difference = Figures(vec![(
+            "spin wait after the calls less the kernel, us (signed)",
+            -4.2,
+        )]);
+        assert_eq!(impossible_figure(&difference), Ok(()));
+        let not_finite = Figures(vec![(
+            "spin wait after the calls less the kernel, us (signed)",
+            f64::NAN,
+        )]);
+        assert!(impossible_figure(&not_finite).is_err());
     }
 }

@@ -108,11 +108,22 @@ impl LessonReport for Report {
                 b.first_but_one_mean_ms(),
             ),
         ]);
-        // Columns newer programs print: the wake-up measured from the moment
-        // every call had returned, and Part 7's kernel and launch call times.
+        // Columns newer programs print: the wait measured from the moment
+        // every call had returned, less the kernel's event time, and Part 7's
+        // kernel and launch call times. The first is a lower bound of the
+        // wake-up, not a duration: the event interval holds part of the
+        // launch's submission, so it is negative when the wake-up is shorter
+        // than that part. Its unit says `(signed)`, which tells the evidence
+        // checker that a value below zero is no impossible time.
         if let (Some(spin), Some(blocking)) = (w.spin.after_calls_us, w.blocking.after_calls_us) {
-            f.push(("spin wake-up after the calls, us".into(), spin));
-            f.push(("blocking wake-up after the calls, us".into(), blocking));
+            f.push((
+                "spin wait after the calls less the kernel, us (signed)".into(),
+                spin,
+            ));
+            f.push((
+                "blocking wait after the calls less the kernel, us (signed)".into(),
+                blocking,
+            ));
         }
         if let Some(first) = b
             .has_inside()
@@ -372,7 +383,10 @@ mod tests {
         let figures = known().figures();
         assert_eq!(figures.len(), 3 * 2 + 28 + 2 + 4);
         let get = |name: &str| figures.iter().find(|f| f.0 == name).map(|f| f.1);
-        assert_eq!(get("blocking wake-up after the calls, us"), Some(70.4));
+        assert_eq!(
+            get("blocking wait after the calls less the kernel, us (signed)"),
+            Some(70.4)
+        );
         assert_eq!(get("launch 1 after idle, ms"), Some(0.1201));
         assert_eq!(get("launch 1 after idle, kernel ms"), Some(0.1005));
         assert_eq!(get("launch 1 after idle, launch call us"), Some(40.5));
