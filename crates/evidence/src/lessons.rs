@@ -14,11 +14,15 @@ pub fn find(name: &str) -> Option<&'static dyn Lesson> {
     LESSONS.iter().copied().find(|l| l.name() == name)
 }
 
+/// The folder of probes run while looking into a finding, whose output no
+/// lesson parses (figure queries read its lines: `lines(...)`).
+pub const DIAGNOSTICS: &str = "diagnostics";
+
 /// Folders of `evidence/` that hold runs of no one lesson: diagnostics,
 /// the GPU-only tests, the instrument's proof and its kernel suite, and the
 /// machine's facts (see `evidence/README.md`).
 pub const OTHER_FOLDERS: &[&str] = &[
-    "diagnostics",
+    DIAGNOSTICS,
     "gpu-tests",
     "instrument",
     "instrument-suite",
