@@ -3,17 +3,38 @@
 //! one. A process stopped mid-write (a signal, a full disk, a file-size
 //! limit) leaves the old file as it was, never half of the new one.
 //!
-//! Not for: transcripts being recorded (`record` writes those as the output
-//! comes, and finishes them with a rename of its own).
+//! Every document, chart, twin and finished transcript is written by
+//! [`write`]; `record` also starts each transcript from a [`draft`], linked
+//! to its name only when that name is free.
 
 use std::fs::Permissions;
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+use tempfile::NamedTempFile;
+
+/// A hidden temporary file in `folder` (`.evidence-*.partial`, never
+/// `*.txt` or `*.json`), so that no reader of the folder (`figures`,
+/// `check`) takes an unfinished one, or one a killed process left behind,
+/// for a document, a transcript or a twin. It is made with `permissions`,
+/// less the umask.
+pub fn draft(folder: &Path, permissions: Permissions) -> io::Result<NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(".evidence-")
+        .suffix(".partial")
+        .permissions(permissions)
+        .tempfile_in(folder)
+}
+
+/// The permissions a file gets when it is new: what any new file gets under
+/// the umask, as `std::fs::write` would make it.
+pub fn new_file() -> Permissions {
+    Permissions::from_mode(0o666)
+}
+
 /// Replaces (or creates) `path` with `contents` in one rename. A file that
-/// is replaced keeps its permissions; a new one is readable by all, as a
-/// document in a repository is.
+/// is replaced keeps its permissions; a new one gets [`new_file`]'s.
 pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -21,16 +42,10 @@ pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
     };
     let permissions = match std::fs::metadata(path) {
         Ok(m) => m.permissions(),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Permissions::from_mode(0o644),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => new_file(),
         Err(e) => return Err(e),
     };
-    // A hidden name, so that no reader of the folder (`figures`, `check`)
-    // takes an unfinished one for a document or a twin.
-    let mut file = tempfile::Builder::new()
-        .prefix(".evidence-")
-        .suffix(".partial")
-        .permissions(permissions)
-        .tempfile_in(folder)?;
+    let mut file = draft(folder, permissions)?;
     file.write_all(contents.as_ref())?;
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
@@ -49,15 +64,18 @@ mod tests {
         std::fs::set_permissions(&path, Permissions::from_mode(0o640)).unwrap();
         write(&path, "new").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o640);
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o640);
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
         assert_eq!(names.len(), 1, "{names:?}");
 
+        // A new file is as readable as any other new file: the umask's.
         let fresh = dir.path().join("new.json");
         write(&fresh, "{}").unwrap();
-        let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o644);
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "").unwrap();
+        assert_eq!(mode(&fresh), mode(&plain));
+        assert_ne!(mode(&fresh) & 0o444, 0, "readable");
     }
 
     #[test]
@@ -75,5 +93,13 @@ mod tests {
         assert!(write(&blocked, "x").is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         assert_eq!(std::fs::read_to_string(blocked.join("inside")).unwrap(), "keep");
+        // No draft is left behind by either failure.
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["blocked", "doc.md"]);
     }
 }

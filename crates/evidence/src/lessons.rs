@@ -1,7 +1,9 @@
 //! The one list of lessons the shared tools know: every `<lesson>-report`
 //! dependency in this package's Cargo.toml (build.rs writes the list), so
 //! adding a lesson is one line there; everything else about it lives in its
-//! own directory.
+//! own directory. With them, the folders of `evidence/` that hold runs of
+//! no one lesson: together, every folder `evidence record` writes to and
+//! `evidence check` accepts a run in.
 
 use lesson_spec::Lesson;
 
@@ -10,6 +12,35 @@ pub static LESSONS: &[&dyn Lesson] = include!(concat!(env!("OUT_DIR"), "/lessons
 /// The lesson named `name`, if there is one.
 pub fn find(name: &str) -> Option<&'static dyn Lesson> {
     LESSONS.iter().copied().find(|l| l.name() == name)
+}
+
+/// The folder of probes run while looking into a finding, whose output no
+/// lesson parses (figure queries read its lines: `lines(...)`).
+pub const DIAGNOSTICS: &str = "diagnostics";
+
+/// Folders of `evidence/` that hold runs of no one lesson: diagnostics,
+/// the GPU-only tests, the instrument's proof and its kernel suite, and the
+/// machine's facts (see `evidence/README.md`).
+pub const OTHER_FOLDERS: &[&str] = &[
+    DIAGNOSTICS,
+    "gpu-tests",
+    "instrument",
+    "instrument-suite",
+    "machine",
+];
+
+/// `name` if it is an evidence folder: a lesson's, or one of
+/// [`OTHER_FOLDERS`]; otherwise an error listing them all.
+pub fn folder(name: &str) -> Result<&str, String> {
+    if find(name).is_some() || OTHER_FOLDERS.contains(&name) {
+        return Ok(name);
+    }
+    let mut known: Vec<&str> = LESSONS.iter().map(|l| l.name()).collect();
+    known.extend(OTHER_FOLDERS);
+    Err(format!(
+        "no lesson or evidence folder is named {name:?} (known: {})",
+        known.join(", ")
+    ))
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::transcript::{self, Body, Transcript};
 use crate::{transcript_files, twin};
@@ -31,18 +30,6 @@ pub struct Loaded {
     pub problems: Vec<String>,
 }
 
-/// The current UTC time from date(1), as `evidence record` dates a run:
-/// this crate reads no clock itself (CUDA-CODE-STYLE.md rule 1).
-pub fn utc_now() -> Option<String> {
-    let out = Command::new("date")
-        .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
 /// Every transcript and twin under `dir`, checked.
 pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     let files = transcript_files(dir);
@@ -51,7 +38,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     if files.is_empty() && twins.is_empty() {
         return Err(LoadError::NoTranscripts(dir.to_path_buf()));
     }
-    let now = utc_now()
+    let now = transcript::utc_now()
         .as_deref()
         .and_then(transcript::date)
         .ok_or(LoadError::NoClock)?;

@@ -17,7 +17,7 @@
 //!   read-only), the error says how the program ended, since the file
 //!   cannot.
 //!
-//! `--lesson` is a lesson of the registry or one of [`OTHER_FOLDERS`], and
+//! `--lesson` is a lesson of the registry or one of [`lessons::OTHER_FOLDERS`], and
 //! `--name` one file-name word, so a transcript lands where `evidence check`
 //! looks and nowhere else. `# command:` is shell-quoted, so it can be run
 //! again as written. How the program is run and watched is [`supervise`]'s.
@@ -31,13 +31,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::{lessons, transcript};
+use crate::{atomic, lessons, transcript, twin};
 use supervise::{Ending, Failure, Watch};
 
 /// What to run and where to put the record.
 pub struct Request {
     pub dir: PathBuf,
-    /// A lesson's name, or one of [`OTHER_FOLDERS`] ([`lesson_folder`]).
+    /// A lesson's name, or one of [`lessons::OTHER_FOLDERS`] ([`lesson_folder`]).
     pub lesson: String,
     /// One file-name word ([`run_name`]).
     pub name: String,
@@ -75,6 +75,9 @@ pub enum Error {
     Io { path: PathBuf, source: io::Error },
     #[error("{0}: {1}")]
     Recorder(&'static str, io::Error),
+    /// A header fact `evidence check` would refuse; nothing was run.
+    #[error("nothing recorded: {0}")]
+    Header(String),
     #[error(
         "{}: the transcript could not be finished ({source}); it still says `exit code: unfinished`, \
          but the program ended with exit code {exit_code}{}",
@@ -114,30 +117,11 @@ fn io_at(path: &Path) -> impl FnOnce(io::Error) -> Error + '_ {
     }
 }
 
-/// Folders of `evidence/` that hold runs of no one lesson: the machine's
-/// facts, the GPU-only tests, the instrument's proof and its kernel suite,
-/// and diagnostics (see `evidence/README.md`).
-pub const OTHER_FOLDERS: &[&str] = &[
-    "diagnostics",
-    "gpu-tests",
-    "instrument",
-    "instrument-suite",
-    "machine",
-];
-
-/// The value of `--lesson`: a lesson's name (`evidence lessons`) or one of
-/// [`OTHER_FOLDERS`]; anything else (`../x`, `/tmp`, `''`, a typo) would
-/// put the transcript where `evidence check` does not look.
+/// The value of `--lesson`: an evidence folder ([`lessons::folder`]);
+/// anything else (`../x`, `/tmp`, `''`, a typo) would put the transcript
+/// where `evidence check` does not look.
 pub fn lesson_folder(name: &str) -> Result<String, String> {
-    if lessons::find(name).is_some() || OTHER_FOLDERS.contains(&name) {
-        return Ok(name.to_string());
-    }
-    let mut known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
-    known.extend(OTHER_FOLDERS);
-    Err(format!(
-        "no lesson or evidence folder is named {name:?} (known: {})",
-        known.join(", ")
-    ))
+    lessons::folder(name).map(str::to_string)
 }
 
 /// The value of `--name`: one file-name word of letters, digits, `.`, `_`,
@@ -246,11 +230,6 @@ fn machine() -> (String, String, String, String) {
     (gpu_line, driver_line, nvcc, host)
 }
 
-fn utc_now() -> String {
-    // The date for the header, from date(1): this crate reads no clock itself.
-    stdout_of("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]).unwrap_or_else(|| "unknown".into())
-}
-
 /// The exit code line of a transcript whose program had not ended when the
 /// recorder stopped (a recorder killed outright never gets to replace it).
 const UNFINISHED: &str = "unfinished";
@@ -270,6 +249,35 @@ fn env_value(value: &str) -> Result<String, Error> {
         true => Ok(value.to_string()),
         false => shell_words([value]),
     }
+}
+
+/// The run's start as the header dates it. Without a date the transcript
+/// would be one `evidence check` refuses, so nothing is run.
+fn start() -> Result<String, Error> {
+    transcript::utc_now().ok_or_else(|| {
+        Error::Header("cannot tell the date (`date -u` did not answer), and a transcript is dated".into())
+    })
+}
+
+/// The commit the program was built from: EVIDENCE_COMMIT, or the checkout's
+/// HEAD. One `evidence check` would refuse (none, or no commit name) stops
+/// the recording before anything runs.
+fn commit() -> Result<String, Error> {
+    let (commit, from) = match std::env::var("EVIDENCE_COMMIT") {
+        Ok(commit) => (commit, "EVIDENCE_COMMIT"),
+        Err(_) => {
+            let head = stdout_of("git", &["rev-parse", "HEAD"]).ok_or_else(|| {
+                Error::Header(
+                    "no commit to record: EVIDENCE_COMMIT is not set and `git rev-parse HEAD` did not \
+                     answer; set EVIDENCE_COMMIT to the commit the program was built from"
+                        .into(),
+                )
+            })?;
+            (head, "`git rev-parse HEAD`")
+        }
+    };
+    transcript::check_commit(&commit).map_err(|e| Error::Header(format!("{from}: {e}")))?;
+    Ok(commit)
 }
 
 /// The header's facts, gathered before the program starts.
@@ -301,18 +309,18 @@ impl Header {
         };
         Ok(Header {
             lesson: req.lesson.clone(),
-            start: utc_now(),
+            start: start()?,
             gpu,
             driver,
-            runtime: std::env::var("EVIDENCE_RUNTIME").unwrap_or_else(|_| "unknown".into()),
+            runtime: std::env::var("EVIDENCE_RUNTIME")
+                .ok()
+                .filter(|v| !v.trim().is_empty())
+                .unwrap_or_else(|| "unknown".into()),
             nvcc,
             host,
             command: shell_words(req.command.iter().map(String::as_str))?,
             environment,
-            commit: std::env::var("EVIDENCE_COMMIT")
-                .ok()
-                .or_else(|| stdout_of("git", &["rev-parse", "HEAD"]))
-                .unwrap_or_else(|| "unknown".into()),
+            commit: commit()?,
         })
     }
 
@@ -344,7 +352,7 @@ impl Header {
 /// already there is ever replaced, and no reader sees a half-written header.
 fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> Result<(PathBuf, File), Error> {
     let compact: String = stamp.chars().filter(|c| *c != ':').collect();
-    let mut draft = draft_in(dir).map_err(io_at(dir))?;
+    let mut draft = atomic::draft(dir, atomic::new_file()).map_err(io_at(dir))?;
     draft.write_all(opening.as_bytes()).map_err(io_at(draft.path()))?;
     for n in 1.. {
         let file = if n == 1 {
@@ -360,30 +368,6 @@ fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> Result<(Pa
         }
     }
     unreachable!("the numbering is unbounded")
-}
-
-/// A temporary file in `dir`, hidden (`.recording-*`, never `*.txt`, so no
-/// reader takes one a killed recorder left for a transcript), with the
-/// permissions a plain new file gets under the umask.
-fn draft_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
-    use std::os::unix::fs::PermissionsExt;
-    tempfile::Builder::new()
-        .prefix(".recording-")
-        .permissions(std::fs::Permissions::from_mode(0o666))
-        .tempfile_in(dir)
-}
-
-/// Writes `text` to `path` through a temporary file beside it and a rename,
-/// so `path` holds either its old text or the new, never a part.
-pub fn write_whole(path: &Path, text: &str) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut draft = draft_in(dir)?;
-    draft.write_all(text.as_bytes())?;
-    draft.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// The name of a signal the way `kill -l` spells it, with the SIG prefix.
@@ -430,9 +414,10 @@ pub fn record(req: &Request) -> Result<Recorded, Error> {
         .command
         .split_first()
         .ok_or_else(|| Error::Recorder("reading the command", io::Error::other("no command to record")))?;
+    // The header first: one that cannot be written leaves no trace.
+    let header = Header::gather(req)?;
     let dir = req.dir.join(&req.lesson);
     std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
-    let header = Header::gather(req)?;
     let opening = header.text(UNFINISHED, None);
     let (path, mut file) = create_free(&dir, &header.start, &req.name, &opening)?;
     let output = file.try_clone().map_err(io_at(&path))?;
@@ -466,34 +451,17 @@ pub fn record(req: &Request) -> Result<Recorded, Error> {
         opening.len(),
         &header.text(&exit_code, ended_by.as_deref()),
     )
-    .and_then(|text| write_whole(&path, &text).map(|()| text));
+    .and_then(|text| atomic::write(&path, &text).map(|()| text));
     let text = match (text, &ending) {
         (Ok(text), _) => text,
         (Err(e), Some(ending)) => return Err(unfinished(ending, e)),
         (Err(e), None) => return Err(io_at(&path)(e)),
     };
-    write_twin(&path, &text)?;
+    twin::write(&path, &text).map_err(io_at(&path.with_extension("json")))?;
     if let Some(supervise::Stopper::Recorder(signal)) = ending.as_ref().and_then(|e| e.stopper) {
         return Err(Error::Stopped { signal, path });
     }
     Ok(Recorded { path, ending })
-}
-
-/// Writes `<transcript>.json`, whole or not at all: the parsed transcript,
-/// or, for output this tool cannot parse, the error beside the header it
-/// could read.
-pub fn write_twin(path: &Path, text: &str) -> Result<PathBuf, Error> {
-    let file = path.display().to_string();
-    let twin = path.with_extension("json");
-    let json = match transcript::parse(&file, text) {
-        Ok(t) => serde_json::to_string_pretty(&t),
-        Err(e) => {
-            serde_json::to_string_pretty(&serde_json::json!({ "file": file, "parse_error": e.to_string() }))
-        }
-    }
-    .map_err(|e| io_at(&twin)(e.into()))?;
-    write_whole(&twin, &(json + "\n")).map_err(io_at(&twin))?;
-    Ok(twin)
 }
 
 #[cfg(test)]
@@ -583,15 +551,5 @@ mod tests {
         assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{line}");
         assert!(header_word("a\nb").is_err());
         assert_eq!(header_word("a b").as_deref(), Ok("a b"));
-    }
-
-    #[test]
-    fn a_whole_write_replaces_the_file_and_leaves_nothing_else() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.json");
-        std::fs::write(&path, "old").unwrap();
-        write_whole(&path, "new").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

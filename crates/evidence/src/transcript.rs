@@ -249,7 +249,8 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
     })
 }
 
-/// How `evidence record` writes a date: UTC, to the second.
+/// How `evidence record` writes a date: UTC, to the second, as
+/// [`utc_now`] gives it.
 const DATE_FORMAT: &[time::format_description::FormatItem<'static>] =
     time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
 
@@ -257,6 +258,18 @@ const DATE_FORMAT: &[time::format_description::FormatItem<'static>] =
 /// `evidence record` writes it.
 pub fn date(value: &str) -> Option<time::PrimitiveDateTime> {
     time::PrimitiveDateTime::parse(value, DATE_FORMAT).ok()
+}
+
+/// The current UTC time from date(1), as a header's `# date:` holds it:
+/// this crate reads no clock itself (CUDA-CODE-STYLE.md rule 1). `record`
+/// dates a run with it, and `load` tells a date in the future by it.
+pub fn utc_now() -> Option<String> {
+    let out = std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
+        .output()
+        .ok()?;
+    let now = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && date(&now).is_some()).then_some(now)
 }
 
 fn check_date(value: &str) -> Result<(), String> {
@@ -269,7 +282,8 @@ fn check_date(value: &str) -> Result<(), String> {
 }
 
 /// A commit is a git object name: 7 to 40 lowercase hexadecimal digits.
-fn check_commit(value: &str) -> Result<(), String> {
+/// `record` holds the commit it writes to the same rule.
+pub fn check_commit(value: &str) -> Result<(), String> {
     let hex = value
         .bytes()
         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
@@ -376,7 +390,8 @@ pub fn read_with_text(path: &Path) -> Result<(Transcript, String), ParseError> {
 }
 
 /// Whether a transcript is where, and named as, its header says: in the
-/// folder of its lesson, named `<its date, without colons>-NAME.txt` as
+/// folder of its lesson (one `evidence record` writes to: a lesson or one
+/// of [`lessons::OTHER_FOLDERS`]), named `<its date, without colons>-NAME.txt` as
 /// `evidence record` names it, and, for a lesson's own program (`-cxx` or
 /// `-rust` in the name), running that program. A copy moved to another
 /// lesson's folder, renamed, or named after the other program is refused,
@@ -387,6 +402,7 @@ pub fn place(path: &Path, t: &Transcript) -> Result<(), ParseError> {
         line: t.line_of(key),
         message,
     };
+    lessons::folder(&t.header.lesson).map_err(|m| err("lesson", format!("the header's lesson: {m}")))?;
     let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let folder = absolute.parent().and_then(Path::file_name);
     if let Some(folder) = folder.map(|f| f.to_string_lossy()) {

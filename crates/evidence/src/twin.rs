@@ -15,22 +15,32 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::{atomic, transcript};
+use crate::{atomic, transcript, ParseError};
 
 /// What the twin of `text` holds: the parsed transcript, or, for a file
 /// this tool cannot parse, the error beside the file's name.
 pub fn json(file: &str, text: &str) -> Value {
     match transcript::parse(file, text) {
         Ok(t) => serde_json::to_value(&t).unwrap_or(Value::Null),
-        Err(e) => serde_json::json!({ "file": file, "parse_error": e.to_string() }),
+        Err(e) => unparsed(file, &e),
     }
 }
 
-/// Writes the twin of the transcript at `path` whole, in one rename.
+fn unparsed(file: &str, e: &ParseError) -> Value {
+    serde_json::json!({ "file": file, "parse_error": e.to_string() })
+}
+
+/// Writes the twin of the transcript at `path` whole, in one rename, its
+/// fields in the transcript's order (file, header, sanitizer, body), as
+/// the committed twins have them.
 pub fn write(path: &Path, text: &str) -> std::io::Result<PathBuf> {
     let twin = path.with_extension("json");
-    let value = json(&path.display().to_string(), text);
-    let mut pretty = serde_json::to_string_pretty(&value).map_err(std::io::Error::other)?;
+    let file = path.display().to_string();
+    let pretty = match transcript::parse(&file, text) {
+        Ok(t) => serde_json::to_string_pretty(&t),
+        Err(e) => serde_json::to_string_pretty(&unparsed(&file, &e)),
+    };
+    let mut pretty = pretty.map_err(std::io::Error::other)?;
     pretty.push('\n');
     atomic::write(&twin, pretty)?;
     Ok(twin)
@@ -238,6 +248,30 @@ fn earlier_shape_agrees(earlier: &Value, now: &Value, text: &str) -> Result<(), 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_written_twin_keeps_the_transcripts_order_and_passes_its_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("diagnostics");
+        std::fs::create_dir(&folder).unwrap();
+        let path = folder.join("2026-01-02T030405Z-t.txt");
+        let text = "# lesson: diagnostics\n# date: 2026-01-02T03:04:05Z\n# gpu: g\n# driver: d\n\
+                    # cuda runtime: r\n# nvcc: n\n# host: h\n# command: c\n# environment: e\n\
+                    # commit: 0123456\n# exit code: 0\n# ---\nline\n";
+        std::fs::write(&path, text).unwrap();
+        let twin = write(&path, text).unwrap();
+        let written = std::fs::read_to_string(&twin).unwrap();
+        let at = |key: &str| written.find(&format!("\n  \"{key}\"")).unwrap();
+        assert!(
+            at("file") < at("header") && at("header") < at("sanitizer") && at("sanitizer") < at("body"),
+            "{written}"
+        );
+        assert_eq!(check(&twin), Ok(()));
+        // A transcript this tool cannot parse gets a twin saying so.
+        write(&path, "no header\n").unwrap();
+        let written = std::fs::read_to_string(&twin).unwrap();
+        assert!(written.contains("\"parse_error\""), "{written}");
+    }
 
     #[test]
     fn an_earlier_shape_agrees_by_name_and_by_number() {

@@ -259,3 +259,128 @@ fn a_value_that_is_no_number_is_never_written() {
     assert!(stderr.contains("doc.md:2: block `nan`: "), "{stderr}");
     assert_eq!(std::fs::read_to_string(dir.path().join("doc.md")).unwrap(), text);
 }
+
+/// A diagnostics transcript, as `evidence record` writes one, at
+/// `root/evidence/diagnostics/<date>-<name>.txt`.
+fn diagnostic(root: &Path, date: &str, name: &str, exit_code: i32, body: &str) {
+    let folder = root.join("evidence/diagnostics");
+    std::fs::create_dir_all(&folder).unwrap();
+    let text = format!(
+        "# lesson: diagnostics\n# date: {date}\n# gpu: NVIDIA H200 (compute capability 9.0)\n\
+         # driver: 580.159.04 (CUDA 13.0)\n# cuda runtime: unknown\n# nvcc: release 13.0, V13.0.88\n\
+         # host: Linux x86_64, 16 cores\n# command: /tmp/pageable-rotated 2\n\
+         # environment: (nothing that changes behaviour)\n\
+         # commit: 0123456789abcdef0123456789abcdef01234567\n# exit code: {exit_code}\n# ---\n\
+         GPU: NVIDIA H200 (compute capability 9.0)\n{body}"
+    );
+    let file = format!("{}-{name}.txt", date.replace(':', ""));
+    std::fs::write(folder.join(file), text).unwrap();
+}
+
+/// Two successful `pageable-rotated` runs (one of two passes, one of one)
+/// and a failed one, whose numbers must count nowhere.
+fn rotated_evidence() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let pass = |one: &str, rotated: &str| {
+        format!("16 MiB pageable one buffer, GB/s: {one}\n16 MiB pageable rotated, GB/s: {rotated}\n")
+    };
+    let two_passes = format!(
+        "\npass 1\n{}\npass 2\n{}",
+        pass("10.00", "5.00"),
+        pass("12.00", "3.00")
+    );
+    diagnostic(
+        root.path(),
+        "2020-01-02T03:04:05Z",
+        "h200-pageable-rotated",
+        0,
+        &two_passes,
+    );
+    let one_pass = format!("\npass 1\n{}", pass("20.00", "4.00"));
+    diagnostic(
+        root.path(),
+        "2020-01-02T04:00:00Z",
+        "h200-pageable-rotated",
+        0,
+        &one_pass,
+    );
+    let failed = format!("\npass 1\n{}copy wrong\n", pass("1.00", "999.00"));
+    diagnostic(
+        root.path(),
+        "2020-01-02T05:00:00Z",
+        "h200-pageable-rotated",
+        1,
+        &failed,
+    );
+    // Another group's run, which a query of this group does not read.
+    diagnostic(
+        root.path(),
+        "2020-01-02T06:00:00Z",
+        "h200-round-trip-pinned",
+        0,
+        "row 5 pinned, ms: 3.712\n",
+    );
+    root
+}
+
+/// `lines()` reads each successful diagnostics run's `LABEL: NUMBER` lines
+/// of the group: medians and counts over every line of every such run, the
+/// failed run skipped, and two labels of one run paired line by line.
+#[test]
+fn lines_reads_the_labelled_numbers_of_successful_diagnostics_runs() {
+    let root = rotated_evidence();
+    let ev = figures::Evidence::new(root.path());
+    let rotated = r#"lines("h200-pageable-rotated", "16 MiB pageable rotated, GB/s")"#;
+    let one = r#"lines("h200-pageable-rotated", "16 MiB pageable one buffer, GB/s")"#;
+    let doc = format!(
+        "a <!-- figure median: {{median({rotated}) as .2}} -->x<!-- /figure -->\n\
+         b <!-- figure count: {{count({rotated})}} -->x<!-- /figure -->\n\
+         c <!-- figure ratio: {{sum({rotated} / {one}) as .2}} over {{count({rotated} / {one})}} -->x<!-- /figure -->\n\
+         d <!-- figure range: {{range({one}) as .0}} -->x<!-- /figure -->\n\
+         e <!-- figure pinned: {{median(lines(\"h200-round-trip-pinned\", \"row 5 pinned, ms\")) as .3}} -->x<!-- /figure -->\n"
+    );
+    let found = figures::regenerate(&ev, &doc).unwrap();
+    assert!(found.errors.is_empty(), "{:#?}", found.errors);
+    let values: Vec<&str> = found
+        .text
+        .lines()
+        .map(|l| l.split("-->").nth(1).unwrap().split("<!--").next().unwrap())
+        .collect();
+    // Rotated: 5, 3 and 4 (the failed run's 999 skipped): median 4 of 3.
+    // Paired line by line: 5/10 + 3/12 + 4/20 = 0.95 over 3; paired by file
+    // alone it would not be.
+    assert_eq!(values, ["4.00", "3", "0.95 over 3", "10 to 20", "3.712"]);
+}
+
+/// A label no run of the group prints, or one followed by no number, is an
+/// error naming the block; so is a group with no successful run.
+#[test]
+fn lines_of_a_label_not_found_is_an_error_naming_the_block() {
+    let root = rotated_evidence();
+    let ev = figures::Evidence::new(root.path());
+    let doc = "a <!-- figure missing: {count(lines(\"h200-pageable-rotated\", \"32 MiB pinned rotated, GB/s\"))} -->1<!-- /figure -->\n\
+               b <!-- figure text: {count(lines(\"h200-pageable-rotated\", \"GPU\"))} -->1<!-- /figure -->\n\
+               c <!-- figure nogroup: {count(lines(\"h100-pageable-rotated\", \"16 MiB pageable rotated, GB/s\"))} -->1<!-- /figure -->\n\
+               d <!-- figure prefix: {count(lines(\"h200-pageable-rotated\", \"16 MiB pageable rotated\"))} -->1<!-- /figure -->\n";
+    let found = figures::regenerate(&ev, doc).unwrap();
+    let errors = &found.errors;
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+    assert!(
+        errors[0].starts_with("1: block `missing`: ")
+            && errors[0].contains("no line `32 MiB pinned rotated, GB/s: NUMBER`"),
+        "{errors:#?}"
+    );
+    assert!(
+        errors[1].starts_with("2: block `text`: ") && errors[1].contains("not a finite number"),
+        "{errors:#?}"
+    );
+    assert!(
+        errors[2].starts_with("3: block `nogroup`: ") && errors[2].contains("no successful diagnostics runs"),
+        "{errors:#?}"
+    );
+    // The label is matched whole: a prefix of it is not a label.
+    assert!(
+        errors[3].starts_with("4: block `prefix`: ") && errors[3].contains("no line"),
+        "{errors:#?}"
+    );
+}

@@ -372,6 +372,19 @@ fn places(day09: &[PathBuf], day53: &Path, rust: &Path) -> Vec<Case> {
             });
         }
     }
+    // A run whose lesson is no evidence folder, in a folder of that name:
+    // where `evidence record` never writes, so nowhere a run belongs.
+    let base = read(&day09[0]);
+    for folder in ["scratch", "Day09-timing", "day09-timing-old"] {
+        let text = header_line(&base, "lesson", &format!("# lesson: {folder}"));
+        out.push(transcript(
+            "unknown folder",
+            folder,
+            "h200-cxx",
+            text,
+            &["no lesson or evidence folder is named"],
+        ));
+    }
     // The Rust twin's run named as the C++ program's, and the reverse.
     let text = read(rust);
     let name = file_name(rust).replace("-rust", "-cxx");

@@ -571,3 +571,131 @@ fn recorders_starting_together_never_overwrite_each_other() {
     // Nothing but transcripts and their twins: no draft left behind.
     assert_eq!(walk(&dir.path().join(FOLDER)).len(), 12);
 }
+
+/// `evidence check` over `dir`: its exit status and what it said.
+fn check(dir: &Path) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .arg("check")
+        .arg(dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text_of(&out);
+    (out.status.code(), format!("{stdout}\n{stderr}"))
+}
+
+/// The recorder and the checker agree: a transcript the real recorder
+/// writes, however its program ended, is one `evidence check` reads as a
+/// record (header, folder, name, twin), with the exit code it recorded.
+#[test]
+fn every_ending_the_recorder_writes_passes_the_check() {
+    let dir = scratch();
+    // (name, options, program, signal to the recorder, exit code, ended by)
+    type Ending = (
+        &'static str,
+        &'static [&'static str],
+        &'static str,
+        Option<&'static str>,
+        i32,
+        Option<&'static str>,
+    );
+    let endings: [Ending; 6] = [
+        ("normal", &[], "echo ready; echo normal", None, 0, None),
+        ("exit3", &[], "echo ready; echo failed; exit 3", None, 3, None),
+        (
+            "timeout",
+            &["--timeout", "1"],
+            "echo ready; sleep 30",
+            None,
+            128 + 9,
+            Some("timeout (1 s)"),
+        ),
+        (
+            "sigterm",
+            &[],
+            "echo ready; sleep 30",
+            Some("TERM"),
+            128 + 15,
+            Some("the recorder's SIGTERM"),
+        ),
+        (
+            "ignored",
+            &["--grace", "0.5"],
+            "trap '' TERM; echo ready; sleep 30",
+            Some("TERM"),
+            128 + 9,
+            Some("the recorder's SIGKILL, 0.5 s after its SIGTERM went unanswered"),
+        ),
+        (
+            "caught",
+            &[],
+            "trap 'echo caught; exit 0' TERM; echo ready; sleep 30 & wait",
+            Some("TERM"),
+            0,
+            Some("the program itself, after the recorder's SIGTERM"),
+        ),
+    ];
+    // Each in its own folder first, so that `ready` finds its own
+    // transcript; all run at once, then gathered into one evidence folder.
+    let alone: Vec<tempfile::TempDir> = endings.iter().map(|_| scratch()).collect();
+    let children: Vec<Child> = endings
+        .iter()
+        .zip(&alone)
+        .map(|((name, options, program, ..), d)| {
+            spawn(recorder(d.path(), name, options, &["sh", "-c", program]))
+        })
+        .collect();
+    for (((name, _, _, stop, code, ended_by), child), d) in endings.iter().zip(children).zip(&alone) {
+        let (path, _) = transcript_holding(d.path(), "ready");
+        if let Some(sig) = stop {
+            signal(&child, sig);
+        }
+        let out = finished(child);
+        assert_ne!(out.status.code(), Some(1), "{name}: {}", text_of(&out).1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let t = transcript::read(&path).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+        assert_eq!(t.header.exit_code, *code, "{name}: {text}");
+        let said = text.lines().find_map(|l| l.strip_prefix("# ended by: "));
+        assert_eq!(said, *ended_by, "{name}: {text}");
+        for ext in ["txt", "json"] {
+            let file = path.with_extension(ext);
+            let to = dir.path().join(FOLDER).join(file.file_name().unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::rename(&file, to).unwrap();
+        }
+    }
+    let (status, said) = check(dir.path());
+    assert_eq!(status, Some(0), "{said}");
+    assert_eq!(evidence::transcript_files(dir.path()).len(), endings.len());
+}
+
+/// A header `evidence check` would refuse is never written: with no
+/// commit, or one that is no commit, nothing runs and nothing is recorded.
+#[test]
+fn a_recording_with_no_commit_to_name_is_refused_before_anything_runs() {
+    let outside = scratch();
+    for commit in [Some("unknown"), Some(""), Some("0123456789abcdeg"), None] {
+        let dir = scratch();
+        let marker = dir.path().join("ran");
+        let program = format!("echo > {}", marker.display());
+        let mut cmd = recorder(dir.path(), "t", &[], &["sh", "-c", &program]);
+        match commit {
+            Some(c) => cmd.env("EVIDENCE_COMMIT", c),
+            // Outside any checkout, so `git rev-parse HEAD` has none to give.
+            None => cmd
+                .env_remove("EVIDENCE_COMMIT")
+                .env("GIT_CEILING_DIRECTORIES", outside.path())
+                .current_dir(outside.path()),
+        };
+        let out = cmd.output().unwrap();
+        let (stdout, err) = text_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{commit:?}: {err}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("nothing recorded") && err.contains("commit"),
+            "{err}"
+        );
+        assert!(!marker.exists(), "{commit:?}: the program ran unrecorded");
+        assert!(walk(dir.path()).is_empty(), "{commit:?}: {:?}", walk(dir.path()));
+    }
+}

@@ -1,6 +1,7 @@
 //! What figure queries read: lesson runs' figures (through the lesson
 //! registry, so a query names a lesson and a figure as the lesson's report
-//! package names them) and the instrument's sessions.
+//! package names them), diagnostics runs' `LABEL: NUMBER` lines, and the
+//! instrument's sessions.
 //!
 //! Not for: parsing queries ([`super::query`]) or documents ([`super`]).
 
@@ -8,7 +9,7 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use crate::instrument::{self, Session};
-use crate::transcript::Transcript;
+use crate::transcript::{Body, Transcript};
 use crate::{group, lessons, load};
 use lesson_spec::median;
 
@@ -76,20 +77,27 @@ impl Evidence {
                 known.join(", ")
             ));
         }
+        self.successful_runs(lesson, groups, commits)
+    }
+
+    /// The successful runs in evidence folder `folder` (a lesson's, or one
+    /// of [`lessons::OTHER_FOLDERS`]) of the groups and commits, as
+    /// [`Self::group_runs`] picks them.
+    fn successful_runs(&self, folder: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, String> {
         let all = self.transcripts()?;
         let (excluded, included): (Vec<&str>, Vec<&str>) =
             commits.split_whitespace().partition(|p| p.starts_with('!'));
         let of = |t: &Transcript, p: &str| t.header.commit.starts_with(p.trim_start_matches('!'));
         let mut runs: Vec<&Transcript> = groups
             .split_whitespace()
-            .flat_map(|g| group(all, lesson, g))
+            .flat_map(|g| group(all, folder, g))
             .filter(|t| included.is_empty() || included.iter().any(|p| of(t, p)))
             .filter(|t| !excluded.iter().any(|p| of(t, p)))
             .collect();
         runs.sort_by(|a, b| a.file.cmp(&b.file));
         if runs.is_empty() {
             return Err(format!(
-                "no successful {lesson} runs in groups `{groups}` of commits `{commits}`"
+                "no successful {folder} runs in groups `{groups}` of commits `{commits}`"
             ));
         }
         Ok(runs)
@@ -118,6 +126,50 @@ impl Evidence {
             return Err(format!(
                 "no {lesson} run has a figure `{figure}` (it has: {})",
                 names.join("; ")
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The number after `LABEL:` on each line of each successful run of the
+    /// groups in `diagnostics/` (whose output no lesson parses), keyed by
+    /// commit, file and the line's occurrence in its file, so that the
+    /// values of two labels one process printed pair up in arithmetic: the
+    /// first `A:` with the first `B:`, the second with the second.
+    pub fn lines(&self, groups: &str, label: &str) -> Result<Vec<(Key, f64)>, String> {
+        let runs = self.successful_runs(lessons::DIAGNOSTICS, groups, "")?;
+        let mut out = Vec::new();
+        for t in &runs {
+            let Body::Unparsed { lines } = &t.body else {
+                continue;
+            };
+            let values = lines
+                .iter()
+                .filter_map(|line| line.strip_prefix(label)?.strip_prefix(':'));
+            for (n, after) in values.enumerate() {
+                let word = after.split_whitespace().next().unwrap_or("");
+                let value = word
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| {
+                        format!(
+                            "{}: `{label}:` is followed by {word:?}, not a finite number",
+                            t.file
+                        )
+                    })?;
+                out.push((
+                    session_key(&t.header.commit, &format!("{} #{}", t.file, n + 1)),
+                    value,
+                ));
+            }
+        }
+        if out.is_empty() {
+            let files: Vec<&str> = runs.iter().map(|t| t.file.as_str()).collect();
+            return Err(format!(
+                "no line `{label}: NUMBER` in the {} run(s) of groups `{groups}`: {}",
+                lessons::DIAGNOSTICS,
+                files.join(", ")
             ));
         }
         Ok(out)

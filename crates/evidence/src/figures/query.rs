@@ -266,6 +266,10 @@ fn all_numbers(args: &[Value]) -> Result<Vec<f64>, String> {
 ///   groups (`h200-cxx` is every `*-h200-cxx.txt`), optionally only of
 ///   commits starting with one of the prefixes, or not with a `!PREFIX`;
 ///   a list keyed by run.
+/// - `lines("GROUP ...", "LABEL")`: the number after `LABEL:` on each line
+///   of each successful run of the groups in `diagnostics/` (`h200-pageable-rotated`
+///   is every `*-h200-pageable-rotated.txt`); a list keyed by run and by the
+///   line's occurrence in it, so two labels of one run pair up.
 /// - `per_commit(LIST)`: the median of each commit's runs, keyed by commit.
 /// - `instrument("SESSION ..." | "*", "METHOD", "STAT")`: a method's
 ///   `median`, `vs_ncu`, `spread` or `gpu_ms` in each instrument session;
@@ -290,6 +294,7 @@ fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, String> {
             ev.runs(text(arg(0)?)?, text(arg(1)?)?, text(arg(2)?)?, commits)
                 .map(Value::List)
         }
+        "lines" => ev.lines(text(arg(0)?)?, text(arg(1)?)?).map(Value::List),
         "per_commit" => match arg(0)? {
             Value::List(l) => Ok(Value::List(super::data::per_commit(l))),
             other => Err(format!("per_commit() needs a list, got {other:?}")),
