@@ -699,3 +699,27 @@ fn a_recording_with_no_commit_to_name_is_refused_before_anything_runs() {
         assert!(walk(dir.path()).is_empty(), "{commit:?}: {:?}", walk(dir.path()));
     }
 }
+
+#[test]
+fn a_program_built_elsewhere_names_its_compiler_through_evidence_nvcc() {
+    let dir = scratch();
+    let built_with = "Cuda compilation tools, release 13.5, V13.5.37";
+    let out = recorder(dir.path(), "nvcc-given", &[], &["true"])
+        .env("EVIDENCE_NVCC", built_with)
+        .output()
+        .unwrap();
+    let (path, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let (text, t) = parsed(&path);
+    assert_eq!(t.header.nvcc, built_with, "{text}");
+    // Without it, the header names the nvcc found here (none on a machine
+    // without a toolkit), never the variable's earlier value.
+    let out = recorder(dir.path(), "nvcc-found", &[], &["true"])
+        .env_remove("EVIDENCE_NVCC")
+        .output()
+        .unwrap();
+    let (path, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let (text, t) = parsed(&path);
+    assert_ne!(t.header.nvcc, built_with, "{text}");
+}

@@ -1,7 +1,12 @@
+//! The scripts under `ci/` that can run without a GPU.
+//!
 //! `ci/lesson.sh` and `ci/provision.sh` on a machine whose NVIDIA driver is
 //! too old for the CUDA 13 toolkit: one line naming the two ways out, before
 //! anything is built. The driver is faked: a `nvidia-smi` on `PATH` that
 //! prints the version a query asks for, as the real one does.
+//!
+//! `ci/report-diff.sh`, which the GPU session uses to show two builds of a
+//! program print the same report, on committed transcripts.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -121,4 +126,55 @@ fn provision_sh_refuses_a_toolkit_it_does_not_pin_before_doing_anything() {
     assert!(stderr.contains("13.0 or 13.5"), "{stderr}");
     assert!(!fake.join("python3-ran").exists(), "provisioning ran");
     let _ = std::fs::remove_dir_all(&fake);
+}
+
+/// Two transcripts in a scratch folder, each with `body` after its header.
+fn transcripts(tag: &str, a: &str, b: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("course-rules-report-diff-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let header = "# lesson: x\n# exit code: 0\n# ---\n";
+    let (pa, pb) = (dir.join("a.txt"), dir.join("b.txt"));
+    std::fs::write(&pa, format!("{header}{a}")).unwrap();
+    std::fs::write(&pb, format!("{header}{b}")).unwrap();
+    (pa, pb)
+}
+
+fn report_diff(a: &Path, b: &Path) -> Output {
+    Command::new("bash")
+        .arg("ci/report-diff.sh")
+        .arg(a)
+        .arg(b)
+        .current_dir(repository_root())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn report_diff_masks_what_was_measured_and_names_what_was_printed_differently() {
+    let (a, b) = transcripts(
+        "same",
+        "row 4   0.061 ms   3.3 TB/s\nbuffer at 0x7f2a00000000\nverdict: holds (under 20 us)\n",
+        "row 4  12.345 ms  -1.5e3 TB/s\nbuffer at 0x7f2b00200000\nverdict: does not hold (under 20 us)\n",
+    );
+    let out = report_diff(&a, &b);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("same report, numbers masked: 3 lines"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(a.parent().unwrap());
+
+    let (a, b) = transcripts(
+        "differ",
+        "row 4  0.061 ms\n",
+        "row 4  0.061 ms\nwall clock, whole process  900 ms\n",
+    );
+    let out = report_diff(&a, &b);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("> wall clock, whole process N ms"), "{stdout}");
+    assert!(stdout.contains("the reports differ"), "{stdout}");
+    let _ = std::fs::remove_dir_all(a.parent().unwrap());
 }
