@@ -26,7 +26,17 @@ fn scratch() -> tempfile::TempDir {
 }
 
 fn recorder(dir: &Path, name: &str, options: &[&str], command: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_evidence"));
+    recorder_at(
+        Path::new(env!("CARGO_BIN_EXE_evidence")),
+        dir,
+        name,
+        options,
+        command,
+    )
+}
+
+fn recorder_at(bin: &Path, dir: &Path, name: &str, options: &[&str], command: &[&str]) -> Command {
+    let mut cmd = Command::new(bin);
     cmd.args(["record", "--dir"])
         .arg(dir)
         .args(["--lesson", FOLDER, "--name", name])
@@ -409,13 +419,20 @@ fn a_recorder_started_with_sigint_ignored_keeps_ignoring_it() {
     assert!(text.ends_with("# ---\ndone\n"), "{text}");
 }
 
-/// Runs the recorder as the `nobody` user when the tests run as root, for
-/// whom a folder's permissions are no obstacle.
-fn as_nobody_if_root(cmd: &mut Command) {
+/// The recorder of `recorder`, run as the `nobody` user when the tests run
+/// as root, for whom a folder's permissions are no obstacle. `nobody` may
+/// not reach the build's own binary (a checkout in a private temporary
+/// folder), so it runs a copy placed in `root`, from there.
+fn recorder_as_nobody_if_root(root: &Path, name: &str, command: &[&str]) -> Command {
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        return;
+        return recorder(root, name, &[], command);
     }
+    let copy = root.join("evidence");
+    std::fs::copy(env!("CARGO_BIN_EXE_evidence"), &copy).unwrap();
+    set_mode(&copy, 0o755);
+    let mut cmd = recorder_at(&copy, root, name, &[], command);
+    cmd.current_dir(root);
     // SAFETY: the closure runs between fork and exec and calls only the
     // async-signal-safe setgroups, setgid and setuid.
     unsafe {
@@ -430,6 +447,7 @@ fn as_nobody_if_root(cmd: &mut Command) {
             Ok(())
         });
     }
+    cmd
 }
 
 fn set_mode(path: &Path, mode: u32) {
@@ -449,8 +467,7 @@ fn a_folder_made_read_only_mid_run_loses_nothing_the_program_said() {
     set_mode(&fifo, 0o666);
     // The program waits on the FIFO, so the folder is read-only before it ends.
     let program = format!("echo ready; read line < {}; exit 3", fifo.display());
-    let mut cmd = recorder(root.path(), "t", &[], &["sh", "-c", &program]);
-    as_nobody_if_root(&mut cmd);
+    let cmd = recorder_as_nobody_if_root(root.path(), "t", &["sh", "-c", &program]);
     let child = spawn(cmd);
     let (path, _) = transcript_holding(root.path(), "ready");
     set_mode(&lesson_dir, 0o555);
@@ -478,8 +495,7 @@ fn a_read_only_folder_is_one_line_before_anything_runs() {
     set_mode(&lesson_dir, 0o555);
     let marker = root.path().join("ran");
     let program = format!("echo > {}", marker.display());
-    let mut cmd = recorder(root.path(), "t", &[], &["sh", "-c", &program]);
-    as_nobody_if_root(&mut cmd);
+    let mut cmd = recorder_as_nobody_if_root(root.path(), "t", &["sh", "-c", &program]);
     let out = cmd.output().unwrap();
     set_mode(&lesson_dir, 0o777);
     let (stdout, err) = text_of(&out);
