@@ -131,14 +131,18 @@ for lesson in "${lessons[@]}"; do
     ;;
   toolkit)
     next=.evidence-bin/cuda-13.5
-    next_runtime="$("$next/cuda-versions") (static cudart of the provisioned CUDA 13.5 wheels)"
+    # Read once per session: the 13.5 runtime as a probe built with it sees
+    # this driver, and the compiler that built the 13.5 programs.
+    : "${next_runtime:=$("$next/cuda-versions") (static cudart of the provisioned CUDA 13.5 wheels)}"
+    : "${next_nvcc:=$(cat "$next/nvcc-version")}"
+    # cuda13.5 <lesson> <name> -- <command ...>: as cxx and rust, for a
+    # program built with CUDA 13.5, whose compiler is not the nvcc here.
+    cuda13.5() { EVIDENCE_RUNTIME=$next_runtime EVIDENCE_NVCC=$next_nvcc record "$@"; }
     for i in $(seq "${RUNS:-3}"); do
       cxx "$lesson" "$gpu-cxx" -- "$cxx_bin"
-      EVIDENCE_RUNTIME=$next_runtime EVIDENCE_NVCC="$(cat "$next/nvcc-version")" \
-        record "$lesson" "$gpu-cxx-cuda13.5" -- "$next/$lesson/$(recipe "$lesson" binary)"
+      cuda13.5 "$lesson" "$gpu-cxx-cuda13.5" -- "$next/$lesson/$(recipe "$lesson" binary)"
       rust "$lesson" "$gpu-rust" -- "$rust_bin"
-      EVIDENCE_RUNTIME=$next_runtime EVIDENCE_NVCC="$(cat "$next/nvcc-version")" \
-        record "$lesson" "$gpu-rust-cuda13.5" -- "$next/$lesson/$lesson"
+      cuda13.5 "$lesson" "$gpu-rust-cuda13.5" -- "$next/$lesson/$lesson"
     done
     # The newest transcript of a program (name ending -<gpu>-<program>).
     newest_of() { find "$ev/$lesson" -name "*-$gpu-$1.txt" | sort | tail -n 1; }

@@ -60,6 +60,11 @@ fn output_failure(message: &str) -> Option<String> {
     Some(format!("error: writing to {stream}: {cause}"))
 }
 
+/// The one line for output that could not be written to stdout.
+fn stdout_failure(e: &io::Error) -> String {
+    format!("error: writing to stdout: {e}")
+}
+
 /// Prints `line` on stderr, if stderr can still be written, and exits 1.
 fn exit_with(line: &str) -> ! {
     let _ = writeln!(io::stderr(), "{line}");
@@ -80,7 +85,7 @@ pub fn parse<P: clap::Parser>() -> P {
             }
             if let Err(failure) = e.print().and_then(|()| io::stdout().flush()) {
                 if failure.kind() != io::ErrorKind::BrokenPipe {
-                    exit_with(&format!("error: writing to stdout: {failure}"));
+                    exit_with(&stdout_failure(&failure));
                 }
             }
             std::process::exit(e.exit_code())
@@ -115,7 +120,7 @@ pub fn flushed(code: ExitCode) -> ExitCode {
         Ok(()) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "error: writing to stdout: {e}");
+            let _ = writeln!(io::stderr(), "{}", stdout_failure(&e));
             ExitCode::FAILURE
         }
     }
