@@ -1,0 +1,155 @@
+//! blocks.cu's kernels, occupancy queries and CPU references, through the C
+//! interface in blocks.h.
+
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
+
+include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+
+use cuda_check::{check, CudaError};
+use cuda_objects::DeviceBuffer;
+use cudarc::driver::CudaStream;
+
+pub use day10_kernel as Kernel;
+
+/// cudarc's stream handle as the runtime's `cudaStream_t`: the same pointer,
+/// two bindings' names for the opaque struct behind it.
+fn raw(stream: &CudaStream) -> cudaStream_t {
+    stream.cu_stream() as cudaStream_t
+}
+
+/// A launch past the end of a buffer would be a fault on the device, so it
+/// is refused here, where it can be named.
+fn fits(call: &'static str, n: usize, lens: &[usize]) -> Result<(), CudaError> {
+    if lens.iter().any(|&len| n > len) {
+        return Err(CudaError::refused(
+            file!(),
+            line!(),
+            call,
+            "n is past the end of a buffer",
+        ));
+    }
+    Ok(())
+}
+
+/// Queues vectorAdd over the first `n` elements, `threads` per block.
+pub fn vector_add(
+    a: &DeviceBuffer<f32>,
+    b: &DeviceBuffer<f32>,
+    out: &mut DeviceBuffer<f32>,
+    n: usize,
+    threads: u32,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    fits("vector_add", n, &[a.len(), b.len(), out.len()])?;
+    // SAFETY: all three buffers hold at least n floats on this context.
+    check!(unsafe {
+        day10_vector_add(
+            a.as_ptr(),
+            b.as_ptr(),
+            out.as_mut_ptr(),
+            n,
+            threads as i32,
+            raw(stream),
+        )
+    })
+}
+
+/// Queues fmaChains over the first `n` elements, `threads` per block.
+pub fn fma_chains(
+    out: &mut DeviceBuffer<f32>,
+    n: usize,
+    threads: u32,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    fits("fma_chains", n, &[out.len()])?;
+    // SAFETY: out holds at least n floats on this context.
+    check!(unsafe { day10_fma_chains(out.as_mut_ptr(), n, threads as i32, raw(stream)) })
+}
+
+/// cudaMemset over the whole buffer, every byte `value`.
+pub fn fill_bytes(out: &mut DeviceBuffer<f32>, value: u8) -> Result<(), CudaError> {
+    // SAFETY: the buffer holds len() floats.
+    check!(unsafe { day10_fill_bytes(out.as_mut_ptr(), i32::from(value), out.len()) })
+}
+
+/// How many blocks of `threads` fit on one SM at once.
+pub fn blocks_per_sm(kernel: Kernel, threads: u32) -> Result<u32, CudaError> {
+    let mut blocks = 0;
+    // SAFETY: writes one int.
+    check!(unsafe { day10_blocks_per_sm(kernel, threads as i32, &mut blocks) })?;
+    Ok(blocks.max(0) as u32)
+}
+
+/// The occupancy API's block size for `kernel`.
+pub fn suggested_block_size(kernel: Kernel) -> Result<u32, CudaError> {
+    let mut threads = 0;
+    // SAFETY: writes one int.
+    check!(unsafe { day10_suggested_block_size(kernel, &mut threads) })?;
+    Ok(threads.max(0) as u32)
+}
+
+/// The device's SM count and the most threads and blocks one SM holds.
+pub fn sm_limits(device: usize) -> Result<(u32, u32, u32), CudaError> {
+    let (mut sms, mut threads, mut blocks) = (0, 0, 0);
+    let device = i32::try_from(device)
+        .map_err(|_| CudaError::refused(file!(), line!(), "sm_limits", "the device ordinal is too large"))?;
+    // SAFETY: writes three ints.
+    check!(unsafe { day10_sm_limits(device, &mut sms, &mut threads, &mut blocks) })?;
+    let count = |v: i32| v.max(0) as u32;
+    Ok((count(sms), count(threads), count(blocks)))
+}
+
+/// blocks.cu's CPU reference for vectorAdd over the first `n` elements.
+pub fn vector_add_cpu(a: &[f32], b: &[f32], out: &mut [f32]) {
+    let n = a.len().min(b.len()).min(out.len());
+    // SAFETY: all three slices hold at least n floats; out is not aliased.
+    unsafe { day10_vector_add_cpu(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n) }
+}
+
+/// blocks.cu's CPU reference for fmaChains: its kFmaPeriod distinct
+/// results, element i's being `table[i % kFmaPeriod]`.
+pub fn fma_reference() -> Vec<f32> {
+    let mut table = vec![0.0f32; lesson_constants().fma_period];
+    // SAFETY: the table holds the .cu's kFmaPeriod floats.
+    unsafe { day10_fma_reference(table.as_mut_ptr()) };
+    table
+}
+
+/// blocks.cu's constants as the .cu compiles them (blocks.h's
+/// `day10_constants`), for the test that holds main.rs's copies to them.
+#[derive(Debug, PartialEq)]
+pub struct LessonConstants {
+    pub elems: usize,
+    pub warmup_runs: u32,
+    pub timed_runs: u32,
+    pub repeats: u32,
+    pub rel_tolerance: f32,
+    pub block_sizes: Vec<u32>,
+    pub fma_chains: u32,
+    pub fma_steps: u32,
+    pub fma_period: usize,
+    pub fma_flops_per_element: u32,
+}
+
+pub fn lesson_constants() -> LessonConstants {
+    // SAFETY: plain values, and a pointer to the .cu's static array of
+    // num_block_sizes sizes, which lives as long as the program.
+    let (c, sizes) = unsafe {
+        let c = day10_lesson_constants();
+        let count = c.num_block_sizes.max(0) as usize;
+        (c, std::slice::from_raw_parts(c.block_sizes, count).to_vec())
+    };
+    let count = |n: i32| n.max(0) as u32;
+    LessonConstants {
+        elems: c.elems,
+        warmup_runs: count(c.warmup_runs),
+        timed_runs: count(c.timed_runs),
+        repeats: count(c.repeats),
+        rel_tolerance: c.rel_tolerance,
+        block_sizes: sizes.into_iter().map(count).collect(),
+        fma_chains: count(c.fma_chains),
+        fma_steps: count(c.fma_steps),
+        fma_period: c.fma_period.max(0) as usize,
+        fma_flops_per_element: count(c.fma_flops_per_element),
+    }
+}

@@ -1,0 +1,329 @@
+//! Day 11's report as data, for the Rust twin and the shared tools alike.
+//!
+//! - [`Report::render`] prints it in the exact layout row4.cu prints, so the
+//!   two programs' transcripts compare line by line; [`parse`] reads either
+//!   program's output back (a test holds the two together), and also a run
+//!   under Nsight Compute: ncu's own lines are skipped and its CSV rows
+//!   after the report become [`Report::ncu`] ([`ncu`]).
+//! - [`gb_s`] and [`Report::peak_failure`]: row4.cu's rates and its exit-1
+//!   check that no measurement on buffers larger than the L2 beats the
+//!   memory's theoretical peak.
+//! - [`claims`]: what the lesson page says about the numbers.
+//! - The [`LessonReport`] impl: the chart, the comparable figures and the
+//!   recording recipe.
+//!
+//! Not for: measuring (the twin in `../src` does) or CUDA of any kind, so the
+//! evidence tools build without nvcc.
+
+mod claims;
+pub mod ncu;
+mod parse;
+
+use std::fmt::Write;
+
+use lesson_spec::{median, Chart, Claim, Failure, LessonReport, Lines, Mark, NoReference, Recipe, Series};
+use serde::Serialize;
+
+pub use ncu::{Ncu, NcuLaunch};
+pub use parse::parse;
+
+/// Bytes per element: vectorAdd reads two floats and writes one; a copy
+/// reads one and writes one.
+pub const ADD_BYTES_PER_ELEMENT: f64 = 12.0;
+pub const COPY_BYTES_PER_ELEMENT: f64 = 8.0;
+
+/// row4.cu's `gbS`: GB/s (10^9 bytes/s) for `bytes_per_element` over `n`
+/// elements in `ms`.
+pub fn gb_s(bytes_per_element: f64, n: usize, ms: f32) -> f64 {
+    bytes_per_element * n as f64 / (f64::from(ms) * 1.0e6)
+}
+
+/// Every number the report prints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// `NVIDIA H200 (compute capability 9.0)`, as the first line gives it.
+    pub gpu: String,
+    pub elems: usize,
+    pub threads_per_block: u32,
+    pub l2_mib: f64,
+    pub runs: u32,
+    pub warmups: u32,
+    /// None where the device reports no memory clock or bus width.
+    pub peak: Option<Peak>,
+    /// Row 4, timed with timeKernel.
+    pub row4: Rate,
+    pub memcpy: Rate,
+    pub copy: Rate,
+    /// vectorAdd with float4 loads and stores.
+    pub add4: Rate,
+    pub sweep: Vec<SweepRow>,
+    pub flush_mib: f64,
+    /// Full n, one event pair per launch, no flush: the cold row's control.
+    pub each: Rate,
+    /// Full n, one event pair per launch, the L2 flushed before each.
+    pub cold: Rate,
+    /// Nsight Compute's counters, when the run was profiled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ncu: Option<Ncu>,
+}
+
+/// The memory's theoretical peak and what it is computed from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Peak {
+    pub memory_clock_mhz: u32,
+    pub bus_width_bits: u32,
+    pub gb_s: f64,
+}
+
+/// A measurement's mean time and rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Rate {
+    pub ms: f64,
+    pub gb_s: f64,
+}
+
+/// One size of row 4 against n.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepRow {
+    pub n: usize,
+    pub arrays_mib: f64,
+    /// Whether the three arrays fit in the L2.
+    pub in_l2: bool,
+    pub ms: f64,
+    pub gb_s: f64,
+}
+
+/// The line of the report that names the theoretical peak as missing.
+const NO_PEAK: &str = "  not available: the device reports no memory clock or bus width";
+
+impl Report {
+    /// The GPU's name without its compute capability, as expected-failure
+    /// lists spell it.
+    pub fn gpu_name(&self) -> &str {
+        self.gpu
+            .rsplit_once(" (compute capability ")
+            .map_or(self.gpu.as_str(), |(name, _)| name)
+    }
+
+    /// Every measurement on buffers larger than the L2, by name: the ones
+    /// the memory's peak bounds.
+    pub fn dram_sized(&self) -> Vec<(String, f64)> {
+        let mut out: Vec<(String, f64)> = [
+            ("row 4", self.row4),
+            ("cudaMemcpy", self.memcpy),
+            ("copy kernel", self.copy),
+            ("float4 vectorAdd", self.add4),
+            ("per-launch row 4", self.each),
+            ("cold-L2 row 4", self.cold),
+        ]
+        .into_iter()
+        .map(|(what, r)| (what.to_string(), r.gb_s))
+        .collect();
+        out.extend(
+            self.sweep
+                .iter()
+                .filter(|s| !s.in_l2)
+                .map(|s| (format!("sweep n = {}", s.n), s.gb_s)),
+        );
+        out
+    }
+
+    /// row4.cu's last check: the first measurement on buffers larger than
+    /// the L2 whose rate exceeds the theoretical peak, in its words. A
+    /// rate above the peak is a measurement error.
+    pub fn peak_failure(&self) -> Option<String> {
+        let peak = self.peak.as_ref()?;
+        self.dram_sized()
+            .into_iter()
+            .find(|(_, r)| *r > peak.gb_s)
+            .map(|(what, r)| {
+                let what = if what.starts_with("sweep") {
+                    "a sweep row past the L2".to_string()
+                } else {
+                    what
+                };
+                format!(
+                    "measurement error: {what} at {r:.1} GB/s exceeds the theoretical peak of {:.1} GB/s",
+                    peak.gb_s
+                )
+            })
+    }
+
+    fn rate_row(&self, out: &mut String, label: &str, r: &Rate) {
+        match &self.peak {
+            Some(p) => {
+                let _ = writeln!(
+                    out,
+                    "  {label:<44} {:9.5} {:9.1} {:7.1}%",
+                    r.ms,
+                    r.gb_s,
+                    100.0 * r.gb_s / p.gb_s
+                );
+            }
+            None => {
+                let _ = writeln!(out, "  {label:<44} {:9.5} {:9.1} {:>8}", r.ms, r.gb_s, "-");
+            }
+        }
+    }
+
+    /// The report as row4.cu prints it to stdout.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let mib = (self.elems * std::mem::size_of::<f32>()) as f64 / (1024.0 * 1024.0);
+        let _ = writeln!(out, "GPU: {}", self.gpu);
+        let _ = writeln!(
+            out,
+            "n = {} floats, {mib:.1} MiB per buffer, {} threads/block; L2 cache {:.1} MiB",
+            self.elems, self.threads_per_block, self.l2_mib
+        );
+        out.push_str("Rates count bytes read plus bytes written, in GB/s (10^9 bytes/s).\n");
+        let _ = writeln!(
+            out,
+            "Times are means of {} runs after {} warm-ups.\n",
+            self.runs, self.warmups
+        );
+
+        out.push_str("The memory's theoretical peak\n");
+        match &self.peak {
+            Some(p) => {
+                let _ = writeln!(
+                    out,
+                    "  {} MHz memory clock x 2 (double data rate) x {}-bit bus = {:.1} GB/s\n",
+                    p.memory_clock_mhz, p.bus_width_bits, p.gb_s
+                );
+            }
+            None => {
+                let _ = writeln!(out, "{NO_PEAK}\n");
+            }
+        }
+
+        let _ = writeln!(
+            out,
+            "{:<46} {:>9} {:>9} {:>8}",
+            "At full n", "ms", "GB/s", "of peak"
+        );
+        self.rate_row(&mut out, "row 4: vectorAdd, 12 bytes per element", &self.row4);
+        self.rate_row(&mut out, "cudaMemcpy device to device, 8 bytes", &self.memcpy);
+        self.rate_row(&mut out, "copy kernel, float4, 8 bytes", &self.copy);
+        self.rate_row(&mut out, "vectorAdd, float4 loads and stores", &self.add4);
+        out.push('\n');
+
+        out.push_str("Row 4 against n: while the three arrays fit in the L2\n");
+        let _ = writeln!(
+            out,
+            "{:>12} {:>16} {:>6} {:>11} {:>9}",
+            "n", "3 arrays (MiB)", "in L2", "ms", "GB/s"
+        );
+        for s in &self.sweep {
+            let _ = writeln!(
+                out,
+                "{:>12} {:16.1} {:>6} {:11.5} {:9.1}",
+                s.n,
+                s.arrays_mib,
+                if s.in_l2 { "yes" } else { "no" },
+                s.ms,
+                s.gb_s
+            );
+        }
+        out.push('\n');
+
+        let _ = writeln!(
+            out,
+            "Row 4 with a cold L2: one event pair per launch, the flush (reading\n\
+             {:.1} MiB) before each start event",
+            self.flush_mib
+        );
+        self.rate_row(&mut out, "per-launch events, no flush", &self.each);
+        self.rate_row(&mut out, "per-launch events, L2 flushed before each", &self.cold);
+        out
+    }
+}
+
+impl LessonReport for Report {
+    const LESSON: &'static str = "day11-row4";
+    type Reference = NoReference;
+
+    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+        parse(body)
+    }
+
+    fn claims() -> &'static [Claim<Self>] {
+        claims::CLAIMS
+    }
+
+    fn expected_failures() -> &'static str {
+        include_str!("../../expected-failures.txt")
+    }
+
+    fn recipe() -> Recipe {
+        Recipe {
+            nvcc: "nvcc -std=c++17 -O3 -arch=sm_90 -o row4 row4.cu",
+            runs: 5,
+            variants: &[],
+            reference: None,
+            sanitizers: &["memcheck"],
+        }
+    }
+
+    fn figures(&self) -> Vec<(String, f64)> {
+        let mut f: Vec<(String, f64)> = Vec::new();
+        if let Some(p) = &self.peak {
+            f.push(("theoretical peak, GB/s".into(), p.gb_s));
+        }
+        f.push(("L2 cache, MiB".into(), self.l2_mib));
+        for (what, r) in [
+            ("row 4", self.row4),
+            ("cudaMemcpy device to device", self.memcpy),
+            ("copy kernel float4", self.copy),
+            ("vectorAdd float4", self.add4),
+            ("per-launch events no flush", self.each),
+            ("per-launch events L2 flushed", self.cold),
+        ] {
+            f.push((format!("{what}, ms"), r.ms));
+            f.push((format!("{what}, GB/s"), r.gb_s));
+        }
+        for s in &self.sweep {
+            f.push((format!("sweep n={}, ms", s.n), s.ms));
+            f.push((format!("sweep n={}, GB/s", s.n), s.gb_s));
+        }
+        if let Some(n) = &self.ncu {
+            f.extend(n.figures(self.elems));
+        }
+        f
+    }
+
+    fn charts(program: &str, runs: &[&Self], _: &[&NoReference]) -> Vec<Chart> {
+        let xs = |r: &Report| r.sweep.iter().map(|s| s.n as f64).collect();
+        let at = |r: &Report, x: f64| r.sweep.iter().find(|s| s.n as f64 == x).map(|s| s.gb_s);
+        let mut marks = Vec::new();
+        if let Some(p) = median(
+            runs.iter()
+                .filter_map(|r| r.peak.as_ref().map(|p| p.gb_s))
+                .collect(),
+        ) {
+            marks.push(Mark {
+                value: p,
+                label: format!("theoretical DRAM peak: {p:.0} GB/s"),
+            });
+        }
+        if let Some(c) = median(runs.iter().map(|r| r.copy.gb_s).collect()) {
+            marks.push(Mark {
+                value: c,
+                label: format!("float4 copy kernel at full n: {c:.0} GB/s"),
+            });
+        }
+        vec![Chart {
+            stem: format!("day11-row4-sweep-{program}"),
+            title: format!("Day 11: row 4 against n ({program})"),
+            x_label: "n (floats)".into(),
+            y_label: "GB/s (10^9 bytes/s, read + written)".into(),
+            x_log: true,
+            y_log: false,
+            series: vec![Series::over("vectorAdd", runs, xs, at)],
+            marks,
+        }]
+    }
+}
+
+#[cfg(test)]
+mod tests;

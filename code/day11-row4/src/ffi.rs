@@ -1,0 +1,164 @@
+//! row4.cu's kernels, memory facts and CPU loop, through the C interface in
+//! row4.h.
+
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
+
+include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+
+use cuda_check::{check, CudaError};
+use cuda_objects::DeviceBuffer;
+use cudarc::driver::CudaStream;
+
+pub use day11_memory_facts as MemoryFacts;
+
+/// cudarc's stream handle as the runtime's `cudaStream_t`: the same pointer,
+/// two bindings' names for the opaque struct behind it.
+fn raw(stream: &CudaStream) -> cudaStream_t {
+    stream.cu_stream() as cudaStream_t
+}
+
+/// A launch past the end of a buffer would be a fault on the device, so it
+/// is refused here, where it can be named.
+fn fits(call: &'static str, n: usize, lens: &[usize]) -> Result<(), CudaError> {
+    if lens.iter().any(|&len| n > len) {
+        return Err(CudaError::refused(
+            file!(),
+            line!(),
+            call,
+            "n is past the end of a buffer",
+        ));
+    }
+    Ok(())
+}
+
+/// Queues vectorAdd over the first `n` elements.
+pub fn vector_add(
+    a: &DeviceBuffer<f32>,
+    b: &DeviceBuffer<f32>,
+    out: &mut DeviceBuffer<f32>,
+    n: usize,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    fits("vector_add", n, &[a.len(), b.len(), out.len()])?;
+    // SAFETY: all three buffers hold at least n floats on this context.
+    check!(unsafe { day11_vector_add(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n, raw(stream)) })
+}
+
+/// Queues vectorAdd4 (float4 loads and stores) over the first `n` elements.
+pub fn vector_add4(
+    a: &DeviceBuffer<f32>,
+    b: &DeviceBuffer<f32>,
+    out: &mut DeviceBuffer<f32>,
+    n: usize,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    fits("vector_add4", n, &[a.len(), b.len(), out.len()])?;
+    // SAFETY: all three buffers hold at least n floats on this context.
+    check!(unsafe { day11_vector_add4(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n, raw(stream)) })
+}
+
+/// Queues copy4 of the first `n` floats of `src` into `dst`.
+pub fn copy4(
+    src: &DeviceBuffer<f32>,
+    dst: &mut DeviceBuffer<f32>,
+    n: usize,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    fits("copy4", n, &[src.len(), dst.len()])?;
+    // SAFETY: both buffers hold at least n floats on this context.
+    check!(unsafe { day11_copy4(src.as_ptr(), dst.as_mut_ptr(), n, raw(stream)) })
+}
+
+/// Queues readToFlush over the first `bytes` of `buf`.
+pub fn read_to_flush(
+    buf: &DeviceBuffer<f32>,
+    bytes: usize,
+    sink: &mut DeviceBuffer<f32>,
+    stream: &CudaStream,
+) -> Result<(), CudaError> {
+    fits("read_to_flush", bytes, &[buf.len() * std::mem::size_of::<f32>()])?;
+    fits("read_to_flush", 1, &[sink.len()])?;
+    // SAFETY: buf holds at least `bytes` bytes and sink one float.
+    check!(unsafe { day11_read_to_flush(buf.as_ptr(), bytes, sink.as_mut_ptr(), raw(stream)) })
+}
+
+/// cudaMemset over the whole buffer, every byte `value`.
+pub fn fill_bytes(out: &mut DeviceBuffer<f32>, value: u8) -> Result<(), CudaError> {
+    // SAFETY: the buffer holds len() floats.
+    check!(unsafe { day11_fill_bytes(out.as_mut_ptr(), i32::from(value), out.len()) })
+}
+
+/// cudaMemcpy of the first `n` floats of `src` into `dst`, device to device.
+pub fn copy_device(dst: &mut DeviceBuffer<f32>, src: &DeviceBuffer<f32>, n: usize) -> Result<(), CudaError> {
+    fits("copy_device", n, &[src.len(), dst.len()])?;
+    // SAFETY: both buffers hold at least n floats on this context.
+    check!(unsafe { day11_copy_device(dst.as_mut_ptr(), src.as_ptr(), n) })
+}
+
+/// The device's memory facts and what row4.cu computes from them.
+pub fn memory_facts(device: usize) -> Result<MemoryFacts, CudaError> {
+    let device = i32::try_from(device).map_err(|_| {
+        CudaError::refused(
+            file!(),
+            line!(),
+            "memory_facts",
+            "the device ordinal is too large",
+        )
+    })?;
+    let mut facts = MemoryFacts {
+        memory_clock_khz: 0,
+        bus_width_bits: 0,
+        l2_bytes: 0,
+        peak_gb_s: 0.0,
+        flush_bytes: 0,
+    };
+    // SAFETY: writes one struct.
+    check!(unsafe { day11_memory_facts_of(device, &mut facts) })?;
+    Ok(facts)
+}
+
+/// row4.cu's CPU reference over the first `n` elements of each slice.
+pub fn vector_add_cpu(a: &[f32], b: &[f32], out: &mut [f32]) {
+    let n = a.len().min(b.len()).min(out.len());
+    // SAFETY: all three slices hold at least n floats; out is not aliased.
+    unsafe { day11_vector_add_cpu(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n) }
+}
+
+/// The grid row4.cu launches vectorAdd with for `n` elements.
+pub fn blocks_for(n: usize) -> i32 {
+    // SAFETY: pure arithmetic.
+    unsafe { day11_blocks_for(n) }
+}
+
+/// row4.cu's constants as the .cu compiles them (row4.h's
+/// `day11_constants`), for the test that holds main.rs's copies to them.
+#[cfg(test)]
+#[derive(Debug, PartialEq)]
+pub struct LessonConstants {
+    pub elems: usize,
+    pub threads_per_block: u32,
+    pub warmup_runs: u32,
+    pub timed_runs: u32,
+    pub rel_tolerance: f32,
+    pub sweep: Vec<usize>,
+}
+
+#[cfg(test)]
+pub fn lesson_constants() -> LessonConstants {
+    // SAFETY: plain values, and a pointer to the .cu's static array of
+    // num_sweep sizes, which lives as long as the program.
+    let (c, sweep) = unsafe {
+        let c = day11_lesson_constants();
+        let count = c.num_sweep.max(0) as usize;
+        (c, std::slice::from_raw_parts(c.sweep, count).to_vec())
+    };
+    let count = |n: i32| n.max(0) as u32;
+    LessonConstants {
+        elems: c.elems,
+        threads_per_block: count(c.threads_per_block),
+        warmup_runs: count(c.warmup_runs),
+        timed_runs: count(c.timed_runs),
+        rel_tolerance: c.rel_tolerance,
+        sweep,
+    }
+}
