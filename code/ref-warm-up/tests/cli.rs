@@ -1,32 +1,10 @@
 //! The binary's command line, its failure without a driver and its end on
 //! a closed stdout, run for real on any machine (see lesson_cli::testing).
 
-use lesson_cli::testing::{
-    assert_no_driver_failure, assert_quiet_on_closed_pipe, assert_standard_command_line, assert_usage_error,
-    lesson_bin, run,
-};
-
-fn bin() -> String {
-    lesson_bin(env!("CARGO_BIN_EXE_ref-warm-up"))
-}
-
-#[test]
-fn without_a_driver_it_exits_1_with_one_line() {
-    assert_no_driver_failure(&bin());
-}
-
-#[test]
-fn usage_errors_help_and_version_are_claps() {
-    assert_standard_command_line(&bin(), "ref-warm-up", env!("CARGO_PKG_VERSION"));
-}
+lesson_cli::cli_tests!("ref-warm-up");
 
 #[test]
 fn a_device_with_another_first_call_is_a_usage_error() {
-    let output = run(&bin(), &["--device", "1", "--first", "launch"]);
-    assert_usage_error(&output, "--device other than 0 needs --first set-device");
-}
-
-#[test]
-fn a_closed_stdout_ends_it_quietly() {
-    assert_quiet_on_closed_pipe(&bin(), &["--help"]);
+    let output = lesson_cli::testing::run(&bin(), &["--device", "1", "--first", "launch"]);
+    lesson_cli::testing::assert_usage_error(&output, "--device other than 0 needs --first set-device");
 }

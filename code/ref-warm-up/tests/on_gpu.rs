@@ -1,19 +1,8 @@
-//! On GPUs: what only a real run of the lesson can show. Run with `cargo
+//! On a GPU: what only a real run of the lesson can show. Run with `cargo
 //! test -- --ignored` where there is an NVIDIA GPU; set LESSON_BIN_DIR to run
 //! a lesson binary built elsewhere (ci/gpu-session.sh's .evidence-bin).
 
-use lesson_cli::testing::{assert_claims_after_the_report, assert_quiet_after_head, lesson_bin, run};
-use ref_warm_up_report::Report;
-
-fn bin() -> String {
-    lesson_bin(env!("CARGO_BIN_EXE_ref-warm-up"))
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU: runs the lesson with --claims"]
-fn claims_checks_every_claim_of_the_post_after_the_report() {
-    assert_claims_after_the_report::<Report>(&bin());
-}
+lesson_cli::gpu_tests!("ref-warm-up", ref_warm_up_report::Report);
 
 #[test]
 #[ignore = "needs an NVIDIA GPU: runs the lesson with each --first"]
@@ -23,7 +12,7 @@ fn the_report_names_the_first_call_it_made() {
         ("malloc", "cudaMalloc(40000 bytes)"),
         ("launch", "emptyKernel<<<1, 1>>>"),
     ] {
-        let output = run(&bin(), &["--first", first]);
+        let output = lesson_cli::testing::run(&bin(), &["--first", first]);
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert_eq!(
             output.status.code(),
@@ -37,10 +26,4 @@ fn the_report_names_the_first_call_it_made() {
             (first, call)
         );
     }
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU: runs the lesson into `head -2`"]
-fn a_reader_that_leaves_after_two_lines_ends_it_quietly() {
-    assert_quiet_after_head(&bin(), &[], 2);
 }

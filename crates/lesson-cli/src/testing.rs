@@ -269,3 +269,61 @@ pub fn assert_quiet_after_head(bin: &str, args: &[&str], lines: usize) {
         output.status
     );
 }
+
+/// A lesson's `tests/cli.rs`, declared: `lesson_cli::cli_tests!("dayNN-topic");`
+/// makes `bin()` (the lesson's binary, see [`lesson_bin`]) and the tests
+/// every lesson binary passes on any machine: no driver, clap's command line,
+/// a closed stdout. The lesson's own flags get tests of their own below it,
+/// calling `bin()`.
+#[macro_export]
+macro_rules! cli_tests {
+    ($lesson:literal) => {
+        /// The lesson's binary, as Cargo built it or from `LESSON_BIN_DIR`.
+        fn bin() -> String {
+            $crate::testing::lesson_bin(env!(concat!("CARGO_BIN_EXE_", $lesson)))
+        }
+
+        #[test]
+        fn without_a_driver_it_exits_1_with_one_line() {
+            $crate::testing::assert_no_driver_failure(&bin());
+        }
+
+        #[test]
+        fn usage_errors_help_and_version_are_claps() {
+            $crate::testing::assert_standard_command_line(&bin(), $lesson, env!("CARGO_PKG_VERSION"));
+        }
+
+        #[test]
+        fn a_closed_stdout_ends_it_quietly() {
+            $crate::testing::assert_quiet_on_closed_pipe(&bin(), &["--help"]);
+        }
+    };
+}
+
+/// A lesson's `tests/on_gpu.rs`, declared:
+/// `lesson_cli::gpu_tests!("dayNN-topic", dayNN_topic_report::Report);` makes
+/// `bin()` and the tests only a GPU can run, each ignored with that reason
+/// (`cargo test -- --ignored` runs them; `ci/build-for-gpu.sh` carries the
+/// `on_gpu` test binaries to the GPU machine): `--claims` after the whole
+/// report, and a reader that leaves after two lines.
+#[macro_export]
+macro_rules! gpu_tests {
+    ($lesson:literal, $report:ty) => {
+        /// The lesson's binary, as Cargo built it or from `LESSON_BIN_DIR`.
+        fn bin() -> String {
+            $crate::testing::lesson_bin(env!(concat!("CARGO_BIN_EXE_", $lesson)))
+        }
+
+        #[test]
+        #[ignore = "needs an NVIDIA GPU: runs the lesson with --claims"]
+        fn claims_checks_every_claim_of_the_page_after_the_report() {
+            $crate::testing::assert_claims_after_the_report::<$report>(&bin());
+        }
+
+        #[test]
+        #[ignore = "needs an NVIDIA GPU: runs the lesson into `head -2`"]
+        fn a_reader_that_leaves_after_two_lines_ends_it_quietly() {
+            $crate::testing::assert_quiet_after_head(&bin(), &[], 2);
+        }
+    };
+}
