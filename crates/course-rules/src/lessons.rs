@@ -38,60 +38,16 @@ pub fn lessons(root: &Path) -> Vec<Lesson> {
     found
 }
 
-/// The first line of `text` that is an nvcc command (`nvcc ...`), trimmed.
-pub fn nvcc_line(text: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("nvcc "))
-        .map(str::to_string)
-}
-
-/// The nvcc line in the `.cu`'s header comment (`// Build: nvcc ...`).
-pub fn header_nvcc_line(cu_text: &str) -> Option<String> {
-    cu_text
-        .lines()
-        .take_while(|l| l.starts_with("//") || l.trim().is_empty())
-        .find_map(|l| {
-            l.trim_start_matches('/')
-                .trim()
-                .strip_prefix("Build:")
-                .map(|s| s.trim().to_string())
-        })
-}
-
 /// The README's and the header's nvcc lines must exist and agree, and any
-/// repetition of the line in the README must be the same line.
+/// repetition of the line in the README must be the same line: lesson-spec's
+/// check, the one each report package's recipe test runs too.
 pub fn check_build_lines(lesson: &Lesson) -> Result<String, String> {
-    let readme = lesson.dir.join("README.md");
-    let readme_text = std::fs::read_to_string(&readme).map_err(|e| format!("{}: {e}", readme.display()))?;
-    let from_readme = nvcc_line(&readme_text)
-        .ok_or_else(|| format!("{}: gives no `nvcc ...` build line", readme.display()))?;
-    let cu_text = std::fs::read_to_string(&lesson.cu).map_err(|e| format!("{}: {e}", lesson.cu.display()))?;
-    let from_header = header_nvcc_line(&cu_text).ok_or_else(|| {
-        format!(
-            "{}: its header comment has no `Build: nvcc ...` line",
-            lesson.cu.display()
-        )
-    })?;
-    if from_readme != from_header {
-        return Err(format!(
-            "{}: the README builds with `{from_readme}` but the .cu's header says `{from_header}`",
-            lesson.dir.display()
-        ));
-    }
-    // The README may repeat its line (where it shows an exported copy being
-    // built); every repetition must be the same line.
-    let differing = readme_text
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("nvcc -") && *l != from_readme);
-    if let Some(other) = differing {
-        return Err(format!(
-            "{}: builds with `{from_readme}` and also with `{other}`; a lesson has one nvcc line",
-            readme.display()
-        ));
-    }
-    Ok(from_readme)
+    let read = |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
+    let readme = read(&lesson.dir.join("README.md"))?;
+    let cu = read(&lesson.cu)?;
+    lesson_spec::nvcc_line::documented_nvcc_line(&readme, &cu)
+        .map(str::to_string)
+        .map_err(|e| format!("{}: {e}", lesson.dir.display()))
 }
 
 /// Copies the lesson directory alone into a fresh folder and runs its nvcc
@@ -179,17 +135,9 @@ pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
+    // Reading the line itself is lesson-spec's (`nvcc_line`), tested there.
     #[test]
-    fn build_lines_are_read_from_readme_and_header() {
-        assert_eq!(
-            nvcc_line("# T\n```\nnvcc -O3 -arch=sm_90 -o t t.cu\n./t\n```").as_deref(),
-            Some("nvcc -O3 -arch=sm_90 -o t t.cu")
-        );
-        let cu = "// SPDX\n//\n// Build: nvcc -O3 -arch=sm_90 -o t t.cu\n// Run: ./t\n\n#include <x>\n// Build: no";
-        assert_eq!(
-            header_nvcc_line(cu).as_deref(),
-            Some("nvcc -O3 -arch=sm_90 -o t t.cu")
-        );
+    fn the_build_output_is_the_nvcc_lines_o() {
         assert_eq!(build_output("nvcc -O3 -arch=sm_90 -o t t.cu"), Some("t"));
         assert_eq!(build_output("nvcc -O3 t.cu"), None);
     }

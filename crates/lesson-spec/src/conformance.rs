@@ -7,25 +7,21 @@
 //! Not for: a lesson's own numbers (its round-trip and fixture tests).
 
 use crate::lines::numbered_output;
+use crate::nvcc_line::documented_nvcc_line;
 use crate::{ExpectedFailures, LessonReport};
 
-/// The recipe's nvcc line is a line of `readme` and the `// Build:` line of
-/// `cu`'s header, and writes `binary`.
+/// The recipe's nvcc line is the lesson's one documented line (its README's
+/// and its `.cu`'s header's, see [`documented_nvcc_line`]), and writes
+/// `binary`.
 pub fn assert_recipe_is_the_documented_nvcc_line<R: LessonReport>(readme: &str, cu: &str, binary: &str) {
-    let recipe = R::recipe();
-    assert!(
-        readme.lines().any(|l| l.trim() == recipe.nvcc),
-        "{}'s README has no line `{}`",
-        R::LESSON,
-        recipe.nvcc
-    );
-    let header = format!("// Build: {}", recipe.nvcc);
-    assert!(
-        cu.lines().any(|l| l.trim() == header),
-        "{}'s .cu has no header line `{header}`",
+    let documented = documented_nvcc_line(readme, cu).unwrap_or_else(|e| panic!("{}: {e}", R::LESSON));
+    assert_eq!(
+        R::recipe().nvcc,
+        documented,
+        "{}'s recipe and its documented nvcc line",
         R::LESSON
     );
-    assert_eq!(recipe.binary(), Some(binary), "the nvcc line's -o");
+    assert_eq!(R::recipe().binary(), Some(binary), "the nvcc line's -o");
 }
 
 /// Every line of the lesson's expected-failure list is well formed and

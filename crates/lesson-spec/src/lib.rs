@@ -17,6 +17,7 @@ pub mod claims;
 pub mod conformance;
 pub mod figure_blocks;
 pub mod lines;
+pub mod nvcc_line;
 pub mod on_this_gpu;
 pub mod recipe;
 
