@@ -1,14 +1,19 @@
 //! The checks every lesson's report package runs in its tests, written
-//! once: the recipe's nvcc line is the one its README and .cu give, its
-//! expected failures name its own claims, and a C++ and a Rust transcript
-//! of the lesson give the same fields. Each panics with what differs, as a
+//! once and declared in each package by [`crate::conformance_tests!`]: the
+//! recipe's nvcc line is the one its README and .cu give, its expected
+//! failures name its own claims, every line its renderer prints is one of
+//! its .cu's printf formats, and a C++ and a Rust transcript of the lesson
+//! in `evidence/` give the same fields. Each panics with what differs, as a
 //! test assertion does.
 //!
 //! Not for: a lesson's own numbers (its round-trip and fixture tests).
 
+use crate::cu_formats::lines_not_in;
 use crate::lines::numbered_output;
 use crate::nvcc_line::documented_nvcc_line;
 use crate::{ExpectedFailures, LessonReport};
+
+use std::path::{Path, PathBuf};
 
 /// The recipe's nvcc line is the lesson's one documented line (its README's
 /// and its `.cu`'s header's, see [`documented_nvcc_line`]), and writes
@@ -58,4 +63,135 @@ pub fn c_printf(format: &str, args: &[&str]) -> String {
         .unwrap_or_else(|e| panic!("cannot run printf(1): {e}"));
     assert!(out.status.success(), "printf {format:?} {args:?}: {out:?}");
     String::from_utf8(out.stdout).expect("printf prints text")
+}
+
+/// Every line of each of `printed` (texts the lesson's renderer made) is
+/// what one of `cu`'s `std::printf` formats prints: the renderer writes the
+/// C++ program's own lines, where no transcript of both exists yet too.
+pub fn assert_prints_only_the_cus_formats<R: LessonReport, S: AsRef<str>>(
+    cu: &str,
+    printed: impl IntoIterator<Item = S>,
+) {
+    let mut seen = 0;
+    for text in printed {
+        let stray = lines_not_in(cu, text.as_ref());
+        assert!(
+            stray.is_empty(),
+            "lines {}'s .cu does not print: {stray:#?}",
+            R::LESSON
+        );
+        seen += text.as_ref().lines().count();
+    }
+    assert!(
+        seen > 0,
+        "{}: no rendered text to hold to the .cu's formats",
+        R::LESSON
+    );
+}
+
+/// The repository's `evidence/<lesson>/` seen from the report package in
+/// `manifest_dir` (`code/<lesson>/report`), or `None` where there is no
+/// `evidence/` at all: a lesson exported alone (`course-rules export`)
+/// carries no transcripts, so its tests have none to read.
+pub fn evidence_dir<R: LessonReport>(manifest_dir: &str) -> Option<PathBuf> {
+    let evidence = Path::new(manifest_dir).join("../../../evidence");
+    evidence.is_dir().then(|| evidence.join(R::LESSON))
+}
+
+/// The transcript `file` of the lesson in the repository's evidence, as
+/// recorded; `None` in an exported lesson (see [`evidence_dir`]). A file
+/// the repository does not have fails the test, naming it.
+pub fn evidence_transcript<R: LessonReport>(manifest_dir: &str, file: &str) -> Option<String> {
+    let path = evidence_dir::<R>(manifest_dir)?.join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Some(text)
+}
+
+/// [`assert_same_fields`] over the C++ and Rust transcripts `cxx` and
+/// `rust` in the lesson's evidence; `None` in an exported lesson, which says
+/// so on stderr.
+pub fn assert_same_fields_in_evidence<R: LessonReport>(
+    manifest_dir: &str,
+    cxx: &str,
+    rust: &str,
+) -> Option<(R, R)> {
+    let (Some(cxx), Some(rust)) = (
+        evidence_transcript::<R>(manifest_dir, cxx),
+        evidence_transcript::<R>(manifest_dir, rust),
+    ) else {
+        eprintln!(
+            "{}: no evidence/ here (an exported lesson): its transcripts are not checked",
+            R::LESSON
+        );
+        return None;
+    };
+    Some(assert_same_fields::<R>(&cxx, &rust))
+}
+
+/// A report package's conformance tests, declared once in its test module:
+///
+/// ```ignore
+/// lesson_spec::conformance_tests! {
+///     report: Report,
+///     cu: "timing.cu",
+///     printed: [t4().render()],
+///     evidence: ("2026-11-29T223246Z-h200-cxx.txt", "2026-11-29T223247Z-h200-rust.txt"),
+///     then: |cxx: Report, rust: Report| assert_eq!(cxx.elems, rust.elems),
+/// }
+/// ```
+///
+/// `cu` is the lesson's program beside `report/` (the nvcc line's `-o` is
+/// its stem); `printed`, texts the renderer makes, each line of which must
+/// be one of the .cu's printf formats; `evidence`, a C++ and a Rust
+/// transcript in `evidence/<lesson>/` (left out until the lesson's first
+/// GPU session), and `then`, the lesson's own checks on the pair they give.
+#[macro_export]
+macro_rules! conformance_tests {
+    (
+        report: $report:ty,
+        cu: $cu:literal,
+        printed: $printed:expr
+        $(, evidence: ($cxx:expr, $rust:expr) $(, then: $then:expr)?)?
+        $(,)?
+    ) => {
+        #[test]
+        fn the_recipe_is_the_readme_and_header_nvcc_line() {
+            let stem = $cu.strip_suffix(".cu").expect("a .cu file");
+            $crate::conformance::assert_recipe_is_the_documented_nvcc_line::<$report>(
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")),
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../", $cu)),
+                stem,
+            );
+        }
+
+        #[test]
+        fn the_expected_failures_name_this_lessons_claims() {
+            $crate::conformance::assert_expected_failures_name_its_claims::<$report>();
+        }
+
+        #[test]
+        fn every_line_the_renderer_prints_is_a_printf_format_of_the_cu() {
+            $crate::conformance::assert_prints_only_the_cus_formats::<$report, _>(
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../", $cu)),
+                $printed,
+            );
+        }
+
+        $(
+            #[test]
+            fn the_cxx_and_rust_transcripts_in_evidence_give_the_same_fields() {
+                let pair = $crate::conformance::assert_same_fields_in_evidence::<$report>(
+                    env!("CARGO_MANIFEST_DIR"),
+                    $cxx,
+                    $rust,
+                );
+                // The lesson's own checks on the pair, where it has some.
+                let then: fn($report, $report) = |_, _| {};
+                $(let then: fn($report, $report) = $then;)?
+                if let Some((cxx, rust)) = pair {
+                    then(cxx, rust);
+                }
+            }
+        )?
+    };
 }

@@ -15,6 +15,7 @@
 pub mod chart;
 pub mod claims;
 pub mod conformance;
+pub mod cu_formats;
 pub mod figure_blocks;
 pub mod lines;
 pub mod nvcc_line;

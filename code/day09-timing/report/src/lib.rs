@@ -327,7 +327,6 @@ mod tests {
         assert_eq!(got, want);
     }
 
-    use lesson_spec::conformance;
     use lesson_spec::numbered_output as body;
 
     #[test]
@@ -338,36 +337,24 @@ mod tests {
         assert_eq!(parse(&body(&text)), Ok(report));
     }
 
-    #[test]
-    fn the_cxx_and_rust_transcripts_give_the_same_fields() {
-        let (cxx, rust) = conformance::assert_same_fields::<Report>(
-            include_str!("../tests/fixtures/2026-11-29T223246Z-h200-cxx.txt"),
-            include_str!("../tests/fixtures/2026-11-29T223247Z-h200-rust.txt"),
-        );
-        assert_eq!(cxx.figures().len(), 10 + 3 * 4);
-        assert_eq!(
-            (cxx.gpu_name.as_str(), cxx.compute_capability),
-            ("NVIDIA H200", (9, 0))
-        );
-        assert_eq!(
-            (&cxx.gpu_name, cxx.elems, cxx.blocks),
-            (&rust.gpu_name, rust.elems, rust.blocks)
-        );
-        assert_eq!((cxx.runs, cxx.warmups), (rust.runs, rust.warmups));
-    }
-
-    #[test]
-    fn the_recipe_is_the_readme_and_header_nvcc_line() {
-        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
-            include_str!("../../README.md"),
-            include_str!("../../timing.cu"),
-            "timing",
-        );
-    }
-
-    #[test]
-    fn the_expected_failures_name_this_lessons_claims() {
-        conformance::assert_expected_failures_name_its_claims::<Report>();
+    // Two runs recorded on the H200 by ci/gpu-session.sh.
+    lesson_spec::conformance_tests! {
+        report: Report,
+        cu: "timing.cu",
+        printed: [t4().render()],
+        evidence: ("2026-11-29T223246Z-h200-cxx.txt", "2026-11-29T223247Z-h200-rust.txt"),
+        then: |cxx, rust| {
+            assert_eq!(cxx.figures().len(), 10 + 3 * 4);
+            assert_eq!(
+                (cxx.gpu_name.as_str(), cxx.compute_capability),
+                ("NVIDIA H200", (9, 0))
+            );
+            assert_eq!(
+                (&cxx.gpu_name, cxx.elems, cxx.blocks),
+                (&rust.gpu_name, rust.elems, rust.blocks)
+            );
+            assert_eq!((cxx.runs, cxx.warmups), (rust.runs, rust.warmups));
+        },
     }
 
     #[test]

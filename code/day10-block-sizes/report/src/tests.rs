@@ -183,18 +183,10 @@ fn a_row_with_a_cell_missing_names_its_line() {
     assert!(err.1.starts_with("a row has 8 cells"), "{err:?}");
 }
 
-#[test]
-fn the_recipe_is_the_readme_and_header_nvcc_line() {
-    conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
-        include_str!("../../README.md"),
-        include_str!("../../blocks.cu"),
-        "blocks",
-    );
-}
-
-#[test]
-fn the_expected_failures_name_this_lessons_claims() {
-    conformance::assert_expected_failures_name_its_claims::<Report>();
+lesson_spec::conformance_tests! {
+    report: Report,
+    cu: "blocks.cu",
+    printed: [planted().render()],
 }
 
 #[test]

@@ -289,16 +289,8 @@ fn an_ncu_launch_that_is_not_full_n_is_refused() {
     );
 }
 
-#[test]
-fn the_recipe_is_the_readme_and_header_nvcc_line() {
-    conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
-        include_str!("../../README.md"),
-        include_str!("../../row4.cu"),
-        "row4",
-    );
-}
-
-#[test]
-fn the_expected_failures_name_this_lessons_claims() {
-    conformance::assert_expected_failures_name_its_claims::<Report>();
+lesson_spec::conformance_tests! {
+    report: Report,
+    cu: "row4.cu",
+    printed: [planted().render()],
 }

@@ -113,10 +113,12 @@ mod tests {
 
     use lesson_spec::numbered_output as body;
 
-    #[test]
-    fn what_the_twin_renders_parses_back_to_the_same_numbers() {
-        let elems = 16 * 1024 * 1024 + 611;
-        let text = [
+    const ELEMS: usize = 16 * 1024 * 1024 + 611;
+
+    /// Every part of the report, as the twin renders it, for known numbers.
+    fn rendered() -> String {
+        let elems = ELEMS;
+        [
             render::gpu_line("Test GPU", (9, 0)),
             render::part1_header(10, 3),
             render::part1_row(1, 0.090, 0.028),
@@ -129,8 +131,12 @@ mod tests {
             render::part3_row("zero-copy", elems, 1.314),
             render::part3_summary(0.052, 1.314, 14),
         ]
-        .join("\n");
-        let r = parse(&body(&text)).unwrap();
+        .join("\n")
+    }
+
+    #[test]
+    fn what_the_twin_renders_parses_back_to_the_same_numbers() {
+        let r = parse(&body(&rendered())).unwrap();
         assert_eq!(r.gpu, "Test GPU (compute capability 9.0)");
         let rows: Vec<(u64, f64, f64)> = r
             .bandwidth
@@ -156,36 +162,27 @@ mod tests {
         assert_eq!(r.zero_copy_ratio, 25.27);
     }
 
-    #[test]
-    fn the_cxx_and_rust_transcripts_give_the_same_fields() {
-        let (cxx, rust) = conformance::assert_same_fields::<Report>(
-            include_str!("../tests/fixtures/2026-11-29T222957Z-h200-cxx.txt"),
-            include_str!("../tests/fixtures/2026-11-29T225128Z-h200-rust.txt"),
-        );
-        assert_eq!(cxx.figures().len(), 2 * 5 + 7);
-        assert_eq!(cxx.gpu, rust.gpu);
+    // Two runs recorded on the H200 by ci/gpu-session.sh.
+    lesson_spec::conformance_tests! {
+        report: Report,
+        cu: "pinned.cu",
+        printed: [rendered()],
+        evidence: ("2026-11-29T222957Z-h200-cxx.txt", "2026-11-29T225128Z-h200-rust.txt"),
+        then: |cxx, rust| {
+            assert_eq!(cxx.figures().len(), 2 * 5 + 7);
+            assert_eq!(cxx.gpu, rust.gpu);
+        },
     }
 
     #[test]
     fn the_reference_tools_transcript_parses() {
-        let text = include_str!("../tests/fixtures/2026-11-29T223006Z-h200-torch-reference.txt");
-        let p = PinnedCopy::parse(&body(text)).unwrap();
+        let file = "2026-11-29T223006Z-h200-torch-reference.txt";
+        let Some(text) = conformance::evidence_transcript::<Report>(env!("CARGO_MANIFEST_DIR"), file) else {
+            return; // An exported lesson: no evidence/ to read.
+        };
+        let p = PinnedCopy::parse(&body(&text)).unwrap();
         assert_eq!(p.mib, 256);
         assert!(p.tool.starts_with("PyTorch "), "{}", p.tool);
         assert_eq!(p.figures(), [("256 MiB pinned, GB/s".to_string(), p.gb_s)]);
-    }
-
-    #[test]
-    fn the_recipe_is_the_readme_and_header_nvcc_line() {
-        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
-            include_str!("../../README.md"),
-            include_str!("../../pinned.cu"),
-            "pinned",
-        );
-    }
-
-    #[test]
-    fn the_expected_failures_name_this_lessons_claims() {
-        conformance::assert_expected_failures_name_its_claims::<Report>();
     }
 }

@@ -15,8 +15,6 @@
 //! evidence tools build without nvcc.
 
 pub mod claims;
-#[cfg(test)]
-mod cu_formats;
 mod parse;
 pub mod parts;
 pub mod render;
@@ -188,7 +186,6 @@ impl LessonReport for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lesson_spec::conformance;
     use lesson_spec::numbered_output as body;
     use parts::{
         Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
@@ -312,12 +309,10 @@ mod tests {
         .join("\n")
     }
 
-    #[test]
-    fn every_line_the_twin_renders_is_a_format_events_cu_prints() {
-        let cu = include_str!("../../events.cu");
+    /// The known report with every verdict failing, so that the printf
+    /// check sees both words of each.
+    fn failing() -> String {
         let mut r = known();
-        let holding = rendered(&r);
-        // Every verdict failing as well, so both words of each are seen.
         r.launch.rows[0].launch_us = 99.0;
         r.spread.events.iqr_ms = 1.0;
         r.wait.blocking.cpu_ms = 50.0;
@@ -332,10 +327,24 @@ mod tests {
         r.pattern.page_ms = 2.0;
         let failing = rendered(&r);
         assert!(failing.matches("does not hold").count() >= 11, "{failing}");
-        for text in [holding, failing] {
-            let stray = cu_formats::lines_not_in(cu, &text);
-            assert!(stray.is_empty(), "lines events.cu does not print: {stray:#?}");
-        }
+        failing
+    }
+
+    // Two runs recorded on the H200 by ci/gpu-session.sh.
+    lesson_spec::conformance_tests! {
+        report: Report,
+        cu: "events.cu",
+        printed: [rendered(&known()), failing()],
+        evidence: ("2026-11-30T051623Z-h200-cxx.txt", "2026-11-30T051626Z-h200-rust.txt"),
+        then: |cxx, rust| {
+            // Recorded before the `after calls` and Part 7's kernel and call
+            // columns: they parse, without those figures.
+            assert_eq!(cxx.figures().len(), 3 * 2 + 28);
+            assert_eq!(cxx.gpu, rust.gpu);
+            assert_eq!(cxx.boost.launches.len(), 20);
+            assert!(!cxx.boost.has_inside());
+            assert_eq!(cxx.wait.blocking.after_calls_us, None);
+        },
     }
 
     #[test]
@@ -359,23 +368,6 @@ mod tests {
             .collect();
         assert_eq!(failing, ["ev-queued-ahead-inside"]);
         assert!(rendered(&r).contains("verdict, queued ahead: does not hold"));
-    }
-
-    // Two runs recorded on the H200 by ci/gpu-session.sh (copies of
-    // evidence/ref-events-and-timing/ files).
-    #[test]
-    fn the_cxx_and_rust_transcripts_give_the_same_fields() {
-        let (cxx, rust) = conformance::assert_same_fields::<Report>(
-            include_str!("../tests/fixtures/2026-11-30T051623Z-h200-cxx.txt"),
-            include_str!("../tests/fixtures/2026-11-30T051626Z-h200-rust.txt"),
-        );
-        // Recorded before the `after calls` and Part 7's kernel and call
-        // columns: they parse, without those figures.
-        assert_eq!(cxx.figures().len(), 3 * 2 + 28);
-        assert_eq!(cxx.gpu, rust.gpu);
-        assert_eq!(cxx.boost.launches.len(), 20);
-        assert!(!cxx.boost.has_inside());
-        assert_eq!(cxx.wait.blocking.after_calls_us, None);
     }
 
     #[test]
@@ -437,20 +429,6 @@ mod tests {
         let (line, message) = parse(&lines).unwrap_err();
         assert_eq!(line, lines.len() + 1, "{message}");
         assert!(message.contains("Part 7"), "{message}");
-    }
-
-    #[test]
-    fn the_recipe_is_the_readme_and_header_nvcc_line() {
-        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
-            include_str!("../../README.md"),
-            include_str!("../../events.cu"),
-            "events",
-        );
-    }
-
-    #[test]
-    fn the_expected_failures_name_this_lessons_claims() {
-        conformance::assert_expected_failures_name_its_claims::<Report>();
     }
 
     #[test]

@@ -221,19 +221,21 @@ mod tests {
         assert!(text.contains("\nfirst cudaMalloc over second, x                     6.269       20.000\n"));
     }
 
-    #[test]
-    fn the_cxx_and_rust_transcripts_give_the_same_fields() {
-        // Two runs recorded on the H200 by ci/gpu-session.sh (copies of
-        // evidence/ref-warm-up/ files).
-        let (cxx, rust) = conformance::assert_same_fields::<Report>(
-            include_str!("../tests/fixtures/2026-11-30T051656Z-h200-cxx.txt"),
-            include_str!("../tests/fixtures/2026-11-30T051657Z-h200-rust.txt"),
-        );
-        // Recorded before Part 5 existed: they parse, without its figures.
-        assert_eq!(cxx.figures().len(), 1 + 2 * 3 + 4 * 5 + 3);
-        assert_eq!(cxx.malloc_run, None);
-        assert_eq!(cxx.gpu, rust.gpu);
-        assert_eq!(cxx.first.name, "set-device");
+    const CXX: &str = "2026-11-30T051656Z-h200-cxx.txt";
+
+    // Two runs recorded on the H200 by ci/gpu-session.sh.
+    lesson_spec::conformance_tests! {
+        report: Report,
+        cu: "warmup.cu",
+        printed: [known().render()],
+        evidence: (CXX, "2026-11-30T051657Z-h200-rust.txt"),
+        then: |cxx, rust| {
+            // Recorded before Part 5 existed: they parse, without its figures.
+            assert_eq!(cxx.figures().len(), 1 + 2 * 3 + 4 * 5 + 3);
+            assert_eq!(cxx.malloc_run, None);
+            assert_eq!(cxx.gpu, rust.gpu);
+            assert_eq!(cxx.first.name, "set-device");
+        },
     }
 
     #[test]
@@ -242,8 +244,10 @@ mod tests {
         // renderer: the same lines, word for word. The numbers themselves
         // may differ in the last digit, since the ratios are recomputed
         // from the printed (rounded) times.
-        let text = include_str!("../tests/fixtures/2026-11-30T051656Z-h200-cxx.txt");
-        let lines = body(text);
+        let Some(text) = conformance::evidence_transcript::<Report>(env!("CARGO_MANIFEST_DIR"), CXX) else {
+            return; // An exported lesson: no evidence/ to read.
+        };
+        let lines = body(&text);
         let printed: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
         let words = |t: &str| -> Vec<String> {
             t.split_whitespace()
@@ -258,15 +262,6 @@ mod tests {
     }
 
     #[test]
-    fn the_recipe_is_the_readme_and_header_nvcc_line() {
-        conformance::assert_recipe_is_the_documented_nvcc_line::<Report>(
-            include_str!("../../README.md"),
-            include_str!("../../warmup.cu"),
-            "warmup",
-        );
-    }
-
-    #[test]
     fn the_recipe_records_each_first_call_and_eager() {
         let lines = Report::recipe().to_lines();
         for v in [
@@ -278,11 +273,6 @@ mod tests {
         ] {
             assert!(lines.lines().any(|l| l == v), "{v} missing from\n{lines}");
         }
-    }
-
-    #[test]
-    fn the_expected_failures_name_this_lessons_claims() {
-        conformance::assert_expected_failures_name_its_claims::<Report>();
     }
 
     fn outcome(id: &str, run: &Report, peers: &[&Report]) -> Outcome {

@@ -1,14 +1,18 @@
-//! Test support: the printf formats of events.cu, read from its source, and
-//! a matcher that says whether a printed line is one of them. It holds the
-//! renderer to the .cu's own formats, so the two programs cannot drift
-//! apart where no transcript of both exists yet.
+//! The printf formats of a lesson's `.cu`, read from its source, and a
+//! matcher that says whether a printed line is one of them. Each report
+//! package holds its renderer to its `.cu`'s own formats with it
+//! ([`crate::conformance_tests!`]), so the two programs cannot drift apart
+//! where no transcript of both exists yet.
 
 /// One piece of a format: literal text, a number conversion (`%9.3f`,
-/// `%d`, `%u`, `%lld`) or a string conversion (`%s`, `%26s`).
+/// `%d`, `%+8.1f`, `%zu`, `%lld`, `%#x`) or a string conversion (`%s`, `%26s`).
 #[derive(Debug, Clone, PartialEq)]
 enum Piece {
     Text(String),
-    Number,
+    /// Decimal digits, or hexadecimal ones for `%x`.
+    Number {
+        hex: bool,
+    },
     Word,
 }
 
@@ -65,18 +69,19 @@ fn pieces(format: &str) -> Vec<Piece> {
             text.push('%');
             continue;
         }
-        // Flags, width and precision, then the conversion letter.
+        // Flags, width, precision and length, then the conversion letter.
         let mut conversion = chars.next();
-        while conversion.is_some_and(|c| c.is_ascii_digit() || "-.l".contains(c)) {
+        while conversion.is_some_and(|c| c.is_ascii_digit() || "-+ #.lzh".contains(c)) {
             conversion = chars.next();
         }
         if !text.is_empty() {
             out.push(Piece::Text(std::mem::take(&mut text)));
         }
-        out.push(if conversion == Some('s') {
-            Piece::Word
-        } else {
-            Piece::Number
+        out.push(match conversion {
+            Some('s') => Piece::Word,
+            c => Piece::Number {
+                hex: matches!(c, Some('x' | 'X')),
+            },
         });
     }
     if !text.is_empty() {
@@ -90,13 +95,24 @@ fn matches(format: &[Piece], line: &str) -> bool {
     match format.split_first() {
         None => line.is_empty(),
         Some((Piece::Text(t), rest)) => line.strip_prefix(t.as_str()).is_some_and(|l| matches(rest, l)),
-        Some((Piece::Number, rest)) => {
+        Some((Piece::Number { hex }, rest)) => {
             let body = line.trim_start_matches(' ');
-            let body = body.strip_prefix('-').unwrap_or(body);
+            let body = body.strip_prefix(['-', '+']).unwrap_or(body);
+            let digit = |c: char| {
+                if *hex {
+                    c.is_ascii_hexdigit()
+                } else {
+                    c.is_ascii_digit()
+                }
+            };
+            // A `%#x`'s digits come after its `0x`.
+            let body = if *hex {
+                body.strip_prefix("0x").unwrap_or(body)
+            } else {
+                body
+            };
             // `%d.%d` reads as one run of digits and dots: try each split.
-            let run = body
-                .find(|c: char| !c.is_ascii_digit() && c != '.')
-                .unwrap_or(body.len());
+            let run = body.find(|c: char| !digit(c) && c != '.').unwrap_or(body.len());
             (1..=run).any(|end| matches(rest, &body[end..]))
         }
         // Padding, then text without a double space: the report's columns
@@ -111,7 +127,7 @@ fn matches(format: &[Piece], line: &str) -> bool {
     }
 }
 
-/// The lines of `printed` that no printf format of `cu` prints.
+/// The lines of `printed` that no `std::printf` format of `cu` prints.
 pub fn lines_not_in(cu: &str, printed: &str) -> Vec<String> {
     let formats = format_lines(cu);
     printed
@@ -121,6 +137,7 @@ pub fn lines_not_in(cu: &str, printed: &str) -> Vec<String> {
         .collect()
 }
 
+#[cfg(test)]
 #[test]
 fn the_matcher_takes_numbers_and_words_where_the_format_has_them() {
     let f = pieces("%9s  %8.1f%%  done");
@@ -129,6 +146,11 @@ fn the_matcher_takes_numbers_and_words_where_the_format_has_them() {
     assert!(!matches(&f, "     spin      99.8%  gone"));
     assert!(!matches(&f, "     spin      abc%  done"));
     assert!(matches(&pieces("(cc %d.%d)"), "(cc 9.0)"));
+    assert!(matches(
+        &pieces("%+8.1f%% at %#x, %zu"),
+        "   +12.5% at 0x7f00, 40"
+    ));
+    assert!(!matches(&pieces("%+8.1f%%"), "   +12.5"));
     // Three columns of words are not any line with two double spaces.
     let heads = pieces("%9s  %10s  %15s");
     assert!(matches(&heads, "kernel ms   launch us   launch+sync us"));
