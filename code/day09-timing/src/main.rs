@@ -95,6 +95,8 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let cold_ms = row3_first_launch(&events, &stream, &mut dev)?;
     let (launch_only_ms, launch_plus_sync_ms) = row2_host_clock_around_a_launch(&ctx, &stream, &mut dev)?;
     let warm_ms = row4_kernel_after_warm_up(&timer, &stream, &mut dev)?;
+    // Row 5: the same kernel with the copies back in the region, timed by
+    // timing.cu's timeRoundTrip, which the sweep uses too.
     let round_trip_ms = time_round_trip(&timer, &stream, &mut host, &mut dev, ELEMS)?;
     let cpu_ms = time_cpu_reference(&mut host, ELEMS);
     // Checked now, while host.out still holds the last full round trip; the

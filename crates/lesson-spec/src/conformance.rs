@@ -11,7 +11,7 @@
 use crate::cu_formats::lines_not_in;
 use crate::lines::numbered_output;
 use crate::nvcc_line::documented_nvcc_line;
-use crate::{ExpectedFailures, LessonReport};
+use crate::{twin_order, ExpectedFailures, LessonReport};
 
 use std::path::{Path, PathBuf};
 
@@ -89,6 +89,27 @@ pub fn assert_prints_only_the_cus_formats<R: LessonReport, S: AsRef<str>>(
     );
 }
 
+/// The twin's `lesson` takes the `.cu`'s "Row N" and "Part N" blocks in the
+/// `.cu`'s order, and defines the functions named after them in that order
+/// too (see [`crate::twin_order`]).
+pub fn assert_twin_follows_the_cu<R: LessonReport>(cu: &str, main_rs: &str) {
+    let (want, got) = (twin_order::cu_labels(cu), twin_order::twin_labels(main_rs));
+    assert_eq!(
+        got,
+        want,
+        "{}: the twin's blocks (src/main.rs's lesson) against the .cu's main",
+        R::LESSON
+    );
+    let defined = twin_order::twin_function_labels(main_rs);
+    let called: Vec<&String> = got.iter().filter(|l| defined.contains(l)).collect();
+    assert_eq!(
+        defined.iter().collect::<Vec<_>>(),
+        called,
+        "{}: src/main.rs defines its block functions in another order than lesson calls them",
+        R::LESSON
+    );
+}
+
 /// The repository's `evidence/<lesson>/` seen from the report package in
 /// `manifest_dir` (`code/<lesson>/report`), or `None` where there is no
 /// `evidence/` at all: a lesson exported alone (`course-rules export`)
@@ -141,7 +162,8 @@ pub fn assert_same_fields_in_evidence<R: LessonReport>(
 /// ```
 ///
 /// `cu` is the lesson's program beside `report/` (the nvcc line's `-o` is
-/// its stem); `printed`, texts the renderer makes, each line of which must
+/// its stem; the twin, `src/main.rs` beside it, follows its rows and parts);
+/// `printed`, texts the renderer makes, each line of which must
 /// be one of the .cu's printf formats; `evidence`, a C++ and a Rust
 /// transcript in `evidence/<lesson>/` (left out until the lesson's first
 /// GPU session), and `then`, the lesson's own checks on the pair they give.
@@ -167,6 +189,14 @@ macro_rules! conformance_tests {
         #[test]
         fn the_expected_failures_name_this_lessons_claims() {
             $crate::conformance::assert_expected_failures_name_its_claims::<$report>();
+        }
+
+        #[test]
+        fn the_twin_takes_the_cus_rows_and_parts_in_its_order() {
+            $crate::conformance::assert_twin_follows_the_cu::<$report>(
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../", $cu)),
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../src/main.rs")),
+            );
         }
 
         #[test]

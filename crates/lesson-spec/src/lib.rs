@@ -21,6 +21,7 @@ pub mod lines;
 pub mod nvcc_line;
 pub mod on_this_gpu;
 pub mod recipe;
+pub mod twin_order;
 
 use std::any::Any;
 use std::fmt::Debug;
