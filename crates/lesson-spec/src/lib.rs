@@ -57,6 +57,40 @@ pub trait LessonReport: Debug + serde::Serialize + Send + Sync + Sized + 'static
     fn charts(program: &str, runs: &[&Self], references: &[&Self::Reference]) -> Vec<Chart>;
 }
 
+/// The items of a report package's [`LessonReport`] impl that every lesson
+/// writes alike, declared: its name, its parser, its claims and its
+/// `expected-failures.txt` (in the lesson directory, beside `report/`).
+///
+/// ```ignore
+/// impl LessonReport for Report {
+///     lesson_spec::lesson_items!(lesson: "day09-timing", parse: parse, claims: claims::CLAIMS);
+///     type Reference = NoReference;
+///     fn recipe() -> Recipe { ... }
+///     // figures, charts
+/// }
+/// ```
+#[macro_export]
+macro_rules! lesson_items {
+    (lesson: $lesson:literal, parse: $parse:path, claims: $claims:path $(,)?) => {
+        const LESSON: &'static str = $lesson;
+
+        fn parse(body: &$crate::Lines<'_>) -> Result<Self, $crate::Failure> {
+            $parse(body)
+        }
+
+        fn claims() -> &'static [$crate::Claim<Self>] {
+            $claims
+        }
+
+        fn expected_failures() -> &'static str {
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../expected-failures.txt"
+            ))
+        }
+    };
+}
+
 /// What a reference tool recorded beside a lesson prints.
 pub trait ReferenceOutput: Debug + serde::Serialize + Send + Sync + Sized + 'static {
     fn parse(body: &Lines<'_>) -> Result<Self, Failure>;

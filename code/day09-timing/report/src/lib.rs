@@ -16,7 +16,7 @@ mod parse;
 
 use std::fmt::Write;
 
-use lesson_spec::{Chart, Claim, Failure, LessonReport, Lines, NoReference, Recipe, Series, Variant};
+use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Series, Variant};
 use serde::Serialize;
 
 pub use parse::parse;
@@ -188,20 +188,8 @@ impl Report {
 }
 
 impl LessonReport for Report {
-    const LESSON: &'static str = "day09-timing";
+    lesson_spec::lesson_items!(lesson: "day09-timing", parse: parse, claims: claims::CLAIMS);
     type Reference = NoReference;
-
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
-        parse(body)
-    }
-
-    fn claims() -> &'static [Claim<Self>] {
-        claims::CLAIMS
-    }
-
-    fn expected_failures() -> &'static str {
-        include_str!("../../expected-failures.txt")
-    }
 
     fn recipe() -> Recipe {
         Recipe {

@@ -18,7 +18,7 @@ mod parse;
 
 use std::fmt::Write;
 
-use lesson_spec::{Chart, Claim, Failure, LessonReport, Lines, NoReference, Recipe, Series};
+use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Series};
 use serde::Serialize;
 
 pub use parse::parse;
@@ -269,20 +269,8 @@ impl Report {
 }
 
 impl LessonReport for Report {
-    const LESSON: &'static str = "day10-block-sizes";
+    lesson_spec::lesson_items!(lesson: "day10-block-sizes", parse: parse, claims: claims::CLAIMS);
     type Reference = NoReference;
-
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
-        parse(body)
-    }
-
-    fn claims() -> &'static [Claim<Self>] {
-        claims::CLAIMS
-    }
-
-    fn expected_failures() -> &'static str {
-        include_str!("../../expected-failures.txt")
-    }
 
     fn recipe() -> Recipe {
         Recipe {

@@ -21,7 +21,7 @@ mod parse;
 
 use std::fmt::Write;
 
-use lesson_spec::{median, Chart, Claim, Failure, LessonReport, Lines, Mark, NoReference, Recipe, Series};
+use lesson_spec::{median, Chart, LessonReport, Mark, NoReference, Recipe, Series};
 use serde::Serialize;
 
 pub use ncu::{Ncu, NcuLaunch};
@@ -240,20 +240,8 @@ impl Report {
 }
 
 impl LessonReport for Report {
-    const LESSON: &'static str = "day11-row4";
+    lesson_spec::lesson_items!(lesson: "day11-row4", parse: parse, claims: claims::CLAIMS);
     type Reference = NoReference;
-
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
-        parse(body)
-    }
-
-    fn claims() -> &'static [Claim<Self>] {
-        claims::CLAIMS
-    }
-
-    fn expected_failures() -> &'static str {
-        include_str!("../../expected-failures.txt")
-    }
 
     fn recipe() -> Recipe {
         Recipe {

@@ -18,26 +18,14 @@ mod parse;
 pub mod reference;
 pub mod render;
 
-use lesson_spec::{median, Chart, Claim, Failure, LessonReport, Lines, Mark, Recipe, Reference, Series};
+use lesson_spec::{median, Chart, LessonReport, Mark, Recipe, Reference, Series};
 
 pub use parse::{parse, AsyncRow, BandwidthRow, Report};
 pub use reference::PinnedCopy;
 
 impl LessonReport for Report {
-    const LESSON: &'static str = "day53-pinned";
+    lesson_spec::lesson_items!(lesson: "day53-pinned", parse: parse, claims: claims::CLAIMS);
     type Reference = PinnedCopy;
-
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
-        parse(body)
-    }
-
-    fn claims() -> &'static [Claim<Self>] {
-        claims::CLAIMS
-    }
-
-    fn expected_failures() -> &'static str {
-        include_str!("../../expected-failures.txt")
-    }
 
     fn recipe() -> Recipe {
         Recipe {

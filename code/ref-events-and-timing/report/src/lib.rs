@@ -19,26 +19,14 @@ mod parse;
 pub mod parts;
 pub mod render;
 
-use lesson_spec::{Chart, Claim, Failure, LessonReport, Lines, NoReference, Recipe, Series};
+use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Series};
 
 pub use parse::parse;
 pub use parts::Report;
 
 impl LessonReport for Report {
-    const LESSON: &'static str = "ref-events-and-timing";
+    lesson_spec::lesson_items!(lesson: "ref-events-and-timing", parse: parse, claims: claims::CLAIMS);
     type Reference = NoReference;
-
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
-        parse(body)
-    }
-
-    fn claims() -> &'static [Claim<Self>] {
-        claims::CLAIMS
-    }
-
-    fn expected_failures() -> &'static str {
-        include_str!("../../expected-failures.txt")
-    }
 
     fn recipe() -> Recipe {
         Recipe {

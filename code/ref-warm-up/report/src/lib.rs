@@ -18,26 +18,14 @@ mod parse;
 mod render;
 pub mod then;
 
-use lesson_spec::{Chart, Claim, Failure, LessonReport, Lines, NoReference, Recipe, Variant};
+use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Variant};
 
 pub use parse::{over_percent, parse, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS};
 pub use render::first_call_text;
 
 impl LessonReport for Report {
-    const LESSON: &'static str = "ref-warm-up";
+    lesson_spec::lesson_items!(lesson: "ref-warm-up", parse: parse, claims: claims::CLAIMS);
     type Reference = NoReference;
-
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
-        parse(body)
-    }
-
-    fn claims() -> &'static [Claim<Self>] {
-        claims::CLAIMS
-    }
-
-    fn expected_failures() -> &'static str {
-        include_str!("../../expected-failures.txt")
-    }
 
     /// The plain runs' first call is cudaSetDevice, the post's own program;
     /// `first-set-device` records the same call under its name, beside the
