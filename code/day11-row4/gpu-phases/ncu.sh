@@ -17,8 +17,16 @@
 # report package parses the program's report with ncu's CSV after it, and
 # every timing claim is marked not applicable to them (the profiler is in
 # the way of the profiled launches' timings).
+#
+# The second group, <gpu>-cxx-ncu-cache-control-none, leaves the caches as
+# the previous launch left them (--cache-control none), as they are between
+# row 4's back-to-back launches: with ncu's flush the output lines still in
+# the L2 when a launch ends are written to DRAM after its range, and without
+# it, inside the next launch's. The two groups' write bytes tell which.
+metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 for _ in $(seq "${RUNS:-5}"); do
   cxx day11-row4 "$gpu-cxx-ncu" -- ncu --clock-control none --kernel-name vectorAdd --launch-count 14 \
-    --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum --print-units base --csv \
-    "$cxx_bin"
+    --metrics "$metrics" --print-units base --csv "$cxx_bin"
+  cxx day11-row4 "$gpu-cxx-ncu-cache-control-none" -- ncu --clock-control none --cache-control none \
+    --kernel-name vectorAdd --launch-count 14 --metrics "$metrics" --print-units base --csv "$cxx_bin"
 done
