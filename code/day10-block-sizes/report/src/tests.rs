@@ -183,10 +183,13 @@ fn a_row_with_a_cell_missing_names_its_line() {
     assert!(err.1.starts_with("a row has 8 cells"), "{err:?}");
 }
 
+// The first plain pair of the lesson's first H200 session.
 lesson_spec::conformance_tests! {
     report: Report,
     cu: "blocks.cu",
     printed: [planted().render()],
+    evidence: ("2026-12-01T213005Z-h200-cxx.txt", "2026-12-01T213007Z-h200-rust.txt"),
+    then: |cxx, rust| assert_eq!(cxx.gpu, rust.gpu),
 }
 
 #[test]

@@ -289,8 +289,11 @@ fn an_ncu_launch_that_is_not_full_n_is_refused() {
     );
 }
 
+// The first plain pair of the lesson's first H200 session.
 lesson_spec::conformance_tests! {
     report: Report,
     cu: "row4.cu",
     printed: [planted().render()],
+    evidence: ("2026-12-01T213037Z-h200-cxx.txt", "2026-12-01T213037Z-h200-rust.txt"),
+    then: |cxx, rust| assert_eq!(cxx.gpu, rust.gpu),
 }
