@@ -11,7 +11,9 @@
 //!   page's claims checked on the report just printed.
 //! - [`error_line`] and [`CheckFailed`]: that one line, in the course's
 //!   shapes where the course has one.
-//! - [`testing`]: what each lesson's `tests/cli.rs` holds its binary to.
+//! - [`testing`]: what each lesson's tests hold its binary to, declared in
+//!   `tests/cli.rs` by [`cli_tests!`] and in `tests/on_gpu.rs` by
+//!   [`gpu_tests!`].
 //!
 //! Not for: a lesson's own flags (they belong to its `Args` struct), making
 //! CUDA errors (`cuda-check` makes them; this crate only prints them), or

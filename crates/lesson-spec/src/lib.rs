@@ -9,6 +9,12 @@
 //! [`Entry`] makes from any [`LessonReport`], so they hold one list of lessons
 //! and no lesson's name or numbers.
 //!
+//! What every report package would otherwise write alike is declared:
+//! [`lesson_items!`] in its `LessonReport` impl, and [`conformance_tests!`]
+//! in its tests (the recipe against the documented nvcc line, the expected
+//! failures, the renderer against the `.cu`'s printf formats, the twin's
+//! rows and parts against the `.cu`'s, a transcript pair from `evidence/`).
+//!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
 //! or reading transcript headers (that is `evidence`'s).
 
