@@ -93,6 +93,18 @@ pub fn assert_prints_only_the_cus_formats<R: LessonReport, S: AsRef<str>>(
 /// `.cu`'s order, and defines the functions named after them in that order
 /// too (see [`crate::twin_order`]).
 pub fn assert_twin_follows_the_cu<R: LessonReport>(cu: &str, main_rs: &str) {
+    // Without either body there is nothing to compare, and the check would pass unseen.
+    let starts = |text: &str, opening: &str| text.lines().any(|l| l.starts_with(opening));
+    assert!(
+        starts(cu, "int main("),
+        "{}: no `int main(` in the .cu",
+        R::LESSON
+    );
+    assert!(
+        starts(main_rs, "fn lesson("),
+        "{}: no `fn lesson(` in src/main.rs",
+        R::LESSON
+    );
     let (want, got) = (twin_order::cu_labels(cu), twin_order::twin_labels(main_rs));
     assert_eq!(
         got,
