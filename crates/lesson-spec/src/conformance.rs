@@ -122,43 +122,42 @@ pub fn assert_twin_follows_the_cu<R: LessonReport>(cu: &str, main_rs: &str) {
     );
 }
 
-/// The repository's `evidence/<lesson>/` seen from the report package in
-/// `manifest_dir` (`code/<lesson>/report`), or `None` where there is no
-/// `evidence/` at all: a lesson exported alone (`course-rules export`)
-/// carries no transcripts, so its tests have none to read.
-pub fn evidence_dir<R: LessonReport>(manifest_dir: &str) -> Option<PathBuf> {
-    let evidence = Path::new(manifest_dir).join("../../../evidence");
-    evidence.is_dir().then(|| evidence.join(R::LESSON))
+/// The lesson's `evidence/<lesson>/` seen from the report package in
+/// `manifest_dir` (`<lesson>/report`): the repository's
+/// (`code/<lesson>/report/../../../evidence`), or, in a lesson taken away
+/// with `course-rules export`, the export's own (`<DIR>/evidence`), where
+/// the export copies every transcript the lesson's files name. Neither is a
+/// test failure that names both places: a test with no transcript to read
+/// must not pass as if it had checked one.
+pub fn evidence_dir<R: LessonReport>(manifest_dir: &str) -> PathBuf {
+    let report = Path::new(manifest_dir);
+    let places = [report.join("../../../evidence"), report.join("../evidence")];
+    match places.iter().find(|p| p.join(R::LESSON).is_dir()) {
+        Some(evidence) => evidence.join(R::LESSON),
+        None => panic!(
+            "{}: no evidence/{} at {} or {}",
+            R::LESSON,
+            R::LESSON,
+            places[0].display(),
+            places[1].display()
+        ),
+    }
 }
 
-/// The transcript `file` of the lesson in the repository's evidence, as
-/// recorded; `None` in an exported lesson (see [`evidence_dir`]). A file
-/// the repository does not have fails the test, naming it.
-pub fn evidence_transcript<R: LessonReport>(manifest_dir: &str, file: &str) -> Option<String> {
-    let path = evidence_dir::<R>(manifest_dir)?.join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Some(text)
+/// The transcript `file` of the lesson's evidence (see [`evidence_dir`]),
+/// as recorded. A file that is not there fails the test, naming it.
+pub fn evidence_transcript<R: LessonReport>(manifest_dir: &str, file: &str) -> String {
+    let path = evidence_dir::<R>(manifest_dir).join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// [`assert_same_fields`] over the C++ and Rust transcripts `cxx` and
-/// `rust` in the lesson's evidence; `None` in an exported lesson, which says
-/// so on stderr.
-pub fn assert_same_fields_in_evidence<R: LessonReport>(
-    manifest_dir: &str,
-    cxx: &str,
-    rust: &str,
-) -> Option<(R, R)> {
-    let (Some(cxx), Some(rust)) = (
-        evidence_transcript::<R>(manifest_dir, cxx),
-        evidence_transcript::<R>(manifest_dir, rust),
-    ) else {
-        eprintln!(
-            "{}: no evidence/ here (an exported lesson): its transcripts are not checked",
-            R::LESSON
-        );
-        return None;
-    };
-    Some(assert_same_fields::<R>(&cxx, &rust))
+/// `rust` in the lesson's evidence.
+pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: &str, rust: &str) -> (R, R) {
+    assert_same_fields::<R>(
+        &evidence_transcript::<R>(manifest_dir, cxx),
+        &evidence_transcript::<R>(manifest_dir, rust),
+    )
 }
 
 /// A report package's conformance tests, declared once in its test module:
@@ -222,7 +221,7 @@ macro_rules! conformance_tests {
         $(
             #[test]
             fn the_cxx_and_rust_transcripts_in_evidence_give_the_same_fields() {
-                let pair = $crate::conformance::assert_same_fields_in_evidence::<$report>(
+                let (cxx, rust) = $crate::conformance::assert_same_fields_in_evidence::<$report>(
                     env!("CARGO_MANIFEST_DIR"),
                     $cxx,
                     $rust,
@@ -230,9 +229,7 @@ macro_rules! conformance_tests {
                 // The lesson's own checks on the pair, where it has some.
                 let then: fn($report, $report) = |_, _| {};
                 $(let then: fn($report, $report) = $then;)?
-                if let Some((cxx, rust)) = pair {
-                    then(cxx, rust);
-                }
+                then(cxx, rust);
             }
         )?
     };
