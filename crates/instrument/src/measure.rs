@@ -369,25 +369,9 @@ impl Instrument {
     /// the last one's time, which sizes the batches.
     fn warm_up(&self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
         let (stream, events, launch) = (setup.stream, setup.events, &mut *setup.launch);
-        let mut one = events.time(stream, || launch(stream))?;
-        *gpu_ms += one;
-        match self.warmup {
-            Warmup::Count(n) => {
-                for _ in 1..n {
-                    one = events.time(stream, || launch(stream))?;
-                    *gpu_ms += one;
-                }
-            }
-            Warmup::Millis(limit) => {
-                let mut spent = one;
-                while spent < limit {
-                    one = events.time(stream, || launch(stream))?;
-                    spent += one;
-                }
-                *gpu_ms += spent - one;
-            }
-        }
-        Ok(one)
+        let warm = warm_up_launches(self.warmup, || events.time(stream, || launch(stream)))?;
+        *gpu_ms += warm.spent_ms;
+        Ok(warm.last_ms)
     }
 
     /// Takes rounds of samples, reading the clocks after each, until the
@@ -414,6 +398,39 @@ impl Instrument {
             }
         }
     }
+}
+
+/// What the warm-up took: its last launch, and all of its launches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WarmedUp {
+    last_ms: f64,
+    spent_ms: f64,
+}
+
+/// Runs the warm-up's launches through `time_one` (one timed launch, in
+/// ms), at least one whatever `warmup` says; apart from the GPU, so the
+/// accounting can be checked with made-up times.
+fn warm_up_launches<E>(warmup: Warmup, mut time_one: impl FnMut() -> Result<f64, E>) -> Result<WarmedUp, E> {
+    let mut one = time_one()?;
+    let mut spent_ms = one;
+    match warmup {
+        Warmup::Count(n) => {
+            for _ in 1..n {
+                one = time_one()?;
+                spent_ms += one;
+            }
+        }
+        Warmup::Millis(limit) => {
+            while spent_ms < limit {
+                one = time_one()?;
+                spent_ms += one;
+            }
+        }
+    }
+    Ok(WarmedUp {
+        last_ms: one,
+        spent_ms,
+    })
 }
 
 /// A measurement the instrument refuses to make, said in one line.
@@ -480,6 +497,61 @@ pub fn has_programmatic_launch(compute_capability: (i32, i32)) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A warm-up over made-up launch times 1, 2, 3, ... ms: returns what it
+    /// reported and how many launches it made.
+    fn warm_up_over_counting(warmup: Warmup) -> (WarmedUp, u32) {
+        let mut launches = 0;
+        let warm = warm_up_launches(warmup, || {
+            launches += 1;
+            Ok::<f64, ()>(f64::from(launches))
+        })
+        .unwrap();
+        (warm, launches)
+    }
+
+    #[test]
+    fn a_warm_up_by_count_spends_each_launch_once() {
+        let (warm, launches) = warm_up_over_counting(Warmup::Count(3));
+        assert_eq!(launches, 3);
+        assert_eq!(
+            warm,
+            WarmedUp {
+                last_ms: 3.0,
+                spent_ms: 1.0 + 2.0 + 3.0
+            }
+        );
+    }
+
+    #[test]
+    fn a_warm_up_by_time_spends_each_launch_once() {
+        // 1 + 2 + 3 = 6 ms reaches the 5 ms limit on the third launch.
+        let (warm, launches) = warm_up_over_counting(Warmup::Millis(5.0));
+        assert_eq!(launches, 3);
+        assert_eq!(
+            warm,
+            WarmedUp {
+                last_ms: 3.0,
+                spent_ms: 1.0 + 2.0 + 3.0
+            }
+        );
+    }
+
+    #[test]
+    fn a_warm_up_launches_at_least_once() {
+        for warmup in [Warmup::Count(0), Warmup::Millis(0.0)] {
+            let (warm, launches) = warm_up_over_counting(warmup);
+            assert_eq!(launches, 1, "{warmup:?}");
+            assert_eq!(
+                warm,
+                WarmedUp {
+                    last_ms: 1.0,
+                    spent_ms: 1.0
+                },
+                "{warmup:?}"
+            );
+        }
+    }
 
     #[test]
     fn short_kernels_get_the_isolated_mode_where_there_is_programmatic_launch() {
