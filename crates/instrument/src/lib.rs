@@ -14,12 +14,13 @@
 //! claiming the JSON file before any GPU time is spent. A sample no launch
 //! can take (negative, or a timed span below the timer's resolution) is
 //! rejected and counted, never kept ([`reject`]); a process measures its own
-//! timer resolution, launch floors and memory ceiling ([`calibrate`]); a suite
-//! of kernels reports one row each ([`suite_report`], the binary
-//! `instrument-suite`), and two runs compare kernel by kernel ([`compare`]).
+//! timer resolution, launch floors and memory ceiling ([`calibrate`]); and
+//! two runs compare kernel by kernel ([`compare`]).
 //!
 //! Not for: the course's own timing of a lesson's kernels, three warm-ups and
-//! a mean of ten (`time-kernel`); host clocks (`host-clock`).
+//! a mean of ten (`time-kernel`); host clocks (`host-clock`); the suite of
+//! kernels it is proven on, its command line and its report
+//! (`crates/instrument-suite`).
 
 pub mod calibrate;
 pub mod clocks;
@@ -35,7 +36,6 @@ pub mod replay;
 pub mod report;
 pub mod sampling;
 pub mod stats;
-pub mod suite_report;
 #[cfg(feature = "cupti")]
 pub mod trace;
 

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::suite_report::{KernelResult, SuiteReport};
 use cuda_check::{check, CudaError};
 use cudarc::driver::sys::{self, CUdevice_attribute};
 use cudarc::driver::CudaContext;
@@ -14,7 +15,6 @@ use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measur
 use instrument::reject::Rejection;
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
-use instrument::suite_report::{KernelResult, SuiteReport};
 
 use crate::kernels::{Kernel, Workload};
 

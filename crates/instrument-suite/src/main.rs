@@ -9,17 +9,18 @@
 mod compare_files;
 mod kernels;
 mod run;
+mod suite_report;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::suite_report::suite_table;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use cudarc::driver::CudaContext;
 use instrument::compare::DEFAULT_BAND;
 use instrument::json_out::JsonOut;
 use instrument::measure::Mode;
-use instrument::suite_report::suite_table;
 use lesson_cli::DeviceArg;
 
 use kernels::Kernel;

@@ -2,17 +2,17 @@
 //! the process's own calibration above them, as a table and as JSON; and
 //! the few fields of that JSON a comparison reads back.
 //!
-//! Not for: one kernel in every mode (that is [`crate::report`]), or the
+//! Not for: one kernel in every mode (that is the instrument's `report`), or the
 //! kernels themselves (instrument-suite's).
 
 use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::{flags, Calibration, Flag};
-use crate::compare::Median;
-use crate::measure::{Measurement, Mode};
-use crate::report::{too_many_rejected, DeviceInfo, Traffic};
+use instrument::calibrate::{flags, Calibration, Flag};
+use instrument::compare::Median;
+use instrument::measure::Measurement;
+use instrument::report::{too_many_rejected, DeviceInfo, Traffic};
 
 /// Everything one suite run measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,16 +66,6 @@ impl KernelResult {
             buffer_sets: 1,
             measurement,
         }
-    }
-
-    pub fn mode(&self) -> Mode {
-        self.measurement.mode
-    }
-}
-
-impl SuiteReport {
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
 }
 
@@ -174,7 +164,7 @@ pub fn suite_table(r: &SuiteReport) -> String {
             o,
             "{}: {}",
             k.kernel,
-            crate::report::rejected_line(&k.measurement)
+            instrument::report::rejected_line(&k.measurement)
         );
     }
     let spread: Vec<String> = r
@@ -196,9 +186,15 @@ pub fn suite_table(r: &SuiteReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reject::Rejection;
-    use crate::sampling::{Budget, Stop, Warmup};
-    use crate::stats::summarize;
+    use instrument::measure::Mode;
+    use instrument::reject::Rejection;
+    use instrument::sampling::{Budget, Stop, Warmup};
+    use instrument::stats::summarize;
+
+    /// The JSON JsonOut writes of a report.
+    fn to_json(report: &SuiteReport) -> String {
+        serde_json::to_string_pretty(report).unwrap()
+    }
 
     fn calibration() -> Calibration {
         Calibration {
@@ -220,7 +216,7 @@ mod tests {
             budget: Budget::default(),
             samples: values
                 .iter()
-                .map(|&ms| crate::measure::Sample {
+                .map(|&ms| instrument::measure::Sample {
                     ms,
                     clocks: None,
                     dropped: false,
@@ -272,7 +268,7 @@ mod tests {
         let r = report(vec![k]);
         let table = suite_table(&r);
         assert!(table.contains("above the memory ceiling"), "{table}");
-        let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&to_json(&r)).unwrap();
         assert_eq!(json["kernels"][0]["flags"][0], "AboveMemoryCeiling");
         assert_eq!(json["calibration"]["event_resolution_ms"], 0.001);
     }
@@ -287,7 +283,7 @@ mod tests {
         let r = report(vec![k]);
         let table = suite_table(&r);
         assert!(table.contains("no median: 2 of 20 samples impossible"), "{table}");
-        let view: SuiteView = serde_json::from_str(&r.to_json()).unwrap();
+        let view: SuiteView = serde_json::from_str(&to_json(&r)).unwrap();
         assert_eq!(view.kernels[0].kernel, "noisy");
         assert_eq!(view.kernels[0].median, None);
     }
@@ -321,7 +317,7 @@ mod tests {
             measurement(&[0.057; 25], 0),
             &calibration(),
         );
-        let view: SuiteView = serde_json::from_str(&report(vec![k]).to_json()).unwrap();
+        let view: SuiteView = serde_json::from_str(&to_json(&report(vec![k]))).unwrap();
         let m = view.kernels[0].median.unwrap();
         assert_eq!((m.ms, m.ci), (0.057, (0.057, 0.057)));
         assert!(view.kernels[0].flags.is_empty());
