@@ -6,9 +6,10 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::suite_report::{KernelView, SuiteView};
 use anyhow::Context;
 use instrument::compare::{compare, Comparison, Label};
+
+use crate::suite_report::{KernelView, SuiteView};
 
 /// Reads a suite run's JSON.
 pub fn read(path: &Path) -> anyhow::Result<SuiteView> {

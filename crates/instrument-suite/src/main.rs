@@ -14,7 +14,6 @@ mod suite_report;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::suite_report::suite_table;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use cudarc::driver::CudaContext;
@@ -24,6 +23,7 @@ use instrument::measure::Mode;
 use lesson_cli::DeviceArg;
 
 use kernels::Kernel;
+use suite_report::suite_table;
 
 /// The measurement instrument on a suite of kernels
 #[derive(Debug, Parser)]

@@ -6,9 +6,8 @@
 
 use std::sync::Arc;
 
-use crate::suite_report::{KernelResult, SuiteReport};
 use cuda_check::{check, CudaError};
-use cudarc::driver::sys::{self, CUdevice_attribute};
+use cuda_objects::{free_memory, DeviceFacts};
 use cudarc::driver::CudaContext;
 use instrument::calibrate::{calibrate, Calibration};
 use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measurement, Mode};
@@ -17,6 +16,7 @@ use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
 
 use crate::kernels::{Kernel, Workload};
+use crate::suite_report::{KernelResult, SuiteReport};
 
 /// The suite's limits per kernel: sampling stops when the median is known to
 /// within +-0.1%, or when the kernel has used 150 ms of GPU time, warm-up,
@@ -53,8 +53,7 @@ fn buffer_sets(ctx: &Arc<CudaContext>, kernel: Kernel, scale: f64) -> Result<usi
     if kernel.traffic(size).is_none() {
         return Ok(1);
     }
-    check!(ctx.bind_to_thread())?;
-    let (free, _total) = check!(cudarc::driver::result::mem_get_info())?;
+    let free = free_memory(ctx)?;
     let per_set = kernel.buffer_sizes(size).iter().sum::<usize>().max(1);
     Ok((free / 2 / per_set).clamp(1, BUFFER_SETS))
 }
@@ -163,18 +162,12 @@ fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl instrument::measure::Launch) 
 }
 
 fn device_info(ctx: &Arc<CudaContext>, calibration: &Calibration) -> Result<DeviceInfo, CudaError> {
-    let mut driver = 0;
-    // SAFETY: writes one int.
-    check!(unsafe { sys::cuDriverGetVersion(&mut driver) }.result())?;
-    Ok(DeviceInfo {
-        name: check!(ctx.name())?,
-        compute_capability: check!(ctx.compute_capability())?,
-        driver_cuda_version: format!("{}.{}", driver / 1000, (driver % 1000) / 10),
-        l2_bytes: check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))? as u64,
-        copy_ceiling_gb_s: calibration.copy_ceiling_gb_s,
-        clocks_unavailable: None,
-        cupti_unavailable: Some("the suite measures in the recommended mode only".into()),
-    })
+    Ok(DeviceInfo::new(
+        DeviceFacts::query(ctx)?,
+        calibration.copy_ceiling_gb_s,
+        None,
+        Some("the suite measures in the recommended mode only".into()),
+    ))
 }
 
 /// Launches each of `kernels` `count` times back to back on the legacy

@@ -25,12 +25,10 @@
 pub mod calibrate;
 pub mod clocks;
 pub mod compare;
-mod events;
 pub mod flush;
 pub mod json_out;
 pub mod measure;
 mod modes;
-mod ptx;
 pub mod reject;
 pub mod replay;
 pub mod report;

@@ -46,13 +46,12 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cuda_objects::{BlockingStream, DeviceBuffer};
+use cuda_objects::{BlockingStream, DeviceBuffer, EventPair};
 use cudarc::driver::{CudaContext, CudaStream};
 use serde::Serialize;
 
 use crate::clocks::{ClockMonitor, ClockReading};
-use crate::events::Events;
-use crate::modes::{Early, Sampler, Setup, Targets};
+use crate::modes::{refused, timed_ms, Early, Sampler, Setup, Targets};
 use crate::reject::Rejection;
 use crate::sampling::{Budget, Stop, Warmup};
 use crate::stats::{summarize, Summary};
@@ -163,9 +162,9 @@ impl<F: FnMut(&CudaStream) -> Result<(), CudaError>> Launch for F {}
 /// Times the first launch of a kernel: one event pair, no warm-up. Call it
 /// before anything else launches that kernel.
 pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Result<FirstLaunch, CudaError> {
-    let events = Events::new(stream.context())?;
+    let events = EventPair::new(stream.context())?;
     Ok(FirstLaunch {
-        ms: events.time(stream, || launch(stream))?,
+        ms: timed_ms(&events, stream, || launch(stream))?,
     })
 }
 
@@ -174,26 +173,16 @@ pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Resul
 /// same process. Median of 20 copies of `bytes` after 3 warm-ups, in GB/s.
 pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, CudaError> {
     let src = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
-    let dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+    let mut dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
     let stream = ctx.default_stream();
-    let copy = || {
-        // SAFETY: both buffers hold `bytes` bytes and outlive the copy.
-        check!(unsafe {
-            cudarc::driver::result::memcpy_dtod_async(
-                dst.device_ptr(),
-                src.device_ptr(),
-                bytes,
-                stream.cu_stream(),
-            )
-        })
-    };
+    let mut copy = || check!(dst.copy_from_device_async(&src, &stream));
     for _ in 0..3 {
         copy()?;
     }
-    let events = Events::new(ctx)?;
+    let events = EventPair::new(ctx)?;
     let mut ms = Vec::with_capacity(20);
     for _ in 0..20 {
-        ms.push(events.time(&stream, copy)?);
+        ms.push(timed_ms(&events, &stream, &mut copy)?);
     }
     let median = summarize(&ms).map_or(f64::NAN, |s| s.median);
     Ok(2.0 * bytes as f64 / (median * 1e-3) / 1e9)
@@ -321,7 +310,7 @@ impl Instrument {
         }
         let owned = check!(BlockingStream::create(ctx))?;
         let stream = owned.stream();
-        let events = Events::new(ctx)?;
+        let events = EventPair::new(ctx)?;
         let monitor = ClockMonitor::new(&check!(ctx.uuid())?.bytes.map(|b| b as u8));
         let mut setup = Setup {
             ctx,
@@ -369,7 +358,7 @@ impl Instrument {
     /// the last one's time, which sizes the batches.
     fn warm_up(&self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
         let (stream, events, launch) = (setup.stream, setup.events, &mut *setup.launch);
-        let warm = warm_up_launches(self.warmup, || events.time(stream, || launch(stream)))?;
+        let warm = warm_up_launches(self.warmup, || timed_ms(events, stream, || launch(stream)))?;
         *gpu_ms += warm.spent_ms;
         Ok(warm.last_ms)
     }
@@ -431,11 +420,6 @@ fn warm_up_launches<E>(warmup: Warmup, mut time_one: impl FnMut() -> Result<f64,
         last_ms: one,
         spent_ms,
     })
-}
-
-/// A measurement the instrument refuses to make, said in one line.
-fn refused(why: impl Into<String>) -> CudaError {
-    CudaError::refused(file!(), line!(), "Instrument::measure", why)
 }
 
 /// Below this pilot time (ms) a kernel is near the launch floor, and no mode

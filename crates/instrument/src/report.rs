@@ -43,6 +43,27 @@ pub struct DeviceInfo {
     pub cupti_unavailable: Option<String>,
 }
 
+impl DeviceInfo {
+    /// The device's facts, with what this process measured and why any
+    /// part of the report is missing.
+    pub fn new(
+        facts: cuda_objects::DeviceFacts,
+        copy_ceiling_gb_s: f64,
+        clocks_unavailable: Option<String>,
+        cupti_unavailable: Option<String>,
+    ) -> DeviceInfo {
+        DeviceInfo {
+            name: facts.name,
+            compute_capability: facts.compute_capability,
+            driver_cuda_version: facts.driver.to_string(),
+            l2_bytes: facts.l2_bytes,
+            copy_ceiling_gb_s,
+            clocks_unavailable,
+            cupti_unavailable,
+        }
+    }
+}
+
 /// Everything measured for one kernel.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {

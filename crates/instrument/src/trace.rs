@@ -13,6 +13,16 @@
 //! the loader's path ([`available`] also looks in the toolkit's usual
 //! places). Where it cannot be found the instrument says why and measures
 //! without it.
+//!
+//! The CUPTI calls below (`is_culib_present`, `activity::register_callbacks`,
+//! `enable`, `flush_all`, `get_next_record`, `disable`, `get_stream_id_ex`)
+//! are the only raw calls left outside `cuda-objects` and `cuda-check`, on
+//! purpose: CUPTI is the profiler's interface, not the CUDA driver's, with
+//! state of its own for the whole process (one callback registration, one
+//! kind of record on, buffers CUPTI hands back through C callbacks), and this
+//! module is its one user. Moved into `cuda-objects`, every lesson's safe
+//! layer would build cudarc's CUPTI bindings for a mode only the instrument
+//! has.
 
 use std::alloc::{alloc, dealloc, Layout};
 use std::path::PathBuf;
