@@ -142,9 +142,11 @@ fn measure_modes(
 /// missing or refuses (a profiling permission, another tool attached), the
 /// table says why and the rest stands.
 fn measure_cupti(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<Measurement, String> {
-    instrument::cupti_available().and_then(|()| {
-        Instrument::default()
-            .measure(ctx, Mode::Cupti, launch)
-            .map_err(|e| e.to_string())
-    })
+    instrument::cupti_available()
+        .map_err(|e| e.to_string())
+        .and_then(|()| {
+            Instrument::default()
+                .measure(ctx, Mode::Cupti, launch)
+                .map_err(|e| e.to_string())
+        })
 }

@@ -37,14 +37,26 @@ pub mod stats;
 #[cfg(feature = "cupti")]
 pub mod trace;
 
-/// Why there is no cupti mode in a build without the `cupti` feature.
-pub const NO_CUPTI: &str = "this build of the instrument has no cupti mode (its cupti feature is off)";
+/// Why the cupti mode cannot run in this process. The table and the JSON
+/// carry the sentence.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CuptiUnavailable {
+    /// A build without the `cupti` feature.
+    #[error("this build of the instrument has no cupti mode (its cupti feature is off)")]
+    NotBuilt,
+    /// libcupti ships with the toolkit, not the driver.
+    #[error(
+        "libcupti was not found on the library path or in the CUDA toolkit \
+         (add the toolkit's extras/CUPTI/lib64 to LD_LIBRARY_PATH)"
+    )]
+    NotFound,
+}
 
 /// Whether the cupti mode can run in this process, and why not if not:
 /// libcupti must be found, and the build must have the `cupti` feature.
-pub fn cupti_available() -> Result<(), String> {
+pub fn cupti_available() -> Result<(), CuptiUnavailable> {
     #[cfg(feature = "cupti")]
     return trace::available();
     #[cfg(not(feature = "cupti"))]
-    Err(NO_CUPTI.to_string())
+    Err(CuptiUnavailable::NotBuilt)
 }

@@ -306,7 +306,7 @@ impl Instrument {
         launch: &mut impl Launch,
     ) -> Result<Measurement, CudaError> {
         if let Err(e) = self.budget.validate() {
-            return Err(refused(e));
+            return Err(refused(e.to_string()));
         }
         let owned = check!(BlockingStream::create(ctx))?;
         let stream = owned.stream();

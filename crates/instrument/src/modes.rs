@@ -259,7 +259,7 @@ impl Early {
             #[cfg(not(feature = "cupti"))]
             Mode::Cupti => {
                 let _ = stream;
-                Err(refused(crate::NO_CUPTI))
+                Err(refused(crate::CuptiUnavailable::NotBuilt.to_string()))
             }
             _ => Ok(Early::Nothing),
         }
@@ -284,7 +284,7 @@ impl Cupti {
     fn take(&mut self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<Vec<f64>, CudaError> {
         *gpu_ms += time_batch(setup, self.batch)?;
         crate::trace::per_launch_ms(&self.trace.take()?, self.batch)
-            .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why))
+            .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why.to_string()))
     }
 }
 

@@ -34,6 +34,8 @@ use cudarc::cupti::result::{activity, get_stream_id_ex};
 use cudarc::cupti::sys::{self, CUpti_ActivityFlag, CUpti_ActivityKind};
 use cudarc::driver::CudaStream;
 
+use crate::CuptiUnavailable;
+
 /// One kernel as CUPTI recorded it: the GPU's timestamps, in ns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KernelSpan {
@@ -48,23 +50,34 @@ impl KernelSpan {
     }
 }
 
+/// Kernel records that cannot be launches' times.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordsError {
+    #[error(
+        "{records} kernel records for {launches} launches: each launch must run the same number of kernels"
+    )]
+    Uneven { records: usize, launches: usize },
+    #[error("a kernel record ends before it starts: {0:?}")]
+    Backwards(KernelSpan),
+}
+
 /// What each of `launches` launches took, from the kernels they ran, in ms.
 ///
 /// The spans must be the kernels of exactly those launches, on one stream, so
 /// they ran one after another: sorted by start, every launch owns the same
 /// number of consecutive kernels, and a launch's time is the sum of its
 /// kernels' durations (the gaps between them are what this leaves out).
-pub fn per_launch_ms(spans: &[KernelSpan], launches: usize) -> Result<Vec<f64>, String> {
+pub fn per_launch_ms(spans: &[KernelSpan], launches: usize) -> Result<Vec<f64>, RecordsError> {
     if launches == 0 || spans.is_empty() || !spans.len().is_multiple_of(launches) {
-        return Err(format!(
-            "{} kernel records for {launches} launches: each launch must run the same number of kernels",
-            spans.len()
-        ));
+        return Err(RecordsError::Uneven {
+            records: spans.len(),
+            launches,
+        });
     }
     let mut sorted = spans.to_vec();
     sorted.sort_by_key(|s| s.start_ns);
-    if let Some(bad) = sorted.iter().find(|s| s.end_ns < s.start_ns) {
-        return Err(format!("a kernel record ends before it starts: {bad:?}"));
+    if let Some(&bad) = sorted.iter().find(|s| s.end_ns < s.start_ns) {
+        return Err(RecordsError::Backwards(bad));
     }
     let per = sorted.len() / launches;
     Ok(sorted
@@ -183,7 +196,7 @@ fn toolkit_library_candidates() -> Vec<PathBuf> {
     out
 }
 
-fn load() -> Result<(), String> {
+fn load() -> Result<(), CuptiUnavailable> {
     // SAFETY: only tries to open the library by its usual names.
     if unsafe { sys::is_culib_present() } {
         return Ok(());
@@ -204,16 +217,12 @@ fn load() -> Result<(), String> {
             return Ok(());
         }
     }
-    Err(
-        "libcupti was not found on the library path or in the CUDA toolkit \
-         (add the toolkit's extras/CUPTI/lib64 to LD_LIBRARY_PATH)"
-            .to_string(),
-    )
+    Err(CuptiUnavailable::NotFound)
 }
 
 /// Whether CUPTI can be used in this process, and why not if not. Asked once.
-pub fn available() -> Result<(), String> {
-    static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
+pub fn available() -> Result<(), CuptiUnavailable> {
+    static LOADED: OnceLock<Result<(), CuptiUnavailable>> = OnceLock::new();
     LOADED.get_or_init(load).clone()
 }
 
@@ -227,7 +236,12 @@ impl KernelTrace {
     /// available or another trace is running.
     pub fn start(stream: &CudaStream) -> Result<KernelTrace, CudaError> {
         if let Err(why) = available() {
-            return Err(CudaError::refused(file!(), line!(), "KernelTrace::start", why));
+            return Err(CudaError::refused(
+                file!(),
+                line!(),
+                "KernelTrace::start",
+                why.to_string(),
+            ));
         }
         if TRACING.swap(true, Ordering::AcqRel) {
             return Err(CudaError::refused(
@@ -369,12 +383,15 @@ mod tests {
 
     #[test]
     fn records_that_do_not_divide_into_the_launches_are_an_error() {
-        let err = per_launch_ms(&[span(0, 1), span(2, 3), span(4, 5)], 2).unwrap_err();
+        let err = per_launch_ms(&[span(0, 1), span(2, 3), span(4, 5)], 2)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("3 kernel records for 2 launches"), "{err}");
         assert!(per_launch_ms(&[], 1).is_err());
         assert!(per_launch_ms(&[span(0, 1)], 0).is_err());
         assert!(per_launch_ms(&[span(9, 3)], 1)
             .unwrap_err()
+            .to_string()
             .contains("ends before it starts"));
     }
 
