@@ -495,43 +495,19 @@ mod tests {
     }
 
     #[test]
-    fn a_warm_up_by_count_spends_each_launch_once() {
-        let (warm, launches) = warm_up_over_counting(Warmup::Count(3));
-        assert_eq!(launches, 3);
-        assert_eq!(
-            warm,
-            WarmedUp {
-                last_ms: 3.0,
-                spent_ms: 1.0 + 2.0 + 3.0
-            }
-        );
-    }
-
-    #[test]
-    fn a_warm_up_by_time_spends_each_launch_once() {
-        // 1 + 2 + 3 = 6 ms reaches the 5 ms limit on the third launch.
-        let (warm, launches) = warm_up_over_counting(Warmup::Millis(5.0));
-        assert_eq!(launches, 3);
-        assert_eq!(
-            warm,
-            WarmedUp {
-                last_ms: 3.0,
-                spent_ms: 1.0 + 2.0 + 3.0
-            }
-        );
-    }
-
-    #[test]
-    fn a_warm_up_launches_at_least_once() {
-        for warmup in [Warmup::Count(0), Warmup::Millis(0.0)] {
-            let (warm, launches) = warm_up_over_counting(warmup);
-            assert_eq!(launches, 1, "{warmup:?}");
+    fn a_warm_up_spends_each_of_its_launches_once_and_makes_at_least_one() {
+        // Launches of 1, 2, 3 ms: three by count, and three by time, where
+        // 1 + 2 + 3 = 6 ms is the first sum to reach the 5 ms limit.
+        for (warmup, launches, last_ms, spent_ms) in [
+            (Warmup::Count(3), 3, 3.0, 1.0 + 2.0 + 3.0),
+            (Warmup::Millis(5.0), 3, 3.0, 1.0 + 2.0 + 3.0),
+            (Warmup::Count(0), 1, 1.0, 1.0),
+            (Warmup::Millis(0.0), 1, 1.0, 1.0),
+        ] {
+            let (warm, made) = warm_up_over_counting(warmup);
             assert_eq!(
-                warm,
-                WarmedUp {
-                    last_ms: 1.0,
-                    spent_ms: 1.0
-                },
+                (made, warm),
+                (launches, WarmedUp { last_ms, spent_ms }),
                 "{warmup:?}"
             );
         }
