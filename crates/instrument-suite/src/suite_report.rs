@@ -85,8 +85,18 @@ pub struct KernelView {
 
 /// The table: the calibration, then one row per kernel.
 pub fn suite_table(r: &SuiteReport) -> String {
-    let (d, c) = (&r.device, &r.calibration);
     let mut o = String::new();
+    header(&mut o, r);
+    for k in &r.kernels {
+        kernel_row(&mut o, k, &r.calibration);
+    }
+    footer(&mut o, &r.kernels);
+    o
+}
+
+/// The device line, the process's calibration, and the columns.
+fn header(o: &mut String, r: &SuiteReport) {
+    let (d, c) = (&r.device, &r.calibration);
     let _ = writeln!(
         o,
         "{} (compute capability {}.{}, driver CUDA {}), L2 {} MiB",
@@ -121,42 +131,48 @@ pub fn suite_table(r: &SuiteReport) -> String {
         "ceiling",
         "GPU ms"
     );
-    for k in &r.kernels {
-        let m = &k.measurement;
-        let lead = format!(
-            "{:<16} {:>6} {:>10} {:>9}",
-            k.kernel,
-            k.scale,
-            m.mode.name(),
-            m.samples.len()
-        );
-        let Some(med) = k.median else {
-            let _ = writeln!(o, "{lead} {}", too_many_rejected(m));
-            continue;
-        };
-        let (gb, frac) = match k.gb_s {
-            Some(g) => (format!("{g:.0}"), format!("{:.0}%", 100.0 * g / c.ceiling_gb_s())),
-            None => ("-".into(), "-".into()),
-        };
-        let flags: Vec<&str> = k.flags.iter().map(|f| f.text()).collect();
-        let _ = writeln!(
-            o,
-            "{lead} {:>11.5} {:>23} {:>6.2}% {:>7} {:>7} {:>8.1}  {}",
-            med.ms,
-            format!("{:.5} .. {:.5}", med.ci.0, med.ci.1),
-            100.0 * m.summary.rel_noise,
-            gb,
-            frac,
-            m.gpu_ms_spent,
-            if flags.is_empty() {
-                "-".to_string()
-            } else {
-                flags.join(", ")
-            }
-        );
-    }
-    for k in r
-        .kernels
+}
+
+/// One kernel's row: its median and flags, or why it has none.
+fn kernel_row(o: &mut String, k: &KernelResult, c: &Calibration) {
+    let m = &k.measurement;
+    let lead = format!(
+        "{:<16} {:>6} {:>10} {:>9}",
+        k.kernel,
+        k.scale,
+        m.mode.name(),
+        m.samples.len()
+    );
+    let Some(med) = k.median else {
+        let _ = writeln!(o, "{lead} {}", too_many_rejected(m));
+        return;
+    };
+    let (gb, frac) = match k.gb_s {
+        Some(g) => (format!("{g:.0}"), format!("{:.0}%", 100.0 * g / c.ceiling_gb_s())),
+        None => ("-".into(), "-".into()),
+    };
+    let flags: Vec<&str> = k.flags.iter().map(|f| f.text()).collect();
+    let _ = writeln!(
+        o,
+        "{lead} {:>11.5} {:>23} {:>6.2}% {:>7} {:>7} {:>8.1}  {}",
+        med.ms,
+        format!("{:.5} .. {:.5}", med.ci.0, med.ci.1),
+        100.0 * m.summary.rel_noise,
+        gb,
+        frac,
+        m.gpu_ms_spent,
+        if flags.is_empty() {
+            "-".to_string()
+        } else {
+            flags.join(", ")
+        }
+    );
+}
+
+/// Rejected samples of the kernels that have a median, and which kernels'
+/// samples were spread over several allocations.
+fn footer(o: &mut String, kernels: &[KernelResult]) {
+    for k in kernels
         .iter()
         .filter(|k| k.median.is_some() && k.measurement.rejected > 0)
     {
@@ -167,8 +183,7 @@ pub fn suite_table(r: &SuiteReport) -> String {
             instrument::report::rejected_line(&k.measurement)
         );
     }
-    let spread: Vec<String> = r
-        .kernels
+    let spread: Vec<String> = kernels
         .iter()
         .filter(|k| k.buffer_sets > 1)
         .map(|k| format!("{} over {}", k.kernel, k.buffer_sets))
@@ -180,7 +195,6 @@ pub fn suite_table(r: &SuiteReport) -> String {
             spread.join(", ")
         );
     }
-    o
 }
 
 #[cfg(test)]
