@@ -88,3 +88,18 @@ impl Drop for LoadedKernel {
         let _ = unsafe { result::module::unload(self.module) };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::LoadedKernel;
+
+    #[test]
+    fn an_image_that_is_not_a_cubin_is_refused_before_the_driver_reads_it() {
+        // Refused before any driver call, so no GPU is needed.
+        let err = LoadedKernel::from_cubin(b"// PTX, not ELF", c"k")
+            .err()
+            .expect("refused");
+        assert_eq!(err.call, "LoadedKernel::from_cubin");
+        assert!(err.message.contains("no ELF header"), "{err}");
+    }
+}
