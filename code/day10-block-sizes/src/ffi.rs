@@ -2,9 +2,9 @@
 //! interface in blocks.h.
 
 // bindgen's items for the lesson's C header, raw and private: the safe
-// wrappers below are the only way in.
-// C's names, as the header spells them. Outside the test build the lesson's
-// constants (read only by the test that holds main.rs's copies to them) go unused.
+// wrappers below are the only way in. C's names, as the header spells them;
+// outside the test build the lesson's constants (read only by the test that
+// holds main.rs's copies to them) go unused.
 #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #[cfg_attr(not(test), allow(dead_code))]
 mod sys {
@@ -14,16 +14,10 @@ mod sys {
 use sys::*;
 
 use cuda_check::{check, within_buffers, CudaError};
-use cuda_objects::DeviceBuffer;
+use cuda_objects::{runtime_stream, DeviceBuffer};
 use cudarc::driver::CudaStream;
 
 pub use sys::day10_kernel as Kernel;
-
-/// cudarc's stream handle as the runtime's `cudaStream_t`: the same pointer,
-/// two bindings' names for the opaque struct behind it.
-fn raw(stream: &CudaStream) -> cudaStream_t {
-    stream.cu_stream() as cudaStream_t
-}
 
 /// Queues vectorAdd over the first `n` elements, `threads` per block.
 pub fn vector_add(
@@ -43,7 +37,7 @@ pub fn vector_add(
             out.as_mut_ptr(),
             n,
             threads as i32,
-            raw(stream),
+            runtime_stream(stream),
         )
     })
 }
@@ -57,7 +51,7 @@ pub fn fma_chains(
 ) -> Result<(), CudaError> {
     within_buffers("fma_chains", n, &[out.len()])?;
     // SAFETY: out holds at least n floats on this context.
-    check!(unsafe { day10_fma_chains(out.as_mut_ptr(), n, threads as i32, raw(stream)) })
+    check!(unsafe { day10_fma_chains(out.as_mut_ptr(), n, threads as i32, runtime_stream(stream)) })
 }
 
 /// cudaMemset over the whole buffer, every byte `value`.

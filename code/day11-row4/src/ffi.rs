@@ -2,9 +2,9 @@
 //! row4.h.
 
 // bindgen's items for the lesson's C header, raw and private: the safe
-// wrappers below are the only way in.
-// C's names, as the header spells them. Outside the test build the lesson's
-// constants (read only by the test that holds main.rs's copies to them) go unused.
+// wrappers below are the only way in. C's names, as the header spells them;
+// outside the test build the lesson's constants (read only by the test that
+// holds main.rs's copies to them) go unused.
 #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #[cfg_attr(not(test), allow(dead_code))]
 mod sys {
@@ -14,16 +14,10 @@ mod sys {
 use sys::*;
 
 use cuda_check::{check, within_buffers, CudaError};
-use cuda_objects::DeviceBuffer;
+use cuda_objects::{runtime_stream, DeviceBuffer};
 use cudarc::driver::CudaStream;
 
 pub use sys::day11_memory_facts as MemoryFacts;
-
-/// cudarc's stream handle as the runtime's `cudaStream_t`: the same pointer,
-/// two bindings' names for the opaque struct behind it.
-fn raw(stream: &CudaStream) -> cudaStream_t {
-    stream.cu_stream() as cudaStream_t
-}
 
 /// Queues vectorAdd over the first `n` elements.
 pub fn vector_add(
@@ -35,7 +29,15 @@ pub fn vector_add(
 ) -> Result<(), CudaError> {
     within_buffers("vector_add", n, &[a.len(), b.len(), out.len()])?;
     // SAFETY: all three buffers hold at least n floats on this context.
-    check!(unsafe { day11_vector_add(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n, raw(stream)) })
+    check!(unsafe {
+        day11_vector_add(
+            a.as_ptr(),
+            b.as_ptr(),
+            out.as_mut_ptr(),
+            n,
+            runtime_stream(stream),
+        )
+    })
 }
 
 /// Queues vectorAdd4 (float4 loads and stores) over the first `n` elements.
@@ -48,7 +50,15 @@ pub fn vector_add4(
 ) -> Result<(), CudaError> {
     within_buffers("vector_add4", n, &[a.len(), b.len(), out.len()])?;
     // SAFETY: all three buffers hold at least n floats on this context.
-    check!(unsafe { day11_vector_add4(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n, raw(stream)) })
+    check!(unsafe {
+        day11_vector_add4(
+            a.as_ptr(),
+            b.as_ptr(),
+            out.as_mut_ptr(),
+            n,
+            runtime_stream(stream),
+        )
+    })
 }
 
 /// Queues copy4 of the first `n` floats of `src` into `dst`.
@@ -60,7 +70,7 @@ pub fn copy4(
 ) -> Result<(), CudaError> {
     within_buffers("copy4", n, &[src.len(), dst.len()])?;
     // SAFETY: both buffers hold at least n floats on this context.
-    check!(unsafe { day11_copy4(src.as_ptr(), dst.as_mut_ptr(), n, raw(stream)) })
+    check!(unsafe { day11_copy4(src.as_ptr(), dst.as_mut_ptr(), n, runtime_stream(stream)) })
 }
 
 /// Queues readToFlush over the first `bytes` of `buf`.
@@ -73,7 +83,7 @@ pub fn read_to_flush(
     within_buffers("read_to_flush", bytes, &[buf.len() * std::mem::size_of::<f32>()])?;
     within_buffers("read_to_flush", 1, &[sink.len()])?;
     // SAFETY: buf holds at least `bytes` bytes and sink one float.
-    check!(unsafe { day11_read_to_flush(buf.as_ptr(), bytes, sink.as_mut_ptr(), raw(stream)) })
+    check!(unsafe { day11_read_to_flush(buf.as_ptr(), bytes, sink.as_mut_ptr(), runtime_stream(stream)) })
 }
 
 /// cudaMemset over the whole buffer, every byte `value`.

@@ -1,9 +1,9 @@
 //! pinned.cu's kernel, launched through the C interface in pinned.h.
 
 // bindgen's items for the lesson's C header, raw and private: the safe
-// wrappers below are the only way in.
-// C's names, as the header spells them. Outside the test build the lesson's
-// constants (read only by the test that holds main.rs's copies to them) go unused.
+// wrappers below are the only way in. C's names, as the header spells them;
+// outside the test build the lesson's constants (read only by the test that
+// holds main.rs's copies to them) go unused.
 #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #[cfg_attr(not(test), allow(dead_code))]
 mod sys {
@@ -13,7 +13,7 @@ mod sys {
 use sys::*;
 
 use cuda_check::{check, within_buffers, CudaError};
-use cuda_objects::{DeviceBuffer, DeviceMemory};
+use cuda_objects::{runtime_stream, DeviceBuffer, DeviceMemory};
 use cudarc::driver::CudaStream;
 
 /// Queues scaleCopy over the first `n` elements on `stream`. `input` is
@@ -27,7 +27,7 @@ pub fn scale_copy(
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
     within_buffers("scale_copy", n, &[input.len(), out.len()])?;
-    let raw = stream.cu_stream() as cudaStream_t;
+    let raw = runtime_stream(stream);
     // SAFETY: input and out hold at least n floats reachable from this
     // context, and both owners outlive the borrows taken here.
     check!(unsafe { day53_scale_copy(input.as_device_ptr(), out.as_mut_ptr(), n, raw) })

@@ -45,7 +45,7 @@ pub use graph::{Edge, Graph, NodeId};
 pub use host::{MappedView, Mapping, PinnedHost};
 pub use info::{free_memory, DeviceFacts, DriverVersion};
 pub use module::LoadedKernel;
-pub use stream::BlockingStream;
+pub use stream::{runtime_stream, BlockingStream};
 
 use cudarc::driver::DriverError;
 
