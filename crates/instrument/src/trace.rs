@@ -157,6 +157,8 @@ extern "C" fn buffer_completed(
     }
     let mut found = Vec::new();
     let mut record: *mut sys::CUpti_Activity = std::ptr::null_mut();
+    // CUPTI, raw on purpose (see the header): records come only through its
+    // C buffer callback, this function.
     // SAFETY: CUPTI hands back a buffer from buffer_requested with `valid`
     // bytes of records; get_next_record walks them and stops at the end.
     while unsafe { activity::get_next_record(buffer, valid, &mut record) }.is_ok() {
@@ -197,6 +199,8 @@ fn toolkit_library_candidates() -> Vec<PathBuf> {
 }
 
 fn load() -> Result<(), CuptiUnavailable> {
+    // CUPTI, raw on purpose (see the header): whether libcupti, the toolkit's
+    // library and not the driver's, can be opened.
     // SAFETY: only tries to open the library by its usual names.
     if unsafe { sys::is_culib_present() } {
         return Ok(());
@@ -212,6 +216,7 @@ fn load() -> Result<(), CuptiUnavailable> {
         // cudarc's later open by the library's own name (its soname) with it.
         // SAFETY: loading a shared library; the handle is never closed.
         let handle = unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+        // CUPTI, as above: opened now that the loader holds it.
         // SAFETY: as above.
         if !handle.is_null() && unsafe { sys::is_culib_present() } {
             return Ok(());
@@ -256,6 +261,8 @@ impl KernelTrace {
         static REGISTERED: OnceLock<Result<(), CudaError>> = OnceLock::new();
         REGISTERED
             .get_or_init(|| {
+                // CUPTI, raw on purpose (see the header): one registration
+                // for the whole process.
                 check!(activity::register_callbacks(
                     Some(buffer_requested),
                     Some(buffer_completed)
@@ -263,6 +270,8 @@ impl KernelTrace {
             })
             .clone()?;
         check!(stream.context().bind_to_thread())?;
+        // CUPTI, raw on purpose (see the header): the id its records name
+        // this stream by.
         // SAFETY: the context and stream are live; writes one u32.
         check!(unsafe {
             get_stream_id_ex(
@@ -272,6 +281,8 @@ impl KernelTrace {
                 &mut trace.stream_id,
             )
         })?;
+        // CUPTI, raw on purpose (see the header): kernel records on, for the
+        // whole process.
         check!(activity::enable(
             CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
         ))?;
@@ -283,6 +294,7 @@ impl KernelTrace {
         // cudarc binds the flag's enum with a value shared by two names, so
         // the forced-flush flag is passed by its number.
         let forced = CUpti_ActivityFlag::CUPTI_ACTIVITY_FLAG_FLUSH_FORCED as u32;
+        // CUPTI, raw on purpose (see the header): every buffer, process-wide.
         check!(activity::flush_all(forced))
     }
 
@@ -319,6 +331,7 @@ impl Drop for KernelTrace {
     fn drop(&mut self) {
         // Nothing to report to from here: a failure only leaves records on,
         // which the next trace's start discards.
+        // CUPTI, raw on purpose (see the header): kernel records off.
         let _ = activity::disable(CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
         let _ = Self::flush();
         spans_lock().clear();
