@@ -93,19 +93,32 @@ const EMPTY_PTX: &std::ffi::CStr = c"
 }
 ";
 
+/// `launches` launches of the empty kernel captured on a stream of their
+/// own (capture cannot use the legacy default stream); the kernel is kept
+/// for as long as the graph, whose nodes launch its function.
+fn captured_empty_launches(
+    ctx: &std::sync::Arc<CudaContext>,
+    launches: usize,
+) -> (
+    std::sync::Arc<cudarc::driver::CudaStream>,
+    cuda_objects::LoadedKernel,
+    cuda_objects::Graph,
+) {
+    let stream = ctx.new_stream().unwrap();
+    let kernel = cuda_objects::LoadedKernel::from_ptx(EMPTY_PTX, c"empty").unwrap();
+    // SAFETY: the kernel takes no parameters.
+    let launch = |s: &cudarc::driver::CudaStream| unsafe { kernel.launch(1, 32, &mut [], s) };
+    let graph = cuda_objects::Graph::capture(&stream, |s| (0..launches).try_for_each(|_| launch(s)))
+        .unwrap()
+        .expect("the launches were captured");
+    (stream, kernel, graph)
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn a_graph_captures_replays_and_refuses_out_of_order_use() {
-    use cuda_objects::{EventPair, Graph, LoadedKernel};
-
     let ctx = ctx();
-    let stream = ctx.new_stream().unwrap();
-    let kernel = LoadedKernel::from_ptx(EMPTY_PTX, c"empty").unwrap();
-    // SAFETY: the kernel takes no parameters.
-    let launch = |s: &cudarc::driver::CudaStream| unsafe { kernel.launch(1, 32, &mut [], s) };
-    let mut graph = Graph::capture(&stream, |s| (0..3).try_for_each(|_| launch(s)))
-        .unwrap()
-        .expect("three launches captured");
+    let (stream, _kernel, mut graph) = captured_empty_launches(&ctx, 3);
     // Three launches in a chain: two edges, each joining two kernels.
     assert_eq!(graph.edges().unwrap().len(), 2);
     let err = graph.launch(&stream).unwrap_err();
@@ -114,7 +127,7 @@ fn a_graph_captures_replays_and_refuses_out_of_order_use() {
     let err = graph.make_kernel_edges_programmatic().unwrap_err();
     assert!(err.message.contains("already instantiated"), "{err}");
     graph.upload(&stream).unwrap();
-    let pair = EventPair::new(&ctx).unwrap();
+    let pair = cuda_objects::EventPair::new(&ctx).unwrap();
     let ms = pair.time(&stream, || graph.launch(&stream)).unwrap();
     assert!(ms > 0.0, "{ms} ms");
 }
@@ -122,16 +135,8 @@ fn a_graph_captures_replays_and_refuses_out_of_order_use() {
 #[test]
 #[ignore = "needs a GPU with programmatic dependent launch (compute capability 9.0+)"]
 fn kernel_to_kernel_edges_become_programmatic_before_instantiation() {
-    use cuda_objects::{Graph, LoadedKernel};
-
     let ctx = ctx();
-    let stream = ctx.new_stream().unwrap();
-    let kernel = LoadedKernel::from_ptx(EMPTY_PTX, c"empty").unwrap();
-    // SAFETY: the kernel takes no parameters.
-    let launch = |s: &cudarc::driver::CudaStream| unsafe { kernel.launch(1, 32, &mut [], s) };
-    let mut graph = Graph::capture(&stream, |s| (0..4).try_for_each(|_| launch(s)))
-        .unwrap()
-        .unwrap();
+    let (stream, _kernel, mut graph) = captured_empty_launches(&ctx, 4);
     let edges = graph.edges().unwrap();
     let rewired = graph.make_kernel_edges_programmatic().unwrap();
     assert_eq!(rewired, edges, "every edge joins two kernels");
