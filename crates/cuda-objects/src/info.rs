@@ -63,8 +63,8 @@ mod tests {
 
     #[test]
     fn a_driver_version_prints_as_major_dot_minor() {
-        assert_eq!(DriverVersion(13000).to_string(), "13.0");
-        assert_eq!(DriverVersion(12090).to_string(), "12.9");
-        assert_eq!(DriverVersion(13010).to_string(), "13.1");
+        for (version, printed) in [(13000, "13.0"), (12090, "12.9"), (13010, "13.1")] {
+            assert_eq!(DriverVersion(version).to_string(), printed);
+        }
     }
 }
