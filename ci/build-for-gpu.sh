@@ -21,7 +21,8 @@ rm -rf .evidence-bin
 mkdir -p .evidence-bin/tests
 cargo build --release --workspace --quiet
 cp target/release/evidence .evidence-bin/
-# The instrument's kernel suite, which its GPU test runs.
+# The instrument's kernel suite (crates/instrument-suite), which its GPU test
+# (instrument-suite-on_gpu) runs.
 cp target/release/instrument-suite .evidence-bin/
 mapfile -t lessons < <(target/release/evidence lessons)
 

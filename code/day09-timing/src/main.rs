@@ -21,9 +21,8 @@ use std::sync::Arc;
 
 use clap::Parser;
 use cuda_check::{check, runtime, CudaError};
-use cuda_objects::DeviceBuffer;
-use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
+use cuda_objects::{DeviceBuffer, EventPair};
+use cudarc::driver::{CudaContext, CudaStream};
 use day09_timing_report::{Report, SweepRow};
 use host_clock::now_ms;
 use instrument::json_out::JsonOut;
@@ -89,7 +88,7 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let mut dev = DeviceArrays::upload(&ctx, &host)?;
     // The legacy default stream, where timing.cu's launches and copies go.
     let stream = ctx.default_stream();
-    let events = EventPair::create(&ctx)?;
+    let events = EventPair::new(&ctx)?;
     let timer = KernelTimer::default();
 
     let cold_ms = row3_first_launch(&events, &stream, &mut dev)?;
@@ -217,37 +216,6 @@ impl DeviceArrays {
     }
 }
 
-/// timing.cu's `start` and `stop` events, with timing enabled.
-struct EventPair {
-    start: CudaEvent,
-    stop: CudaEvent,
-}
-
-impl EventPair {
-    fn create(ctx: &Arc<CudaContext>) -> Result<Self, CudaError> {
-        let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
-        Ok(EventPair {
-            start: check!(ctx.new_event(timed))?,
-            stop: check!(ctx.new_event(timed))?,
-        })
-    }
-
-    /// One launch between the two events, as row 3 and vectorScale's first
-    /// launch are timed: record, launch, record, wait, check, read.
-    fn time_one_launch(
-        &self,
-        stream: &Arc<CudaStream>,
-        launch: impl FnOnce() -> Result<(), CudaError>,
-    ) -> Result<f32, CudaError> {
-        check!(self.start.record(stream))?;
-        launch()?;
-        check!(self.stop.record(stream))?;
-        check!(self.stop.synchronize())?;
-        check!(runtime::last_error())?;
-        check!(self.start.elapsed_ms(&self.stop))
-    }
-}
-
 /// Row 3, first on purpose: vectorAdd's first launch in the process, which
 /// pays its module load. The events see the gap the load leaves on the
 /// device.
@@ -256,7 +224,7 @@ fn row3_first_launch(
     stream: &Arc<CudaStream>,
     dev: &mut DeviceArrays,
 ) -> Result<f32, CudaError> {
-    events.time_one_launch(stream, || dev.vector_add(ELEMS, stream))
+    events.time(stream, || dev.vector_add(ELEMS, stream))
 }
 
 /// Row 2: a host clock around the launch call, then the same clock after a
@@ -322,7 +290,7 @@ fn second_kernel_cold_then_warm(
     stream: &Arc<CudaStream>,
     dev: &mut DeviceArrays,
 ) -> Result<(f32, f32), CudaError> {
-    let cold_ms = events.time_one_launch(stream, || dev.vector_scale(stream))?;
+    let cold_ms = events.time(stream, || dev.vector_scale(stream))?;
     let warm_ms = timer.time(stream, || dev.vector_scale(stream))?.mean_ms();
     Ok((cold_ms, warm_ms))
 }

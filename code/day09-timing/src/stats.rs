@@ -6,12 +6,10 @@
 //! parsing the command line (main.rs claims the JSON file before the course's
 //! report runs, so a bad path costs no GPU time).
 
-use std::fmt;
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cuda_objects::DeviceBuffer;
-use cudarc::driver::sys::{self, CUdevice_attribute};
+use cuda_objects::{DeviceBuffer, DeviceFacts};
 use cudarc::driver::{CudaContext, CudaStream};
 use instrument::json_out::{JsonOut, JsonOutError};
 use instrument::measure::{
@@ -28,40 +26,12 @@ pub struct CourseNumbers {
 }
 
 /// Why the instrument's view could not be made: a CUDA call, or the JSON file.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum StatsError {
-    Cuda(CudaError),
-    Json(JsonOutError),
-}
-
-impl fmt::Display for StatsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StatsError::Cuda(e) => e.fmt(f),
-            StatsError::Json(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for StatsError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StatsError::Cuda(e) => Some(e),
-            StatsError::Json(e) => Some(e),
-        }
-    }
-}
-
-impl From<CudaError> for StatsError {
-    fn from(e: CudaError) -> Self {
-        StatsError::Cuda(e)
-    }
-}
-
-impl From<JsonOutError> for StatsError {
-    fn from(e: JsonOutError) -> Self {
-        StatsError::Json(e)
-    }
+    #[error(transparent)]
+    Cuda(#[from] CudaError),
+    #[error(transparent)]
+    Json(#[from] JsonOutError),
 }
 
 /// Measures; prints the table when `print_table`; writes every sample as JSON
@@ -83,7 +53,7 @@ pub fn run(
     let device = Device::query(ctx)?;
 
     let mut launch = |s: &CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
-    let programmatic = has_programmatic_launch(device.compute_capability);
+    let programmatic = has_programmatic_launch(device.facts.compute_capability);
     let mut measurements = measure_modes(ctx, programmatic, &mut launch)?;
     let cupti_unavailable = match measure_cupti(ctx, &mut launch) {
         Ok(m) => {
@@ -99,15 +69,16 @@ pub fn run(
         bytes_written: bytes,
     };
     let hot_median = measurements[0].summary.median;
+    let l2_bytes = device.facts.l2_bytes;
     let report = Report {
         kernel: format!("vectorAdd, n = {elems}"),
-        device: device.info(ctx, &measurements, cupti_unavailable)?,
+        device: device.info(&measurements, cupti_unavailable),
         traffic: Some(traffic),
         first_launch: Some(FirstLaunch {
             ms: f64::from(course.first_launch_ms),
         }),
         course_mean_of_10_ms: Some(f64::from(course.mean_of_10_ms)),
-        recommended: recommend(hot_median, Some(traffic.total()), device.l2_bytes, programmatic),
+        recommended: recommend(hot_median, Some(traffic.total()), l2_bytes, programmatic),
         measurements,
     };
     if print_table {
@@ -122,44 +93,30 @@ pub fn run(
 
 /// What the report says about the device, asked before any measurement.
 struct Device {
-    l2_bytes: u64,
-    driver: i32,
+    facts: DeviceFacts,
     copy_ceiling_gb_s: f64,
-    compute_capability: (i32, i32),
 }
 
 impl Device {
     fn query(ctx: &Arc<CudaContext>) -> Result<Device, CudaError> {
-        let l2_bytes = check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))? as u64;
-        let mut driver = 0;
-        // SAFETY: writes one int.
-        check!(unsafe { sys::cuDriverGetVersion(&mut driver) }.result())?;
+        let facts = DeviceFacts::query(ctx)?;
         // The copy ceiling over 512 MiB, several times the L2 on any GPU here.
         let copy_ceiling_gb_s = copy_ceiling_gb_s(ctx, 512 << 20)?;
         Ok(Device {
-            l2_bytes,
-            driver,
+            facts,
             copy_ceiling_gb_s,
-            compute_capability: check!(ctx.compute_capability())?,
         })
     }
 
-    fn info(
-        &self,
-        ctx: &Arc<CudaContext>,
-        measurements: &[Measurement],
-        cupti_unavailable: Option<String>,
-    ) -> Result<DeviceInfo, CudaError> {
-        Ok(DeviceInfo {
-            name: check!(ctx.name())?,
-            compute_capability: self.compute_capability,
-            driver_cuda_version: format!("{}.{}", self.driver / 1000, (self.driver % 1000) / 10),
-            l2_bytes: self.l2_bytes,
-            copy_ceiling_gb_s: self.copy_ceiling_gb_s,
-            // The instrument already asked NVML; no need to ask again.
-            clocks_unavailable: measurements.iter().find_map(|m| m.clocks_unavailable.clone()),
+    fn info(self, measurements: &[Measurement], cupti_unavailable: Option<String>) -> DeviceInfo {
+        // The instrument already asked NVML; no need to ask again.
+        let clocks_unavailable = measurements.iter().find_map(|m| m.clocks_unavailable.clone());
+        DeviceInfo::new(
+            self.facts,
+            self.copy_ceiling_gb_s,
+            clocks_unavailable,
             cupti_unavailable,
-        })
+        )
     }
 }
 
@@ -185,9 +142,11 @@ fn measure_modes(
 /// missing or refuses (a profiling permission, another tool attached), the
 /// table says why and the rest stands.
 fn measure_cupti(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<Measurement, String> {
-    instrument::cupti_available().and_then(|()| {
-        Instrument::default()
-            .measure(ctx, Mode::Cupti, launch)
-            .map_err(|e| e.to_string())
-    })
+    instrument::cupti_available()
+        .map_err(|e| e.to_string())
+        .and_then(|()| {
+            Instrument::default()
+                .measure(ctx, Mode::Cupti, launch)
+                .map_err(|e| e.to_string())
+        })
 }

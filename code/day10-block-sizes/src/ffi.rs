@@ -1,35 +1,23 @@
 //! blocks.cu's kernels, occupancy queries and CPU references, through the C
 //! interface in blocks.h.
 
-#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
+// bindgen's items for the lesson's C header, raw and private: the safe
+// wrappers below are the only way in. C's names, as the header spells them;
+// outside the test build the lesson's constants (read only by the test that
+// holds main.rs's copies to them) go unused.
+#[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+#[cfg_attr(not(test), allow(dead_code))]
+mod sys {
+    include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+}
 
-include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+use sys::*;
 
-use cuda_check::{check, CudaError};
-use cuda_objects::DeviceBuffer;
+use cuda_check::{check, within_buffers, CudaError};
+use cuda_objects::{runtime_stream, DeviceBuffer};
 use cudarc::driver::CudaStream;
 
-pub use day10_kernel as Kernel;
-
-/// cudarc's stream handle as the runtime's `cudaStream_t`: the same pointer,
-/// two bindings' names for the opaque struct behind it.
-fn raw(stream: &CudaStream) -> cudaStream_t {
-    stream.cu_stream() as cudaStream_t
-}
-
-/// A launch past the end of a buffer would be a fault on the device, so it
-/// is refused here, where it can be named.
-fn fits(call: &'static str, n: usize, lens: &[usize]) -> Result<(), CudaError> {
-    if lens.iter().any(|&len| n > len) {
-        return Err(CudaError::refused(
-            file!(),
-            line!(),
-            call,
-            "n is past the end of a buffer",
-        ));
-    }
-    Ok(())
-}
+pub use sys::day10_kernel as Kernel;
 
 /// Queues vectorAdd over the first `n` elements, `threads` per block.
 pub fn vector_add(
@@ -40,7 +28,7 @@ pub fn vector_add(
     threads: u32,
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
-    fits("vector_add", n, &[a.len(), b.len(), out.len()])?;
+    within_buffers("vector_add", n, &[a.len(), b.len(), out.len()])?;
     // SAFETY: all three buffers hold at least n floats on this context.
     check!(unsafe {
         day10_vector_add(
@@ -49,7 +37,7 @@ pub fn vector_add(
             out.as_mut_ptr(),
             n,
             threads as i32,
-            raw(stream),
+            runtime_stream(stream),
         )
     })
 }
@@ -61,9 +49,9 @@ pub fn fma_chains(
     threads: u32,
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
-    fits("fma_chains", n, &[out.len()])?;
+    within_buffers("fma_chains", n, &[out.len()])?;
     // SAFETY: out holds at least n floats on this context.
-    check!(unsafe { day10_fma_chains(out.as_mut_ptr(), n, threads as i32, raw(stream)) })
+    check!(unsafe { day10_fma_chains(out.as_mut_ptr(), n, threads as i32, runtime_stream(stream)) })
 }
 
 /// cudaMemset over the whole buffer, every byte `value`.

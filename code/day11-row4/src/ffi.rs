@@ -1,35 +1,23 @@
 //! row4.cu's kernels, memory facts and CPU loop, through the C interface in
 //! row4.h.
 
-#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
+// bindgen's items for the lesson's C header, raw and private: the safe
+// wrappers below are the only way in. C's names, as the header spells them;
+// outside the test build the lesson's constants (read only by the test that
+// holds main.rs's copies to them) go unused.
+#[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+#[cfg_attr(not(test), allow(dead_code))]
+mod sys {
+    include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+}
 
-include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+use sys::*;
 
-use cuda_check::{check, CudaError};
-use cuda_objects::DeviceBuffer;
+use cuda_check::{check, within_buffers, CudaError};
+use cuda_objects::{runtime_stream, DeviceBuffer};
 use cudarc::driver::CudaStream;
 
-pub use day11_memory_facts as MemoryFacts;
-
-/// cudarc's stream handle as the runtime's `cudaStream_t`: the same pointer,
-/// two bindings' names for the opaque struct behind it.
-fn raw(stream: &CudaStream) -> cudaStream_t {
-    stream.cu_stream() as cudaStream_t
-}
-
-/// A launch past the end of a buffer would be a fault on the device, so it
-/// is refused here, where it can be named.
-fn fits(call: &'static str, n: usize, lens: &[usize]) -> Result<(), CudaError> {
-    if lens.iter().any(|&len| n > len) {
-        return Err(CudaError::refused(
-            file!(),
-            line!(),
-            call,
-            "n is past the end of a buffer",
-        ));
-    }
-    Ok(())
-}
+pub use sys::day11_memory_facts as MemoryFacts;
 
 /// Queues vectorAdd over the first `n` elements.
 pub fn vector_add(
@@ -39,9 +27,17 @@ pub fn vector_add(
     n: usize,
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
-    fits("vector_add", n, &[a.len(), b.len(), out.len()])?;
+    within_buffers("vector_add", n, &[a.len(), b.len(), out.len()])?;
     // SAFETY: all three buffers hold at least n floats on this context.
-    check!(unsafe { day11_vector_add(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n, raw(stream)) })
+    check!(unsafe {
+        day11_vector_add(
+            a.as_ptr(),
+            b.as_ptr(),
+            out.as_mut_ptr(),
+            n,
+            runtime_stream(stream),
+        )
+    })
 }
 
 /// Queues vectorAdd4 (float4 loads and stores) over the first `n` elements.
@@ -52,9 +48,17 @@ pub fn vector_add4(
     n: usize,
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
-    fits("vector_add4", n, &[a.len(), b.len(), out.len()])?;
+    within_buffers("vector_add4", n, &[a.len(), b.len(), out.len()])?;
     // SAFETY: all three buffers hold at least n floats on this context.
-    check!(unsafe { day11_vector_add4(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n, raw(stream)) })
+    check!(unsafe {
+        day11_vector_add4(
+            a.as_ptr(),
+            b.as_ptr(),
+            out.as_mut_ptr(),
+            n,
+            runtime_stream(stream),
+        )
+    })
 }
 
 /// Queues copy4 of the first `n` floats of `src` into `dst`.
@@ -64,9 +68,9 @@ pub fn copy4(
     n: usize,
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
-    fits("copy4", n, &[src.len(), dst.len()])?;
+    within_buffers("copy4", n, &[src.len(), dst.len()])?;
     // SAFETY: both buffers hold at least n floats on this context.
-    check!(unsafe { day11_copy4(src.as_ptr(), dst.as_mut_ptr(), n, raw(stream)) })
+    check!(unsafe { day11_copy4(src.as_ptr(), dst.as_mut_ptr(), n, runtime_stream(stream)) })
 }
 
 /// Queues readToFlush over the first `bytes` of `buf`.
@@ -76,10 +80,10 @@ pub fn read_to_flush(
     sink: &mut DeviceBuffer<f32>,
     stream: &CudaStream,
 ) -> Result<(), CudaError> {
-    fits("read_to_flush", bytes, &[buf.len() * std::mem::size_of::<f32>()])?;
-    fits("read_to_flush", 1, &[sink.len()])?;
+    within_buffers("read_to_flush", bytes, &[buf.len() * std::mem::size_of::<f32>()])?;
+    within_buffers("read_to_flush", 1, &[sink.len()])?;
     // SAFETY: buf holds at least `bytes` bytes and sink one float.
-    check!(unsafe { day11_read_to_flush(buf.as_ptr(), bytes, sink.as_mut_ptr(), raw(stream)) })
+    check!(unsafe { day11_read_to_flush(buf.as_ptr(), bytes, sink.as_mut_ptr(), runtime_stream(stream)) })
 }
 
 /// cudaMemset over the whole buffer, every byte `value`.
@@ -90,7 +94,7 @@ pub fn fill_bytes(out: &mut DeviceBuffer<f32>, value: u8) -> Result<(), CudaErro
 
 /// cudaMemcpy of the first `n` floats of `src` into `dst`, device to device.
 pub fn copy_device(dst: &mut DeviceBuffer<f32>, src: &DeviceBuffer<f32>, n: usize) -> Result<(), CudaError> {
-    fits("copy_device", n, &[src.len(), dst.len()])?;
+    within_buffers("copy_device", n, &[src.len(), dst.len()])?;
     // SAFETY: both buffers hold at least n floats on this context.
     check!(unsafe { day11_copy_device(dst.as_mut_ptr(), src.as_ptr(), n) })
 }
@@ -124,7 +128,8 @@ pub fn vector_add_cpu(a: &[f32], b: &[f32], out: &mut [f32]) {
     unsafe { day11_vector_add_cpu(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), n) }
 }
 
-/// The grid row4.cu launches vectorAdd with for `n` elements.
+/// The grid row4.cu launches vectorAdd with for `n` elements (its test's).
+#[cfg(test)]
 pub fn blocks_for(n: usize) -> i32 {
     // SAFETY: pure arithmetic.
     unsafe { day11_blocks_for(n) }

@@ -1,16 +1,20 @@
 //! events.cu's kernels, launched through the C interface in events.h.
 
-#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
-
-include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
-
-use cuda_check::{check, CudaError};
-use cuda_objects::DeviceBuffer;
-use cudarc::driver::CudaStream;
-
-fn raw(stream: &CudaStream) -> cudaStream_t {
-    stream.cu_stream() as cudaStream_t
+// bindgen's items for the lesson's C header, raw and private: the safe
+// wrappers below are the only way in. C's names, as the header spells them;
+// outside the test build the lesson's constants (read only by the test that
+// holds main.rs's copies to them) go unused.
+#[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+#[cfg_attr(not(test), allow(dead_code))]
+mod sys {
+    include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 }
+
+use sys::*;
+
+use cuda_check::{check, within_buffers, CudaError};
+use cuda_objects::{runtime_stream, DeviceBuffer};
+use cudarc::driver::CudaStream;
 
 /// Nanoseconds in `ms` milliseconds, rounded to the nearest as events.cu's
 /// nsFromMs rounds them.
@@ -21,14 +25,14 @@ pub fn ns_from_ms(ms: f64) -> u64 {
 /// Queues spinFor (one warp waiting `ms` on the device's global timer).
 pub fn spin(ms: f64, stream: &CudaStream) -> Result<(), CudaError> {
     // SAFETY: no pointers; the stream is live for the borrow.
-    check!(unsafe { events_spin(ns_from_ms(ms), raw(stream)) })
+    check!(unsafe { events_spin(ns_from_ms(ms), runtime_stream(stream)) })
 }
 
 /// Queues spinCycles (one warp waiting `cycles` SM clock cycles).
 pub fn spin_cycles(cycles: u64, stream: &CudaStream) -> Result<(), CudaError> {
     let cycles = i64::try_from(cycles).unwrap_or(i64::MAX);
     // SAFETY: as for `spin`; a null `ns` asks the kernel to write nothing.
-    check!(unsafe { events_spin_cycles(cycles, std::ptr::null_mut(), raw(stream)) })
+    check!(unsafe { events_spin_cycles(cycles, std::ptr::null_mut(), runtime_stream(stream)) })
 }
 
 /// Queues spinCycles, which writes its own duration on the device's global
@@ -51,34 +55,30 @@ pub fn spin_cycles_timed(
     // SAFETY: index < ns.len(), so the kernel's one write lands inside the
     // buffer, which outlives the borrow; the caller synchronises before it
     // is read or freed.
-    check!(unsafe { events_spin_cycles(cycles, ns.as_mut_ptr().add(index), raw(stream)) })
+    check!(unsafe { events_spin_cycles(cycles, ns.as_mut_ptr().add(index), runtime_stream(stream)) })
 }
 
 /// events.cu's loadEveryKernel: every kernel launched once, doing nothing,
 /// then `stream` synchronised, so no lazy load lands in a timed part.
 pub fn load_every_kernel(stream: &CudaStream) -> Result<(), CudaError> {
     // SAFETY: the kernels are launched with n = 0 and touch no memory.
-    check!(unsafe { events_load_every_kernel(raw(stream)) })
+    check!(unsafe { events_load_every_kernel(runtime_stream(stream)) })
 }
 
 /// Queues spinFor for `ms` on every block the device holds at once.
 pub fn hog(ms: f64, stream: &CudaStream) -> Result<(), CudaError> {
     // SAFETY: as for `spin`.
-    check!(unsafe { events_hog(ns_from_ms(ms), raw(stream)) })
+    check!(unsafe { events_hog(ns_from_ms(ms), runtime_stream(stream)) })
 }
 
-/// A launch past the end of a buffer would be a fault on the device, so it
-/// is refused here, where it can be named.
+/// The count a launch over `n` elements passes, refused when a buffer
+/// holds fewer (see `within_buffers`) or `n` is past i32's range.
+#[track_caller]
 fn fits(n: usize, buffers: &[usize], call: &'static str) -> Result<i32, CudaError> {
-    match i32::try_from(n) {
-        Ok(count) if buffers.iter().all(|&len| n <= len) => Ok(count),
-        _ => Err(CudaError::refused(
-            file!(),
-            line!(),
-            call,
-            "n is past the end of a buffer",
-        )),
-    }
+    // i32's range is one more bound the count must keep within.
+    within_buffers(call, n, buffers)?;
+    within_buffers(call, n, &[i32::MAX as usize])?;
+    Ok(n as i32)
 }
 
 /// Queues produce: each block waits `ms`, then buf[i] = 3 * i + 1.
@@ -86,7 +86,7 @@ pub fn produce(buf: &mut DeviceBuffer<i32>, n: usize, ms: f64, stream: &CudaStre
     let count = fits(n, &[buf.len()], "produce")?;
     // SAFETY: buf holds at least n ints of this context and outlives the
     // borrow; the caller synchronises before it is freed.
-    check!(unsafe { events_produce(buf.as_mut_ptr(), count, ns_from_ms(ms), raw(stream)) })
+    check!(unsafe { events_produce(buf.as_mut_ptr(), count, ns_from_ms(ms), runtime_stream(stream)) })
 }
 
 /// Queues consume: out[i] = 2 * buf[i] + 1.
@@ -98,7 +98,7 @@ pub fn consume(
 ) -> Result<(), CudaError> {
     let count = fits(n, &[buf.len(), out.len()], "consume")?;
     // SAFETY: as for `produce`, for both buffers.
-    check!(unsafe { events_consume(buf.as_ptr(), out.as_mut_ptr(), count, raw(stream)) })
+    check!(unsafe { events_consume(buf.as_ptr(), out.as_mut_ptr(), count, runtime_stream(stream)) })
 }
 
 /// events.cu's constants as the .cu compiles them (events.h's

@@ -19,9 +19,12 @@ use std::sync::Arc;
 
 use clap::Parser;
 use cuda_check::{check, runtime, CudaError};
-use cuda_objects::{BlockingStream, DeviceBuffer};
-use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags, CUevent_wait_flags};
-use cudarc::driver::{result, CudaContext, CudaEvent, CudaStream};
+// cudaEventRecord and cudaStreamWaitEvent, the driver calls alone, without
+// cudarc's context bind.
+use cuda_objects::event::{record, wait};
+use cuda_objects::{timing_event, BlockingStream, DeviceBuffer};
+use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use host_clock::{now_ms, process_cpu_ms};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg, Printed};
 use ref_events_and_timing_report::parts::{
@@ -147,30 +150,6 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         timer.runs(),
     ));
     print_claims::<Report>(args.claims, out.text(), &name)
-}
-
-/// An event that records time (cudaEventCreate's default).
-fn timing_event(ctx: &Arc<CudaContext>) -> Result<CudaEvent, CudaError> {
-    check!(ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)))
-}
-
-/// cudaEventRecord: the driver call alone, without cudarc's context bind.
-fn record(event: &CudaEvent, stream: &CudaStream) -> Result<(), CudaError> {
-    // SAFETY: both handles are live for the borrow and belong to the one
-    // context this program uses, current on this thread since it was made.
-    check!(unsafe { result::event::record(event.cu_event(), stream.cu_stream()) })
-}
-
-/// cudaStreamWaitEvent(stream, event, 0), the driver call alone.
-fn wait(stream: &CudaStream, event: &CudaEvent) -> Result<(), CudaError> {
-    // SAFETY: as for `record`.
-    check!(unsafe {
-        result::stream::wait_event(
-            stream.cu_stream(),
-            event.cu_event(),
-            CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT,
-        )
-    })
 }
 
 /// cudaEventElapsedTime, widened as events.cu widens its float.

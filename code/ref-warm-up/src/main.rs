@@ -19,8 +19,7 @@ use std::sync::Arc;
 
 use clap::{CommandFactory, Parser, ValueEnum};
 use cuda_check::{check, runtime, CudaError};
-use cuda_objects::DeviceBuffer;
-use cudarc::driver::sys::CUevent_flags;
+use cuda_objects::{timing_event, DeviceBuffer};
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use ffi::{warmup_first_call_kind as Kind, PostKernel};
 use host_clock::now_ms;
@@ -239,14 +238,13 @@ struct Events {
 
 impl Events {
     fn create(ctx: &Arc<CudaContext>) -> Result<Self, CudaError> {
-        let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
         let mut events = Events {
             start: Vec::new(),
             stop: Vec::new(),
         };
         for _ in 0..CALLS {
-            events.start.push(check!(ctx.new_event(timed))?);
-            events.stop.push(check!(ctx.new_event(timed))?);
+            events.start.push(timing_event(ctx)?);
+            events.stop.push(timing_event(ctx)?);
         }
         // The events' own first use, so it is not inside a timed call.
         check!(events.start[0].record(&ctx.default_stream()))?;

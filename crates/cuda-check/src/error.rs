@@ -1,9 +1,10 @@
 //! The two errors a CUDA check can end in.
 
-use std::fmt;
-
-/// A CUDA call that failed, with where it was made and what CUDA said.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A CUDA call that failed, with where it was made and what CUDA said,
+/// printed as the course's `CUDA error <file>:<line>: <call>: <message>`,
+/// with CUDA's error name after the message so it can be searched for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("CUDA error {file}:{line}: {call}: {message} ({name})")]
 pub struct CudaError {
     pub file: &'static str,
     pub line: u32,
@@ -35,31 +36,10 @@ impl CudaError {
     }
 }
 
-impl fmt::Display for CudaError {
-    /// The course's `CUDA error <file>:<line>: <call>: <message>`, with CUDA's
-    /// error name after the message so it can be searched for.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "CUDA error {}:{}: {}: {} ({})",
-            self.file, self.line, self.call, self.message, self.name
-        )
-    }
-}
-
-impl std::error::Error for CudaError {}
-
 /// libcuda could not be loaded: no NVIDIA driver on this machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no CUDA driver found (libcuda.so.1 could not be loaded); \
+     this program needs an NVIDIA GPU and driver"
+)]
 pub struct NoDriver;
-
-impl fmt::Display for NoDriver {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(
-            "no CUDA driver found (libcuda.so.1 could not be loaded); \
-             this program needs an NVIDIA GPU and driver",
-        )
-    }
-}
-
-impl std::error::Error for NoDriver {}

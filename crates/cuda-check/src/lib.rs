@@ -92,9 +92,38 @@ pub fn require_driver() -> Result<(), NoDriver> {
     }
 }
 
+/// Refuses a launch over `n` elements when a buffer it touches holds fewer
+/// (`lens`, each buffer's length): past the end the kernel would fault on
+/// the device, far from the call, so a lesson's safe wrapper refuses it here
+/// where it can be named. The error names the wrapper's own file and line.
+#[track_caller]
+pub fn within_buffers(call: &'static str, n: usize, lens: &[usize]) -> Result<(), CudaError> {
+    if lens.iter().all(|&len| n <= len) {
+        return Ok(());
+    }
+    let at = std::panic::Location::caller();
+    Err(CudaError::refused(
+        at.file(),
+        at.line(),
+        call,
+        "n is past the end of a buffer",
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_launch_within_every_buffer_passes_and_one_past_an_end_is_refused_where_it_was_made() {
+        assert_eq!(within_buffers("vector_add", 4, &[4, 5]), Ok(()));
+        assert_eq!(within_buffers("vector_add", 0, &[]), Ok(()));
+        let line = line!() + 1;
+        let e = within_buffers("vector_add", 5, &[8, 4]).unwrap_err();
+        assert_eq!((e.file, e.line, e.call), (file!(), line, "vector_add"));
+        assert_eq!(e.name, "cudaErrorInvalidValue");
+        assert_eq!(e.message, "n is past the end of a buffer");
+    }
 
     #[test]
     fn success_passes_through_with_its_value() {

@@ -8,7 +8,15 @@
 //! | [`PinnedHost::alloc`] with [`Mapping::Mapped`] | `cudaHostAlloc(cudaHostAllocMapped)` | `cuMemHostAlloc(DEVICEMAP)` |
 //! | [`PinnedHost::device_view`] | `cudaHostGetDevicePointer` | `cuMemHostGetDevicePointer` |
 //! | [`BlockingStream::create`] | `cudaStreamCreate` | `cuStreamCreate(CU_STREAM_DEFAULT)` |
+//! | [`timing_event`], [`EventPair`] | `cudaEventCreate`, a start/stop pair | `cuEventCreate(CU_EVENT_DEFAULT)` |
+//! | [`event::record`], [`event::record_external`], [`event::wait`] | `cudaEventRecord(WithFlags)`, `cudaStreamWaitEvent` | `cuEventRecord(WithFlags)`, `cuStreamWaitEvent` |
+//! | [`Graph`] | `cudaStreamBeginCapture` .. `cudaGraphLaunch` | `cuStreamBeginCapture` .. `cuGraphLaunch` |
+//! | [`LoadedKernel`] | `cuModuleLoadData`, `cuModuleGetFunction`, `cuLaunchKernel` | the same |
+//! | [`DeviceFacts`], [`DriverVersion`], [`free_memory`] | `cudaGetDeviceProperties`, `cudaDriverGetVersion`, `cudaMemGetInfo` | `cuDeviceGetAttribute`, `cuDriverGetVersion`, `cuMemGetInfo` |
 //!
+//! This is the one safe layer, as cudarc's `safe` is over its `result`: code
+//! outside this crate and `cuda-check` makes no raw driver call (CUPTI's few
+//! aside, in the instrument's `trace`).
 //! A kernel launcher's safe wrapper takes [`DeviceMemory`], which only a
 //! [`DeviceBuffer`] and a [`MappedView`] implement, never a raw address.
 //!
@@ -18,17 +26,26 @@
 //! non-blocking, and its slices record events around every use. Nothing here
 //! does any of that.
 //!
-//! Not for: checking statuses (`cuda-check`) or timing (`time-kernel`).
+//! Not for: checking statuses (`cuda-check`) or the course's timing loop
+//! (`time-kernel`).
 
 mod device;
 mod device_memory;
+pub mod event;
+mod graph;
 mod host;
+mod info;
+mod module;
 mod stream;
 
 pub use device::DeviceBuffer;
 pub use device_memory::DeviceMemory;
+pub use event::{timing_event, EventPair};
+pub use graph::{Edge, Graph, NodeId};
 pub use host::{MappedView, Mapping, PinnedHost};
-pub use stream::BlockingStream;
+pub use info::{free_memory, DeviceFacts, DriverVersion};
+pub use module::LoadedKernel;
+pub use stream::{runtime_stream, BlockingStream};
 
 use cudarc::driver::DriverError;
 

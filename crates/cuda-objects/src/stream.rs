@@ -35,3 +35,11 @@ impl Drop for BlockingStream {
         ctx.record_err(unsafe { result::stream::destroy(self.stream.cu_stream()) });
     }
 }
+
+/// cudarc's stream handle as a lesson's `cudaStream_t`, for its FFI: the
+/// same pointer, two bindings' names (cudarc's and the lesson's bindgen's)
+/// for the opaque struct behind it. `S` is the lesson's `CUstream_st`,
+/// inferred from the launcher's parameter.
+pub fn runtime_stream<S>(stream: &CudaStream) -> *mut S {
+    stream.cu_stream() as *mut S
+}

@@ -80,3 +80,98 @@ fn an_async_copy_on_a_blocking_stream_completes_after_synchronize() {
     dev.copy_to_host(&mut back).unwrap();
     assert_eq!(&back[..], &src[..]);
 }
+
+/// A kernel that does nothing, as PTX the driver compiles for any GPU here.
+const EMPTY_PTX: &std::ffi::CStr = c"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry empty()
+{
+    ret;
+}
+";
+
+/// `launches` launches of the empty kernel captured on a stream of their
+/// own (capture cannot use the legacy default stream); the kernel is kept
+/// for as long as the graph, whose nodes launch its function.
+fn captured_empty_launches(
+    ctx: &std::sync::Arc<CudaContext>,
+    launches: usize,
+) -> (
+    std::sync::Arc<cudarc::driver::CudaStream>,
+    cuda_objects::LoadedKernel,
+    cuda_objects::Graph,
+) {
+    let stream = ctx.new_stream().unwrap();
+    let kernel = cuda_objects::LoadedKernel::from_ptx(EMPTY_PTX, c"empty").unwrap();
+    // SAFETY: the kernel takes no parameters.
+    let launch = |s: &cudarc::driver::CudaStream| unsafe { kernel.launch(1, 32, &mut [], s) };
+    let graph = cuda_objects::Graph::capture(&stream, |s| (0..launches).try_for_each(|_| launch(s)))
+        .unwrap()
+        .expect("the launches were captured");
+    (stream, kernel, graph)
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn a_graph_captures_replays_and_refuses_out_of_order_use() {
+    let ctx = ctx();
+    let (stream, _kernel, mut graph) = captured_empty_launches(&ctx, 3);
+    // Three launches in a chain: two edges, each joining two kernels.
+    assert_eq!(graph.edges().unwrap().len(), 2);
+    let err = graph.launch(&stream).unwrap_err();
+    assert!(err.message.contains("not instantiated"), "{err}");
+    graph.instantiate().unwrap();
+    let err = graph.make_kernel_edges_programmatic().unwrap_err();
+    assert!(err.message.contains("already instantiated"), "{err}");
+    graph.upload(&stream).unwrap();
+    let pair = cuda_objects::EventPair::new(&ctx).unwrap();
+    let ms = pair.time(&stream, || graph.launch(&stream)).unwrap();
+    assert!(ms > 0.0, "{ms} ms");
+}
+
+#[test]
+#[ignore = "needs a GPU with programmatic dependent launch (compute capability 9.0+)"]
+fn kernel_to_kernel_edges_become_programmatic_before_instantiation() {
+    let ctx = ctx();
+    let (stream, _kernel, mut graph) = captured_empty_launches(&ctx, 4);
+    let edges = graph.edges().unwrap();
+    let rewired = graph.make_kernel_edges_programmatic().unwrap();
+    assert_eq!(rewired, edges, "every edge joins two kernels");
+    graph.instantiate().unwrap();
+    graph.launch(&stream).unwrap();
+    stream.synchronize().unwrap();
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn a_zeroed_buffer_copies_on_the_device_and_the_facts_are_the_devices() {
+    use cuda_objects::{DeviceFacts, DriverVersion};
+
+    let ctx = ctx();
+    let mut src = DeviceBuffer::<u32>::alloc(&ctx, 1000).unwrap();
+    src.copy_from_host(&[7; 1000]).unwrap();
+    src.zero().unwrap();
+    let mut dst = DeviceBuffer::<u32>::alloc(&ctx, 1001).unwrap();
+    dst.copy_from_host(&[9; 1001]).unwrap();
+    let stream = ctx.default_stream();
+    dst.copy_from_device_async(&src, &stream).unwrap();
+    stream.synchronize().unwrap();
+    let mut back = vec![1; 1001];
+    dst.copy_to_host(&mut back).unwrap();
+    assert!(back[..1000].iter().all(|&x| x == 0) && back[1000] == 9);
+    let err = src.copy_from_device_async(&dst, &stream).unwrap_err();
+    assert_eq!(
+        err.0,
+        cudaError_enum::CUDA_ERROR_INVALID_VALUE,
+        "a longer source is refused"
+    );
+
+    let facts = DeviceFacts::query(&ctx).unwrap();
+    assert!(!facts.name.is_empty() && facts.compute_capability.0 >= 7 && facts.l2_bytes > 0);
+    assert_eq!(facts.driver, DriverVersion::query().unwrap());
+    assert!(facts.driver.0 >= 12000, "{}", facts.driver);
+    assert!(cuda_objects::free_memory(&ctx).unwrap() > 0);
+}

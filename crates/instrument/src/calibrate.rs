@@ -11,14 +11,13 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cuda_objects::BlockingStream;
+use cuda_objects::{timing_event, BlockingStream, EventPair, LoadedKernel};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaStream};
 use serde::{Deserialize, Serialize};
 
-use crate::events::{timing_event, Events};
 use crate::measure::copy_ceiling_gb_s;
-use crate::ptx::PtxKernel;
+use crate::modes::timed_ms;
 use crate::reject::DOCUMENTED_EVENT_RESOLUTION_MS;
 use crate::replay::{CapturedGraph, Dependencies};
 use crate::stats::summarize;
@@ -138,13 +137,13 @@ pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, CudaError> {
     let owned = check!(BlockingStream::create(ctx))?;
     let stream = owned.stream();
     check!(ctx.bind_to_thread())?;
-    let empty = PtxKernel::load(EMPTY_PTX, c"calibrate_empty")?;
+    let empty = LoadedKernel::from_ptx(EMPTY_PTX, c"calibrate_empty")?;
     // SAFETY: the kernel takes no parameters.
     let mut launch = |s: &CudaStream| unsafe { empty.launch(1, 32, &mut [], s) };
-    let events = Events::new(ctx)?;
-    let launches = repeat(|| events.time(stream, || launch(stream)))?;
+    let events = EventPair::new(ctx)?;
+    let launches = repeat(|| timed_ms(&events, stream, || launch(stream)))?;
     let graph = CapturedGraph::capture(stream, 1, Dependencies::Full, &mut launch)?;
-    let replays = repeat(|| events.time(stream, || graph.launch(stream)))?;
+    let replays = repeat(|| timed_ms(&events, stream, || graph.launch(stream)))?;
     let wakeups = repeat(|| sync_wakeup(ctx, stream, &mut launch))?;
     let all: Vec<f64> = launches.iter().chain(&replays).chain(&wakeups).copied().collect();
     let measured = resolution(&all);

@@ -18,11 +18,9 @@
 use std::ffi::{c_void, CStr};
 
 use cuda_check::{check, CudaError};
-use cuda_objects::DeviceBuffer;
+use cuda_objects::{DeviceBuffer, LoadedKernel};
 use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{result, CudaContext, CudaStream};
-
-use crate::ptx::PtxKernel;
+use cudarc::driver::{CudaContext, CudaStream};
 
 /// Reads `n` 16-byte vectors with a grid-stride loop and folds them into one
 /// word, stored only if it equals a value the zeroed buffer cannot produce,
@@ -76,7 +74,7 @@ const BLOCKS_PER_SM: u32 = 8;
 /// A buffer twice the L2's size and the kernel that reads it.
 pub struct L2Flush {
     buffer: DeviceBuffer<u8>,
-    read: PtxKernel,
+    read: LoadedKernel,
     blocks: u32,
 }
 
@@ -88,13 +86,12 @@ impl L2Flush {
             as u32;
         // Whole 16-byte vectors, at least twice the L2.
         let bytes = (2 * l2).div_ceil(16) * 16;
-        let buffer = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
-        check!(ctx.bind_to_thread())?;
-        // SAFETY: the buffer holds `bytes` bytes; zeroed once, read ever after.
-        check!(unsafe { result::memset_d8_sync(buffer.device_ptr(), 0, bytes) })?;
+        let mut buffer = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+        // Zeroed once, read ever after.
+        check!(buffer.zero())?;
         Ok(L2Flush {
             buffer,
-            read: PtxKernel::load(READ_PTX, c"l2_flush_read")?,
+            read: LoadedKernel::from_ptx(READ_PTX, c"l2_flush_read")?,
             blocks: sms * BLOCKS_PER_SM,
         })
     }

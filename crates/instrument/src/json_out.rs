@@ -5,7 +5,7 @@
 //! writing at once, so a bad path fails before anything is measured, and
 //! [`JsonOut::write`] fills it at the end.
 //!
-//! Not for: what the JSON holds ([`crate::report`], [`crate::suite_report`]).
+//! Not for: what the JSON holds ([`crate::report`], instrument-suite's `suite_report`).
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -48,7 +48,7 @@ impl JsonOut {
     }
 
     /// Writes `report` (a [`crate::report::Report`] or a
-    /// [`crate::suite_report::SuiteReport`]), every sample of it, as pretty
+    /// instrument-suite's `SuiteReport`), every sample of it, as pretty
     /// JSON and closes the file.
     pub fn write(mut self, report: &impl Serialize) -> Result<(), JsonOutError> {
         let written = serde_json::to_string_pretty(report)

@@ -14,39 +14,49 @@
 //! claiming the JSON file before any GPU time is spent. A sample no launch
 //! can take (negative, or a timed span below the timer's resolution) is
 //! rejected and counted, never kept ([`reject`]); a process measures its own
-//! timer resolution, launch floors and memory ceiling ([`calibrate`]); a suite
-//! of kernels reports one row each ([`suite_report`], the binary
-//! `instrument-suite`), and two runs compare kernel by kernel ([`compare`]).
+//! timer resolution, launch floors and memory ceiling ([`calibrate`]); and
+//! two runs compare kernel by kernel ([`compare`]).
 //!
 //! Not for: the course's own timing of a lesson's kernels, three warm-ups and
-//! a mean of ten (`time-kernel`); host clocks (`host-clock`).
+//! a mean of ten (`time-kernel`); host clocks (`host-clock`); the suite of
+//! kernels it is proven on, its command line and its report
+//! (`crates/instrument-suite`).
 
 pub mod calibrate;
 pub mod clocks;
 pub mod compare;
-mod events;
 pub mod flush;
 pub mod json_out;
 pub mod measure;
 mod modes;
-mod ptx;
 pub mod reject;
 pub mod replay;
 pub mod report;
 pub mod sampling;
 pub mod stats;
-pub mod suite_report;
 #[cfg(feature = "cupti")]
 pub mod trace;
 
-/// Why there is no cupti mode in a build without the `cupti` feature.
-pub const NO_CUPTI: &str = "this build of the instrument has no cupti mode (its cupti feature is off)";
+/// Why the cupti mode cannot run in this process. The table and the JSON
+/// carry the sentence.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CuptiUnavailable {
+    /// A build without the `cupti` feature.
+    #[error("this build of the instrument has no cupti mode (its cupti feature is off)")]
+    NotBuilt,
+    /// libcupti ships with the toolkit, not the driver.
+    #[error(
+        "libcupti was not found on the library path or in the CUDA toolkit \
+         (add the toolkit's extras/CUPTI/lib64 to LD_LIBRARY_PATH)"
+    )]
+    NotFound,
+}
 
 /// Whether the cupti mode can run in this process, and why not if not:
 /// libcupti must be found, and the build must have the `cupti` feature.
-pub fn cupti_available() -> Result<(), String> {
+pub fn cupti_available() -> Result<(), CuptiUnavailable> {
     #[cfg(feature = "cupti")]
     return trace::available();
     #[cfg(not(feature = "cupti"))]
-    Err(NO_CUPTI.to_string())
+    Err(CuptiUnavailable::NotBuilt)
 }

@@ -46,13 +46,12 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cuda_objects::{BlockingStream, DeviceBuffer};
+use cuda_objects::{BlockingStream, DeviceBuffer, EventPair};
 use cudarc::driver::{CudaContext, CudaStream};
 use serde::Serialize;
 
 use crate::clocks::{ClockMonitor, ClockReading};
-use crate::events::Events;
-use crate::modes::{Early, Sampler, Setup, Targets};
+use crate::modes::{refused, timed_ms, Early, Sampler, Setup, Targets};
 use crate::reject::Rejection;
 use crate::sampling::{Budget, Stop, Warmup};
 use crate::stats::{summarize, Summary};
@@ -163,9 +162,9 @@ impl<F: FnMut(&CudaStream) -> Result<(), CudaError>> Launch for F {}
 /// Times the first launch of a kernel: one event pair, no warm-up. Call it
 /// before anything else launches that kernel.
 pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Result<FirstLaunch, CudaError> {
-    let events = Events::new(stream.context())?;
+    let events = EventPair::new(stream.context())?;
     Ok(FirstLaunch {
-        ms: events.time(stream, || launch(stream))?,
+        ms: timed_ms(&events, stream, || launch(stream))?,
     })
 }
 
@@ -174,26 +173,16 @@ pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Resul
 /// same process. Median of 20 copies of `bytes` after 3 warm-ups, in GB/s.
 pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, CudaError> {
     let src = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
-    let dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+    let mut dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
     let stream = ctx.default_stream();
-    let copy = || {
-        // SAFETY: both buffers hold `bytes` bytes and outlive the copy.
-        check!(unsafe {
-            cudarc::driver::result::memcpy_dtod_async(
-                dst.device_ptr(),
-                src.device_ptr(),
-                bytes,
-                stream.cu_stream(),
-            )
-        })
-    };
+    let mut copy = || check!(dst.copy_from_device_async(&src, &stream));
     for _ in 0..3 {
         copy()?;
     }
-    let events = Events::new(ctx)?;
+    let events = EventPair::new(ctx)?;
     let mut ms = Vec::with_capacity(20);
     for _ in 0..20 {
-        ms.push(events.time(&stream, copy)?);
+        ms.push(timed_ms(&events, &stream, &mut copy)?);
     }
     let median = summarize(&ms).map_or(f64::NAN, |s| s.median);
     Ok(2.0 * bytes as f64 / (median * 1e-3) / 1e9)
@@ -317,11 +306,11 @@ impl Instrument {
         launch: &mut impl Launch,
     ) -> Result<Measurement, CudaError> {
         if let Err(e) = self.budget.validate() {
-            return Err(refused(e));
+            return Err(refused(e.to_string()));
         }
         let owned = check!(BlockingStream::create(ctx))?;
         let stream = owned.stream();
-        let events = Events::new(ctx)?;
+        let events = EventPair::new(ctx)?;
         let monitor = ClockMonitor::new(&check!(ctx.uuid())?.bytes.map(|b| b as u8));
         let mut setup = Setup {
             ctx,
@@ -369,25 +358,9 @@ impl Instrument {
     /// the last one's time, which sizes the batches.
     fn warm_up(&self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
         let (stream, events, launch) = (setup.stream, setup.events, &mut *setup.launch);
-        let mut one = events.time(stream, || launch(stream))?;
-        *gpu_ms += one;
-        match self.warmup {
-            Warmup::Count(n) => {
-                for _ in 1..n {
-                    one = events.time(stream, || launch(stream))?;
-                    *gpu_ms += one;
-                }
-            }
-            Warmup::Millis(limit) => {
-                let mut spent = one;
-                while spent < limit {
-                    one = events.time(stream, || launch(stream))?;
-                    spent += one;
-                }
-                *gpu_ms += spent - one;
-            }
-        }
-        Ok(one)
+        let warm = warm_up_launches(self.warmup, || timed_ms(events, stream, || launch(stream)))?;
+        *gpu_ms += warm.spent_ms;
+        Ok(warm.last_ms)
     }
 
     /// Takes rounds of samples, reading the clocks after each, until the
@@ -416,9 +389,37 @@ impl Instrument {
     }
 }
 
-/// A measurement the instrument refuses to make, said in one line.
-fn refused(why: impl Into<String>) -> CudaError {
-    CudaError::refused(file!(), line!(), "Instrument::measure", why)
+/// What the warm-up took: its last launch, and all of its launches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WarmedUp {
+    last_ms: f64,
+    spent_ms: f64,
+}
+
+/// Runs the warm-up's launches through `time_one` (one timed launch, in
+/// ms), at least one whatever `warmup` says; apart from the GPU, so the
+/// accounting can be checked with made-up times.
+fn warm_up_launches<E>(warmup: Warmup, mut time_one: impl FnMut() -> Result<f64, E>) -> Result<WarmedUp, E> {
+    let mut one = time_one()?;
+    let mut spent_ms = one;
+    match warmup {
+        Warmup::Count(n) => {
+            for _ in 1..n {
+                one = time_one()?;
+                spent_ms += one;
+            }
+        }
+        Warmup::Millis(limit) => {
+            while spent_ms < limit {
+                one = time_one()?;
+                spent_ms += one;
+            }
+        }
+    }
+    Ok(WarmedUp {
+        last_ms: one,
+        spent_ms,
+    })
 }
 
 /// Below this pilot time (ms) a kernel is near the launch floor, and no mode
@@ -480,6 +481,37 @@ pub fn has_programmatic_launch(compute_capability: (i32, i32)) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A warm-up over made-up launch times 1, 2, 3, ... ms: returns what it
+    /// reported and how many launches it made.
+    fn warm_up_over_counting(warmup: Warmup) -> (WarmedUp, u32) {
+        let mut launches = 0;
+        let warm = warm_up_launches(warmup, || {
+            launches += 1;
+            Ok::<f64, ()>(f64::from(launches))
+        })
+        .unwrap();
+        (warm, launches)
+    }
+
+    #[test]
+    fn a_warm_up_spends_each_of_its_launches_once_and_makes_at_least_one() {
+        // Launches of 1, 2, 3 ms: three by count, and three by time, where
+        // 1 + 2 + 3 = 6 ms is the first sum to reach the 5 ms limit.
+        for (warmup, launches, last_ms, spent_ms) in [
+            (Warmup::Count(3), 3, 3.0, 1.0 + 2.0 + 3.0),
+            (Warmup::Millis(5.0), 3, 3.0, 1.0 + 2.0 + 3.0),
+            (Warmup::Count(0), 1, 1.0, 1.0),
+            (Warmup::Millis(0.0), 1, 1.0, 1.0),
+        ] {
+            let (warm, made) = warm_up_over_counting(warmup);
+            assert_eq!(
+                (made, warm),
+                (launches, WarmedUp { last_ms, spent_ms }),
+                "{warmup:?}"
+            );
+        }
+    }
 
     #[test]
     fn short_kernels_get_the_isolated_mode_where_there_is_programmatic_launch() {

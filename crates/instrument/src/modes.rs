@@ -9,9 +9,9 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cudarc::driver::{sys, CudaContext, CudaEvent, CudaStream};
+use cuda_objects::{event, timing_event, EventPair};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 
-use crate::events::{timing_event, Events};
 use crate::flush::L2Flush;
 use crate::measure::{Launch, Mode};
 use crate::replay::{CapturedGraph, Dependencies};
@@ -25,9 +25,20 @@ pub(crate) fn batch_for(target_ms: f64, one_launch_ms: f64) -> usize {
     ((target_ms / one_launch_ms.max(1e-6)).ceil() as usize).clamp(1, MAX_BATCH)
 }
 
-/// A refusal by the instrument, for a mode it cannot run as asked.
-fn refused(why: impl Into<String>) -> CudaError {
+/// A measurement the instrument refuses to make, or a mode it cannot run
+/// as asked, said in one line.
+pub(crate) fn refused(why: impl Into<String>) -> CudaError {
     CudaError::refused(file!(), line!(), "Instrument::measure", why)
+}
+
+/// Milliseconds of GPU time that `work` queues on `stream`, between the
+/// measurement's two events, widened to the instrument's f64.
+pub(crate) fn timed_ms(
+    events: &EventPair,
+    stream: &CudaStream,
+    work: impl FnOnce() -> Result<(), CudaError>,
+) -> Result<f64, CudaError> {
+    Ok(f64::from(events.time(stream, work)?))
 }
 
 /// What the mode-specific setup may use: the measurement's context, stream
@@ -35,14 +46,14 @@ fn refused(why: impl Into<String>) -> CudaError {
 pub(crate) struct Setup<'a, L: Launch> {
     pub(crate) ctx: &'a Arc<CudaContext>,
     pub(crate) stream: &'a CudaStream,
-    pub(crate) events: &'a Events,
+    pub(crate) events: &'a EventPair,
     pub(crate) launch: &'a mut L,
 }
 
 /// Times `batch` launches back to back between the two events.
 fn time_batch(setup: &mut Setup<'_, impl Launch>, batch: usize) -> Result<f64, CudaError> {
     let (stream, launch) = (setup.stream, &mut *setup.launch);
-    setup.events.time(stream, || {
+    timed_ms(setup.events, stream, || {
         for _ in 0..batch {
             launch(stream)?;
         }
@@ -54,13 +65,13 @@ fn time_batch(setup: &mut Setup<'_, impl Launch>, batch: usize) -> Result<f64, C
 /// first-time costs of its own, which no sample should hold. Their GPU time
 /// is added to `gpu_ms`.
 fn warm_replays(
-    events: &Events,
+    events: &EventPair,
     stream: &CudaStream,
     graphs: &[&CapturedGraph],
     gpu_ms: &mut f64,
 ) -> Result<(), CudaError> {
     for g in graphs {
-        *gpu_ms += events.time(stream, || g.launch(stream))?;
+        *gpu_ms += timed_ms(events, stream, || g.launch(stream))?;
     }
     Ok(())
 }
@@ -100,7 +111,7 @@ impl ColdCache {
         // sample holds the kernel on a cold L2 and no host latency.
         check!(self.flush_start.record(stream))?;
         self.flush.queue(stream)?;
-        let total = events.time(stream, || launch(stream))?;
+        let total = timed_ms(events, stream, || launch(stream))?;
         // The flush is outside the timed region, but GPU time all the same.
         *gpu_ms += total + f64::from(check!(self.flush_start.elapsed_ms(&events.start))?);
         Ok(total)
@@ -128,7 +139,7 @@ impl Graph {
 
     fn take(&self, setup: &Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
         let stream = setup.stream;
-        let total = setup.events.time(stream, || self.graph.launch(stream))?;
+        let total = timed_ms(setup.events, stream, || self.graph.launch(stream))?;
         *gpu_ms += total;
         Ok(total / self.batch as f64)
     }
@@ -152,24 +163,16 @@ pub(crate) struct Serial {
     _marker: CudaEvent,
 }
 
-/// Queues a record of `event` on a capturing `stream` as a node of the
-/// graph (an external record; a plain one only orders the capture).
-fn record_in_graph(event: &CudaEvent, stream: &CudaStream) -> Result<(), CudaError> {
-    let flags = sys::CUevent_record_flags::CU_EVENT_RECORD_EXTERNAL as u32;
-    // SAFETY: a live event and stream of the same context.
-    check!(unsafe { sys::cuEventRecordWithFlags(event.cu_event(), stream.cu_stream(), flags) }.result())
-}
-
 impl Serial {
     fn new(setup: &mut Setup<'_, impl Launch>, batch: usize, gpu_ms: &mut f64) -> Result<Serial, CudaError> {
         let (stream, launch) = (setup.stream, &mut *setup.launch);
         let marker = timing_event(setup.ctx)?;
         let with_launches = CapturedGraph::capture(stream, batch, Dependencies::Full, &mut |s| {
             launch(s)?;
-            record_in_graph(&marker, s)
+            event::record_external(&marker, s)
         })?;
         let records_only = CapturedGraph::capture(stream, batch, Dependencies::Full, &mut |s| {
-            record_in_graph(&marker, s)
+            event::record_external(&marker, s)
         })?;
         warm_replays(setup.events, stream, &[&with_launches, &records_only], gpu_ms)?;
         Ok(Serial {
@@ -182,8 +185,8 @@ impl Serial {
 
     fn take(&self, setup: &Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
         let (stream, events) = (setup.stream, setup.events);
-        let without = events.time(stream, || self.records_only.launch(stream))?;
-        let with = events.time(stream, || self.with_launches.launch(stream))?;
+        let without = timed_ms(events, stream, || self.records_only.launch(stream))?;
+        let with = timed_ms(events, stream, || self.with_launches.launch(stream))?;
         *gpu_ms += without + with;
         Ok((with - without) / self.batch as f64)
     }
@@ -230,9 +233,9 @@ impl Isolated {
         // edge) and whose own dirty lines are left in the L2 when the clock
         // stops.
         self.flush_only.launch(stream)?;
-        let without = events.time(stream, || self.flush_only.launch(stream))?;
+        let without = timed_ms(events, stream, || self.flush_only.launch(stream))?;
         self.flush_only.launch(stream)?;
-        let with = events.time(stream, || self.flush_then_launch.launch(stream))?;
+        let with = timed_ms(events, stream, || self.flush_then_launch.launch(stream))?;
         // The untimed flushes take as long as the timed one.
         *gpu_ms += 3.0 * without + with;
         Ok(with - without)
@@ -256,7 +259,7 @@ impl Early {
             #[cfg(not(feature = "cupti"))]
             Mode::Cupti => {
                 let _ = stream;
-                Err(refused(crate::NO_CUPTI))
+                Err(refused(crate::CuptiUnavailable::NotBuilt.to_string()))
             }
             _ => Ok(Early::Nothing),
         }
@@ -281,7 +284,7 @@ impl Cupti {
     fn take(&mut self, setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<Vec<f64>, CudaError> {
         *gpu_ms += time_batch(setup, self.batch)?;
         crate::trace::per_launch_ms(&self.trace.take()?, self.batch)
-            .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why))
+            .map_err(|why| CudaError::refused(file!(), line!(), "KernelTrace::take", why.to_string()))
     }
 }
 

@@ -43,6 +43,27 @@ pub struct DeviceInfo {
     pub cupti_unavailable: Option<String>,
 }
 
+impl DeviceInfo {
+    /// The device's facts, with what this process measured and why any
+    /// part of the report is missing.
+    pub fn new(
+        facts: cuda_objects::DeviceFacts,
+        copy_ceiling_gb_s: f64,
+        clocks_unavailable: Option<String>,
+        cupti_unavailable: Option<String>,
+    ) -> DeviceInfo {
+        DeviceInfo {
+            name: facts.name,
+            compute_capability: facts.compute_capability,
+            driver_cuda_version: facts.driver.to_string(),
+            l2_bytes: facts.l2_bytes,
+            copy_ceiling_gb_s,
+            clocks_unavailable,
+            cupti_unavailable,
+        }
+    }
+}
+
 /// Everything measured for one kernel.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -99,6 +120,16 @@ pub fn rejected_line(m: &Measurement) -> String {
 /// The human table: one row per mode, then the course's numbers beside it.
 pub fn table(r: &Report) -> String {
     let mut o = String::new();
+    header(&mut o, r);
+    for m in &r.measurements {
+        mode_row(&mut o, r, m);
+    }
+    footer(&mut o, r);
+    o
+}
+
+/// The kernel and device line, the declared traffic, and the columns.
+fn header(o: &mut String, r: &Report) {
     let d = &r.device;
     let _ = writeln!(
         o,
@@ -133,52 +164,60 @@ pub fn table(r: &Report) -> String {
         "GPU ms",
         "stopped on"
     );
-    for m in &r.measurements {
-        let s = &m.summary;
-        let (gb, frac) = match &r.traffic {
-            Some(t) => {
-                let gb = t.gb_s(s.median);
-                (
-                    format!("{gb:.0}"),
-                    format!("{:.0}%", 100.0 * gb / d.copy_ceiling_gb_s),
-                )
-            }
-            None => ("-".into(), "-".into()),
-        };
-        let samples = if m.dropped > 0 {
-            format!("{}-{}", m.samples.len(), m.dropped)
-        } else {
-            m.samples.len().to_string()
-        };
-        let mark = if m.mode == r.recommended { "*" } else { " " };
-        if m.too_many_rejected {
-            let _ = writeln!(
-                o,
-                "{:<11} {:>6} {:>9} {}",
-                format!("{}{mark}", m.mode.name()),
-                m.launches_per_sample,
-                samples,
-                too_many_rejected(m)
-            );
-            continue;
+}
+
+/// One mode's row: its statistics, or why it has none.
+fn mode_row(o: &mut String, r: &Report, m: &Measurement) {
+    let s = &m.summary;
+    let (gb, frac) = match &r.traffic {
+        Some(t) => {
+            let gb = t.gb_s(s.median);
+            (
+                format!("{gb:.0}"),
+                format!("{:.0}%", 100.0 * gb / r.device.copy_ceiling_gb_s),
+            )
         }
+        None => ("-".into(), "-".into()),
+    };
+    let samples = if m.dropped > 0 {
+        format!("{}-{}", m.samples.len(), m.dropped)
+    } else {
+        m.samples.len().to_string()
+    };
+    let mark = if m.mode == r.recommended { "*" } else { " " };
+    if m.too_many_rejected {
         let _ = writeln!(
             o,
-            "{:<11} {:>6} {:>9} {:>10.5} {:>21} {:>10.5} {:>10.5} {:>6.2}% {:>8} {:>7} {:>9.1} {:>13}",
+            "{:<11} {:>6} {:>9} {}",
             format!("{}{mark}", m.mode.name()),
             m.launches_per_sample,
             samples,
-            s.median,
-            format!("{:.5} .. {:.5}", s.median_ci.0, s.median_ci.1),
-            s.min,
-            s.max,
-            100.0 * s.rel_noise,
-            gb,
-            frac,
-            m.gpu_ms_spent,
-            stop_name(m)
+            too_many_rejected(m)
         );
+        return;
     }
+    let _ = writeln!(
+        o,
+        "{:<11} {:>6} {:>9} {:>10.5} {:>21} {:>10.5} {:>10.5} {:>6.2}% {:>8} {:>7} {:>9.1} {:>13}",
+        format!("{}{mark}", m.mode.name()),
+        m.launches_per_sample,
+        samples,
+        s.median,
+        format!("{:.5} .. {:.5}", s.median_ci.0, s.median_ci.1),
+        s.min,
+        s.max,
+        100.0 * s.rel_noise,
+        gb,
+        frac,
+        m.gpu_ms_spent,
+        stop_name(m)
+    );
+}
+
+/// The key, rejected samples, the single numbers beside the table, and
+/// what is missing or what the clocks did.
+fn footer(o: &mut String, r: &Report) {
+    let d = &r.device;
     let _ = writeln!(
         o,
         "* recommended for this kernel; samples shown as taken-dropped where throttled samples were left out"
@@ -202,22 +241,26 @@ pub fn table(r: &Report) -> String {
     if let Some(why) = &d.clocks_unavailable {
         let _ = writeln!(o, "no clock checks: {why}");
     } else {
-        let readings: Vec<_> = r
-            .measurements
-            .iter()
-            .flat_map(|m| m.samples.iter().filter_map(|s| s.clocks.as_ref()))
-            .collect();
-        let sm: Vec<u32> = readings.iter().map(|c| c.sm_mhz).collect();
-        let throttled = readings.iter().filter(|c| c.throttled).count();
-        if let (Some(lo), Some(hi)) = (sm.iter().min(), sm.iter().max()) {
-            let _ = writeln!(
-                o,
-                "SM clock {lo} to {hi} MHz over {} readings, {throttled} while throttled",
-                readings.len()
-            );
-        }
+        clock_line(o, &r.measurements);
     }
-    o
+}
+
+/// The SM clock's range over every sample's reading, and how many were
+/// taken while throttled; nothing when no sample has a reading.
+fn clock_line(o: &mut String, measurements: &[Measurement]) {
+    let readings: Vec<_> = measurements
+        .iter()
+        .flat_map(|m| m.samples.iter().filter_map(|s| s.clocks.as_ref()))
+        .collect();
+    let sm: Vec<u32> = readings.iter().map(|c| c.sm_mhz).collect();
+    let throttled = readings.iter().filter(|c| c.throttled).count();
+    if let (Some(lo), Some(hi)) = (sm.iter().min(), sm.iter().max()) {
+        let _ = writeln!(
+            o,
+            "SM clock {lo} to {hi} MHz over {} readings, {throttled} while throttled",
+            readings.len()
+        );
+    }
 }
 
 #[cfg(test)]

@@ -83,20 +83,29 @@ impl Budget {
     }
 
     /// A budget that cannot sample is a caller's mistake, said in one line.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), BudgetError> {
         if self.max_samples == 0 || self.min_samples > self.max_samples {
-            return Err(format!(
-                "sample budget: min {} and max {} samples cannot be met",
-                self.min_samples, self.max_samples
-            ));
+            return Err(BudgetError::Samples {
+                min: self.min_samples,
+                max: self.max_samples,
+            });
         }
         // Written so that NaN, which compares false, is rejected too.
         let positive = |x: f64| x > 0.0;
         if !positive(self.noise_target) || !positive(self.max_gpu_ms) {
-            return Err("noise target and GPU-time budget must be positive".into());
+            return Err(BudgetError::NotPositive);
         }
         Ok(())
     }
+}
+
+/// A [`Budget`] no sampling can keep.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BudgetError {
+    #[error("sample budget: min {min} and max {max} samples cannot be met")]
+    Samples { min: usize, max: usize },
+    #[error("noise target and GPU-time budget must be positive")]
+    NotPositive,
 }
 
 #[cfg(test)]

@@ -13,6 +13,16 @@
 //! the loader's path ([`available`] also looks in the toolkit's usual
 //! places). Where it cannot be found the instrument says why and measures
 //! without it.
+//!
+//! The CUPTI calls below (`is_culib_present`, `activity::register_callbacks`,
+//! `enable`, `flush_all`, `get_next_record`, `disable`, `get_stream_id_ex`)
+//! are the only raw calls left outside `cuda-objects` and `cuda-check`, on
+//! purpose: CUPTI is the profiler's interface, not the CUDA driver's, with
+//! state of its own for the whole process (one callback registration, one
+//! kind of record on, buffers CUPTI hands back through C callbacks), and this
+//! module is its one user. Moved into `cuda-objects`, every lesson's safe
+//! layer would build cudarc's CUPTI bindings for a mode only the instrument
+//! has.
 
 use std::alloc::{alloc, dealloc, Layout};
 use std::path::PathBuf;
@@ -23,6 +33,8 @@ use cuda_check::{check, CudaError};
 use cudarc::cupti::result::{activity, get_stream_id_ex};
 use cudarc::cupti::sys::{self, CUpti_ActivityFlag, CUpti_ActivityKind};
 use cudarc::driver::CudaStream;
+
+use crate::CuptiUnavailable;
 
 /// One kernel as CUPTI recorded it: the GPU's timestamps, in ns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,23 +50,34 @@ impl KernelSpan {
     }
 }
 
+/// Kernel records that cannot be launches' times.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordsError {
+    #[error(
+        "{records} kernel records for {launches} launches: each launch must run the same number of kernels"
+    )]
+    Uneven { records: usize, launches: usize },
+    #[error("a kernel record ends before it starts: {0:?}")]
+    Backwards(KernelSpan),
+}
+
 /// What each of `launches` launches took, from the kernels they ran, in ms.
 ///
 /// The spans must be the kernels of exactly those launches, on one stream, so
 /// they ran one after another: sorted by start, every launch owns the same
 /// number of consecutive kernels, and a launch's time is the sum of its
 /// kernels' durations (the gaps between them are what this leaves out).
-pub fn per_launch_ms(spans: &[KernelSpan], launches: usize) -> Result<Vec<f64>, String> {
+pub fn per_launch_ms(spans: &[KernelSpan], launches: usize) -> Result<Vec<f64>, RecordsError> {
     if launches == 0 || spans.is_empty() || !spans.len().is_multiple_of(launches) {
-        return Err(format!(
-            "{} kernel records for {launches} launches: each launch must run the same number of kernels",
-            spans.len()
-        ));
+        return Err(RecordsError::Uneven {
+            records: spans.len(),
+            launches,
+        });
     }
     let mut sorted = spans.to_vec();
     sorted.sort_by_key(|s| s.start_ns);
-    if let Some(bad) = sorted.iter().find(|s| s.end_ns < s.start_ns) {
-        return Err(format!("a kernel record ends before it starts: {bad:?}"));
+    if let Some(&bad) = sorted.iter().find(|s| s.end_ns < s.start_ns) {
+        return Err(RecordsError::Backwards(bad));
     }
     let per = sorted.len() / launches;
     Ok(sorted
@@ -134,6 +157,8 @@ extern "C" fn buffer_completed(
     }
     let mut found = Vec::new();
     let mut record: *mut sys::CUpti_Activity = std::ptr::null_mut();
+    // CUPTI, raw on purpose (see the header): records come only through its
+    // C buffer callback, this function.
     // SAFETY: CUPTI hands back a buffer from buffer_requested with `valid`
     // bytes of records; get_next_record walks them and stops at the end.
     while unsafe { activity::get_next_record(buffer, valid, &mut record) }.is_ok() {
@@ -173,7 +198,9 @@ fn toolkit_library_candidates() -> Vec<PathBuf> {
     out
 }
 
-fn load() -> Result<(), String> {
+fn load() -> Result<(), CuptiUnavailable> {
+    // CUPTI, raw on purpose (see the header): whether libcupti, the toolkit's
+    // library and not the driver's, can be opened.
     // SAFETY: only tries to open the library by its usual names.
     if unsafe { sys::is_culib_present() } {
         return Ok(());
@@ -189,21 +216,18 @@ fn load() -> Result<(), String> {
         // cudarc's later open by the library's own name (its soname) with it.
         // SAFETY: loading a shared library; the handle is never closed.
         let handle = unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+        // CUPTI, as above: opened now that the loader holds it.
         // SAFETY: as above.
         if !handle.is_null() && unsafe { sys::is_culib_present() } {
             return Ok(());
         }
     }
-    Err(
-        "libcupti was not found on the library path or in the CUDA toolkit \
-         (add the toolkit's extras/CUPTI/lib64 to LD_LIBRARY_PATH)"
-            .to_string(),
-    )
+    Err(CuptiUnavailable::NotFound)
 }
 
 /// Whether CUPTI can be used in this process, and why not if not. Asked once.
-pub fn available() -> Result<(), String> {
-    static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
+pub fn available() -> Result<(), CuptiUnavailable> {
+    static LOADED: OnceLock<Result<(), CuptiUnavailable>> = OnceLock::new();
     LOADED.get_or_init(load).clone()
 }
 
@@ -217,7 +241,12 @@ impl KernelTrace {
     /// available or another trace is running.
     pub fn start(stream: &CudaStream) -> Result<KernelTrace, CudaError> {
         if let Err(why) = available() {
-            return Err(CudaError::refused(file!(), line!(), "KernelTrace::start", why));
+            return Err(CudaError::refused(
+                file!(),
+                line!(),
+                "KernelTrace::start",
+                why.to_string(),
+            ));
         }
         if TRACING.swap(true, Ordering::AcqRel) {
             return Err(CudaError::refused(
@@ -232,6 +261,8 @@ impl KernelTrace {
         static REGISTERED: OnceLock<Result<(), CudaError>> = OnceLock::new();
         REGISTERED
             .get_or_init(|| {
+                // CUPTI, raw on purpose (see the header): one registration
+                // for the whole process.
                 check!(activity::register_callbacks(
                     Some(buffer_requested),
                     Some(buffer_completed)
@@ -239,6 +270,8 @@ impl KernelTrace {
             })
             .clone()?;
         check!(stream.context().bind_to_thread())?;
+        // CUPTI, raw on purpose (see the header): the id its records name
+        // this stream by.
         // SAFETY: the context and stream are live; writes one u32.
         check!(unsafe {
             get_stream_id_ex(
@@ -248,6 +281,8 @@ impl KernelTrace {
                 &mut trace.stream_id,
             )
         })?;
+        // CUPTI, raw on purpose (see the header): kernel records on, for the
+        // whole process.
         check!(activity::enable(
             CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
         ))?;
@@ -259,6 +294,7 @@ impl KernelTrace {
         // cudarc binds the flag's enum with a value shared by two names, so
         // the forced-flush flag is passed by its number.
         let forced = CUpti_ActivityFlag::CUPTI_ACTIVITY_FLAG_FLUSH_FORCED as u32;
+        // CUPTI, raw on purpose (see the header): every buffer, process-wide.
         check!(activity::flush_all(forced))
     }
 
@@ -295,6 +331,7 @@ impl Drop for KernelTrace {
     fn drop(&mut self) {
         // Nothing to report to from here: a failure only leaves records on,
         // which the next trace's start discards.
+        // CUPTI, raw on purpose (see the header): kernel records off.
         let _ = activity::disable(CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
         let _ = Self::flush();
         spans_lock().clear();
@@ -359,12 +396,15 @@ mod tests {
 
     #[test]
     fn records_that_do_not_divide_into_the_launches_are_an_error() {
-        let err = per_launch_ms(&[span(0, 1), span(2, 3), span(4, 5)], 2).unwrap_err();
+        let err = per_launch_ms(&[span(0, 1), span(2, 3), span(4, 5)], 2)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("3 kernel records for 2 launches"), "{err}");
         assert!(per_launch_ms(&[], 1).is_err());
         assert!(per_launch_ms(&[span(0, 1)], 0).is_err());
         assert!(per_launch_ms(&[span(9, 3)], 1)
             .unwrap_err()
+            .to_string()
             .contains("ends before it starts"));
     }
 

@@ -10,28 +10,23 @@ use time_kernel::KernelTimer;
 #[ignore = "needs an NVIDIA GPU"]
 fn the_instrument_measures_in_every_mode_within_its_budget() {
     use instrument::measure::{Instrument, Mode};
-    use instrument::sampling::{Budget, Warmup};
+    use instrument::sampling::Budget;
 
-    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    let ctx = CudaContext::new(0).unwrap();
+    let ctx = ctx();
     let bytes = 64 << 20;
     // SAFETY: freed below; only memset writes it.
     let buf = unsafe { result::malloc_sync(bytes) }.unwrap();
     let mut launch = |s: &cudarc::driver::CudaStream| {
         check!(unsafe { result::memset_d8_async(buf, 1, bytes, s.cu_stream()) })
     };
+    let small = small_budget();
     let instrument = Instrument {
-        warmup: Warmup::Count(3),
         budget: Budget {
             min_samples: 10,
             max_samples: 200,
-            max_gpu_ms: 500.0,
-            noise_target: 0.01,
+            ..small.budget
         },
-        target_sample_ms: 0.5,
-        target_graph_ms: 2.0,
-        drop_throttled: true,
-        rejection: Default::default(),
+        ..small
     };
     for mode in [Mode::Hot, Mode::ColdCache, Mode::Graph, Mode::GraphPdl] {
         let m = instrument.measure(&ctx, mode, &mut launch).unwrap();
@@ -56,6 +51,12 @@ fn the_instrument_measures_in_every_mode_within_its_budget() {
     unsafe { result::free_sync(buf) }.unwrap();
 }
 
+/// Device 0's primary context, after a clean failure where there is no driver.
+fn ctx() -> std::sync::Arc<CudaContext> {
+    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
+    CudaContext::new(0).unwrap()
+}
+
 /// A kernel launch to time in the tests below: the instrument's own L2
 /// flush, a grid-stride read of twice the L2 (a real kernel, built from PTX
 /// by the driver, so these tests need no compiler).
@@ -69,6 +70,17 @@ fn a_memset() -> impl FnMut(&cudarc::driver::CudaStream) -> Result<(), cuda_chec
     let buf = unsafe { result::malloc_sync(1024) }.unwrap();
     // SAFETY: the buffer holds 1024 bytes.
     move |s| check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
+}
+
+/// `mode` refuses a launch that runs no kernel (a memset), saying `why`.
+fn assert_refused_for_a_memset(
+    ctx: &std::sync::Arc<CudaContext>,
+    mode: instrument::measure::Mode,
+    why: &str,
+) {
+    let err = small_budget().measure(ctx, mode, &mut a_memset()).unwrap_err();
+    assert!(err.message.contains(why), "{err}");
+    ctx.synchronize().unwrap();
 }
 
 fn small_budget() -> instrument::measure::Instrument {
@@ -118,8 +130,7 @@ fn cupti_mode_times_each_kernel_from_its_own_records() {
     assert!(trace.take().unwrap().is_empty(), "taken records are gone");
     drop(trace);
 
-    let instrument = small_budget();
-    let cupti = instrument
+    let cupti = small_budget()
         .measure(&ctx, Mode::Cupti, &mut |s: &cudarc::driver::CudaStream| {
             kernel.queue(s)
         })
@@ -129,11 +140,7 @@ fn cupti_mode_times_each_kernel_from_its_own_records() {
     assert!(cupti.summary.median > 0.0);
 
     // A launch that runs no kernel has nothing for CUPTI to time.
-    let err = instrument
-        .measure(&ctx, Mode::Cupti, &mut a_memset())
-        .unwrap_err();
-    assert!(err.message.contains("kernel records for"), "{err}");
-    ctx.synchronize().unwrap();
+    assert_refused_for_a_memset(&ctx, Mode::Cupti, "kernel records for");
 }
 
 #[test]
@@ -142,8 +149,7 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
     use instrument::measure::Mode;
     use instrument::replay::{CapturedGraph, Dependencies};
 
-    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    let ctx = CudaContext::new(0).unwrap();
+    let ctx = ctx();
     let kernel = a_kernel(&ctx);
     let stream = ctx.new_stream().unwrap();
     let mut launch = |s: &cudarc::driver::CudaStream| kernel.queue(s);
@@ -196,15 +202,11 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
         isolated.summary
     );
     // It needs a kernel to hang the programmatic edge on.
-    let err = small_budget()
-        .measure(&ctx, Mode::Isolated, &mut a_memset())
-        .unwrap_err();
-    assert!(
-        err.message
-            .contains("needs a launch that starts with a kernel launch"),
-        "{err}"
+    assert_refused_for_a_memset(
+        &ctx,
+        Mode::Isolated,
+        "needs a launch that starts with a kernel launch",
     );
-    ctx.synchronize().unwrap();
 }
 
 #[test]
@@ -213,8 +215,7 @@ fn the_l2_flush_covers_twice_the_l2_and_runs_on_the_stream() {
     use cudarc::driver::sys::CUdevice_attribute;
     use instrument::flush::L2Flush;
 
-    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    let ctx = CudaContext::new(0).unwrap();
+    let ctx = ctx();
     let l2 = ctx
         .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
         .unwrap() as usize;
@@ -234,62 +235,10 @@ fn the_l2_flush_covers_twice_the_l2_and_runs_on_the_stream() {
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
-fn the_suite_times_a_kernel_with_its_calibration_in_the_json() {
-    let dir = std::env::temp_dir().join(format!("instrument-suite-gpu-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let json = dir.join("run.json");
-    // The binary built beside this test, or the one carried to the GPU
-    // machine in LESSON_BIN_DIR (ci/gpu-session.sh's .evidence-bin).
-    let bin = lesson_cli::testing::lesson_bin(env!("CARGO_BIN_EXE_instrument-suite"));
-    let output = std::process::Command::new(bin)
-        .args(["--kernel", "vector-add-l2", "--json", json.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let table = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        table.contains("calibration: event resolution") && table.contains("vector-add-l2"),
-        "{table}"
-    );
-    let run: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let c = &run["calibration"];
-    for field in [
-        "event_resolution_ms",
-        "empty_launch_ms",
-        "graph_launch_ms",
-        "sync_wakeup_ms",
-        "copy_ceiling_gb_s",
-        "memory_peak_gb_s",
-    ] {
-        assert!(c[field].as_f64().is_some_and(|x| x > 0.0), "{field}: {c}");
-    }
-    let k = &run["kernels"][0];
-    assert_eq!(k["kernel"], "vector-add-l2");
-    // A kernel of a few microseconds is near the launch floor: the
-    // recommended mode is graph replay, whose batched samples are never
-    // below the timer's tick, so it has a median and rejected nothing.
-    let m = &k["measurement"];
-    assert_eq!(m["mode"], "Graph");
-    assert_eq!(m["rejected"], 0);
-    let median = k["median"]["ms"].as_f64().expect("a median");
-    assert!(median > 0.0 && median < 0.01, "{median}");
-    // A memory-bound kernel's samples are spread over four allocations of
-    // its buffers (768 KiB each: they fit on any GPU), and the table says so.
-    assert_eq!(k["buffer_sets"], 4);
-    assert!(
-        table.contains("samples spread over allocations of the kernel's buffers: vector-add-l2 over 4"),
-        "{table}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
 fn a_serial_launch_takes_no_less_than_a_pipelined_one() {
     use instrument::measure::Mode;
 
-    cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    let ctx = CudaContext::new(0).unwrap();
+    let ctx = ctx();
     let flush = a_kernel(&ctx);
     let mut launch = |s: &cudarc::driver::CudaStream| flush.queue(s);
     let graph = small_budget().measure(&ctx, Mode::Graph, &mut launch).unwrap();

@@ -17,7 +17,6 @@
 //! (adaptive sampling, statistics, cold-cache, graph and CUPTI timing, clock
 //! checks: the `instrument` crate); host clocks (`host-clock`).
 
-use std::fmt;
 use std::sync::Arc;
 
 use cuda_check::{check, runtime, CudaError};
@@ -48,21 +47,12 @@ impl Timing {
 }
 
 /// A timer configuration that cannot time anything.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// A mean of zero runs would be a division by zero.
+    #[error("a kernel timing needs at least one timed run")]
     ZeroRuns,
 }
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConfigError::ZeroRuns => f.write_str("a kernel timing needs at least one timed run"),
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 /// How to time: warm-ups, timed runs, and whether to keep per-launch times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use anyhow::Context;
 use instrument::compare::{compare, Comparison, Label};
-use instrument::suite_report::{KernelView, SuiteView};
+
+use crate::suite_report::{KernelView, SuiteView};
 
 /// Reads a suite run's JSON.
 pub fn read(path: &Path) -> anyhow::Result<SuiteView> {

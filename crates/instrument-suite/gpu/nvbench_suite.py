@@ -4,7 +4,7 @@
 Loads the suite's cubin (`instrument-suite cubin FILE`, the sm_90 code the
 Rust binary was built with) with cuda.bindings.driver and registers one
 nvbench benchmark per suite kernel, with the sizes and launch shapes of
-crates/instrument/src/bin/instrument-suite/kernels.rs. nvbench measures each
+crates/instrument-suite/src/kernels.rs. nvbench measures each
 cold (L2 flushed before every launch) and batched, as it always does.
 
 Usage: python3 nvbench_suite.py CUBIN [--kernel NAME] [--scale S] [nvbench args, e.g. --json F]

@@ -4,7 +4,7 @@
 # The instrument against Nsight Compute and nvbench on the kernel suite, in
 # one session on the GPU machine (issue 16). Run from the repository root:
 #
-#   EVIDENCE_COMMIT=<commit> crates/instrument/gpu/suite-session.sh OUT
+#   EVIDENCE_COMMIT=<commit> crates/instrument-suite/gpu/suite-session.sh OUT
 #
 # with BIN (default .evidence-bin/instrument-suite), EVIDENCE (default
 # .evidence-bin/evidence; both from ci/build-for-gpu.sh) and WHEELS (default

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use clap::ValueEnum;
 use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
-use cudarc::driver::{result, CudaContext, CudaStream};
+use cudarc::driver::{CudaContext, CudaStream};
 use instrument::report::Traffic;
 
 /// Day 9's full n (the ELEMS of the Day 9 lesson).
@@ -122,9 +122,8 @@ impl Workload {
         check!(ctx.bind_to_thread())?;
         let mut buffers = Vec::with_capacity(sizes.len());
         for bytes in sizes {
-            let buffer = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
-            // SAFETY: the buffer holds `bytes` bytes.
-            check!(unsafe { result::memset_d8_sync(buffer.device_ptr(), 0, bytes) })?;
+            let mut buffer = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+            check!(buffer.zero())?;
             buffers.push(buffer);
         }
         Ok(Workload {

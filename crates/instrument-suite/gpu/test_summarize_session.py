@@ -2,8 +2,8 @@
 """Tests of summarize_session.py's parsing, on an excerpt of the ncu CSV the
 first H200 trial of suite-session.sh wrote (488d27f): ncu's ==PROF== lines
 first, values in ns with thousands separators. Run with
-`python3 -m unittest discover -s crates/instrument/gpu` (tests/python.rs
-does, in `cargo test -p instrument`)."""
+`python3 -m unittest discover -s crates/instrument-suite/gpu` (tests/python.rs
+does, in `cargo test -p instrument-suite`)."""
 import os
 import tempfile
 import unittest

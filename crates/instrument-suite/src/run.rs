@@ -7,16 +7,16 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cudarc::driver::sys::{self, CUdevice_attribute};
+use cuda_objects::{free_memory, DeviceFacts};
 use cudarc::driver::CudaContext;
 use instrument::calibrate::{calibrate, Calibration};
 use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measurement, Mode};
 use instrument::reject::Rejection;
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
-use instrument::suite_report::{KernelResult, SuiteReport};
 
 use crate::kernels::{Kernel, Workload};
+use crate::suite_report::{KernelResult, SuiteReport};
 
 /// The suite's limits per kernel: sampling stops when the median is known to
 /// within +-0.1%, or when the kernel has used 150 ms of GPU time, warm-up,
@@ -53,8 +53,7 @@ fn buffer_sets(ctx: &Arc<CudaContext>, kernel: Kernel, scale: f64) -> Result<usi
     if kernel.traffic(size).is_none() {
         return Ok(1);
     }
-    check!(ctx.bind_to_thread())?;
-    let (free, _total) = check!(cudarc::driver::result::mem_get_info())?;
+    let free = free_memory(ctx)?;
     let per_set = kernel.buffer_sizes(size).iter().sum::<usize>().max(1);
     Ok((free / 2 / per_set).clamp(1, BUFFER_SETS))
 }
@@ -68,53 +67,79 @@ pub fn measure_suite(
     mode: Option<Mode>,
 ) -> Result<SuiteReport, CudaError> {
     let calibration = calibrate(ctx)?;
-    let instrument = Instrument {
-        warmup: SUITE_WARMUP,
-        budget: SUITE_BUDGET,
-        rejection: Rejection {
-            floor_ms: calibration.event_resolution_ms,
-            ..Rejection::default()
-        },
-        ..Instrument::default()
-    };
     let device = device_info(ctx, &calibration)?;
-    let programmatic = has_programmatic_launch(device.compute_capability);
-    let mut results = Vec::with_capacity(kernels.len());
-    for &kernel in kernels {
-        let sets = buffer_sets(ctx, kernel, scale)?;
+    let suite = Suite {
+        ctx,
+        instrument: Instrument {
+            warmup: SUITE_WARMUP,
+            budget: SUITE_BUDGET,
+            rejection: Rejection {
+                floor_ms: calibration.event_resolution_ms,
+                ..Rejection::default()
+            },
+            ..Instrument::default()
+        },
+        calibration: &calibration,
+        l2_bytes: device.l2_bytes,
+        programmatic: has_programmatic_launch(device.compute_capability),
+        scale,
+    };
+    let results = kernels
+        .iter()
+        .map(|&kernel| suite.measure(kernel, mode))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(SuiteReport {
+        device: DeviceInfo {
+            clocks_unavailable: results
+                .iter()
+                .find_map(|k| k.measurement.clocks_unavailable.clone()),
+            ..device
+        },
+        calibration,
+        kernels: results,
+    })
+}
+
+/// What every kernel of one suite run is measured with.
+struct Suite<'a> {
+    ctx: &'a Arc<CudaContext>,
+    instrument: Instrument,
+    calibration: &'a Calibration,
+    l2_bytes: u64,
+    programmatic: bool,
+    scale: f64,
+}
+
+impl Suite<'_> {
+    /// One kernel in `mode`, or the one [`recommend`] picks, its samples
+    /// spread over [`buffer_sets`] allocations of its buffers and pooled.
+    fn measure(&self, kernel: Kernel, mode: Option<Mode>) -> Result<KernelResult, CudaError> {
+        let sets = buffer_sets(self.ctx, kernel, self.scale)?;
         let mut workloads = (0..sets)
-            .map(|_| Workload::new(ctx, kernel, scale))
+            .map(|_| Workload::new(self.ctx, kernel, self.scale))
             .collect::<Result<Vec<_>, _>>()?;
-        let size = workloads[0].size;
-        let traffic = kernel.traffic(size);
+        let traffic = kernel.traffic(workloads[0].size);
         let mode = match mode {
             Some(m) => m,
             None => {
-                let pilot_ms = pilot(ctx, &mut |s: &_| workloads[0].launch(s))?;
+                let pilot_ms = pilot(self.ctx, &mut |s: &_| workloads[0].launch(s))?;
                 recommend(
                     pilot_ms,
                     traffic.map(|t| t.total()),
-                    device.l2_bytes,
-                    programmatic,
+                    self.l2_bytes,
+                    self.programmatic,
                 )
             }
         };
-        // Each set gets its share of the budget; the first warms up the
-        // kernel, the others only their own buffers and replays.
-        let share = Budget {
-            min_samples: SUITE_BUDGET.min_samples.div_ceil(sets),
-            max_samples: SUITE_BUDGET.max_samples / sets,
-            max_gpu_ms: SUITE_BUDGET.max_gpu_ms / sets as f64,
-            noise_target: SUITE_BUDGET.noise_target * (sets as f64).sqrt(),
-        };
+        let share = budget_share(sets);
         let mut parts = Vec::with_capacity(sets);
         for (i, workload) in workloads.iter_mut().enumerate() {
             let part = Instrument {
                 budget: share,
                 warmup: if i == 0 { SUITE_WARMUP } else { Warmup::Count(3) },
-                ..instrument
+                ..self.instrument
             };
-            parts.push(part.measure(ctx, mode, &mut |s: &_| workload.launch(s))?);
+            parts.push(part.measure(self.ctx, mode, &mut |s: &_| workload.launch(s))?);
         }
         let Some(measurement) = Measurement::pooled(parts, SUITE_BUDGET) else {
             return Err(CudaError::refused(
@@ -126,24 +151,26 @@ pub fn measure_suite(
         };
         let mut result = KernelResult::new(
             kernel.name().to_string(),
-            scale,
+            self.scale,
             traffic,
             measurement,
-            &calibration,
+            self.calibration,
         );
         result.buffer_sets = sets;
-        results.push(result);
+        Ok(result)
     }
-    Ok(SuiteReport {
-        device: DeviceInfo {
-            clocks_unavailable: results
-                .iter()
-                .find_map(|k| k.measurement.clocks_unavailable.clone()),
-            ..device
-        },
-        calibration,
-        kernels: results,
-    })
+}
+
+/// Each of `sets` allocations' share of the suite's budget, so that together
+/// they spend what one would; the first warms up the kernel, the others
+/// only their own buffers and replays.
+fn budget_share(sets: usize) -> Budget {
+    Budget {
+        min_samples: SUITE_BUDGET.min_samples.div_ceil(sets),
+        max_samples: SUITE_BUDGET.max_samples / sets,
+        max_gpu_ms: SUITE_BUDGET.max_gpu_ms / sets as f64,
+        noise_target: SUITE_BUDGET.noise_target * (sets as f64).sqrt(),
+    }
 }
 
 /// A hot median of five short samples after one warm-up launch: enough to
@@ -163,18 +190,12 @@ fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl instrument::measure::Launch) 
 }
 
 fn device_info(ctx: &Arc<CudaContext>, calibration: &Calibration) -> Result<DeviceInfo, CudaError> {
-    let mut driver = 0;
-    // SAFETY: writes one int.
-    check!(unsafe { sys::cuDriverGetVersion(&mut driver) }.result())?;
-    Ok(DeviceInfo {
-        name: check!(ctx.name())?,
-        compute_capability: check!(ctx.compute_capability())?,
-        driver_cuda_version: format!("{}.{}", driver / 1000, (driver % 1000) / 10),
-        l2_bytes: check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))? as u64,
-        copy_ceiling_gb_s: calibration.copy_ceiling_gb_s,
-        clocks_unavailable: None,
-        cupti_unavailable: Some("the suite measures in the recommended mode only".into()),
-    })
+    Ok(DeviceInfo::new(
+        DeviceFacts::query(ctx)?,
+        calibration.copy_ceiling_gb_s,
+        None,
+        Some("the suite measures in the recommended mode only".into()),
+    ))
 }
 
 /// Launches each of `kernels` `count` times back to back on the legacy

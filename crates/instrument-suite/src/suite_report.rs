@@ -2,17 +2,17 @@
 //! the process's own calibration above them, as a table and as JSON; and
 //! the few fields of that JSON a comparison reads back.
 //!
-//! Not for: one kernel in every mode (that is [`crate::report`]), or the
+//! Not for: one kernel in every mode (that is the instrument's `report`), or the
 //! kernels themselves (instrument-suite's).
 
 use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::{flags, Calibration, Flag};
-use crate::compare::Median;
-use crate::measure::{Measurement, Mode};
-use crate::report::{too_many_rejected, DeviceInfo, Traffic};
+use instrument::calibrate::{flags, Calibration, Flag};
+use instrument::compare::Median;
+use instrument::measure::Measurement;
+use instrument::report::{too_many_rejected, DeviceInfo, Traffic};
 
 /// Everything one suite run measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -67,16 +67,6 @@ impl KernelResult {
             measurement,
         }
     }
-
-    pub fn mode(&self) -> Mode {
-        self.measurement.mode
-    }
-}
-
-impl SuiteReport {
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
-    }
 }
 
 /// What a comparison reads of a suite run's JSON.
@@ -95,8 +85,18 @@ pub struct KernelView {
 
 /// The table: the calibration, then one row per kernel.
 pub fn suite_table(r: &SuiteReport) -> String {
-    let (d, c) = (&r.device, &r.calibration);
     let mut o = String::new();
+    header(&mut o, r);
+    for k in &r.kernels {
+        kernel_row(&mut o, k, &r.calibration);
+    }
+    footer(&mut o, &r.kernels);
+    o
+}
+
+/// The device line, the process's calibration, and the columns.
+fn header(o: &mut String, r: &SuiteReport) {
+    let (d, c) = (&r.device, &r.calibration);
     let _ = writeln!(
         o,
         "{} (compute capability {}.{}, driver CUDA {}), L2 {} MiB",
@@ -131,42 +131,48 @@ pub fn suite_table(r: &SuiteReport) -> String {
         "ceiling",
         "GPU ms"
     );
-    for k in &r.kernels {
-        let m = &k.measurement;
-        let lead = format!(
-            "{:<16} {:>6} {:>10} {:>9}",
-            k.kernel,
-            k.scale,
-            m.mode.name(),
-            m.samples.len()
-        );
-        let Some(med) = k.median else {
-            let _ = writeln!(o, "{lead} {}", too_many_rejected(m));
-            continue;
-        };
-        let (gb, frac) = match k.gb_s {
-            Some(g) => (format!("{g:.0}"), format!("{:.0}%", 100.0 * g / c.ceiling_gb_s())),
-            None => ("-".into(), "-".into()),
-        };
-        let flags: Vec<&str> = k.flags.iter().map(|f| f.text()).collect();
-        let _ = writeln!(
-            o,
-            "{lead} {:>11.5} {:>23} {:>6.2}% {:>7} {:>7} {:>8.1}  {}",
-            med.ms,
-            format!("{:.5} .. {:.5}", med.ci.0, med.ci.1),
-            100.0 * m.summary.rel_noise,
-            gb,
-            frac,
-            m.gpu_ms_spent,
-            if flags.is_empty() {
-                "-".to_string()
-            } else {
-                flags.join(", ")
-            }
-        );
-    }
-    for k in r
-        .kernels
+}
+
+/// One kernel's row: its median and flags, or why it has none.
+fn kernel_row(o: &mut String, k: &KernelResult, c: &Calibration) {
+    let m = &k.measurement;
+    let lead = format!(
+        "{:<16} {:>6} {:>10} {:>9}",
+        k.kernel,
+        k.scale,
+        m.mode.name(),
+        m.samples.len()
+    );
+    let Some(med) = k.median else {
+        let _ = writeln!(o, "{lead} {}", too_many_rejected(m));
+        return;
+    };
+    let (gb, frac) = match k.gb_s {
+        Some(g) => (format!("{g:.0}"), format!("{:.0}%", 100.0 * g / c.ceiling_gb_s())),
+        None => ("-".into(), "-".into()),
+    };
+    let flags: Vec<&str> = k.flags.iter().map(|f| f.text()).collect();
+    let _ = writeln!(
+        o,
+        "{lead} {:>11.5} {:>23} {:>6.2}% {:>7} {:>7} {:>8.1}  {}",
+        med.ms,
+        format!("{:.5} .. {:.5}", med.ci.0, med.ci.1),
+        100.0 * m.summary.rel_noise,
+        gb,
+        frac,
+        m.gpu_ms_spent,
+        if flags.is_empty() {
+            "-".to_string()
+        } else {
+            flags.join(", ")
+        }
+    );
+}
+
+/// Rejected samples of the kernels that have a median, and which kernels'
+/// samples were spread over several allocations.
+fn footer(o: &mut String, kernels: &[KernelResult]) {
+    for k in kernels
         .iter()
         .filter(|k| k.median.is_some() && k.measurement.rejected > 0)
     {
@@ -174,11 +180,10 @@ pub fn suite_table(r: &SuiteReport) -> String {
             o,
             "{}: {}",
             k.kernel,
-            crate::report::rejected_line(&k.measurement)
+            instrument::report::rejected_line(&k.measurement)
         );
     }
-    let spread: Vec<String> = r
-        .kernels
+    let spread: Vec<String> = kernels
         .iter()
         .filter(|k| k.buffer_sets > 1)
         .map(|k| format!("{} over {}", k.kernel, k.buffer_sets))
@@ -190,15 +195,20 @@ pub fn suite_table(r: &SuiteReport) -> String {
             spread.join(", ")
         );
     }
-    o
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reject::Rejection;
-    use crate::sampling::{Budget, Stop, Warmup};
-    use crate::stats::summarize;
+    use instrument::measure::Mode;
+    use instrument::reject::Rejection;
+    use instrument::sampling::{Budget, Stop, Warmup};
+    use instrument::stats::summarize;
+
+    /// The JSON JsonOut writes of a report.
+    fn to_json(report: &SuiteReport) -> String {
+        serde_json::to_string_pretty(report).unwrap()
+    }
 
     fn calibration() -> Calibration {
         Calibration {
@@ -220,7 +230,7 @@ mod tests {
             budget: Budget::default(),
             samples: values
                 .iter()
-                .map(|&ms| crate::measure::Sample {
+                .map(|&ms| instrument::measure::Sample {
                     ms,
                     clocks: None,
                     dropped: false,
@@ -272,7 +282,7 @@ mod tests {
         let r = report(vec![k]);
         let table = suite_table(&r);
         assert!(table.contains("above the memory ceiling"), "{table}");
-        let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&to_json(&r)).unwrap();
         assert_eq!(json["kernels"][0]["flags"][0], "AboveMemoryCeiling");
         assert_eq!(json["calibration"]["event_resolution_ms"], 0.001);
     }
@@ -287,7 +297,7 @@ mod tests {
         let r = report(vec![k]);
         let table = suite_table(&r);
         assert!(table.contains("no median: 2 of 20 samples impossible"), "{table}");
-        let view: SuiteView = serde_json::from_str(&r.to_json()).unwrap();
+        let view: SuiteView = serde_json::from_str(&to_json(&r)).unwrap();
         assert_eq!(view.kernels[0].kernel, "noisy");
         assert_eq!(view.kernels[0].median, None);
     }
@@ -321,7 +331,7 @@ mod tests {
             measurement(&[0.057; 25], 0),
             &calibration(),
         );
-        let view: SuiteView = serde_json::from_str(&report(vec![k]).to_json()).unwrap();
+        let view: SuiteView = serde_json::from_str(&to_json(&report(vec![k]))).unwrap();
         let m = view.kernels[0].median.unwrap();
         assert_eq!((m.ms, m.ci), (0.057, (0.057, 0.057)));
         assert!(view.kernels[0].flags.is_empty());

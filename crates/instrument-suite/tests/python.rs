@@ -1,5 +1,5 @@
 //! The GPU session's Python (gpu/summarize_session.py) tested with its own
-//! unittest file, so `cargo test -p instrument` covers the parsing of ncu's
+//! unittest file, so `cargo test -p instrument-suite` covers the parsing of ncu's
 //! CSV the session's summary depends on. Needs python3, as the session does.
 
 #[test]

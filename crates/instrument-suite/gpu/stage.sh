@@ -11,7 +11,7 @@
 set -euo pipefail
 root=${1:?usage: stage.sh ROOT}
 target=${CARGO_TARGET_DIR:-target}
-cargo build --release -p instrument --bin instrument-suite -p evidence --bin evidence
+cargo build --release -p instrument-suite --bin instrument-suite -p evidence --bin evidence
 mkdir -p "$root/.evidence-bin"
 for b in instrument-suite evidence; do strip -o "$root/.evidence-bin/$b" "$target/release/$b"; done
 [ -n "$(ls "$root"/.whl/cuda_bench-*.whl 2> /dev/null)" ] || "$(dirname "$0")/fetch-wheels.sh" "$root/.whl"

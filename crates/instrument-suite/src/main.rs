@@ -9,6 +9,7 @@
 mod compare_files;
 mod kernels;
 mod run;
+mod suite_report;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,10 +20,10 @@ use cudarc::driver::CudaContext;
 use instrument::compare::DEFAULT_BAND;
 use instrument::json_out::JsonOut;
 use instrument::measure::Mode;
-use instrument::suite_report::suite_table;
 use lesson_cli::DeviceArg;
 
 use kernels::Kernel;
+use suite_report::suite_table;
 
 /// The measurement instrument on a suite of kernels
 #[derive(Debug, Parser)]
