@@ -7,6 +7,9 @@
 //!   transcript in a document equal to its source ([`blocks`], [`quotes`]);
 //! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]).
 //!
+//! The lessons are the registry's (`lesson-registry`, the list `evidence`
+//! compiles in), read from the checkout being checked.
+//!
 //! `tests/repository.rs` runs them all over this repository, so `cargo test`
 //! enforces them; `cargo run -p course-rules -- check` prints the same
 //! findings for a person. Not for: rules a compiler or clippy already keeps.
@@ -77,14 +80,18 @@ pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Vec<String>> {
 /// reading or parsing them.
 fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
     let mut lists = vec![(PathBuf::from(ALLOW_LIST), PathBuf::new())];
-    for lesson in lessons::lessons(root).into_iter().map(|l| l.dir) {
+    let mut problems = Vec::new();
+    let registered = lessons::lessons(root).unwrap_or_else(|e| {
+        problems.push(e.to_string());
+        Vec::new()
+    });
+    for lesson in registered.into_iter().map(|l| l.dir) {
         let rel = lesson.strip_prefix(root).unwrap_or(&lesson).to_path_buf();
         if lesson.join(LESSON_ALLOW_LIST).is_file() {
             lists.push((rel.join(LESSON_ALLOW_LIST), rel));
         }
     }
     let mut allow = host_clock::AllowList::default();
-    let mut problems = Vec::new();
     for (source, base) in lists {
         match read_text(&root.join(&source)) {
             Ok(text) => {
@@ -101,7 +108,11 @@ fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
 /// Rule 8 over every lesson `.cu`.
 pub fn check_verbatim(root: &Path) -> Vec<String> {
     let mut sources: Vec<(PathBuf, String)> = Vec::new();
-    for lesson in lessons::lessons(root) {
+    let registered = match lessons::lessons(root) {
+        Ok(registered) => registered,
+        Err(e) => return vec![e.to_string()],
+    };
+    for lesson in registered {
         let rel = lesson.cu.strip_prefix(root).unwrap_or(&lesson.cu).to_path_buf();
         match read_text(&lesson.cu) {
             Ok(text) => sources.push((rel, text)),
@@ -142,10 +153,10 @@ pub fn check_snippets(root: &Path) -> Vec<String> {
 /// and with `nvcc` given, the lesson copied alone builds with it.
 pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
     let mut problems = Vec::new();
-    let all = lessons::lessons(root);
-    if all.is_empty() {
-        problems.push(format!("{}: no lessons found under code/", root.display()));
-    }
+    let all = match lessons::lessons(root) {
+        Ok(all) => all,
+        Err(e) => return vec![e.to_string()],
+    };
     for lesson in all {
         match lessons::check_build_lines(&lesson) {
             Err(e) => problems.push(e),

@@ -42,23 +42,3 @@ pub fn folder(name: &str) -> Result<&str, String> {
         known.join(", ")
     ))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_lesson_directory_is_registered_once() {
-        let code = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../code");
-        let mut dirs: Vec<String> = std::fs::read_dir(code)
-            .unwrap()
-            .flatten()
-            .filter(|e| e.path().join("Cargo.toml").is_file())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        dirs.sort();
-        let mut names: Vec<&str> = LESSONS.iter().map(|l| l.name()).collect();
-        names.sort();
-        assert_eq!(names, dirs);
-    }
-}

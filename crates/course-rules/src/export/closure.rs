@@ -154,7 +154,7 @@ mod tests {
         let root = crate::repository_root();
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let all = workspace_packages(Path::new(&cargo), &root).unwrap();
-        for lesson in crate::lessons::lessons(&root) {
+        for lesson in crate::lessons::lessons(&root).unwrap() {
             let package = all.iter().find(|p| p.dir == lesson.dir).unwrap();
             assert!(
                 package

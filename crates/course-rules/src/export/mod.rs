@@ -33,6 +33,8 @@ pub enum ExportError {
     Occupied(PathBuf),
     #[error("{}: is inside the repository at {}; export a lesson to a folder outside it", .dest.display(), .root.display())]
     InsideCheckout { dest: PathBuf, root: PathBuf },
+    #[error(transparent)]
+    Lessons(#[from] lessons::LessonError),
     #[error("{0}")]
     Failed(String),
     #[error("{what}")]
@@ -64,7 +66,7 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
     let root = root
         .canonicalize()
         .map_err(io(format!("resolving {}", root.display())))?;
-    let all = lessons::lessons(&root);
+    let all = lessons::lessons(&root)?;
     let lesson_dir = all
         .iter()
         .map(|l| l.dir.clone())
