@@ -124,8 +124,9 @@ pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), Strin
         let _ = std::fs::remove_dir_all(&scratch);
         built.map_err(|e| {
             format!(
-                "{} copied alone does not build for {arch} with `{line}`: {e}",
-                lesson.dir.display()
+                "{} copied alone does not build for {arch} with `{line}`: {}",
+                lesson.dir.display(),
+                cli_exit::with_causes(&e)
             )
         })?;
     }

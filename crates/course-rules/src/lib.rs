@@ -82,7 +82,7 @@ fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
     let mut lists = vec![(PathBuf::from(ALLOW_LIST), PathBuf::new())];
     let mut problems = Vec::new();
     let registered = lessons::lessons(root).unwrap_or_else(|e| {
-        problems.push(e.to_string());
+        problems.push(cli_exit::with_causes(&e));
         Vec::new()
     });
     for lesson in registered.into_iter().map(|l| l.dir) {
@@ -110,7 +110,7 @@ pub fn check_verbatim(root: &Path) -> Vec<String> {
     let mut sources: Vec<(PathBuf, String)> = Vec::new();
     let registered = match lessons::lessons(root) {
         Ok(registered) => registered,
-        Err(e) => return vec![e.to_string()],
+        Err(e) => return vec![cli_exit::with_causes(&e)],
     };
     for lesson in registered {
         let rel = lesson.cu.strip_prefix(root).unwrap_or(&lesson.cu).to_path_buf();
@@ -155,7 +155,7 @@ pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
     let mut problems = Vec::new();
     let all = match lessons::lessons(root) {
         Ok(all) => all,
-        Err(e) => return vec![e.to_string()],
+        Err(e) => return vec![cli_exit::with_causes(&e)],
     };
     for lesson in all {
         match lessons::check_build_lines(&lesson) {

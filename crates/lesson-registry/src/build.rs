@@ -11,14 +11,14 @@ use std::process::Command;
 pub enum BuildError {
     #[error("`{line}`: expected `nvcc ... -arch=sm_XX ... -o BINARY ...`")]
     NotAnNvccLine { line: String },
-    #[error("copying {} into {}: {source}", from.display(), to.display())]
+    #[error("copying {} into {}", from.display(), to.display())]
     Copy {
         from: PathBuf,
         to: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot run {}: {source}", nvcc.display())]
+    #[error("cannot run {}", nvcc.display())]
     Spawn {
         nvcc: PathBuf,
         #[source]
@@ -55,6 +55,11 @@ pub fn build_alone(
 /// `-arch=` replaced by `arch` when one is given.
 pub fn run_build_line(nvcc: &Path, line: &str, dir: &Path, arch: Option<&str>) -> Result<(), BuildError> {
     checked_line(line)?;
+    // A relative path to the compiler is the caller's, not the copy's.
+    let nvcc = match nvcc.components().count() > 1 && nvcc.is_relative() {
+        true => std::path::absolute(nvcc).unwrap_or_else(|_| nvcc.to_path_buf()),
+        false => nvcc.to_path_buf(),
+    };
     let words: Vec<&str> = line.split_whitespace().collect();
     let args: Vec<String> = words[1..]
         .iter()
@@ -63,14 +68,11 @@ pub fn run_build_line(nvcc: &Path, line: &str, dir: &Path, arch: Option<&str>) -
             _ => w.to_string(),
         })
         .collect();
-    let out = Command::new(nvcc)
+    let out = Command::new(&nvcc)
         .args(&args)
         .current_dir(dir)
         .output()
-        .map_err(|source| BuildError::Spawn {
-            nvcc: nvcc.to_path_buf(),
-            source,
-        })?;
+        .map_err(|source| BuildError::Spawn { nvcc, source })?;
     if out.status.success() {
         return Ok(());
     }

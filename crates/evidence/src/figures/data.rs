@@ -22,17 +22,18 @@ pub struct Key {
     pub item: String,
 }
 
-/// The evidence under a repository root, read when a query first needs it.
+/// An evidence folder (a repository's `evidence/`), read when a query
+/// first needs it.
 pub struct Evidence {
-    root: PathBuf,
+    dir: PathBuf,
     transcripts: OnceCell<Result<Vec<Transcript>, String>>,
     sessions: OnceCell<Result<Vec<Session>, String>>,
 }
 
 impl Evidence {
-    pub fn new(root: &Path) -> Self {
+    pub fn new(dir: &Path) -> Self {
         Evidence {
-            root: root.to_path_buf(),
+            dir: dir.to_path_buf(),
             transcripts: OnceCell::new(),
             sessions: OnceCell::new(),
         }
@@ -43,12 +44,12 @@ impl Evidence {
     fn transcripts(&self) -> Result<&[Transcript], String> {
         self.transcripts
             .get_or_init(|| {
-                let dir = self.root.join("evidence");
-                let loaded = load::load(&dir).map_err(|e| e.to_string())?;
+                let dir = &self.dir;
+                let loaded = load::load(dir).map_err(|e| e.to_string())?;
                 match loaded.problems.as_slice() {
                     [] => Ok(loaded.transcripts),
                     [first, ..] => Err(format!(
-                        "the evidence has {} problem(s), which `evidence check {}` lists; the first: {first}",
+                        "the evidence has {} problem(s), which `evidence --evidence {} check` lists; the first: {first}",
                         loaded.problems.len(),
                         dir.display()
                     )),
@@ -60,7 +61,7 @@ impl Evidence {
 
     fn sessions(&self) -> Result<&[Session], String> {
         self.sessions
-            .get_or_init(|| instrument::sessions(&self.root.join("evidence/instrument")))
+            .get_or_init(|| instrument::sessions(&self.dir.join("instrument")))
             .as_deref()
             .map_err(Clone::clone)
     }

@@ -146,11 +146,11 @@ pub struct Outcome {
     pub blocks: usize,
 }
 
-/// Every block under `root` against the evidence; with `write`, each stale
+/// Every block under `root` against the evidence in `evidence`; with `write`, each stale
 /// document with no error is rewritten, in one rename ([`atomic::write`]),
 /// so that a write that is stopped leaves the document as it was.
-pub fn run(root: &Path, write: bool) -> Outcome {
-    let ev = Evidence::new(root);
+pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
+    let ev = Evidence::new(evidence);
     let mut outcome = Outcome::default();
     for path in documents(root) {
         let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
