@@ -137,7 +137,7 @@ enum Command {
 }
 
 fn env_assignment(word: &str) -> Result<(String, String), String> {
-    let word = record::header_word(word)?;
+    let word = record::header_word(word).map_err(|e| e.to_string())?;
     match word.split_once('=') {
         Some((k, v)) if !k.is_empty() && !k.starts_with('-') => Ok((k.to_string(), v.to_string())),
         _ => Err(format!("`{word}` is not VAR=value (put -- before the command)")),
@@ -193,8 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Twins => return twins(&evidence),
         Command::Plot { out } => plot_all(&evidence, &out)?,
         Command::Instrument { ncu, peers, json_dir } => {
-            let table =
-                evidence::instrument::from_files(&ncu, &peers, &json_dir).map_err(anyhow::Error::msg)?;
+            let table = evidence::instrument::from_files(&ncu, &peers, &json_dir)?;
             print!("{table}");
         }
         Command::Figures { list: true, .. } => {
@@ -427,8 +426,7 @@ fn plot_all(dir: &Path, out: &Path) -> anyhow::Result<()> {
             let references: Vec<&dyn Parsed> = references.iter().filter_map(|t| t.body.parsed()).collect();
             for spec in lesson.charts(program, &runs_parsed, &references) {
                 let path = out.join(format!("{}.svg", spec.stem));
-                let svg =
-                    plot::svg(&plot::from_spec(&spec, plot::describe(&runs))).map_err(anyhow::Error::msg)?;
+                let svg = plot::svg(&plot::from_spec(&spec, plot::describe(&runs)))?;
                 atomic::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
                 println!("{}", path.display());
             }

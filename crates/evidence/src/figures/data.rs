@@ -61,7 +61,9 @@ impl Evidence {
 
     fn sessions(&self) -> Result<&[Session], String> {
         self.sessions
-            .get_or_init(|| instrument::sessions(&self.dir.join("instrument")))
+            .get_or_init(|| {
+                instrument::sessions(&self.dir.join("instrument")).map_err(|e| cli_exit::with_causes(&e))
+            })
             .as_deref()
             .map_err(Clone::clone)
     }
