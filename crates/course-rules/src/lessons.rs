@@ -104,10 +104,21 @@ pub fn check_build_lines(lesson: &Lesson) -> Result<String, String> {
     Ok(from_readme)
 }
 
+/// A lesson that does not build copied alone, and nvcc's reason.
+#[derive(Debug, thiserror::Error)]
+#[error("{} copied alone does not build for {arch} with `{line}`", dir.display())]
+pub struct NotAlone {
+    pub dir: PathBuf,
+    pub arch: &'static str,
+    pub line: String,
+    #[source]
+    pub source: BuildError,
+}
+
 /// Copies the lesson directory alone into a fresh folder and runs its nvcc
 /// line there with `nvcc`, once per architecture in [`ARCHS`]
 /// (`lesson_registry::build_alone`, the routine the GPU scripts use too).
-pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), String> {
+pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), NotAlone> {
     // A fresh folder per build: two checks of one lesson may run at once.
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let name = lesson
@@ -122,12 +133,11 @@ pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), Strin
         let _ = std::fs::remove_dir_all(&scratch);
         let built = lesson_registry::build_alone(&lesson.dir, nvcc, line, Some(arch), &scratch);
         let _ = std::fs::remove_dir_all(&scratch);
-        built.map_err(|e| {
-            format!(
-                "{} copied alone does not build for {arch} with `{line}`: {}",
-                lesson.dir.display(),
-                cli_exit::with_causes(&e)
-            )
+        built.map_err(|source| NotAlone {
+            dir: lesson.dir.clone(),
+            arch,
+            line: line.to_string(),
+            source,
         })?;
     }
     Ok(())
