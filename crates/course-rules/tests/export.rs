@@ -145,7 +145,9 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_its_nvcc_lin
         assert_self_contained(&dest);
         let repo_lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
         let lesson_lock = std::fs::read_to_string(dest.join("Cargo.lock")).unwrap();
-        assert_eq!(lockfile::check_same_versions(&repo_lock, &lesson_lock), Ok(()));
+        if let Err(e) = lockfile::check_same_versions(&repo_lock, &lesson_lock) {
+            panic!("{e}");
+        }
 
         let built = Command::new(cargo())
             .args(["build", "--offline"])
