@@ -197,7 +197,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{table}");
         }
         Command::Figures { list: true, .. } => {
-            for line in figures::list(&root).map_err(anyhow::Error::msg)? {
+            for line in figures::list(&root)? {
                 println!("{line}");
             }
         }

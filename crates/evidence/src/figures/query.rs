@@ -78,9 +78,9 @@ pub enum QueryError {
     #[error("a `{{` has no closing `}}`")]
     NoClosingBrace,
     /// What the evidence could not give (a group with no runs, a figure
-    /// no run has): the data layer's own words.
-    #[error("{0}")]
-    Data(String),
+    /// no run has).
+    #[error(transparent)]
+    Data(#[from] super::data::DataError),
     /// The `{...}` part an error is in: its text, then the error.
     #[error("{{{part}}}: {error}")]
     InPart { part: String, error: Box<QueryError> },
