@@ -156,6 +156,15 @@ mod tests {
     }
 
     #[test]
+    fn a_typed_error_with_its_causes_reads_as_error_line_does() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such\nfile");
+        let e = anyhow::Error::new(io).context("reading x.toml");
+        let as_dyn: &(dyn std::error::Error + 'static) = e.as_ref();
+        assert_eq!(with_causes(as_dyn), "reading x.toml: no such file");
+        assert_eq!(format!("error: {}", with_causes(as_dyn)), error_line(&e));
+    }
+
+    #[test]
     fn only_a_failed_print_is_an_output_failure() {
         assert_eq!(
             output_failure("failed printing to stdout: No space left on device (os error 28)").as_deref(),
