@@ -220,6 +220,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// rule 10 runs too) in `into` or a new temporary folder.
 fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     let line = find_lesson(lesson)?.recipe().nvcc;
+    let made_here = into.is_none();
     let into = match into {
         Some(dir) if dir.read_dir().is_ok_and(|mut d| d.next().is_some()) => {
             bail!(
@@ -235,7 +236,12 @@ fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) ->
             .keep(),
     };
     let dir = root.join("code").join(lesson);
-    match lesson_registry::build_alone(&dir, nvcc, line, None, &into) {
+    let built = lesson_registry::build_alone(&dir, nvcc, line, None, &into);
+    if built.is_err() && made_here {
+        // A folder this command made and nothing was built in is not left behind.
+        let _ = std::fs::remove_dir_all(&into);
+    }
+    match built {
         Ok(program) => Ok(program),
         Err(lesson_registry::BuildError::Failed { first_error, output }) => {
             eprint!("{output}");

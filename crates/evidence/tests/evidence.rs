@@ -624,6 +624,21 @@ fn build_alone_runs_the_recipe_line_in_a_copy_of_the_lesson_alone() {
     let built = std::fs::read_to_string(&program).unwrap();
     assert!(built.contains(&into.display().to_string()), "{built}");
 
+    // A failed build in a folder of its own making leaves no folder behind.
+    let before = alone_folders();
+    let failed = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args([
+            "build-alone",
+            "--lesson",
+            "day53-pinned",
+            "--nvcc",
+            "/nonexistent/nvcc",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(alone_folders().is_subset(&before), "a build folder was left");
+
     // A folder that already holds something is refused, not built over.
     let again = Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["build-alone", "--lesson", "day53-pinned", "--into"])
@@ -632,4 +647,17 @@ fn build_alone_runs_the_recipe_line_in_a_copy_of_the_lesson_alone() {
         .unwrap();
     assert_eq!(again.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&again.stderr).contains("not empty"));
+}
+
+/// The temporary folders `build-alone` makes for day53-pinned.
+fn alone_folders() -> std::collections::BTreeSet<PathBuf> {
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("day53-pinned-alone-"))
+        })
+        .collect()
 }
