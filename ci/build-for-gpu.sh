@@ -27,16 +27,10 @@ cp target/release/instrument-suite .evidence-bin/
 mapfile -t lessons < <(target/release/evidence lessons)
 
 # build_alone <toolkit> <lesson> <output>: the lesson's C++ program built as
-# a learner builds it, its directory copied alone and its recipe's nvcc line
-# run there with the toolkit's nvcc.
+# a learner builds it (`evidence build-alone`: its directory copied alone and
+# its recipe's nvcc line run there) with the toolkit's nvcc.
 build_alone() {
-  local line binary dir
-  read -ra line <<<"$(target/release/evidence recipe "$2" | sed -n 's/^nvcc //p')"
-  binary=$(target/release/evidence recipe "$2" | sed -n 's/^binary //p')
-  dir=$(mktemp -d)
-  cp -r "code/$2/." "$dir/"
-  (cd "$dir" && "$1/bin/${line[0]}" "${line[@]:1}")
-  cp "$dir/$binary" "$3"
+  cp "$(target/release/evidence build-alone --lesson "$2" --nvcc "$1/bin/nvcc")" "$3"
 }
 
 for lesson in "${lessons[@]}"; do
@@ -56,7 +50,7 @@ LESSON_NVCC="$newest/bin/nvcc" cargo build --release --quiet --target "$host" \
 for lesson in "${lessons[@]}"; do
   mkdir -p ".evidence-bin/cuda-13.5/$lesson"
   cp "target/$host/release/$lesson" ".evidence-bin/cuda-13.5/$lesson/"
-  binary=$(target/release/evidence recipe "$lesson" | sed -n 's/^binary //p')
+  binary=$(target/release/evidence recipe --lesson "$lesson" | sed -n 's/^binary //p')
   build_alone "$newest" "$lesson" ".evidence-bin/cuda-13.5/$lesson/$binary"
 done
 "$newest/bin/nvcc" -o .evidence-bin/cuda-13.5/cuda-versions ci/cuda-versions.cu

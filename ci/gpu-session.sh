@@ -5,7 +5,7 @@
 # Runs there, in a copy of the working tree, with .evidence-bin/ made
 # beforehand by ci/build-for-gpu.sh on a machine with Rust (see README.md,
 # "Recording evidence"). It names no lesson: the lessons and how each is
-# recorded come from `evidence lessons` and `evidence recipe LESSON`, which
+# recorded come from `evidence lessons` and `evidence recipe --lesson LESSON`, which
 # read each lesson's report package.
 #
 # Usage: ci/gpu-session.sh runs|checks|toolkit|machine|<lesson phase> <out-dir> [lesson ...]
@@ -60,7 +60,7 @@ rust_runtime="$(.evidence-bin/cuda-versions-rust) (static cudart of the provisio
 record() {
   local lesson=$1 name=$2 path
   shift 2
-  path=$("$evidence" record --dir "$ev" --lesson "$lesson" --name "$name" "$@") || true
+  path=$("$evidence" --evidence "$ev" record --lesson "$lesson" --name "$name" "$@") || true
   [ -n "$path" ] || { echo "error: $lesson $name was not recorded" >&2; exit 1; }
   echo "$path"
 }
@@ -68,17 +68,13 @@ cxx() { EVIDENCE_RUNTIME=$cxx_runtime record "$@"; }
 rust() { EVIDENCE_RUNTIME=$rust_runtime record "$@"; }
 
 # recipe <lesson> <key>: the values of every `key value` line of its recipe.
-recipe() { "$evidence" recipe "$1" | sed -n "s/^$2 //p"; }
+recipe() { "$evidence" recipe --lesson "$1" | sed -n "s/^$2 //p"; }
 
 # The lesson's C++ program, built as a learner would: its directory copied
-# alone, its one nvcc line, nothing else. Prints the binary's path.
+# alone, its one nvcc line, nothing else (`evidence build-alone`, the routine
+# course-rules' rule 10 runs too). Prints the binary's path.
 build_alone() { # <lesson>
-  local dir line
-  dir=$(mktemp -d)
-  cp -r "code/$1/." "$dir/"
-  read -ra line <<<"$(recipe "$1" nvcc)"
-  (cd "$dir" && "${line[@]}" >&2)
-  echo "$dir/$(recipe "$1" binary)"
+  "$evidence" build-alone --lesson "$1"
 }
 
 if [ "$phase" = machine ]; then
@@ -189,5 +185,5 @@ fi
 for f in "$ev"/*/*.txt; do
   [ -f "$f" ] && printf '%-60s %s\n' "$f" "$(grep '^# exit code' "$f")"
 done
-"$evidence" check "$ev" | tail -n 3 || true
+"$evidence" --evidence "$ev" check | tail -n 3 || true
 tar -czf "$out/evidence.tar.gz" -C "$out" evidence

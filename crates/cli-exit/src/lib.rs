@@ -99,6 +99,20 @@ pub fn error_line(e: &anyhow::Error) -> String {
     format!("error: {e:#}").replace('\n', " ")
 }
 
+/// `e` and each of its causes joined by `: `, as [`error_line`] shows them
+/// (anyhow's `{:#}`), for a checker that lists every problem as a line of
+/// its own rather than failing on the first.
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut line = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        line.push_str(": ");
+        line.push_str(&c.to_string());
+        cause = c.source();
+    }
+    line.replace('\n', " ")
+}
+
 /// The exit code for a finished `main`: the code it chose, or 1 with the
 /// error printed as one line; see [`flushed`].
 pub fn finish(outcome: anyhow::Result<ExitCode>) -> ExitCode {
@@ -139,6 +153,15 @@ mod tests {
             error_line(&e),
             "error: writing out/x.json: permission denied (os error 13)"
         );
+    }
+
+    #[test]
+    fn a_typed_error_with_its_causes_reads_as_error_line_does() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such\nfile");
+        let e = anyhow::Error::new(io).context("reading x.toml");
+        let as_dyn: &(dyn std::error::Error + 'static) = e.as_ref();
+        assert_eq!(with_causes(as_dyn), "reading x.toml: no such file");
+        assert_eq!(format!("error: {}", with_causes(as_dyn)), error_line(&e));
     }
 
     #[test]

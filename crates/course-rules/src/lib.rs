@@ -7,6 +7,9 @@
 //!   transcript in a document equal to its source ([`blocks`], [`quotes`]);
 //! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]).
 //!
+//! The lessons are the registry's (`lesson-registry`, the list `evidence`
+//! compiles in), read from the checkout being checked.
+//!
 //! `tests/repository.rs` runs them all over this repository, so `cargo test`
 //! enforces them; `cargo run -p course-rules -- check` prints the same
 //! findings for a person. Not for: rules a compiler or clippy already keeps.
@@ -34,12 +37,31 @@ pub const ALLOW_LIST: &str = "ci/host-clock-allow.txt";
 /// a lesson that reads a host clock on purpose says so where it lives.
 pub const LESSON_ALLOW_LIST: &str = "host-clock-allow.txt";
 
+/// A file the rules could not read.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", path.display())]
+pub struct ReadError {
+    pub path: PathBuf,
+    #[source]
+    pub source: std::io::Error,
+}
+
+impl ReadError {
+    /// The path and why, as a finding's line.
+    pub fn line(&self) -> String {
+        cli_exit::with_causes(self)
+    }
+}
+
 /// Reads a file as text; a file that is not UTF-8 is read with replacement
 /// characters rather than skipped, so a banned clock cannot hide in one.
-pub fn read_text(path: &Path) -> Result<String, String> {
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
     std::fs::read(path)
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|source| ReadError {
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 /// Rule 1 over every C, C++, CUDA, Rust, Python and shell file of the
@@ -68,7 +90,7 @@ pub fn check_host_clocks(root: &Path) -> Vec<String> {
 /// The files the shared allow-list names, relative to the root: what a copy
 /// of the repository needs beside the lessons for rule 1 to pass there.
 pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Vec<String>> {
-    let text = read_text(&root.join(ALLOW_LIST)).map_err(|e| vec![e])?;
+    let text = read_text(&root.join(ALLOW_LIST)).map_err(|e| vec![e.line()])?;
     let list = host_clock::AllowList::parse(&text, Path::new(ALLOW_LIST), Path::new(""))?;
     Ok(list.entries.into_keys().collect())
 }
@@ -77,14 +99,18 @@ pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Vec<String>> {
 /// reading or parsing them.
 fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
     let mut lists = vec![(PathBuf::from(ALLOW_LIST), PathBuf::new())];
-    for lesson in lessons::lessons(root).into_iter().map(|l| l.dir) {
+    let mut problems = Vec::new();
+    let registered = lessons::lessons(root).unwrap_or_else(|e| {
+        problems.push(cli_exit::with_causes(&e));
+        Vec::new()
+    });
+    for lesson in registered.into_iter().map(|l| l.dir) {
         let rel = lesson.strip_prefix(root).unwrap_or(&lesson).to_path_buf();
         if lesson.join(LESSON_ALLOW_LIST).is_file() {
             lists.push((rel.join(LESSON_ALLOW_LIST), rel));
         }
     }
     let mut allow = host_clock::AllowList::default();
-    let mut problems = Vec::new();
     for (source, base) in lists {
         match read_text(&root.join(&source)) {
             Ok(text) => {
@@ -92,7 +118,7 @@ fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
                     problems.extend(p);
                 }
             }
-            Err(e) => problems.push(e),
+            Err(e) => problems.push(e.line()),
         }
     }
     (allow, problems)
@@ -101,11 +127,15 @@ fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
 /// Rule 8 over every lesson `.cu`.
 pub fn check_verbatim(root: &Path) -> Vec<String> {
     let mut sources: Vec<(PathBuf, String)> = Vec::new();
-    for lesson in lessons::lessons(root) {
+    let registered = match lessons::lessons(root) {
+        Ok(registered) => registered,
+        Err(e) => return vec![cli_exit::with_causes(&e)],
+    };
+    for lesson in registered {
         let rel = lesson.cu.strip_prefix(root).unwrap_or(&lesson.cu).to_path_buf();
         match read_text(&lesson.cu) {
             Ok(text) => sources.push((rel, text)),
-            Err(e) => return vec![e],
+            Err(e) => return vec![e.line()],
         }
     }
     verbatim::check(&sources)
@@ -123,7 +153,7 @@ pub fn check_snippets(root: &Path) -> Vec<String> {
         let text = match read_text(&root.join(&rel)) {
             Ok(text) => text,
             Err(e) => {
-                problems.push(e);
+                problems.push(e.line());
                 continue;
             }
         };
@@ -142,17 +172,17 @@ pub fn check_snippets(root: &Path) -> Vec<String> {
 /// and with `nvcc` given, the lesson copied alone builds with it.
 pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
     let mut problems = Vec::new();
-    let all = lessons::lessons(root);
-    if all.is_empty() {
-        problems.push(format!("{}: no lessons found under code/", root.display()));
-    }
+    let all = match lessons::lessons(root) {
+        Ok(all) => all,
+        Err(e) => return vec![cli_exit::with_causes(&e)],
+    };
     for lesson in all {
         match lessons::check_build_lines(&lesson) {
-            Err(e) => problems.push(e),
+            Err(e) => problems.push(cli_exit::with_causes(&e)),
             Ok(line) => {
                 if let Some(nvcc) = nvcc {
                     if let Err(e) = lessons::build_alone(&lesson, nvcc, &line) {
-                        problems.push(e);
+                        problems.push(cli_exit::with_causes(&e));
                     }
                 }
             }
@@ -161,7 +191,15 @@ pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
     problems
 }
 
+/// No nvcc where the build looks; cuda-build's message, which names the
+/// places searched and the command that provisions one.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NoNvcc(pub String);
+
 /// The nvcc the build would use (crates/cuda-build's search order).
-pub fn find_nvcc(root: &Path) -> Result<PathBuf, String> {
-    cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(root)).map(|t| t.nvcc)
+pub fn find_nvcc(root: &Path) -> Result<PathBuf, NoNvcc> {
+    cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(root))
+        .map(|t| t.nvcc)
+        .map_err(NoNvcc)
 }

@@ -78,7 +78,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { no_build, nvcc } => check(&root, !no_build, nvcc),
         Command::Snippet { target: (file, name) } => {
             let text = quotes::snippet(&root, &file, &name)
-                .map_err(anyhow::Error::msg)
                 .with_context(|| format!("printing snippet {file}#{name}"))?;
             print!("{text}");
             Ok(ExitCode::SUCCESS)
@@ -118,7 +117,6 @@ fn check(root: &Path, build: bool, nvcc: Option<PathBuf>) -> Result<ExitCode> {
         (true, Some(given)) => anyhow::bail!("--nvcc {}: no such file", given.display()),
         (true, None) => Some(
             course_rules::find_nvcc(root)
-                .map_err(anyhow::Error::msg)
                 .context("finding nvcc to build each lesson alone (or pass --no-build)")?,
         ),
     };
@@ -142,10 +140,9 @@ fn sync(root: &Path) -> Result<ExitCode> {
             continue;
         }
         let path = root.join(&rel);
-        let text = read_text(&path).map_err(anyhow::Error::msg)?;
-        let synced = quotes::sync(root, &text)
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("syncing the quotes in {}", rel.display()))?;
+        let text = read_text(&path)?;
+        let synced =
+            quotes::sync(root, &text).with_context(|| format!("syncing the quotes in {}", rel.display()))?;
         if synced != text {
             std::fs::write(&path, synced).with_context(|| format!("writing {}", rel.display()))?;
             println!("rewrote {}", rel.display());

@@ -50,21 +50,51 @@ fn marker(line: &str) -> Option<Source> {
     })
 }
 
+/// Why a quote's source, or a snippet, could not be given.
+#[derive(Debug, thiserror::Error)]
+pub enum QuoteError {
+    #[error("{file}")]
+    Read {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{file}: no `# ---` line ends a header")]
+    NoHeaderEnd { file: String },
+    #[error("{file}: no line `== {heading}`")]
+    NoSection { file: String, heading: String },
+    /// The file's snippet markers are not well formed: every problem found.
+    #[error("{}", .0.join("; "))]
+    Markers(Vec<String>),
+    #[error("{file} has no snippet `{name}`")]
+    NoSnippet { file: String, name: String },
+    #[error("line {0}: a quote marker needs a fenced block")]
+    Unfenced(usize),
+}
+
+fn read_source(root: &Path, file: &str) -> Result<String, QuoteError> {
+    std::fs::read_to_string(root.join(file)).map_err(|source| QuoteError::Read {
+        file: file.to_string(),
+        source,
+    })
+}
+
 /// The text a source stands for, read relative to `root`.
-fn source_text(root: &Path, source: &Source) -> Result<String, String> {
+fn source_text(root: &Path, source: &Source) -> Result<String, QuoteError> {
     match source {
         Source::Snippet { file, name } => snippet(root, file, name),
         Source::Transcript { file, section } => {
-            let text = std::fs::read_to_string(root.join(file)).map_err(|e| format!("{file}: {e}"))?;
+            let text = read_source(root, file)?;
             let body = text
                 .split_once("\n# ---\n")
                 .map(|(_, body)| body)
-                .ok_or_else(|| format!("{file}: no `# ---` line ends a header"))?;
+                .ok_or_else(|| QuoteError::NoHeaderEnd { file: file.clone() })?;
             match section {
                 None => Ok(body.to_string()),
-                Some(heading) => {
-                    transcript_section(body, heading).ok_or_else(|| format!("{file}: no line `== {heading}`"))
-                }
+                Some(heading) => transcript_section(body, heading).ok_or_else(|| QuoteError::NoSection {
+                    file: file.clone(),
+                    heading: heading.clone(),
+                }),
             }
         }
     }
@@ -84,15 +114,17 @@ fn transcript_section(body: &str, heading: &str) -> Option<String> {
 }
 
 /// One snippet's dedented text: what `course-rules snippet FILE#NAME` prints.
-pub fn snippet(root: &Path, file: &str, name: &str) -> Result<String, String> {
-    let path = Path::new(file);
-    let src = std::fs::read_to_string(root.join(path)).map_err(|e| format!("{file}: {e}"))?;
-    let blocks = parse(path, &src, Kind::Snippet).map_err(|p| p.join("; "))?;
+pub fn snippet(root: &Path, file: &str, name: &str) -> Result<String, QuoteError> {
+    let src = read_source(root, file)?;
+    let blocks = parse(Path::new(file), &src, Kind::Snippet).map_err(QuoteError::Markers)?;
     blocks
         .iter()
         .find(|b| b.name == name)
         .map(|b| b.dedented())
-        .ok_or_else(|| format!("{file} has no snippet `{name}`"))
+        .ok_or_else(|| QuoteError::NoSnippet {
+            file: file.to_string(),
+            name: name.to_string(),
+        })
 }
 
 /// A quote found in a document: where its fenced body starts and ends.
@@ -147,7 +179,7 @@ pub fn check(root: &Path, doc_path: &Path, doc: &str) -> Vec<String> {
     for q in found {
         let at = format!("{}:{}", doc_path.display(), q.marker_line);
         match source_text(root, &q.source) {
-            Err(e) => problems.push(format!("{at}: {e}")),
+            Err(e) => problems.push(format!("{at}: {}", cli_exit::with_causes(&e))),
             Ok(want) => {
                 let mut got = lines[q.open + 1..q.close].join("\n");
                 got.push('\n');
@@ -163,9 +195,9 @@ pub fn check(root: &Path, doc_path: &Path, doc: &str) -> Vec<String> {
 }
 
 /// The document with every quote replaced by its source's current text.
-pub fn sync(root: &Path, doc: &str) -> Result<String, String> {
+pub fn sync(root: &Path, doc: &str) -> Result<String, QuoteError> {
     let lines: Vec<&str> = doc.lines().collect();
-    let found = quotes(&lines).map_err(|line| format!("line {line}: a quote marker needs a fenced block"))?;
+    let found = quotes(&lines).map_err(QuoteError::Unfenced)?;
     let mut out: Vec<String> = Vec::new();
     let mut next = 0;
     for q in found {

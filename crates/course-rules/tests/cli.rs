@@ -18,6 +18,7 @@ fn scratch_repository(tag: &str) -> PathBuf {
         course_rules::lessons::copy_dir(&root.join(sub), &dir.join(sub)).unwrap();
     }
     copy_shared_allow_listed(&root, &dir);
+    copy_registry(&root, &dir);
     std::fs::copy(root.join("Cargo.toml"), dir.join("Cargo.toml")).unwrap();
     dir
 }
@@ -168,4 +169,11 @@ fn copy_shared_allow_listed(root: &Path, dir: &Path) {
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
         std::fs::copy(root.join(&listed), target).unwrap();
     }
+}
+
+/// The registry the rules find the lessons in, into the scratch copy `dir`.
+fn copy_registry(root: &Path, dir: &Path) {
+    let registry = dir.join(lesson_registry::REGISTRY);
+    std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
+    std::fs::copy(root.join(lesson_registry::REGISTRY), registry).unwrap();
 }

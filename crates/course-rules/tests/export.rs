@@ -126,7 +126,7 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_its_nvcc_lin
     let base = scratch("build");
     // One target folder for every exported lesson's binary.
     let target = base.join("target");
-    let all = lessons::lessons(&root);
+    let all = lessons::lessons(&root).unwrap();
     assert!(!all.is_empty(), "no lessons under {}", root.display());
     for (n, lesson) in all.iter().enumerate() {
         let name = lesson.dir.file_name().unwrap().to_str().unwrap();
@@ -145,7 +145,9 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_its_nvcc_lin
         assert_self_contained(&dest);
         let repo_lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
         let lesson_lock = std::fs::read_to_string(dest.join("Cargo.lock")).unwrap();
-        assert_eq!(lockfile::check_same_versions(&repo_lock, &lesson_lock), Ok(()));
+        if let Err(e) = lockfile::check_same_versions(&repo_lock, &lesson_lock) {
+            panic!("{e}");
+        }
 
         let built = Command::new(cargo())
             .args(["build", "--offline"])
@@ -194,7 +196,7 @@ fn an_unknown_lesson_is_refused_with_one_line_and_nothing_written() {
 #[test]
 fn a_destination_inside_the_checkout_is_refused_however_it_is_spelled() {
     let root = repository_root();
-    let lesson = lessons::lessons(&root).remove(0);
+    let lesson = lessons::lessons(&root).unwrap().remove(0);
     let name = lesson.dir.file_name().unwrap().to_str().unwrap();
     let outside = scratch("inside");
     let spellings = [
@@ -237,7 +239,7 @@ fn a_directory_that_is_not_empty_is_refused_and_left_as_it_was() {
     std::fs::write(dest.join("Cargo.toml"), "[package]\nname = \"mine\"\n").unwrap();
     std::fs::write(dest.join("src/main.rs"), "fn main() {}\n").unwrap();
     let before = snapshot(&dest);
-    let lesson = lessons::lessons(&repository_root()).remove(0);
+    let lesson = lessons::lessons(&repository_root()).unwrap().remove(0);
     let out = export(lesson.dir.file_name().unwrap().to_str().unwrap(), &dest);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -254,7 +256,7 @@ fn a_directory_that_is_not_empty_is_refused_and_left_as_it_was() {
 
 #[test]
 fn every_lesson_readme_says_how_to_take_it_away() {
-    for lesson in lessons::lessons(&repository_root()) {
+    for lesson in lessons::lessons(&repository_root()).unwrap() {
         let name = lesson.dir.file_name().unwrap().to_str().unwrap();
         let readme = std::fs::read_to_string(lesson.dir.join("README.md")).unwrap();
         let command = format!("cargo run -p course-rules -- export {name} ");

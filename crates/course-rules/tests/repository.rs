@@ -43,6 +43,7 @@ fn scratch_copy(tag: &str) -> PathBuf {
         course_rules::lessons::copy_dir(&root.join(sub), &dir.join(sub)).unwrap();
     }
     copy_shared_allow_listed(&root, &dir);
+    copy_registry(&root, &dir);
     dir
 }
 
@@ -268,4 +269,25 @@ fn a_planted_host_clock_in_a_script_or_in_included_rust_fails() {
         !problems.iter().any(|p| p.contains("peer_timers.py")),
         "{problems:#?}"
     );
+}
+
+/// The registry the rules find the lessons in, into the scratch copy `dir`.
+fn copy_registry(root: &Path, dir: &Path) {
+    let registry = dir.join(lesson_registry::REGISTRY);
+    std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
+    std::fs::copy(root.join(lesson_registry::REGISTRY), registry).unwrap();
+}
+
+#[test]
+fn the_lessons_are_the_registrys_not_every_folder_with_a_cu() {
+    let dir = scratch_copy("registry");
+    // A folder the registry does not name is no lesson, whatever it holds.
+    std::fs::create_dir_all(dir.join("code/scratchpad")).unwrap();
+    std::fs::write(dir.join("code/scratchpad/try.cu"), "int main() { return 0; }\n").unwrap();
+    assert_clean(check_lessons(&dir, None));
+    // A registered lesson without its program is a finding, not skipped.
+    std::fs::remove_file(dir.join("code/day53-pinned/pinned.cu")).unwrap();
+    let problems = check_lessons(&dir, None);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("registered as a lesson"), "{problems:?}");
 }

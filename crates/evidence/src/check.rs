@@ -115,13 +115,29 @@ pub fn table<'a>(
     }
 }
 
-/// The table as text: a legend of claims, then one line per transcript.
+/// The table as text: a legend of claims, one line per transcript, then
+/// what failed and why, each part a function of its own below.
 pub fn render(table: &Table) -> String {
+    let mut out = legend(table);
+    out.push_str(&grid(table));
+    out.push_str(&failure_notes(table));
+    out.push_str(&failed_runs(table));
+    out
+}
+
+/// `C1`, `C2`, ...: the claims the grid's columns stand for.
+fn legend(table: &Table) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}: claims", table.lesson);
     for (i, c) in table.claims.iter().enumerate() {
         let _ = writeln!(out, "  C{:<2} {:<32} {}", i + 1, c.id, c.statement);
     }
+    out
+}
+
+/// One line per transcript: its name, its exit status and a mark per claim.
+fn grid(table: &Table) -> String {
+    let mut out = String::new();
     let name_width = table
         .rows
         .iter()
@@ -151,6 +167,13 @@ pub fn render(table: &Table) -> String {
         }
         out.push('\n');
     }
+    out
+}
+
+/// Each failing cell with what happened, then each expected failure's
+/// reason once, as the lesson's list gives it.
+fn failure_notes(table: &Table) -> String {
+    let mut out = String::new();
     let mut notes: Vec<String> = Vec::new();
     let mut reasons: Vec<(&str, &str)> = Vec::new();
     for row in &table.rows {
@@ -186,19 +209,20 @@ pub fn render(table: &Table) -> String {
             let _ = writeln!(out, "  {id}: {reason}");
         }
     }
-    let failed_runs: Vec<&Row> = table
+    out
+}
+
+/// A line counting the runs that exited non-zero, which no claim judges.
+fn failed_runs(table: &Table) -> String {
+    let failed = table
         .rows
         .iter()
         .filter(|r| r.transcript.header.exit_code != 0)
-        .collect();
-    if !failed_runs.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n{} recorded run(s) failed (non-zero exit); no claim applies to them.",
-            failed_runs.len()
-        );
+        .count();
+    match failed {
+        0 => String::new(),
+        n => format!("\n{n} recorded run(s) failed (non-zero exit); no claim applies to them.\n"),
     }
-    out
 }
 
 fn short_name(file: &str) -> &str {

@@ -4,7 +4,7 @@
 //! the JSON a lesson's `--stats --json` wrote in each process.
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use lesson_spec::median;
 
@@ -84,8 +84,8 @@ pub fn methods(
     ncu: &[f64],
     peers: &[(String, f64)],
     runs: &[(String, Vec<f64>, Vec<f64>)],
-) -> Result<Vec<Method>, String> {
-    let reference = median(ncu.to_vec()).ok_or("no ncu durations found")?;
+) -> Result<Vec<Method>, InstrumentError> {
+    let reference = median(ncu.to_vec()).ok_or(InstrumentError::NoNcu)?;
     let mut out = vec![Method {
         name: "ncu".into(),
         label: format!("ncu gpu__time_duration ({} launches)", ncu.len()),
@@ -149,23 +149,59 @@ pub fn render_methods(methods: &[Method]) -> String {
     o
 }
 
+/// Why a session's proof could not be tabled.
+#[derive(Debug, thiserror::Error)]
+pub enum InstrumentError {
+    #[error("no ncu durations found")]
+    NoNcu,
+    #[error("{}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}", path.display())]
+    Json {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("no JSON files in {}", dir.display())]
+    NoJson { dir: PathBuf },
+    #[error("{}: session json-{session} needs its {kind} transcript; {found} have commit {commit}", dir.display())]
+    Transcript {
+        dir: PathBuf,
+        session: String,
+        kind: String,
+        found: usize,
+        commit: String,
+    },
+}
+
+fn read_error(path: &Path) -> impl FnOnce(std::io::Error) -> InstrumentError + '_ {
+    move |source| InstrumentError::Read {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// The table of one session's recordings.
 pub fn render(
     ncu: &[f64],
     peers: &[(String, f64)],
     runs: &[(String, Vec<f64>, Vec<f64>)],
-) -> Result<String, String> {
+) -> Result<String, InstrumentError> {
     Ok(render_methods(&methods(ncu, peers, runs)?))
 }
 
-fn read_text(p: &Path) -> Result<String, String> {
-    std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))
+fn read_text(p: &Path) -> Result<String, InstrumentError> {
+    std::fs::read_to_string(p).map_err(read_error(p))
 }
 
 /// The JSON files in `json_dir`, in name order: one per process.
-fn read_jsons(json_dir: &Path) -> Result<Vec<serde_json::Value>, String> {
+fn read_jsons(json_dir: &Path) -> Result<Vec<serde_json::Value>, InstrumentError> {
     let mut entries: Vec<_> = std::fs::read_dir(json_dir)
-        .map_err(|e| format!("{}: {e}", json_dir.display()))?
+        .map_err(read_error(json_dir))?
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
@@ -173,10 +209,16 @@ fn read_jsons(json_dir: &Path) -> Result<Vec<serde_json::Value>, String> {
     entries.sort();
     let mut jsons = Vec::new();
     for p in entries {
-        jsons.push(serde_json::from_str(&read_text(&p)?).map_err(|e| format!("{}: {e}", p.display()))?);
+        let json = serde_json::from_str(&read_text(&p)?).map_err(|source| InstrumentError::Json {
+            path: p.clone(),
+            source,
+        })?;
+        jsons.push(json);
     }
     if jsons.is_empty() {
-        return Err(format!("no JSON files in {}", json_dir.display()));
+        return Err(InstrumentError::NoJson {
+            dir: json_dir.to_path_buf(),
+        });
     }
     Ok(jsons)
 }
@@ -186,7 +228,7 @@ fn session_methods(
     ncu: &Path,
     peers: &Path,
     json_dir: &Path,
-) -> Result<(Vec<Method>, Vec<serde_json::Value>), String> {
+) -> Result<(Vec<Method>, Vec<serde_json::Value>), InstrumentError> {
     let ncu = ncu_durations_ms(&read_text(ncu)?);
     let peers = peer_medians(&read_text(peers)?);
     let jsons = read_jsons(json_dir)?;
@@ -194,7 +236,7 @@ fn session_methods(
 }
 
 /// Reads one session's ncu and peers transcripts and the JSON files in `json_dir`.
-pub fn from_files(ncu: &Path, peers: &Path, json_dir: &Path) -> Result<String, String> {
+pub fn from_files(ncu: &Path, peers: &Path, json_dir: &Path) -> Result<String, InstrumentError> {
     Ok(render_methods(&session_methods(ncu, peers, json_dir)?.0))
 }
 
@@ -242,9 +284,9 @@ impl Session {
 
 /// The `*-KIND.txt` transcripts in `dir` whose header's commit starts with
 /// `commit`, in name (time) order.
-fn transcripts_of(dir: &Path, kind: &str, commit: &str) -> Result<Vec<String>, String> {
+fn transcripts_of(dir: &Path, kind: &str, commit: &str) -> Result<Vec<String>, InstrumentError> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(read_error(dir))?
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(&format!("-{kind}.txt")))
@@ -266,9 +308,9 @@ fn transcripts_of(dir: &Path, kind: &str, commit: &str) -> Result<Vec<String>, S
 /// Every session in `dir` (`evidence/instrument`), in the order they were
 /// recorded. A folder `json-C-b` is the second session of commit C: its
 /// transcripts are the second ncu and peers transcripts of C.
-pub fn sessions(dir: &Path) -> Result<Vec<Session>, String> {
+pub fn sessions(dir: &Path) -> Result<Vec<Session>, InstrumentError> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(read_error(dir))?
         .flatten()
         .filter(|e| e.path().is_dir())
         .filter_map(|e| {
@@ -287,15 +329,18 @@ pub fn sessions(dir: &Path) -> Result<Vec<Session>, String> {
             }
             _ => (name.as_str(), None),
         };
-        let pick = |kind: &str| -> Result<String, String> {
+        let pick = |kind: &str| -> Result<String, InstrumentError> {
             let found = transcripts_of(dir, kind, commit)?;
             match (index, found.len()) {
                 (None, 1) => Ok(found[0].clone()),
                 (Some(i), _) if i < found.len() => Ok(found[i].clone()),
-                (_, n) => Err(format!(
-                    "{}: session json-{name} needs its {kind} transcript; {n} have commit {commit}",
-                    dir.display()
-                )),
+                (_, found) => Err(InstrumentError::Transcript {
+                    dir: dir.to_path_buf(),
+                    session: name.clone(),
+                    kind: kind.to_string(),
+                    found,
+                    commit: commit.to_string(),
+                }),
             }
         };
         let (ncu_file, peers_file) = (pick("ncu")?, pick("peers")?);

@@ -10,17 +10,28 @@ use evidence::{atomic, check, compare, figures, group, lessons, load, plot, reco
 use lesson_spec::Parsed;
 
 /// Recorded lesson runs as data.
+///
+/// Every command reads one tree: `--root DIR` (the repository; by default
+/// the one the working directory is in) and its `evidence/` folder, or the
+/// folder `--evidence DIR` names (a GPU session's OUT/evidence).
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
+    /// The repository [default: the one the working directory is in, else .].
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// The evidence folder to read or record into [default: ROOT/evidence].
+    #[arg(long, global = true, value_name = "DIR")]
+    evidence: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run COMMAND and write DIR/LESSON/<UTC start>-NAME.txt (header, then the
-    /// output as it comes) and its .json twin; print the transcript's path.
+    /// Run COMMAND and write EVIDENCE/LESSON/<UTC start>-NAME.txt (header,
+    /// then the output as it comes) and its .json twin; print the
+    /// transcript's path.
     ///
     /// Exit status: the program's, as a shell gives it (128+N for a program
     /// ended by signal N, 127 for one that could not start); 124 when
@@ -31,8 +42,6 @@ enum Command {
     /// command line. The path is printed only for a transcript finished
     /// with its twin.
     Record {
-        #[arg(long)]
-        dir: PathBuf,
         /// A lesson (`evidence lessons`) or one of the other evidence folders.
         #[arg(long, value_parser = record::lesson_folder)]
         lesson: String,
@@ -53,42 +62,49 @@ enum Command {
         #[arg(last = true, required = true, value_name = "COMMAND", value_parser = record::header_word)]
         command: Vec<String>,
     },
-    /// Every lesson page claim against every transcript in DIR; exit 1 on an
-    /// unexpected failure or an unreadable transcript, having reported all of them.
-    Check {
-        #[arg(default_value = "evidence")]
-        dir: PathBuf,
-    },
-    /// Two groups of runs of LESSON (files ending -A.txt and -B.txt) by their
-    /// medians, or, given two files, two transcripts side by side.
+    /// Every lesson page claim against every transcript in the evidence;
+    /// exit 1 on an unexpected failure or an unreadable transcript, having
+    /// reported all of them.
+    Check,
+    /// Two groups of runs of a lesson (files ending -RUN_A.txt and
+    /// -RUN_B.txt) by their medians.
     Compare {
-        /// LESSON A B [DIR], or FILE_A FILE_B.
-        #[arg(num_args = 2..=4, required = true)]
-        args: Vec<String>,
+        /// The lesson whose runs are compared.
+        #[arg(long)]
+        lesson: String,
+        /// The first group's run name (e.g. h200-cxx).
+        run_a: String,
+        /// The second group's run name (e.g. h200-rust).
+        run_b: String,
         /// Only runs of these commits (comma-separated prefixes).
         #[arg(long, default_value = "")]
         commit: String,
     },
-    /// Write the .json twin of every transcript in DIR.
-    Twins {
-        #[arg(default_value = "evidence")]
-        dir: PathBuf,
-    },
-    /// SVG charts of each lesson's runs into OUT_DIR.
+    /// Two transcript files side by side.
+    CompareFiles { file_a: PathBuf, file_b: PathBuf },
+    /// Write the .json twin of every transcript in the evidence.
+    Twins,
+    /// SVG charts of each lesson's runs.
     Plot {
-        /// [DIR] OUT_DIR: the evidence (default evidence/) and where to write.
-        #[arg(num_args = 1..=2, required = true)]
-        dirs: Vec<PathBuf>,
+        /// Where to write the charts.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
     },
     /// The instrument's proof from one session: ncu, the instrument's modes,
     /// the course's method and the peer tools, side by side.
     Instrument {
+        /// ncu's CSV of the session.
+        #[arg(long, value_name = "FILE")]
         ncu: PathBuf,
+        /// The peer tools' output of the session.
+        #[arg(long, value_name = "FILE")]
         peers: PathBuf,
+        /// The folder of the instrument's JSON files.
+        #[arg(long, value_name = "DIR")]
         json_dir: PathBuf,
     },
-    /// Every figure block in the documents against the evidence: exit 1
-    /// listing each stale block; with --write, rewrite them.
+    /// Every figure block in the repository's documents against the
+    /// evidence: exit 1 listing each stale block; with --write, rewrite them.
     Figures {
         /// Rewrite every stale block from the evidence.
         #[arg(long, conflicts_with = "list")]
@@ -96,18 +112,32 @@ enum Command {
         /// List every block: file, name and query.
         #[arg(long)]
         list: bool,
-        /// The repository's root.
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
     },
     /// The lessons this workspace knows, one per line.
     Lessons,
-    /// How LESSON is recorded, as `key value` lines for scripts.
-    Recipe { lesson: String },
+    /// How a lesson is recorded, as `key value` lines for scripts.
+    Recipe {
+        #[arg(long)]
+        lesson: String,
+    },
+    /// Build a lesson's C++ program as a learner does: ROOT/code/LESSON
+    /// copied alone into a folder, its recipe's nvcc line run there. Prints
+    /// the program's path; nvcc's output goes to stderr.
+    BuildAlone {
+        #[arg(long)]
+        lesson: String,
+        /// The compiler that runs the line.
+        #[arg(long, value_name = "PATH", default_value = "nvcc")]
+        nvcc: PathBuf,
+        /// The folder to build in (created; must not hold the lesson
+        /// already) [default: a new temporary folder, left in place].
+        #[arg(long, value_name = "DIR")]
+        into: Option<PathBuf>,
+    },
 }
 
 fn env_assignment(word: &str) -> Result<(String, String), String> {
-    let word = record::header_word(word)?;
+    let word = record::header_word(word).map_err(|e| e.to_string())?;
     match word.split_once('=') {
         Some((k, v)) if !k.is_empty() && !k.starts_with('-') => Ok((k.to_string(), v.to_string())),
         _ => Err(format!("`{word}` is not VAR=value (put -- before the command)")),
@@ -120,9 +150,16 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let root = match cli.root {
+        Some(root) => root,
+        None => {
+            let here = std::env::current_dir().context("reading the working directory")?;
+            lesson_registry::find_repository(&here).unwrap_or_else(|| PathBuf::from("."))
+        }
+    };
+    let evidence = cli.evidence.unwrap_or_else(|| root.join("evidence"));
     match cli.command {
         Command::Record {
-            dir,
             lesson,
             name,
             timeout,
@@ -131,7 +168,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             command,
         } => {
             let request = record::Request {
-                dir,
+                dir: evidence,
                 lesson,
                 name,
                 env,
@@ -141,33 +178,80 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             return Ok(record_cmd(&request));
         }
-        Command::Check { dir } => return check(&dir),
-        Command::Compare { args, commit } => compare_cmd(&args, &commit)?,
-        Command::Twins { dir } => return twins(&dir),
-        Command::Plot { dirs } => match dirs.as_slice() {
-            [out] => plot_all(Path::new("evidence"), out)?,
-            [dir, out] => plot_all(dir, out)?,
-            _ => unreachable!("clap takes one or two"),
-        },
+        Command::Check => return check(&evidence),
+        Command::Compare {
+            lesson,
+            run_a,
+            run_b,
+            commit,
+        } => compare_groups(&evidence, &lesson, &run_a, &run_b, &commit)?,
+        Command::CompareFiles { file_a, file_b } => {
+            let (ta, tb) = (transcript::read(&file_a)?, transcript::read(&file_b)?);
+            let (a, b) = (file_a.display().to_string(), file_b.display().to_string());
+            print!("{}", compare::render(&a, &[&ta], &b, &[&tb]));
+        }
+        Command::Twins => return twins(&evidence),
+        Command::Plot { out } => plot_all(&evidence, &out)?,
         Command::Instrument { ncu, peers, json_dir } => {
-            let table =
-                evidence::instrument::from_files(&ncu, &peers, &json_dir).map_err(anyhow::Error::msg)?;
+            let table = evidence::instrument::from_files(&ncu, &peers, &json_dir)?;
             print!("{table}");
         }
-        Command::Figures { list: true, root, .. } => {
-            for line in figures::list(&root).map_err(anyhow::Error::msg)? {
+        Command::Figures { list: true, .. } => {
+            for line in figures::list(&root)? {
                 println!("{line}");
             }
         }
-        Command::Figures { write, root, .. } => return figures_cmd(&root, write),
+        Command::Figures { write, .. } => return figures_cmd(&root, &evidence, write),
         Command::Lessons => {
             for lesson in lessons::LESSONS {
                 println!("{}", lesson.name());
             }
         }
         Command::Recipe { lesson } => print!("{}", find_lesson(&lesson)?.recipe().to_lines()),
+        Command::BuildAlone { lesson, nvcc, into } => {
+            println!("{}", build_alone(&root, &lesson, &nvcc, into)?.display())
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `evidence build-alone`: the lesson's recipe line run by the one
+/// build-alone routine (`lesson_registry::build_alone`, which course-rules'
+/// rule 10 runs too) in `into` or a new temporary folder.
+fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let line = find_lesson(lesson)?.recipe().nvcc;
+    let made_here = into.is_none();
+    let into = match into {
+        Some(dir) if dir.read_dir().is_ok_and(|mut d| d.next().is_some()) => {
+            bail!(
+                "--into {}: not empty; build-alone builds in a new or empty folder",
+                dir.display()
+            )
+        }
+        Some(dir) => dir,
+        None => tempfile::Builder::new()
+            .prefix(&format!("{lesson}-alone-"))
+            .tempdir()
+            .context("making a temporary folder to build in")?
+            .keep(),
+    };
+    let dir = root.join("code").join(lesson);
+    let built = lesson_registry::build_alone(&dir, nvcc, line, None, &into);
+    if built.is_err() && made_here {
+        // A folder this command made and nothing was built in is not left behind.
+        let _ = std::fs::remove_dir_all(&into);
+    }
+    match built {
+        Ok(program) => Ok(program),
+        Err(lesson_registry::BuildError::Failed { first_error, output }) => {
+            eprint!("{output}");
+            bail!(
+                "{lesson} copied alone into {} does not build with `{line}`: {first_error}",
+                into.display()
+            )
+        }
+        Err(e) => Err(anyhow::Error::new(e).context(format!("building {lesson} alone with `{line}`"))),
+    }
 }
 
 /// Records, prints the transcript's path, and passes the program's exit
@@ -232,8 +316,8 @@ fn check(dir: &Path) -> anyhow::Result<ExitCode> {
 
 /// Checks (or with `write` rewrites) every figure block under `root`, and
 /// says which blocks were rewritten and which were not.
-fn figures_cmd(root: &Path, write: bool) -> anyhow::Result<ExitCode> {
-    let outcome = figures::run(root, write);
+fn figures_cmd(root: &Path, evidence: &Path, write: bool) -> anyhow::Result<ExitCode> {
+    let outcome = figures::run(root, evidence, write);
     for e in &outcome.errors {
         eprintln!("error: {e}");
     }
@@ -273,19 +357,6 @@ fn figures_cmd(root: &Path, write: bool) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::FAILURE)
-}
-
-fn compare_cmd(args: &[String], commit: &str) -> anyhow::Result<()> {
-    match args {
-        [a, b] => {
-            let (ta, tb) = (transcript::read(Path::new(a))?, transcript::read(Path::new(b))?);
-            print!("{}", compare::render(a, &[&ta], b, &[&tb]));
-            Ok(())
-        }
-        [lesson, a, b] => compare_groups(Path::new("evidence"), lesson, a, b, commit),
-        [lesson, a, b, dir] => compare_groups(Path::new(dir), lesson, a, b, commit),
-        _ => unreachable!("clap takes two to four"),
-    }
 }
 
 fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> anyhow::Result<()> {
@@ -361,8 +432,7 @@ fn plot_all(dir: &Path, out: &Path) -> anyhow::Result<()> {
             let references: Vec<&dyn Parsed> = references.iter().filter_map(|t| t.body.parsed()).collect();
             for spec in lesson.charts(program, &runs_parsed, &references) {
                 let path = out.join(format!("{}.svg", spec.stem));
-                let svg =
-                    plot::svg(&plot::from_spec(&spec, plot::describe(&runs))).map_err(anyhow::Error::msg)?;
+                let svg = plot::svg(&plot::from_spec(&spec, plot::describe(&runs)))?;
                 atomic::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
                 println!("{}", path.display());
             }

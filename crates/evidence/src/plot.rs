@@ -134,14 +134,27 @@ fn rgb(c: [u8; 3]) -> RGBColor {
     RGBColor(c[0], c[1], c[2])
 }
 
+/// A chart plotters could not draw.
+#[derive(Debug, thiserror::Error)]
+#[error("drawing {title:?}")]
+pub struct PlotError {
+    pub title: String,
+    #[source]
+    pub source: Failure,
+}
+
 /// The chart as an SVG document.
-pub fn svg(chart: &Chart) -> Result<String, String> {
+pub fn svg(chart: &Chart) -> Result<String, PlotError> {
     let mut out = String::new();
-    draw(chart, &mut out).map_err(|e| format!("drawing {:?}: {e}", chart.title))?;
+    draw(chart, &mut out).map_err(|source| PlotError {
+        title: chart.title.clone(),
+        source,
+    })?;
     Ok(out)
 }
 
-type Failure = Box<dyn std::error::Error>;
+/// What plotters' SVG backend fails with (its writes are `io::Error`s).
+pub type Failure = plotters::drawing::DrawingAreaErrorKind<std::io::Error>;
 
 fn draw(chart: &Chart, out: &mut String) -> Result<(), Failure> {
     let root = SVGBackend::with_string(out, SIZE).into_drawing_area();

@@ -117,50 +117,61 @@ fn io_at(path: &Path) -> impl FnOnce(io::Error) -> Error + '_ {
     }
 }
 
+/// A value of one of `evidence record`'s options that it refuses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadValue {
+    #[error(transparent)]
+    Folder(#[from] lessons::UnknownFolder),
+    #[error(
+        "{0:?} is not a run name: one word of letters, digits, '.', '_', '+' and '-', \
+         starting with a letter or digit"
+    )]
+    RunName(String),
+    #[error("{0:?} holds a line break, which a transcript's header cannot record")]
+    LineBreak(String),
+    #[error("{0:?}: expected a number of seconds above zero")]
+    Seconds(String),
+}
+
 /// The value of `--lesson`: an evidence folder ([`lessons::folder`]);
 /// anything else (`../x`, `/tmp`, `''`, a typo) would put the transcript
 /// where `evidence check` does not look.
-pub fn lesson_folder(name: &str) -> Result<String, String> {
-    lessons::folder(name).map(str::to_string)
+pub fn lesson_folder(name: &str) -> Result<String, BadValue> {
+    Ok(lessons::folder(name)?.to_string())
 }
 
 /// The value of `--name`: one file-name word of letters, digits, `.`, `_`,
 /// `+` and `-`, starting with a letter or digit (`h200-cxx-eager`).
-pub fn run_name(name: &str) -> Result<String, String> {
+pub fn run_name(name: &str) -> Result<String, BadValue> {
     let mut chars = name.chars();
     let starts_well = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
     let rest_fits = chars.all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c));
     if starts_well && rest_fits {
         Ok(name.to_string())
     } else {
-        Err(format!(
-            "{name:?} is not a run name: one word of letters, digits, '.', '_', '+' and '-', \
-             starting with a letter or digit"
-        ))
+        Err(BadValue::RunName(name.to_string()))
     }
 }
 
 /// A word of the command or the environment: anything a header line can
 /// hold, which is anything without a line break (or NUL, which no argument
 /// can hold).
-pub fn header_word(word: &str) -> Result<String, String> {
+pub fn header_word(word: &str) -> Result<String, BadValue> {
     match word.contains(['\n', '\r', '\0']) {
         false => Ok(word.to_string()),
-        true => Err(format!(
-            "{word:?} holds a line break, which a transcript's header cannot record"
-        )),
+        true => Err(BadValue::LineBreak(word.to_string())),
     }
 }
 
 /// A number of seconds above zero, fractions allowed (`--timeout`,
 /// `--grace`).
-pub fn parse_seconds(seconds: &str) -> Result<Duration, String> {
+pub fn parse_seconds(seconds: &str) -> Result<Duration, BadValue> {
     seconds
         .parse::<f64>()
         .ok()
         .filter(|s| *s > 0.0)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| format!("{seconds:?}: expected a number of seconds above zero"))
+        .ok_or_else(|| BadValue::Seconds(seconds.to_string()))
 }
 
 fn stdout_of(program: &str, args: &[&str]) -> Option<String> {
@@ -515,7 +526,7 @@ mod tests {
             "scratch",
             "Day09-timing",
         ] {
-            let e = lesson_folder(bad).unwrap_err();
+            let e = lesson_folder(bad).unwrap_err().to_string();
             assert!(e.contains("known: ") && e.contains("day09-timing"), "{bad}: {e}");
         }
         for good in [

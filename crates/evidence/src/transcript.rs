@@ -189,7 +189,7 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
         match key {
             "lesson" => header.lesson = value,
             "date" => {
-                check_date(&value).map_err(|m| err(i + 1, m))?;
+                check_date(&value).map_err(|m| err(i + 1, m.to_string()))?;
                 header.date = value;
             }
             "gpu" => header.gpu = value,
@@ -200,7 +200,7 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
             "command" => header.command = value,
             "environment" => header.environment = value,
             "commit" => {
-                check_commit(&value).map_err(|m| err(i + 1, m))?;
+                check_commit(&value).map_err(|m| err(i + 1, m.to_string()))?;
                 header.commit = value;
             }
             "exit code" => {
@@ -238,7 +238,7 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
 
     let body = body(file, &header, &output).map_err(|(line, m)| err(line, m))?;
     if let Some(parsed) = body.parsed() {
-        impossible_figure(parsed).map_err(|m| err(first_body_line, m))?;
+        impossible_figure(parsed).map_err(|m| err(first_body_line, m.to_string()))?;
     }
     Ok(Transcript {
         file: file.to_string(),
@@ -272,28 +272,38 @@ pub fn utc_now() -> Option<String> {
     (out.status.success() && date(&now).is_some()).then_some(now)
 }
 
-fn check_date(value: &str) -> Result<(), String> {
-    date(value).map(|_| ()).ok_or_else(|| {
-        format!(
-            "date {} is not a UTC time as `evidence record` writes it (2026-11-30T04:44:49Z)",
-            quoted(value)
-        )
-    })
+/// A header value, a figure or a command that no real run could have
+/// given: why a transcript is refused (as a [`ParseError`]'s message).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Impossible {
+    #[error("date {} is not a UTC time as `evidence record` writes it (2026-11-30T04:44:49Z)", quoted(.0))]
+    Date(String),
+    #[error("commit {} is not a git commit (7 to 40 hexadecimal digits)", quoted(.0))]
+    Commit(String),
+    #[error("figure `{label}` is {value}, not a finite number")]
+    NotFinite { label: String, value: f64 },
+    #[error("figure `{label}` is {value}: a time is never negative")]
+    NegativeTime { label: String, value: f64 },
+    #[error("the file is named as a run of {program}, but its command does not run `{binary}`")]
+    WrongProgram { program: &'static str, binary: String },
+}
+
+fn check_date(value: &str) -> Result<(), Impossible> {
+    date(value)
+        .map(|_| ())
+        .ok_or_else(|| Impossible::Date(value.to_string()))
 }
 
 /// A commit is a git object name: 7 to 40 lowercase hexadecimal digits.
 /// `record` holds the commit it writes to the same rule.
-pub fn check_commit(value: &str) -> Result<(), String> {
+pub fn check_commit(value: &str) -> Result<(), Impossible> {
     let hex = value
         .bytes()
         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
     if hex && (7..=40).contains(&value.len()) {
         Ok(())
     } else {
-        Err(format!(
-            "commit {} is not a git commit (7 to 40 hexadecimal digits)",
-            quoted(value)
-        ))
+        Err(Impossible::Commit(value.to_string()))
     }
 }
 
@@ -305,14 +315,15 @@ const TIME_UNITS: [&str; 4] = ["s", "ms", "us", "ns"];
 
 /// The first figure no run could have measured: one not finite (a NaN, or
 /// a value too large for its type, read as `inf`), or a negative time.
-fn impossible_figure(parsed: &dyn Parsed) -> Result<(), String> {
+fn impossible_figure(parsed: &dyn Parsed) -> Result<(), Impossible> {
     for (label, value) in parsed.figures() {
+        let label = label.to_string();
         if !value.is_finite() {
-            return Err(format!("figure `{label}` is {value}, not a finite number"));
+            return Err(Impossible::NotFinite { label, value });
         }
         let unit = label.rsplit(", ").next().unwrap_or("");
         if value < 0.0 && label.contains(", ") && TIME_UNITS.contains(&unit) {
-            return Err(format!("figure `{label}` is {value}: a time is never negative"));
+            return Err(Impossible::NegativeTime { label, value });
         }
     }
     Ok(())
@@ -428,12 +439,12 @@ pub fn place(path: &Path, t: &Transcript) -> Result<(), ParseError> {
             format!("the file name does not begin with the run's date as `evidence record` names it: `{stamp}-NAME.txt`"),
         ));
     }
-    program_matches(t).map_err(|m| err("command", m))
+    program_matches(t).map_err(|m| err("command", m.to_string()))
 }
 
 /// A run named as one of its lesson's programs runs that program: `-cxx`
 /// the binary of the lesson's nvcc line, `-rust` the lesson's own binary.
-fn program_matches(t: &Transcript) -> Result<(), String> {
+fn program_matches(t: &Transcript) -> Result<(), Impossible> {
     let Some(lesson) = lessons::find(&t.header.lesson) else {
         return Ok(());
     };
@@ -455,9 +466,7 @@ fn program_matches(t: &Transcript) -> Result<(), String> {
     if runs(&|b| b == binary || (program == "the Rust twin" && b.starts_with(&twin_variant))) {
         Ok(())
     } else {
-        Err(format!(
-            "the file is named as a run of {program}, but its command does not run `{binary}`"
-        ))
+        Err(Impossible::WrongProgram { program, binary })
     }
 }
 
@@ -484,7 +493,7 @@ mod tests {
     #[test]
     fn a_negative_time_is_impossible_but_a_signed_difference_is_not() {
         let time = Figures(vec![("spin wake-up, us", -4.2)]);
-        let err = impossible_figure(&time).unwrap_err();
+        let err = impossible_figure(&time).unwrap_err().to_string();
         assert!(err.contains("never negative"), "{err}");
         let difference = Figures(vec![(
             "spin wait after the calls less the kernel, us (signed)",

@@ -63,39 +63,52 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Why a twin is not its transcript's.
+#[derive(Debug, thiserror::Error)]
+pub enum TwinError {
+    #[error("a twin with no transcript: {} is missing", transcript.display())]
+    NoTranscript { transcript: PathBuf },
+    #[error(transparent)]
+    Read(#[from] std::io::Error),
+    /// serde's message is part of this one, so it is not a cause as well.
+    #[error("not JSON ({0})")]
+    NotJson(serde_json::Error),
+    /// Where the twin and what the transcript gives now part: the first
+    /// field, key or value that differs, as a reader would look for it.
+    #[error("{0}")]
+    Differs(String),
+}
+
 /// Whether the twin at `path` says exactly what its transcript says; an
 /// error says where it does not. A transcript that cannot be read as text
 /// is its own error, reported where transcripts are, not here.
-pub fn check(path: &Path) -> Result<(), String> {
+pub fn check(path: &Path) -> Result<(), TwinError> {
     let transcript = path.with_extension("txt");
     let Ok(bytes) = std::fs::read(&transcript) else {
-        return Err(format!(
-            "a twin with no transcript: {} is missing",
-            transcript.display()
-        ));
+        return Err(TwinError::NoTranscript { transcript });
     };
     let Ok(text) = String::from_utf8(bytes) else {
         return Ok(());
     };
-    let twin_text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let twin: Value = serde_json::from_str(&twin_text).map_err(|e| format!("not JSON ({e})"))?;
+    let twin_text = std::fs::read_to_string(path)?;
+    let twin: Value = serde_json::from_str(&twin_text).map_err(TwinError::NotJson)?;
     let expected = json(&transcript.display().to_string(), &text);
     same_run(&twin, &expected, &text)
 }
 
 /// A twin against what its transcript gives now. The file it names may be
 /// where it was written (another machine's folder), but not another file.
-fn same_run(twin: &Value, expected: &Value, text: &str) -> Result<(), String> {
+fn same_run(twin: &Value, expected: &Value, text: &str) -> Result<(), TwinError> {
     let name = |v: &Value| {
         v["file"]
             .as_str()
             .map(|f| f.rsplit('/').next().unwrap_or(f).to_string())
     };
     if name(twin) != name(expected) {
-        return Err(format!(
+        return Err(TwinError::Differs(format!(
             "names the file {:?}, not its transcript {:?}",
             twin["file"], expected["file"]
-        ));
+        )));
     }
     let keys = |v: &Value| -> Vec<String> {
         v.as_object()
@@ -103,7 +116,9 @@ fn same_run(twin: &Value, expected: &Value, text: &str) -> Result<(), String> {
             .unwrap_or_default()
     };
     if let Some(extra) = keys(twin).into_iter().find(|k| expected.get(k).is_none()) {
-        return Err(format!("`{extra}` is in the twin but not in the transcript"));
+        return Err(TwinError::Differs(format!(
+            "`{extra}` is in the twin but not in the transcript"
+        )));
     }
     if let Some(want) = expected["parse_error"].as_str() {
         // The error names the file where the twin was written; the rest
@@ -114,14 +129,18 @@ fn same_run(twin: &Value, expected: &Value, text: &str) -> Result<(), String> {
         };
         return match twin["parse_error"].as_str() {
             Some(got) if after_file(got, twin) == after_file(want, expected) => Ok(()),
-            _ => Err(format!(
+            _ => Err(TwinError::Differs(format!(
                 "the transcript does not parse ({want}), and the twin does not say so"
-            )),
+            ))),
         };
     }
     for part in ["header", "sanitizer"] {
         if twin[part] != expected[part] {
-            return Err(first_difference(part, &twin[part], &expected[part]));
+            return Err(TwinError::Differs(first_difference(
+                part,
+                &twin[part],
+                &expected[part],
+            )));
         }
     }
     let (body, want) = (&twin["body"], &expected["body"]);
@@ -129,7 +148,7 @@ fn same_run(twin: &Value, expected: &Value, text: &str) -> Result<(), String> {
         return if body == want {
             Ok(())
         } else {
-            Err(first_difference("body", body, want))
+            Err(TwinError::Differs(first_difference("body", body, want)))
         };
     }
     // An earlier shape of a report: its fields beside `kind`.
@@ -141,10 +160,10 @@ fn same_run(twin: &Value, expected: &Value, text: &str) -> Result<(), String> {
         }
         return earlier_shape_agrees(&earlier, &want["data"], text);
     }
-    Err(format!(
+    Err(TwinError::Differs(format!(
         "the body is {} in the twin but {} in the transcript",
         body["kind"], want["kind"]
-    ))
+    )))
 }
 
 /// `path = value` for every number, string and flag in `v`.
@@ -197,7 +216,7 @@ fn same_number(a: f64, b: f64) -> bool {
 /// A report in an earlier shape against the report now: a field whose name
 /// is still used holds the same value; any other number is one of the
 /// report's numbers not yet matched; any text is in the transcript.
-fn earlier_shape_agrees(earlier: &Value, now: &Value, text: &str) -> Result<(), String> {
+fn earlier_shape_agrees(earlier: &Value, now: &Value, text: &str) -> Result<(), TwinError> {
     let (mut old, mut new) = (Vec::new(), Vec::new());
     leaves(earlier, String::new(), &mut old);
     leaves(now, String::new(), &mut new);
@@ -220,9 +239,9 @@ fn earlier_shape_agrees(earlier: &Value, now: &Value, text: &str) -> Result<(), 
             _ => value == want,
         };
         if !agree {
-            return Err(format!(
+            return Err(TwinError::Differs(format!(
                 "`body.{path}` is {value} in the twin but {want} in the transcript"
-            ));
+            )));
         }
     }
     for (path, value) in &renamed {
@@ -236,9 +255,9 @@ fn earlier_shape_agrees(earlier: &Value, now: &Value, text: &str) -> Result<(), 
             _ => false,
         };
         if !found {
-            return Err(format!(
+            return Err(TwinError::Differs(format!(
                 "`body.{path}` is {value} in the twin, which the transcript does not give"
-            ));
+            )));
         }
     }
     Ok(())
@@ -266,7 +285,7 @@ mod tests {
             at("file") < at("header") && at("header") < at("sanitizer") && at("sanitizer") < at("body"),
             "{written}"
         );
-        assert_eq!(check(&twin), Ok(()));
+        assert!(check(&twin).is_ok(), "{:?}", check(&twin));
         // A transcript this tool cannot parse gets a twin saying so.
         write(&path, "no header\n").unwrap();
         let written = std::fs::read_to_string(&twin).unwrap();
@@ -278,9 +297,9 @@ mod tests {
         let now = json!({"warm_ms": 0.061000000685453415, "cold_ms": 0.3100000023841858, "n": 3});
         let text = "GPU: H200";
         let earlier = json!({"warm_ms": 0.061, "first_launch_ms": 0.31, "gpu": "H200"});
-        assert_eq!(earlier_shape_agrees(&earlier, &now, text), Ok(()));
+        assert!(earlier_shape_agrees(&earlier, &now, text).is_ok());
         let edited = json!({"warm_ms": 99.0, "first_launch_ms": 0.31});
-        let e = earlier_shape_agrees(&edited, &now, text).unwrap_err();
+        let e = earlier_shape_agrees(&edited, &now, text).unwrap_err().to_string();
         assert!(e.contains("body.warm_ms` is 99.0"), "{e}");
         let invented = json!({"warm_ms": 0.061, "first_launch_ms": 0.5});
         assert!(earlier_shape_agrees(&invented, &now, text).is_err());

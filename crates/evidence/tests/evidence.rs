@@ -207,7 +207,7 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
     assert!(failures[0].contains(&name), "{failures:?}");
 
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .arg("check")
+        .args(["check", "--evidence"])
         .arg(&dir)
         .output()
         .unwrap();
@@ -239,7 +239,7 @@ fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
         std::fs::write(dir.join("day53-pinned").join(name), text).unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .arg("check")
+        .args(["check", "--evidence"])
         .arg(&dir)
         .output()
         .unwrap();
@@ -340,7 +340,14 @@ fn mutated_transcripts_never_panic() {
 #[test]
 fn compare_groups_by_their_medians() {
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .args(["compare", "day53-pinned", "h200-cxx", "h200-rust"])
+        .args([
+            "compare",
+            "--lesson",
+            "day53-pinned",
+            "h200-cxx",
+            "h200-rust",
+            "--evidence",
+        ])
         .arg(evidence_dir())
         .output()
         .unwrap();
@@ -373,7 +380,7 @@ fn recording_keeps_output_order_exit_code_and_never_overwrites() {
     let _ = std::fs::remove_dir_all(&dir);
     let record = || {
         Command::new(env!("CARGO_BIN_EXE_evidence"))
-            .args(["record", "--dir"])
+            .args(["record", "--evidence"])
             .arg(&dir)
             .args(["--lesson", "day09-timing", "--name", "test", "FOO=bar", "--"])
             .args(["sh", "-c", "echo one; echo two >&2; echo \"$FOO\"; exit 3"])
@@ -416,11 +423,11 @@ fn evidence(args: &[&str]) -> std::process::Output {
 fn bad_command_lines_are_clap_usage_errors() {
     for args in [
         &["frobnicate"][..],
-        &["record", "--dir"],
-        &["record", "--dir", "x", "--lesson", "l", "--name", "n", "--"],
+        &["record", "--evidence"],
+        &["record", "--evidence", "x", "--lesson", "l", "--name", "n", "--"],
         &[
             "record",
-            "--dir",
+            "--evidence",
             "x",
             "--lesson",
             "l",
@@ -431,6 +438,12 @@ fn bad_command_lines_are_clap_usage_errors() {
             "true",
         ],
         &["compare", "one"],
+        // No meaning by count: a third run name, or a folder, is refused.
+        &["compare", "--lesson", "day53-pinned", "a", "b", "evidence"],
+        &["compare-files", "one"],
+        &["plot", "evidence/plots"],
+        &["check", "evidence"],
+        &["recipe", "day09-timing"],
     ] {
         let out = evidence(args);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -444,11 +457,31 @@ fn bad_command_lines_are_clap_usage_errors() {
 fn runtime_failures_are_one_line_and_exit_1() {
     for (args, want) in [
         (
-            &["recipe", "day99-nothing"][..],
+            &["recipe", "--lesson", "day99-nothing"][..],
             "no lesson is named `day99-nothing`",
         ),
-        (&["check", "/nonexistent/evidence"], "no transcripts found"),
-        (&["compare", "day99-nothing", "a", "b"], "no lesson is named"),
+        (
+            &["check", "--evidence", "/nonexistent/evidence"],
+            "no transcripts found",
+        ),
+        (
+            &["compare", "--lesson", "day99-nothing", "a", "b"],
+            "no lesson is named",
+        ),
+        (
+            &["build-alone", "--lesson", "day99-nothing"],
+            "no lesson is named",
+        ),
+        (
+            &[
+                "build-alone",
+                "--lesson",
+                "day09-timing",
+                "--nvcc",
+                "/nonexistent/nvcc",
+            ],
+            "cannot run /nonexistent/nvcc",
+        ),
     ] {
         let out = evidence(args);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -467,11 +500,14 @@ fn help_and_version_work_for_every_subcommand() {
         "record",
         "check",
         "compare",
+        "compare-files",
         "twins",
         "plot",
         "instrument",
+        "figures",
         "lessons",
         "recipe",
+        "build-alone",
     ] {
         let out = evidence(&[sub, "--help"]);
         assert_eq!(out.status.code(), Some(0), "{sub}");
@@ -494,7 +530,7 @@ fn scripts_read_the_lessons_and_their_recipes() {
         lessons::LESSONS.iter().map(|l| l.name()).collect::<Vec<_>>()
     );
     for name in &names {
-        let out = evidence(&["recipe", name]);
+        let out = evidence(&["recipe", "--lesson", name]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(text, lesson(name).recipe().to_lines());
         assert!(text.starts_with("nvcc nvcc "), "{text}");
@@ -505,7 +541,7 @@ fn scripts_read_the_lessons_and_their_recipes() {
 fn a_closed_output_pipe_ends_the_program_quietly() {
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .args(["check"])
+        .args(["check", "--evidence"])
         .arg(evidence_dir())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -539,7 +575,7 @@ fn twins_go_past_an_unreadable_transcript() {
     std::fs::write(&copies[0], bytes).unwrap();
 
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .arg("twins")
+        .args(["twins", "--evidence"])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -550,6 +586,78 @@ fn twins_go_past_an_unreadable_transcript() {
     assert!(!copies[0].with_extension("json").exists());
     for good in &copies[1..] {
         let twin = good.with_extension("json");
-        assert_eq!(evidence::twin::check(&twin), Ok(()), "{}", twin.display());
+        if let Err(e) = evidence::twin::check(&twin) {
+            panic!("{}: {e}", twin.display());
+        }
     }
+}
+
+/// `build-alone` runs the lesson's recipe line in a copy of its directory
+/// alone and prints the program's path; a stand-in for nvcc shows what it
+/// was given and where.
+#[test]
+fn build_alone_runs_the_recipe_line_in_a_copy_of_the_lesson_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = tempfile::tempdir().unwrap();
+    let fake = scratch.path().join("nvcc");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n# Writes the -o file with the arguments it was given.\n\
+         while [ \"$1\" != -o ]; do shift; done\necho \"built in $PWD\" >\"$2\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let into = scratch.path().join("alone");
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["build-alone", "--lesson", "day53-pinned", "--nvcc"])
+        .arg(&fake)
+        .arg("--into")
+        .arg(&into)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let program = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let binary = lesson("day53-pinned").recipe().binary().unwrap();
+    assert_eq!(program, into.join(binary));
+    assert!(into.join("pinned.cu").is_file() && into.join("README.md").is_file());
+    let built = std::fs::read_to_string(&program).unwrap();
+    assert!(built.contains(&into.display().to_string()), "{built}");
+
+    // A failed build in a folder of its own making leaves no folder behind.
+    let before = alone_folders();
+    let failed = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args([
+            "build-alone",
+            "--lesson",
+            "day53-pinned",
+            "--nvcc",
+            "/nonexistent/nvcc",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(alone_folders().is_subset(&before), "a build folder was left");
+
+    // A folder that already holds something is refused, not built over.
+    let again = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["build-alone", "--lesson", "day53-pinned", "--into"])
+        .arg(&into)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("not empty"));
+}
+
+/// The temporary folders `build-alone` makes for day53-pinned.
+fn alone_folders() -> std::collections::BTreeSet<PathBuf> {
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("day53-pinned-alone-"))
+        })
+        .collect()
 }

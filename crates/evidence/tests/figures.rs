@@ -25,7 +25,7 @@ fn figures_cli(root: &Path, write: bool) -> Output {
 
 #[test]
 fn every_figure_block_in_the_repository_matches_the_evidence() {
-    let outcome = figures::run(&repository(), false);
+    let outcome = figures::run(&repository(), &repository().join("evidence"), false);
     assert!(outcome.errors.is_empty(), "{}", outcome.errors.join("\n"));
     assert!(
         outcome.stale.is_empty(),
@@ -147,7 +147,10 @@ fn the_list_names_every_block_with_its_query() {
         stdout.lines().any(|l| l == line),
         "{line} missing from:\n{stdout}"
     );
-    assert_eq!(stdout.lines().count(), figures::run(&root, false).blocks);
+    assert_eq!(
+        stdout.lines().count(),
+        figures::run(&root, &root.join("evidence"), false).blocks
+    );
 }
 
 /// A fresh root whose `evidence` is the repository's, and `day09-timing`'s
@@ -329,7 +332,7 @@ fn rotated_evidence() -> tempfile::TempDir {
 #[test]
 fn lines_reads_the_labelled_numbers_of_successful_diagnostics_runs() {
     let root = rotated_evidence();
-    let ev = figures::Evidence::new(root.path());
+    let ev = figures::Evidence::new(&root.path().join("evidence"));
     let rotated = r#"lines("h200-pageable-rotated", "16 MiB pageable rotated, GB/s")"#;
     let one = r#"lines("h200-pageable-rotated", "16 MiB pageable one buffer, GB/s")"#;
     let doc = format!(
@@ -357,7 +360,7 @@ fn lines_reads_the_labelled_numbers_of_successful_diagnostics_runs() {
 #[test]
 fn lines_of_a_label_not_found_is_an_error_naming_the_block() {
     let root = rotated_evidence();
-    let ev = figures::Evidence::new(root.path());
+    let ev = figures::Evidence::new(&root.path().join("evidence"));
     let doc = "a <!-- figure missing: {count(lines(\"h200-pageable-rotated\", \"32 MiB pinned rotated, GB/s\"))} -->1<!-- /figure -->\n\
                b <!-- figure text: {count(lines(\"h200-pageable-rotated\", \"GPU\"))} -->1<!-- /figure -->\n\
                c <!-- figure nogroup: {count(lines(\"h100-pageable-rotated\", \"16 MiB pageable rotated, GB/s\"))} -->1<!-- /figure -->\n\

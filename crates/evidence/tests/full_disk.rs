@@ -20,12 +20,12 @@ fn lessons_into_a_full_disk_is_one_line() {
 
 #[test]
 fn check_into_a_full_disk_is_one_line() {
-    assert_full_stdout_is_one_line(&mut evidence(&["check", EVIDENCE]));
+    assert_full_stdout_is_one_line(&mut evidence(&["check", "--evidence", EVIDENCE]));
 }
 
 #[test]
 fn recipe_and_help_into_a_full_disk_are_one_line() {
-    assert_full_stdout_is_one_line(&mut evidence(&["recipe", "day09-timing"]));
+    assert_full_stdout_is_one_line(&mut evidence(&["recipe", "--lesson", "day09-timing"]));
     assert_full_stdout_is_one_line(&mut evidence(&["--help"]));
     assert_full_stdout_is_one_line(&mut evidence(&["--version"]));
     assert_full_stdout_is_one_line(&mut evidence(&["record", "--help"]));
@@ -35,7 +35,7 @@ fn recipe_and_help_into_a_full_disk_are_one_line() {
 fn record_into_a_full_disk_is_one_line_after_the_transcript_is_written() {
     let dir = std::env::temp_dir().join(format!("evidence-full-disk-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut cmd = evidence(&["record", "--lesson", "day09-timing", "--name", "t", "--dir"]);
+    let mut cmd = evidence(&["record", "--lesson", "day09-timing", "--name", "t", "--evidence"]);
     cmd.arg(&dir).args(["--", "true"]);
     assert_full_stdout_is_one_line(&mut cmd);
     let written = evidence::transcript_files(&dir);

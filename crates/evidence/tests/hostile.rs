@@ -537,7 +537,7 @@ fn write_case(root: &Path, case: &Case) {
 
 fn check(root: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .arg("check")
+        .args(["check", "--evidence"])
         .arg(root)
         .output()
         .unwrap()

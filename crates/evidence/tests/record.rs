@@ -37,7 +37,7 @@ fn recorder(dir: &Path, name: &str, options: &[&str], command: &[&str]) -> Comma
 
 fn recorder_at(bin: &Path, dir: &Path, name: &str, options: &[&str], command: &[&str]) -> Command {
     let mut cmd = Command::new(bin);
-    cmd.args(["record", "--dir"])
+    cmd.args(["record", "--evidence"])
         .arg(dir)
         .args(["--lesson", FOLDER, "--name", name])
         .args(options)
@@ -273,7 +273,7 @@ fn a_lesson_or_name_that_leads_anywhere_else_is_refused_and_nothing_written() {
     ];
     for (lesson, name) in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-            .args(["record", "--dir"])
+            .args(["record", "--evidence"])
             .arg(&dir)
             .args(["--lesson", lesson, "--name", name, "--", "true"])
             .output()
@@ -406,7 +406,7 @@ fn a_recorder_started_with_sigint_ignored_keeps_ignoring_it() {
     let dir = scratch();
     // sh starts a background job with SIGINT ignored, as for `evidence record &`.
     let script = format!(
-        "{} record --dir {} --lesson {FOLDER} --name t -- sh -c 'sleep 2; echo done' & \
+        "{} record --evidence {} --lesson {FOLDER} --name t -- sh -c 'sleep 2; echo done' & \
          sleep 1; kill -INT $!; wait $!",
         env!("CARGO_BIN_EXE_evidence"),
         dir.path().display()
@@ -591,7 +591,7 @@ fn recorders_starting_together_never_overwrite_each_other() {
 /// `evidence check` over `dir`: its exit status and what it said.
 fn check(dir: &Path) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .arg("check")
+        .args(["check", "--evidence"])
         .arg(dir)
         .output()
         .unwrap();

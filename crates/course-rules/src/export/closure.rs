@@ -20,9 +20,34 @@ pub struct Package {
     pub build_needs: Vec<PathBuf>,
 }
 
+/// Why the packages a lesson needs could not be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClosureError {
+    #[error("running {} metadata", cargo.display())]
+    Spawn {
+        cargo: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cargo metadata failed in {}: {first_error}", root.display())]
+    Failed { root: PathBuf, first_error: String },
+    #[error("reading cargo metadata's output")]
+    Output(#[source] serde_json::Error),
+    #[error("cargo metadata's output has no `packages` list")]
+    NoPackages,
+    #[error("a package in cargo metadata has no name")]
+    NoName,
+    #[error("package {name} has no manifest_path")]
+    NoManifest { name: String },
+    #[error("package {name}: manifest path {manifest} has no folder")]
+    NoFolder { name: String, manifest: String },
+    #[error("{package} depends on the package at {}, which is not in the workspace", dir.display())]
+    Outside { package: String, dir: PathBuf },
+}
+
 /// The workspace's packages, from `cargo metadata` run with `cargo` on the
 /// workspace at `root`.
-pub fn workspace_packages(cargo: &Path, root: &Path) -> Result<Vec<Package>, String> {
+pub fn workspace_packages(cargo: &Path, root: &Path) -> Result<Vec<Package>, ClosureError> {
     let out = Command::new(cargo)
         .args([
             "metadata",
@@ -34,38 +59,43 @@ pub fn workspace_packages(cargo: &Path, root: &Path) -> Result<Vec<Package>, Str
         ])
         .arg(root.join("Cargo.toml"))
         .output()
-        .map_err(|e| format!("running {} metadata: {e}", cargo.display()))?;
+        .map_err(|source| ClosureError::Spawn {
+            cargo: cargo.to_path_buf(),
+            source,
+        })?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        return Err(format!(
-            "cargo metadata failed in {}: {}",
-            root.display(),
-            stderr
+        return Err(ClosureError::Failed {
+            root: root.to_path_buf(),
+            first_error: stderr
                 .lines()
                 .find(|l| l.contains("error"))
                 .unwrap_or(stderr.trim())
-        ));
+                .to_string(),
+        });
     }
-    let metadata: Value =
-        serde_json::from_slice(&out.stdout).map_err(|e| format!("reading cargo metadata's output: {e}"))?;
+    let metadata: Value = serde_json::from_slice(&out.stdout).map_err(ClosureError::Output)?;
     metadata["packages"]
         .as_array()
-        .ok_or("cargo metadata's output has no `packages` list")?
+        .ok_or(ClosureError::NoPackages)?
         .iter()
         .map(package)
         .collect()
 }
 
-fn package(entry: &Value) -> Result<Package, String> {
-    let name = entry["name"]
-        .as_str()
-        .ok_or("a package in cargo metadata has no name")?;
+fn package(entry: &Value) -> Result<Package, ClosureError> {
+    let name = entry["name"].as_str().ok_or(ClosureError::NoName)?;
     let manifest = entry["manifest_path"]
         .as_str()
-        .ok_or_else(|| format!("package {name} has no manifest_path"))?;
+        .ok_or_else(|| ClosureError::NoManifest {
+            name: name.to_string(),
+        })?;
     let dir = Path::new(manifest)
         .parent()
-        .ok_or_else(|| format!("package {name}: manifest path {manifest} has no folder"))?;
+        .ok_or_else(|| ClosureError::NoFolder {
+            name: name.to_string(),
+            manifest: manifest.to_string(),
+        })?;
     let build_needs = entry["dependencies"]
         .as_array()
         .into_iter()
@@ -84,7 +114,7 @@ fn package(entry: &Value) -> Result<Package, String> {
 /// The packages inside `lesson_dir` (the lesson and any sub-package of it)
 /// and, transitively, every package they need to build, each once, in the
 /// order found.
-pub fn closure<'a>(packages: &'a [Package], lesson_dir: &Path) -> Result<Vec<&'a Package>, String> {
+pub fn closure<'a>(packages: &'a [Package], lesson_dir: &Path) -> Result<Vec<&'a Package>, ClosureError> {
     let mut found: Vec<&Package> = packages
         .iter()
         .filter(|p| p.dir.starts_with(lesson_dir))
@@ -92,13 +122,13 @@ pub fn closure<'a>(packages: &'a [Package], lesson_dir: &Path) -> Result<Vec<&'a
     let mut next = 0;
     while let Some(&package) = found.get(next) {
         for dir in &package.build_needs {
-            let needed = packages.iter().find(|p| &p.dir == dir).ok_or_else(|| {
-                format!(
-                    "{} depends on the package at {}, which is not in the workspace",
-                    package.name,
-                    dir.display()
-                )
-            })?;
+            let needed = packages
+                .iter()
+                .find(|p| &p.dir == dir)
+                .ok_or_else(|| ClosureError::Outside {
+                    package: package.name.clone(),
+                    dir: dir.clone(),
+                })?;
             if !found.iter().any(|p| p.dir == needed.dir) {
                 found.push(needed);
             }
@@ -145,7 +175,9 @@ mod tests {
     #[test]
     fn a_need_outside_the_workspace_is_an_error() {
         let all = [pkg("lesson", "/r/code/lesson", &["/elsewhere/c"])];
-        let err = closure(&all, Path::new("/r/code/lesson")).unwrap_err();
+        let err = closure(&all, Path::new("/r/code/lesson"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("/elsewhere/c"), "{err}");
     }
 
@@ -154,7 +186,7 @@ mod tests {
         let root = crate::repository_root();
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let all = workspace_packages(Path::new(&cargo), &root).unwrap();
-        for lesson in crate::lessons::lessons(&root) {
+        for lesson in crate::lessons::lessons(&root).unwrap() {
             let package = all.iter().find(|p| p.dir == lesson.dir).unwrap();
             assert!(
                 package

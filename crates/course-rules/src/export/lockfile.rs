@@ -5,8 +5,43 @@
 //! Not for: choosing versions; nothing here ever updates one.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// Why the exported project's lock file could not be made or trusted.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    #[error("running {} {args}", cargo.display())]
+    Spawn {
+        cargo: PathBuf,
+        args: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{} -vV printed no `host:` line", cargo.display())]
+    NoHost { cargo: PathBuf },
+    #[error(
+        "cargo's local registry lacks a package the lesson needs ({first_error}); \
+         run `cargo fetch` in the repository (it needs the network), then export again"
+    )]
+    MissingPackage { first_error: String },
+    #[error("cargo metadata --offline failed in the exported project: {first_error}")]
+    Metadata { first_error: String },
+    #[error("Cargo.lock")]
+    Parse(#[source] Box<toml_edit::TomlError>),
+    #[error("Cargo.lock: no [[package]] entries")]
+    NoPackages,
+    #[error("the exported Cargo.lock pins {name} {version}, which the repository's Cargo.lock does not")]
+    Moved { name: String, version: String },
+}
+
+fn spawn_error<'a>(cargo: &'a Path, args: &'static str) -> impl FnOnce(std::io::Error) -> LockError + 'a {
+    move |source| LockError::Spawn {
+        cargo: cargo.to_path_buf(),
+        args,
+        source,
+    }
+}
 
 /// Lets cargo drop the lock entries the project at `dir` does not use, from
 /// the local registry cache only.
@@ -17,7 +52,7 @@ use std::process::Command;
 /// here downloaded. Without the filter it wants Windows-only crates (clap's
 /// `anstyle-wincon`) that no Linux build ever fetches, and a fresh machine's
 /// export failed on them.
-pub fn trim(cargo: &Path, dir: &Path) -> Result<(), String> {
+pub fn trim(cargo: &Path, dir: &Path) -> Result<(), LockError> {
     let host = host_platform(cargo)?;
     let out = Command::new(cargo)
         .args([
@@ -31,7 +66,7 @@ pub fn trim(cargo: &Path, dir: &Path) -> Result<(), String> {
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .output()
-        .map_err(|e| format!("running {} metadata: {e}", cargo.display()))?;
+        .map_err(spawn_error(cargo, "metadata"))?;
     if out.status.success() {
         return Ok(());
     }
@@ -40,22 +75,24 @@ pub fn trim(cargo: &Path, dir: &Path) -> Result<(), String> {
 
 /// The platform cargo builds for by default here, from `cargo -vV`'s
 /// `host:` line.
-pub fn host_platform(cargo: &Path) -> Result<String, String> {
+pub fn host_platform(cargo: &Path) -> Result<String, LockError> {
     let out = Command::new(cargo)
         .arg("-vV")
         .output()
-        .map_err(|e| format!("running {} -vV: {e}", cargo.display()))?;
+        .map_err(spawn_error(cargo, "-vV"))?;
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .find_map(|line| line.strip_prefix("host: "))
         .map(str::to_string)
-        .ok_or_else(|| format!("{} -vV printed no `host:` line", cargo.display()))
+        .ok_or_else(|| LockError::NoHost {
+            cargo: cargo.to_path_buf(),
+        })
 }
 
 /// One line for a failed `cargo metadata --offline`: a package missing from
 /// the local registry names the command that fetches it; anything else is
 /// cargo's own first error line.
-fn metadata_failure(stderr: &str) -> String {
+fn metadata_failure(stderr: &str) -> LockError {
     let first_error = stderr
         .lines()
         .find(|l| l.contains("error"))
@@ -66,22 +103,22 @@ fn metadata_failure(stderr: &str) -> String {
         "no matching package",
     ];
     match missing.iter().any(|m| stderr.contains(m)) {
-        true => format!(
-            "cargo's local registry lacks a package the lesson needs ({}); \
-             run `cargo fetch` in the repository (it needs the network), then export again",
-            first_error.trim_start_matches("error: ")
-        ),
-        false => format!("cargo metadata --offline failed in the exported project: {first_error}"),
+        true => LockError::MissingPackage {
+            first_error: first_error.trim_start_matches("error: ").to_string(),
+        },
+        false => LockError::Metadata {
+            first_error: first_error.to_string(),
+        },
     }
 }
 
 /// Every `(name, version, source)` a lock file pins.
-pub fn pins(lock: &str) -> Result<BTreeSet<(String, String, String)>, String> {
-    let doc: toml_edit::DocumentMut = lock.parse().map_err(|e| format!("Cargo.lock: {e}"))?;
+pub fn pins(lock: &str) -> Result<BTreeSet<(String, String, String)>, LockError> {
+    let doc: toml_edit::DocumentMut = lock.parse().map_err(|e| LockError::Parse(Box::new(e)))?;
     let packages = doc
         .get("package")
         .and_then(toml_edit::Item::as_array_of_tables)
-        .ok_or("Cargo.lock: no [[package]] entries")?;
+        .ok_or(LockError::NoPackages)?;
     Ok(packages
         .iter()
         .map(|p| {
@@ -92,13 +129,11 @@ pub fn pins(lock: &str) -> Result<BTreeSet<(String, String, String)>, String> {
 }
 
 /// An error naming the first package the trimmed lock pins differently.
-pub fn check_same_versions(original: &str, trimmed: &str) -> Result<(), String> {
+pub fn check_same_versions(original: &str, trimmed: &str) -> Result<(), LockError> {
     let original = pins(original)?;
     match pins(trimmed)?.into_iter().find(|pin| !original.contains(pin)) {
         None => Ok(()),
-        Some((name, version, _)) => Err(format!(
-            "the exported Cargo.lock pins {name} {version}, which the repository's Cargo.lock does not"
-        )),
+        Some((name, version, _)) => Err(LockError::Moved { name, version }),
     }
 }
 
@@ -111,11 +146,11 @@ mod tests {
     #[test]
     fn a_package_missing_from_the_registry_names_the_command_that_fetches_it() {
         let stderr = "error: failed to download `anstyle-wincon v3.0.11`\n\nCaused by:\n  attempting to make an HTTP request, but --offline was specified\n";
-        let line = metadata_failure(stderr);
+        let line = metadata_failure(stderr).to_string();
         assert!(line.contains("`anstyle-wincon v3.0.11`"), "{line}");
         assert!(line.contains("run `cargo fetch` in the repository"), "{line}");
         assert!(!line.contains('\n'), "{line}");
-        let other = metadata_failure("error: failed to parse manifest at `x/Cargo.toml`\n");
+        let other = metadata_failure("error: failed to parse manifest at `x/Cargo.toml`\n").to_string();
         assert!(other.starts_with("cargo metadata --offline failed"), "{other}");
     }
 
@@ -131,10 +166,10 @@ mod tests {
     #[test]
     fn a_subset_passes_and_another_version_is_named() {
         let subset = "version = 4\n\n[[package]]\nname = \"b\"\nversion = \"0.1.0\"\n";
-        assert_eq!(check_same_versions(LOCK, subset), Ok(()));
+        assert!(check_same_versions(LOCK, subset).is_ok());
         let moved =
             "version = 4\n\n[[package]]\nname = \"a\"\nversion = \"1.0.1\"\nsource = \"registry+x\"\n";
-        let err = check_same_versions(LOCK, moved).unwrap_err();
+        let err = check_same_versions(LOCK, moved).unwrap_err().to_string();
         assert!(err.contains("pins a 1.0.1"), "{err}");
     }
 }

@@ -19,6 +19,44 @@ const DEPENDENCY_TABLES: [(&str, bool); 3] = [
     ("dev-dependencies", true),
 ];
 
+/// Why a manifest could not be read or made to stand alone.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("{}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}", path.display())]
+    Parse {
+        path: PathBuf,
+        // Boxed: toml_edit's error is large, and every export result carries this.
+        #[source]
+        source: Box<toml_edit::TomlError>,
+    },
+    #[error("{}: has no [workspace] table", path.display())]
+    NoWorkspace { path: PathBuf },
+    #[error("inherits {key} but the root manifest has no workspace.{section}.{key}")]
+    NotLent { section: String, key: String },
+    #[error("inherits lints but the root manifest has no [workspace.lints]")]
+    NoLints,
+    /// A dependency entry, and what is wrong with it.
+    #[error("{table}.{key}")]
+    Dependency {
+        table: &'static str,
+        key: String,
+        #[source]
+        source: Box<ManifestError>,
+    },
+    #[error("{table}.{key}: its package is not copied")]
+    NotCopied { table: &'static str, key: String },
+    #[error("not a version or a table")]
+    NotInline,
+    #[error("the root's entry is not a version or a table")]
+    RootNotInline,
+}
+
 /// What the repository's root manifest lends its members, and the folder its
 /// dependency paths are relative to.
 pub struct Inherited {
@@ -29,13 +67,13 @@ pub struct Inherited {
 
 impl Inherited {
     /// Reads `root/Cargo.toml`.
-    pub fn read(root: &Path) -> Result<Inherited, String> {
+    pub fn read(root: &Path) -> Result<Inherited, ManifestError> {
         let path = root.join("Cargo.toml");
         let doc = parse(&path)?;
         let workspace = doc
             .get("workspace")
             .and_then(Item::as_table)
-            .ok_or_else(|| format!("{}: has no [workspace] table", path.display()))?
+            .ok_or_else(|| ManifestError::NoWorkspace { path: path.clone() })?
             .clone();
         Ok(Inherited {
             root: root.to_path_buf(),
@@ -44,11 +82,14 @@ impl Inherited {
         })
     }
 
-    fn lent(&self, section: &str, key: &str) -> Result<&Item, String> {
+    fn lent(&self, section: &str, key: &str) -> Result<&Item, ManifestError> {
         self.workspace
             .get(section)
             .and_then(|s| s.get(key))
-            .ok_or_else(|| format!("inherits {key} but the root manifest has no workspace.{section}.{key}"))
+            .ok_or_else(|| ManifestError::NotLent {
+                section: section.to_string(),
+                key: key.to_string(),
+            })
     }
 }
 
@@ -57,10 +98,16 @@ impl Inherited {
 pub type Placement = [(PathBuf, PathBuf)];
 
 /// Reads and parses a manifest.
-pub fn parse(path: &Path) -> Result<DocumentMut, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn parse(path: &Path) -> Result<DocumentMut, ManifestError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     text.parse::<DocumentMut>()
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|source| ManifestError::Parse {
+            path: path.to_path_buf(),
+            source: Box::new(source),
+        })
 }
 
 /// Rewrites the manifest of the package that lived in `from_dir` and now
@@ -73,7 +120,7 @@ pub fn rewrite(
     to_dir: &Path,
     inherited: &Inherited,
     placement: &Placement,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, ManifestError> {
     if let Some(package) = doc.get_mut("package").and_then(Item::as_table_like_mut) {
         for (key, item) in package.iter_mut() {
             if is_inherited(item) {
@@ -85,7 +132,7 @@ pub fn rewrite(
         doc["lints"] = inherited
             .workspace
             .get("lints")
-            .ok_or("inherits lints but the root manifest has no [workspace.lints]")?
+            .ok_or(ManifestError::NoLints)?
             .clone();
     }
     let places = Places {
@@ -155,7 +202,7 @@ struct Places<'a> {
 impl Places<'_> {
     /// Rewrites the dependency tables of `table` (the manifest or one
     /// `[target.'cfg'...]` section), keeping each entry's key and comments.
-    fn dependency_tables(&self, table: &mut Table) -> Result<Vec<String>, String> {
+    fn dependency_tables(&self, table: &mut Table) -> Result<Vec<String>, ManifestError> {
         let mut dropped = Vec::new();
         for (name, test_only) in DEPENDENCY_TABLES {
             let Some(deps) = table.get_mut(name).and_then(Item::as_table_mut) else {
@@ -167,14 +214,18 @@ impl Places<'_> {
                 let formatted_key = formatted_key.clone();
                 let rewritten = self
                     .dependency(&key, item)
-                    .map_err(|e| format!("{name}.{key}: {e}"))?;
+                    .map_err(|e| ManifestError::Dependency {
+                        table: name,
+                        key: key.clone(),
+                        source: Box::new(e),
+                    })?;
                 deps.remove(&key);
                 match rewritten {
                     Some(value) => {
                         deps.insert_formatted(&formatted_key, Item::Value(value));
                     }
                     None if test_only => dropped.push(key),
-                    None => return Err(format!("{name}.{key}: its package is not copied")),
+                    None => return Err(ManifestError::NotCopied { table: name, key }),
                 }
             }
         }
@@ -183,8 +234,8 @@ impl Places<'_> {
 
     /// One dependency, made explicit; `None` for a path dependency on a
     /// package that is not copied.
-    fn dependency(&self, key: &str, item: &Item) -> Result<Option<Value>, String> {
-        let own = as_inline(item).ok_or("not a version or a table")?;
+    fn dependency(&self, key: &str, item: &Item) -> Result<Option<Value>, ManifestError> {
+        let own = as_inline(item).ok_or(ManifestError::NotInline)?;
         let (mut entry, base) = match own.get("workspace").and_then(Value::as_bool) {
             Some(true) => (self.lent_dependency(key, &own)?, self.inherited.root.as_path()),
             _ => (own, self.from_dir),
@@ -204,9 +255,9 @@ impl Places<'_> {
 
     /// The root's entry for an inherited dependency, with the member's own
     /// `features` added and its other keys (such as `optional`) applied.
-    fn lent_dependency(&self, key: &str, own: &InlineTable) -> Result<InlineTable, String> {
-        let mut entry = as_inline(self.inherited.lent("dependencies", key)?)
-            .ok_or("the root's entry is not a version or a table")?;
+    fn lent_dependency(&self, key: &str, own: &InlineTable) -> Result<InlineTable, ManifestError> {
+        let mut entry =
+            as_inline(self.inherited.lent("dependencies", key)?).ok_or(ManifestError::RootNotInline)?;
         for (key, value) in own.iter().filter(|(k, _)| *k != "workspace") {
             match (key, entry.get_mut("features"), value.as_array()) {
                 ("features", Some(Value::Array(all)), Some(more)) => {
@@ -381,7 +432,10 @@ tester.workspace = true
             &placement,
         )
         .unwrap_err();
-        assert_eq!(err, "build-dependencies.tester: its package is not copied");
+        assert_eq!(
+            err.to_string(),
+            "build-dependencies.tester: its package is not copied"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -33,8 +33,27 @@ pub enum ExportError {
     Occupied(PathBuf),
     #[error("{}: is inside the repository at {}; export a lesson to a folder outside it", .dest.display(), .root.display())]
     InsideCheckout { dest: PathBuf, root: PathBuf },
-    #[error("{0}")]
-    Failed(String),
+    #[error(transparent)]
+    Lessons(#[from] lessons::LessonError),
+    #[error(transparent)]
+    Closure(#[from] closure::ClosureError),
+    #[error(transparent)]
+    Manifest(#[from] manifest::ManifestError),
+    #[error(transparent)]
+    Lock(#[from] lockfile::LockError),
+    /// A copied package's manifest, and what is wrong with it.
+    #[error("{}/Cargo.toml", dir.display())]
+    Rewrite {
+        dir: PathBuf,
+        #[source]
+        source: manifest::ManifestError,
+    },
+    #[error("{}: has no Cargo package", .0.display())]
+    NoPackage(PathBuf),
+    #[error("{}: name a destination without `..` in its part that does not exist yet", .0.display())]
+    DotDot(PathBuf),
+    #[error("{}: names no directory", .0.display())]
+    NoDirectory(PathBuf),
     #[error("{what}")]
     Io {
         what: String,
@@ -64,7 +83,7 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
     let root = root
         .canonicalize()
         .map_err(io(format!("resolving {}", root.display())))?;
-    let all = lessons::lessons(&root);
+    let all = lessons::lessons(&root)?;
     let lesson_dir = all
         .iter()
         .map(|l| l.dir.clone())
@@ -85,16 +104,13 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
         });
     }
     refuse_occupied(dest)?;
-    let packages = closure::workspace_packages(cargo, &root).map_err(ExportError::Failed)?;
-    let needed = closure::closure(&packages, &lesson_dir).map_err(ExportError::Failed)?;
+    let packages = closure::workspace_packages(cargo, &root)?;
+    let needed = closure::closure(&packages, &lesson_dir)?;
     if !needed.iter().any(|p| p.dir == lesson_dir) {
-        return Err(ExportError::Failed(format!(
-            "{}: has no Cargo package",
-            lesson_dir.display()
-        )));
+        return Err(ExportError::NoPackage(lesson_dir));
     }
     let placement = place(&needed, &lesson_dir)?;
-    let inherited = manifest::Inherited::read(&root).map_err(ExportError::Failed)?;
+    let inherited = manifest::Inherited::read(&root)?;
 
     let staging = staging_dir(dest)?;
     let written = write_project(
@@ -142,10 +158,7 @@ fn absolute_destination(dest: &Path) -> Result<PathBuf, ExportError> {
         .map_err(io(format!("resolving {}", existing.display())))?;
     for name in missing.iter().rev() {
         if name.is_empty() || name == ".." || name == "." {
-            return Err(ExportError::Failed(format!(
-                "{}: name a destination without `..` in its part that does not exist yet",
-                dest.display()
-            )));
+            return Err(ExportError::DotDot(dest.to_path_buf()));
         }
         resolved.push(name);
     }
@@ -188,7 +201,7 @@ fn place(needed: &[&closure::Package], lesson_dir: &Path) -> Result<Vec<(PathBuf
 fn staging_dir(dest: &Path) -> Result<PathBuf, ExportError> {
     let name = dest
         .file_name()
-        .ok_or_else(|| ExportError::Failed(format!("{}: names no directory", dest.display())))?;
+        .ok_or_else(|| ExportError::NoDirectory(dest.to_path_buf()))?;
     let staging = dest.with_file_name(format!(
         ".{}.export-{}",
         name.to_string_lossy(),
@@ -231,9 +244,13 @@ fn write_project(
                 .map_err(io(format!("copying {}", package.dir.display())))?;
         }
         let path = copy.join("Cargo.toml");
-        let mut doc = manifest::parse(&path).map_err(ExportError::Failed)?;
-        let left_out = manifest::rewrite(&mut doc, from, to, inherited, placement)
-            .map_err(|e| ExportError::Failed(format!("{}/Cargo.toml: {e}", package.dir.display())))?;
+        let mut doc = manifest::parse(&path)?;
+        let left_out = manifest::rewrite(&mut doc, from, to, inherited, placement).map_err(|source| {
+            ExportError::Rewrite {
+                dir: package.dir.clone(),
+                source,
+            }
+        })?;
         dropped.extend(left_out.into_iter().map(|dep| format!("{}: {dep}", package.name)));
         if to.as_os_str().is_empty() {
             manifest::make_workspace_root(&mut doc, &members, inherited);
@@ -244,9 +261,9 @@ fn write_project(
         .map_err(io(format!("reading {}", root.join("Cargo.lock").display())))?;
     let lock = staging.join("Cargo.lock");
     std::fs::write(&lock, &original).map_err(io(format!("writing {}", lock.display())))?;
-    lockfile::trim(cargo, staging).map_err(ExportError::Failed)?;
+    lockfile::trim(cargo, staging)?;
     let trimmed = std::fs::read_to_string(&lock).map_err(io(format!("reading {}", lock.display())))?;
-    lockfile::check_same_versions(&original, &trimmed).map_err(ExportError::Failed)?;
+    lockfile::check_same_versions(&original, &trimmed)?;
     Ok(dropped)
 }
 

@@ -61,7 +61,7 @@ pub fn scan_project(root: &Path, files: &[PathBuf]) -> (Vec<Finding>, Vec<String
         let src = match crate::read_text(&root.join(&rel)) {
             Ok(src) => src,
             Err(e) => {
-                problems.push(e);
+                problems.push(e.line());
                 continue;
             }
         };

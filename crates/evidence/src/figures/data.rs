@@ -22,17 +22,75 @@ pub struct Key {
     pub item: String,
 }
 
-/// The evidence under a repository root, read when a query first needs it.
+/// What the evidence cannot give a query.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DataError {
+    /// The folder, or the instrument's sessions in it, could not be read.
+    /// Read once and kept for every later query, so the words are kept,
+    /// not the I/O error.
+    #[error("{0}")]
+    Unreadable(String),
+    #[error("the evidence has {count} problem(s), which `evidence --evidence {} check` lists; the first: {first}", dir.display())]
+    Problems {
+        count: usize,
+        dir: PathBuf,
+        first: String,
+    },
+    #[error("no lesson is named `{lesson}` (known: {})", known.join(", "))]
+    NoLesson {
+        lesson: String,
+        known: Vec<&'static str>,
+    },
+    #[error("no successful {folder} runs in groups `{groups}` of commits `{commits}`")]
+    NoRuns {
+        folder: String,
+        groups: String,
+        commits: String,
+    },
+    #[error("no {lesson} run has a figure `{figure}` (it has: {})", has.join("; "))]
+    NoFigure {
+        lesson: String,
+        figure: String,
+        has: Vec<String>,
+    },
+    #[error("{file}: `{label}:` is followed by {word:?}, not a finite number")]
+    NotANumber {
+        file: String,
+        label: String,
+        word: String,
+    },
+    #[error("no line `{label}: NUMBER` in the {} run(s) of groups `{groups}`: {}", lessons::DIAGNOSTICS, files.join(", "))]
+    NoLine {
+        label: String,
+        groups: String,
+        files: Vec<String>,
+    },
+    #[error("no instrument session `{name}` (known: {})", known.join(", "))]
+    NoSession { name: String, known: Vec<String> },
+    #[error("no statistic `{0}` (median, vs_ncu, spread, gpu_ms)")]
+    NoStatistic(String),
+    #[error("no session of `{sessions}` has a `{stat}` of method `{method}`")]
+    NoMethod {
+        sessions: String,
+        stat: String,
+        method: String,
+    },
+    #[error("session `{0}` recommended no mode")]
+    NoRecommendation(String),
+}
+
+/// An evidence folder (a repository's `evidence/`), read when a query
+/// first needs it.
 pub struct Evidence {
-    root: PathBuf,
-    transcripts: OnceCell<Result<Vec<Transcript>, String>>,
-    sessions: OnceCell<Result<Vec<Session>, String>>,
+    dir: PathBuf,
+    transcripts: OnceCell<Result<Vec<Transcript>, DataError>>,
+    sessions: OnceCell<Result<Vec<Session>, DataError>>,
 }
 
 impl Evidence {
-    pub fn new(root: &Path) -> Self {
+    pub fn new(dir: &Path) -> Self {
         Evidence {
-            root: root.to_path_buf(),
+            dir: dir.to_path_buf(),
             transcripts: OnceCell::new(),
             sessions: OnceCell::new(),
         }
@@ -40,27 +98,30 @@ impl Evidence {
 
     /// The runs, read as `evidence check` reads them; a figure is never
     /// made from evidence that fails the check.
-    fn transcripts(&self) -> Result<&[Transcript], String> {
+    fn transcripts(&self) -> Result<&[Transcript], DataError> {
         self.transcripts
             .get_or_init(|| {
-                let dir = self.root.join("evidence");
-                let loaded = load::load(&dir).map_err(|e| e.to_string())?;
+                let dir = &self.dir;
+                let loaded = load::load(dir).map_err(|e| DataError::Unreadable(cli_exit::with_causes(&e)))?;
                 match loaded.problems.as_slice() {
                     [] => Ok(loaded.transcripts),
-                    [first, ..] => Err(format!(
-                        "the evidence has {} problem(s), which `evidence check {}` lists; the first: {first}",
-                        loaded.problems.len(),
-                        dir.display()
-                    )),
+                    [first, ..] => Err(DataError::Problems {
+                        count: loaded.problems.len(),
+                        dir: dir.clone(),
+                        first: first.clone(),
+                    }),
                 }
             })
             .as_deref()
             .map_err(Clone::clone)
     }
 
-    fn sessions(&self) -> Result<&[Session], String> {
+    fn sessions(&self) -> Result<&[Session], DataError> {
         self.sessions
-            .get_or_init(|| instrument::sessions(&self.root.join("evidence/instrument")))
+            .get_or_init(|| {
+                instrument::sessions(&self.dir.join("instrument"))
+                    .map_err(|e| DataError::Unreadable(cli_exit::with_causes(&e)))
+            })
             .as_deref()
             .map_err(Clone::clone)
     }
@@ -69,13 +130,12 @@ impl Evidence {
     /// the commits starting with one of the space-separated prefixes in
     /// `commits` (all when none), less those of a prefix written `!PREFIX`,
     /// in time order.
-    fn group_runs(&self, lesson: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, String> {
+    fn group_runs(&self, lesson: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, DataError> {
         if lessons::find(lesson).is_none() {
-            let known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
-            return Err(format!(
-                "no lesson is named `{lesson}` (known: {})",
-                known.join(", ")
-            ));
+            return Err(DataError::NoLesson {
+                lesson: lesson.to_string(),
+                known: lessons::LESSONS.iter().map(|l| l.name()).collect(),
+            });
         }
         self.successful_runs(lesson, groups, commits)
     }
@@ -83,7 +143,12 @@ impl Evidence {
     /// The successful runs in evidence folder `folder` (a lesson's, or one
     /// of [`lessons::OTHER_FOLDERS`]) of the groups and commits, as
     /// [`Self::group_runs`] picks them.
-    fn successful_runs(&self, folder: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, String> {
+    fn successful_runs(
+        &self,
+        folder: &str,
+        groups: &str,
+        commits: &str,
+    ) -> Result<Vec<&Transcript>, DataError> {
         let all = self.transcripts()?;
         let (excluded, included): (Vec<&str>, Vec<&str>) =
             commits.split_whitespace().partition(|p| p.starts_with('!'));
@@ -96,9 +161,11 @@ impl Evidence {
             .collect();
         runs.sort_by(|a, b| a.file.cmp(&b.file));
         if runs.is_empty() {
-            return Err(format!(
-                "no successful {folder} runs in groups `{groups}` of commits `{commits}`"
-            ));
+            return Err(DataError::NoRuns {
+                folder: folder.to_string(),
+                groups: groups.to_string(),
+                commits: commits.to_string(),
+            });
         }
         Ok(runs)
     }
@@ -110,7 +177,7 @@ impl Evidence {
         groups: &str,
         figure: &str,
         commits: &str,
-    ) -> Result<Vec<(Key, f64)>, String> {
+    ) -> Result<Vec<(Key, f64)>, DataError> {
         let runs = self.group_runs(lesson, groups, commits)?;
         let mut out = Vec::new();
         let mut names: Vec<String> = Vec::new();
@@ -123,10 +190,11 @@ impl Evidence {
             }
         }
         if out.is_empty() {
-            return Err(format!(
-                "no {lesson} run has a figure `{figure}` (it has: {})",
-                names.join("; ")
-            ));
+            return Err(DataError::NoFigure {
+                lesson: lesson.to_string(),
+                figure: figure.to_string(),
+                has: names,
+            });
         }
         Ok(out)
     }
@@ -136,7 +204,7 @@ impl Evidence {
     /// commit, file and the line's occurrence in its file, so that the
     /// values of two labels one process printed pair up in arithmetic: the
     /// first `A:` with the first `B:`, the second with the second.
-    pub fn lines(&self, groups: &str, label: &str) -> Result<Vec<(Key, f64)>, String> {
+    pub fn lines(&self, groups: &str, label: &str) -> Result<Vec<(Key, f64)>, DataError> {
         let runs = self.successful_runs(lessons::DIAGNOSTICS, groups, "")?;
         let mut out = Vec::new();
         for t in &runs {
@@ -152,11 +220,10 @@ impl Evidence {
                     .parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite())
-                    .ok_or_else(|| {
-                        format!(
-                            "{}: `{label}:` is followed by {word:?}, not a finite number",
-                            t.file
-                        )
+                    .ok_or_else(|| DataError::NotANumber {
+                        file: t.file.clone(),
+                        label: label.to_string(),
+                        word: word.to_string(),
                     })?;
                 out.push((
                     session_key(&t.header.commit, &format!("{} #{}", t.file, n + 1)),
@@ -165,18 +232,17 @@ impl Evidence {
             }
         }
         if out.is_empty() {
-            let files: Vec<&str> = runs.iter().map(|t| t.file.as_str()).collect();
-            return Err(format!(
-                "no line `{label}: NUMBER` in the {} run(s) of groups `{groups}`: {}",
-                lessons::DIAGNOSTICS,
-                files.join(", ")
-            ));
+            return Err(DataError::NoLine {
+                label: label.to_string(),
+                groups: groups.to_string(),
+                files: runs.iter().map(|t| t.file.clone()).collect(),
+            });
         }
         Ok(out)
     }
 
     /// The distinct UTC dates of the runs: `2026-11-29`, or `A and B`, or `A to B`.
-    pub fn days(&self, lesson: &str, groups: &str) -> Result<String, String> {
+    pub fn days(&self, lesson: &str, groups: &str) -> Result<String, DataError> {
         let mut days: Vec<&str> = self
             .group_runs(lesson, groups, "")?
             .iter()
@@ -191,7 +257,7 @@ impl Evidence {
     }
 
     /// The sessions a query names: `*` for all, or their names.
-    fn pick_sessions(&self, names: &str) -> Result<Vec<&Session>, String> {
+    fn pick_sessions(&self, names: &str) -> Result<Vec<&Session>, DataError> {
         let all = self.sessions()?;
         if names.trim() == "*" {
             return Ok(all.iter().collect());
@@ -199,17 +265,19 @@ impl Evidence {
         names
             .split_whitespace()
             .map(|n| {
-                all.iter().find(|s| s.name == n).ok_or_else(|| {
-                    let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
-                    format!("no instrument session `{n}` (known: {})", known.join(", "))
-                })
+                all.iter()
+                    .find(|s| s.name == n)
+                    .ok_or_else(|| DataError::NoSession {
+                        name: n.to_string(),
+                        known: all.iter().map(|s| s.name.clone()).collect(),
+                    })
             })
             .collect()
     }
 
     /// `stat` of `method` in each session, keyed by session (and by the
     /// row's label where a method has several, as triton's two).
-    pub fn instrument(&self, sessions: &str, method: &str, stat: &str) -> Result<Vec<(Key, f64)>, String> {
+    pub fn instrument(&self, sessions: &str, method: &str, stat: &str) -> Result<Vec<(Key, f64)>, DataError> {
         let mut out = Vec::new();
         for s in self.pick_sessions(sessions)? {
             let rows = s.methods.iter().filter(|m| {
@@ -226,22 +294,24 @@ impl Evidence {
                     "vs_ncu" => Some(m.vs_ncu),
                     "spread" => m.spread,
                     "gpu_ms" => m.gpu_ms,
-                    _ => return Err(format!("no statistic `{stat}` (median, vs_ncu, spread, gpu_ms)")),
+                    _ => return Err(DataError::NoStatistic(stat.to_string())),
                 };
                 let item = if rows.len() > 1 { m.label.as_str() } else { "" };
                 out.extend(value.map(|v| (session_key(&s.name, item), v)));
             }
         }
         if out.is_empty() {
-            return Err(format!(
-                "no session of `{sessions}` has a `{stat}` of method `{method}`"
-            ));
+            return Err(DataError::NoMethod {
+                sessions: sessions.to_string(),
+                stat: stat.to_string(),
+                method: method.to_string(),
+            });
         }
         Ok(out)
     }
 
     /// Every process's copy ceiling in the sessions, GB/s.
-    pub fn copy_ceilings(&self, sessions: &str) -> Result<Vec<(Key, f64)>, String> {
+    pub fn copy_ceilings(&self, sessions: &str) -> Result<Vec<(Key, f64)>, DataError> {
         let mut out = Vec::new();
         for s in self.pick_sessions(sessions)? {
             for (i, c) in s.copy_ceilings_gb_s.iter().enumerate() {
@@ -251,14 +321,14 @@ impl Evidence {
         Ok(out)
     }
 
-    pub fn recommended(&self, session: &str) -> Result<String, String> {
+    pub fn recommended(&self, session: &str) -> Result<String, DataError> {
         let s = self.pick_sessions(session)?;
         s.first()
             .and_then(|s| s.recommended())
-            .ok_or_else(|| format!("session `{session}` recommended no mode"))
+            .ok_or_else(|| DataError::NoRecommendation(session.to_string()))
     }
 
-    pub fn table(&self, session: &str) -> Result<String, String> {
+    pub fn table(&self, session: &str) -> Result<String, DataError> {
         let s = self.pick_sessions(session)?;
         Ok(s.iter()
             .map(|s| s.render())

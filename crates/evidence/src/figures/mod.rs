@@ -33,6 +33,29 @@ pub const WRITE_COMMAND: &str = "cargo run -p evidence -- figures --write";
 
 pub use lesson_spec::figure_blocks::{blocks, plain, Block, CLOSE, OPEN};
 
+/// A document whose blocks cannot be found or read.
+#[derive(Debug, thiserror::Error)]
+pub enum FiguresError {
+    /// The figure markers do not pair up (lesson-spec's words for why).
+    #[error("{line}: {why}")]
+    Markers { line: usize, why: String },
+    #[error("{file}")]
+    Read {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The document an error is in, as `FILE:` before it.
+    #[error("{file}:{error}")]
+    In { file: String, error: Box<FiguresError> },
+}
+
+impl FiguresError {
+    fn markers((line, why): (usize, String)) -> Self {
+        FiguresError::Markers { line, why }
+    }
+}
+
 /// A document's text with its blocks evaluated.
 #[derive(Debug, Default, PartialEq)]
 pub struct Regenerated {
@@ -49,8 +72,8 @@ pub struct Regenerated {
 
 /// `text` with every block's generated text replaced by what `ev` gives;
 /// every block is evaluated, whatever another block's fate.
-pub fn regenerate(ev: &Evidence, text: &str) -> Result<Regenerated, String> {
-    let found = blocks(text).map_err(|(line, e)| format!("{line}: {e}"))?;
+pub fn regenerate(ev: &Evidence, text: &str) -> Result<Regenerated, FiguresError> {
+    let found = blocks(text).map_err(FiguresError::markers)?;
     let mut out = Regenerated::default();
     let mut next = 0;
     for (i, b) in found.iter().enumerate() {
@@ -111,12 +134,19 @@ pub fn documents(root: &Path) -> Vec<PathBuf> {
 
 /// Every block under `root`: its file (relative to `root`), name and query,
 /// each on one line (a table's template lines joined by ` / `).
-pub fn list(root: &Path) -> Result<Vec<String>, String> {
+pub fn list(root: &Path) -> Result<Vec<String>, FiguresError> {
     let mut out = Vec::new();
     for path in documents(root) {
         let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
-        for b in blocks(&text).map_err(|(line, e)| format!("{shown}:{line}: {e}"))? {
+        let text = std::fs::read_to_string(&path).map_err(|source| FiguresError::Read {
+            file: shown.clone(),
+            source,
+        })?;
+        let found = blocks(&text).map_err(|e| FiguresError::In {
+            file: shown.clone(),
+            error: Box::new(FiguresError::markers(e)),
+        })?;
+        for b in found {
             out.push(format!(
                 "{shown} `{}`: {}",
                 b.name,
@@ -146,11 +176,11 @@ pub struct Outcome {
     pub blocks: usize,
 }
 
-/// Every block under `root` against the evidence; with `write`, each stale
+/// Every block under `root` against the evidence in `evidence`; with `write`, each stale
 /// document with no error is rewritten, in one rename ([`atomic::write`]),
 /// so that a write that is stopped leaves the document as it was.
-pub fn run(root: &Path, write: bool) -> Outcome {
-    let ev = Evidence::new(root);
+pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
+    let ev = Evidence::new(evidence);
     let mut outcome = Outcome::default();
     for path in documents(root) {
         let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();

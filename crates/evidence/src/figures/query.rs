@@ -34,15 +34,67 @@ pub enum Value {
     Text(String),
 }
 
+/// Why a figure block's query gives no text.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum QueryError {
+    #[error("a string has no closing quote")]
+    UnclosedString,
+    #[error("`{0}` is not a number")]
+    NotANumber(String),
+    #[error("unexpected `{0}`")]
+    Unexpected(String),
+    #[error("expected `{0}`")]
+    Expected(String),
+    #[error("the expression ends too early")]
+    EndsEarly,
+    #[error("unexpected {0:?} after the expression")]
+    Trailing(Token),
+    #[error("`{0}` between two lists with no key in common")]
+    NoCommonKey(String),
+    #[error("`{op}` needs numbers or lists, not {a:?} and {b:?}")]
+    Operands { op: String, a: Value, b: Value },
+    #[error("expected numbers, got {0:?}")]
+    NotNumbers(Value),
+    #[error("expected a \"string\", got {0:?}")]
+    NotText(Value),
+    #[error("nothing to reduce: the list is empty")]
+    NothingToReduce,
+    #[error("{function}() needs argument {index}")]
+    MissingArgument { function: String, index: usize },
+    #[error("empty")]
+    Empty,
+    #[error("{function}() needs {wants}, got {got:?}")]
+    BadArgument {
+        function: &'static str,
+        wants: &'static str,
+        got: Value,
+    },
+    #[error("no function `{0}`")]
+    NoFunction(String),
+    #[error("the value is {0}, not a finite number (a division by zero?)")]
+    NotFinite(f64),
+    #[error("`{0}` is not a format (.N or ,N)")]
+    BadFormat(String),
+    #[error("a `{{` has no closing `}}`")]
+    NoClosingBrace,
+    /// What the evidence could not give (a group with no runs, a figure
+    /// no run has).
+    #[error(transparent)]
+    Data(#[from] super::data::DataError),
+    /// The `{...}` part an error is in: its text, then the error.
+    #[error("{{{part}}}: {error}")]
+    InPart { part: String, error: Box<QueryError> },
+}
+
 #[derive(Debug, Clone, PartialEq)]
-enum Token {
+pub enum Token {
     Num(f64),
     Str(String),
     Name(String),
     Op(String),
 }
 
-fn tokens(src: &str) -> Result<Vec<Token>, String> {
+fn tokens(src: &str) -> Result<Vec<Token>, QueryError> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(c) = src[i..].chars().next() {
@@ -51,14 +103,14 @@ fn tokens(src: &str) -> Result<Vec<Token>, String> {
         let len = if c.is_whitespace() {
             c.len_utf8()
         } else if c == '"' {
-            let end = rest[1..].find('"').ok_or("a string has no closing quote")?;
+            let end = rest[1..].find('"').ok_or(QueryError::UnclosedString)?;
             out.push(Token::Str(rest[1..1 + end].to_string()));
             end + 2
         } else if c.is_ascii_digit() || c == '.' {
             let len = word(|ch| ch.is_ascii_digit() || ch == '.' || ch == 'e');
             let n = rest[..len]
                 .parse()
-                .map_err(|_| format!("`{}` is not a number", &rest[..len]))?;
+                .map_err(|_| QueryError::NotANumber(rest[..len].to_string()))?;
             out.push(Token::Num(n));
             len
         } else if c.is_ascii_alphabetic() || c == '_' {
@@ -69,7 +121,7 @@ fn tokens(src: &str) -> Result<Vec<Token>, String> {
             let op = match rest.get(..2).filter(|t| ["<=", ">=", "==", "!="].contains(t)) {
                 Some(two) => two.to_string(),
                 None if "+-*/<>(),".contains(c) => c.to_string(),
-                None => return Err(format!("unexpected `{c}`")),
+                None => return Err(QueryError::Unexpected(c.to_string())),
             };
             let len = op.len();
             out.push(Token::Op(op));
@@ -102,14 +154,19 @@ impl Parser {
         }
     }
 
-    fn expect(&mut self, op: &str) -> Result<(), String> {
-        self.peek_op(&[op]).ok_or_else(|| format!("expected `{op}`"))?;
+    fn expect(&mut self, op: &str) -> Result<(), QueryError> {
+        self.peek_op(&[op])
+            .ok_or_else(|| QueryError::Expected(op.to_string()))?;
         self.at += 1;
         Ok(())
     }
 
     /// One level of left-associative binary operators over `next`.
-    fn level(&mut self, ops: &[&str], next: fn(&mut Self) -> Result<Expr, String>) -> Result<Expr, String> {
+    fn level(
+        &mut self,
+        ops: &[&str],
+        next: fn(&mut Self) -> Result<Expr, QueryError>,
+    ) -> Result<Expr, QueryError> {
         let mut left = next(self)?;
         while let Some(op) = self.peek_op(ops) {
             self.at += 1;
@@ -118,19 +175,19 @@ impl Parser {
         Ok(left)
     }
 
-    fn comparison(&mut self) -> Result<Expr, String> {
+    fn comparison(&mut self) -> Result<Expr, QueryError> {
         self.level(&["<", ">", "<=", ">=", "==", "!="], Self::sum)
     }
 
-    fn sum(&mut self) -> Result<Expr, String> {
+    fn sum(&mut self) -> Result<Expr, QueryError> {
         self.level(&["+", "-"], Self::product)
     }
 
-    fn product(&mut self) -> Result<Expr, String> {
+    fn product(&mut self) -> Result<Expr, QueryError> {
         self.level(&["*", "/"], Self::unary)
     }
 
-    fn unary(&mut self) -> Result<Expr, String> {
+    fn unary(&mut self) -> Result<Expr, QueryError> {
         if self.peek_op(&["-"]).is_some() {
             self.at += 1;
             let inner = self.unary()?;
@@ -140,11 +197,7 @@ impl Parser {
                 Box::new(inner),
             ));
         }
-        let token = self
-            .tokens
-            .get(self.at)
-            .cloned()
-            .ok_or("the expression ends too early")?;
+        let token = self.tokens.get(self.at).cloned().ok_or(QueryError::EndsEarly)?;
         self.at += 1;
         match token {
             Token::Num(n) => Ok(Expr::Num(n)),
@@ -167,19 +220,19 @@ impl Parser {
                 self.expect(")")?;
                 Ok(Expr::Call(name, args))
             }
-            Token::Op(o) => Err(format!("unexpected `{o}`")),
+            Token::Op(o) => Err(QueryError::Unexpected(o)),
         }
     }
 }
 
-fn parse(src: &str) -> Result<Expr, String> {
+fn parse(src: &str) -> Result<Expr, QueryError> {
     let mut p = Parser {
         tokens: tokens(src)?,
         at: 0,
     };
     let e = p.comparison()?;
     if p.at != p.tokens.len() {
-        return Err(format!("unexpected {:?} after the expression", p.tokens[p.at]));
+        return Err(QueryError::Trailing(p.tokens[p.at].clone()));
     }
     Ok(e)
 }
@@ -200,7 +253,7 @@ fn arith(op: &str, a: f64, b: f64) -> f64 {
     }
 }
 
-fn binary(op: &str, a: Value, b: Value) -> Result<Value, String> {
+fn binary(op: &str, a: Value, b: Value) -> Result<Value, QueryError> {
     Ok(match (a, b) {
         (Value::Num(a), Value::Num(b)) => Value::Num(arith(op, a, b)),
         (Value::List(l), Value::Num(b)) => {
@@ -219,7 +272,7 @@ fn binary(op: &str, a: Value, b: Value) -> Result<Value, String> {
                 })
                 .collect();
             if paired.is_empty() {
-                return Err(format!("`{op}` between two lists with no key in common"));
+                return Err(QueryError::NoCommonKey(op.to_string()));
             }
             Value::List(paired)
         }
@@ -227,34 +280,40 @@ fn binary(op: &str, a: Value, b: Value) -> Result<Value, String> {
             let (x, y) = (arith(op, lo, b), arith(op, hi, b));
             Value::Range(x.min(y), x.max(y))
         }
-        (a, b) => return Err(format!("`{op}` needs numbers or lists, not {a:?} and {b:?}")),
+        (a, b) => {
+            return Err(QueryError::Operands {
+                op: op.to_string(),
+                a,
+                b,
+            })
+        }
     })
 }
 
 /// The numbers of a value that a reduction reads.
-fn numbers(v: &Value) -> Result<Vec<f64>, String> {
+fn numbers(v: &Value) -> Result<Vec<f64>, QueryError> {
     match v {
         Value::Num(n) => Ok(vec![*n]),
         Value::List(l) => Ok(l.iter().map(|(_, x)| *x).collect()),
-        other => Err(format!("expected numbers, got {other:?}")),
+        other => Err(QueryError::NotNumbers(other.clone())),
     }
 }
 
-fn text(v: &Value) -> Result<&str, String> {
+fn text(v: &Value) -> Result<&str, QueryError> {
     match v {
         Value::Text(s) => Ok(s),
-        other => Err(format!("expected a \"string\", got {other:?}")),
+        other => Err(QueryError::NotText(other.clone())),
     }
 }
 
 /// Every number of every argument, for the reductions.
-fn all_numbers(args: &[Value]) -> Result<Vec<f64>, String> {
+fn all_numbers(args: &[Value]) -> Result<Vec<f64>, QueryError> {
     let mut out = Vec::new();
     for a in args {
         out.extend(numbers(a)?);
     }
     if out.is_empty() {
-        return Err("nothing to reduce: the list is empty".into());
+        return Err(QueryError::NothingToReduce);
     }
     Ok(out)
 }
@@ -280,32 +339,47 @@ fn all_numbers(args: &[Value]) -> Result<Vec<f64>, String> {
 ///   `max` of several arguments too), `abs` of each element.
 /// - Texts: `days("LESSON", "GROUP ...")` (the UTC dates of the runs),
 ///   `recommended("SESSION")`, `table("SESSION")` (the instrument's table).
-fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, String> {
+fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, QueryError> {
     let arg = |i: usize| {
-        args.get(i)
-            .ok_or_else(|| format!("{name}() needs argument {}", i + 1))
+        args.get(i).ok_or_else(|| QueryError::MissingArgument {
+            function: name.to_string(),
+            index: i + 1,
+        })
     };
-    let one = |f: fn(Vec<f64>) -> Option<f64>| -> Result<Value, String> {
-        Ok(Value::Num(f(all_numbers(args)?).ok_or("empty")?))
+    let one = |f: fn(Vec<f64>) -> Option<f64>| -> Result<Value, QueryError> {
+        Ok(Value::Num(f(all_numbers(args)?).ok_or(QueryError::Empty)?))
     };
+    let data = QueryError::Data;
     match name {
         "runs" => {
             let commits = args.get(3).map(text).transpose()?.unwrap_or("");
             ev.runs(text(arg(0)?)?, text(arg(1)?)?, text(arg(2)?)?, commits)
                 .map(Value::List)
+                .map_err(data)
         }
-        "lines" => ev.lines(text(arg(0)?)?, text(arg(1)?)?).map(Value::List),
+        "lines" => ev
+            .lines(text(arg(0)?)?, text(arg(1)?)?)
+            .map(Value::List)
+            .map_err(data),
         "per_commit" => match arg(0)? {
             Value::List(l) => Ok(Value::List(super::data::per_commit(l))),
-            other => Err(format!("per_commit() needs a list, got {other:?}")),
+            other => Err(QueryError::BadArgument {
+                function: "per_commit",
+                wants: "a list",
+                got: other.clone(),
+            }),
         },
         "instrument" => ev
             .instrument(text(arg(0)?)?, text(arg(1)?)?, text(arg(2)?)?)
-            .map(Value::List),
-        "copy_ceiling" => ev.copy_ceilings(text(arg(0)?)?).map(Value::List),
-        "days" => ev.days(text(arg(0)?)?, text(arg(1)?)?).map(Value::Text),
-        "recommended" => ev.recommended(text(arg(0)?)?).map(Value::Text),
-        "table" => ev.table(text(arg(0)?)?).map(Value::Text),
+            .map(Value::List)
+            .map_err(data),
+        "copy_ceiling" => ev.copy_ceilings(text(arg(0)?)?).map(Value::List).map_err(data),
+        "days" => ev
+            .days(text(arg(0)?)?, text(arg(1)?)?)
+            .map(Value::Text)
+            .map_err(data),
+        "recommended" => ev.recommended(text(arg(0)?)?).map(Value::Text).map_err(data),
+        "table" => ev.table(text(arg(0)?)?).map(Value::Text).map_err(data),
         "median" => one(median),
         "min" => one(|v| v.into_iter().reduce(f64::min)),
         "max" => one(|v| v.into_iter().reduce(f64::max)),
@@ -320,13 +394,17 @@ fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, String> {
         "abs" => match arg(0)? {
             Value::Num(n) => Ok(Value::Num(n.abs())),
             Value::List(l) => Ok(Value::List(l.iter().map(|(k, x)| (k.clone(), x.abs())).collect())),
-            other => Err(format!("abs() needs numbers, got {other:?}")),
+            other => Err(QueryError::BadArgument {
+                function: "abs",
+                wants: "numbers",
+                got: other.clone(),
+            }),
         },
-        _ => Err(format!("no function `{name}`")),
+        _ => Err(QueryError::NoFunction(name.to_string())),
     }
 }
 
-fn eval(ev: &Evidence, e: &Expr) -> Result<Value, String> {
+fn eval(ev: &Evidence, e: &Expr) -> Result<Value, QueryError> {
     match e {
         Expr::Num(n) => Ok(Value::Num(*n)),
         Expr::Str(s) => Ok(Value::Text(s.clone())),
@@ -340,16 +418,14 @@ fn eval(ev: &Evidence, e: &Expr) -> Result<Value, String> {
 
 /// A number as FORMAT says: `.N` or `,N`; by default a whole number as
 /// one, anything else to 3 decimals.
-fn number(x: f64, format: &str) -> Result<String, String> {
+fn number(x: f64, format: &str) -> Result<String, QueryError> {
     if !x.is_finite() {
         // A division by zero, or by a list's empty median: no figure.
-        return Err(format!(
-            "the value is {x}, not a finite number (a division by zero?)"
-        ));
+        return Err(QueryError::NotFinite(x));
     }
     let digits = |f: &str| {
         f.parse::<usize>()
-            .map_err(|_| format!("`{format}` is not a format (.N or ,N)"))
+            .map_err(|_| QueryError::BadFormat(format.to_string()))
     };
     if format.is_empty() {
         return Ok(if x.fract() == 0.0 {
@@ -377,7 +453,7 @@ fn number(x: f64, format: &str) -> Result<String, String> {
     Ok(frac.map_or(format!("{sign}{grouped}"), |f| format!("{sign}{grouped}.{f}")))
 }
 
-fn render(v: &Value, format: &str) -> Result<String, String> {
+fn render(v: &Value, format: &str) -> Result<String, QueryError> {
     match v {
         Value::Num(x) => number(*x, format),
         Value::Text(s) => Ok(s.clone()),
@@ -400,23 +476,27 @@ fn render(v: &Value, format: &str) -> Result<String, String> {
 }
 
 /// One `{...}` part: the expression and its format.
-fn part(ev: &Evidence, inner: &str) -> Result<String, String> {
+fn part(ev: &Evidence, inner: &str) -> Result<String, QueryError> {
     let (expr, format) = match inner.rfind(" as ") {
         Some(i) if !inner[i..].contains('"') => (&inner[..i], inner[i + 4..].trim()),
         _ => (inner, ""),
     };
-    let value = eval(ev, &parse(expr).map_err(|e| format!("{{{inner}}}: {e}"))?)
-        .map_err(|e| format!("{{{inner}}}: {e}"))?;
-    render(&value, format).map_err(|e| format!("{{{inner}}}: {e}"))
+    let value = parse(expr).and_then(|e| eval(ev, &e));
+    value
+        .and_then(|v| render(&v, format))
+        .map_err(|e| QueryError::InPart {
+            part: inner.to_string(),
+            error: Box::new(e),
+        })
 }
 
 /// The template with every `{expression}` replaced by its value.
-pub fn fill(ev: &Evidence, template: &str) -> Result<String, String> {
+pub fn fill(ev: &Evidence, template: &str) -> Result<String, QueryError> {
     let mut out = String::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
-        let close = closing_brace(&rest[open..]).ok_or("a `{` has no closing `}`")? + open;
+        let close = closing_brace(&rest[open..]).ok_or(QueryError::NoClosingBrace)? + open;
         let _ = write!(out, "{}", part(ev, &rest[open + 1..close])?);
         rest = &rest[close + 1..];
     }
