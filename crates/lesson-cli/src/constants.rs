@@ -172,14 +172,30 @@ where
 /// The struct's array pointers must point to `count_field` elements of
 /// static storage, as every lesson header promises beside them.
 ///
-/// ```ignore
-/// #[test]
-/// fn constants_are_blocks_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
-///     lesson_cli::constants_match!(ffi::lesson_constants(), {
-///         elems: ELEMS,
-///         block_sizes[num_block_sizes]: BLOCK_SIZES,
-///     })
-/// }
+/// A lesson's test is this one declaration (here with a stand-in for
+/// bindgen's struct, whose `runs` the `.cu` got wrong):
+///
+/// ```
+/// # #[allow(non_camel_case_types)]
+/// # struct day00_constants { elems: usize, runs: i32, sizes: *const i32, num_sizes: i32 }
+/// # static CU_SIZES: [i32; 2] = [32, 64];
+/// # fn lesson_constants() -> day00_constants {
+/// #     day00_constants { elems: 1000, runs: -1, sizes: CU_SIZES.as_ptr(), num_sizes: 2 }
+/// # }
+/// const ELEMS: usize = 1000;
+/// const RUNS: u32 = 20;
+/// const SIZES: [u32; 2] = [32, 64];
+///
+/// let checked = lesson_cli::constants_match!(lesson_constants(), {
+///     elems: ELEMS,
+///     runs: RUNS,
+///     sizes[num_sizes]: SIZES,
+/// });
+/// assert_eq!(
+///     checked.unwrap_err().to_string(),
+///     "the .cu's constants and the twin's differ:\n  \
+///      runs: the .cu's -1 does not fit the twin's type u32 (RUNS = 20)"
+/// );
 /// ```
 #[macro_export]
 macro_rules! constants_match {
