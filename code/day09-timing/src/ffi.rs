@@ -63,34 +63,10 @@ pub fn vector_add_cpu(a: &[f32], b: &[f32], out: &mut [f32]) {
 }
 
 /// timing.cu's constants as the .cu compiles them (timing.h's
-/// `day09_constants`), for the test that holds main.rs's copies to them.
+/// `day09_constants`, plain values and pointers to static arrays), for
+/// the test that holds main.rs's copies to them.
 #[cfg(test)]
-#[derive(Debug, PartialEq)]
-pub struct LessonConstants {
-    pub elems: usize,
-    pub threads_per_block: u32,
-    pub warmup_runs: u32,
-    pub timed_runs: u32,
-    pub rel_tolerance: f32,
-    pub sweep: Vec<usize>,
-}
-
-#[cfg(test)]
-pub fn lesson_constants() -> LessonConstants {
-    // SAFETY: plain values, and a pointer to the .cu's static array of
-    // num_sweep sizes, which lives as long as the program.
-    let (c, sweep) = unsafe {
-        let c = day09_lesson_constants();
-        let count = usize::try_from(c.num_sweep).expect("a sweep size count");
-        (c, std::slice::from_raw_parts(c.sweep, count).to_vec())
-    };
-    let count = |n: i32| u32::try_from(n).expect("a non-negative count");
-    LessonConstants {
-        elems: c.elems,
-        threads_per_block: count(c.threads_per_block),
-        warmup_runs: count(c.warmup_runs),
-        timed_runs: count(c.timed_runs),
-        rel_tolerance: c.rel_tolerance,
-        sweep,
-    }
+pub fn lesson_constants() -> day09_constants {
+    // SAFETY: takes nothing and returns the struct by value.
+    unsafe { day09_lesson_constants() }
 }

@@ -359,17 +359,16 @@ mod tests {
     }
 
     #[test]
-    fn constants_are_timing_cus_own() {
+    fn constants_are_timing_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
         let timer = KernelTimer::default();
-        let rust = ffi::LessonConstants {
+        lesson_cli::constants_match!(ffi::lesson_constants(), {
             elems: ELEMS,
             threads_per_block: THREADS_PER_BLOCK,
             warmup_runs: timer.warmups(),
             timed_runs: timer.runs(),
             rel_tolerance: REL_TOLERANCE,
-            sweep: SWEEP.to_vec(),
-        };
-        assert_eq!(rust, ffi::lesson_constants());
+            sweep[num_sweep]: SWEEP,
+        })
     }
 
     #[test]

@@ -253,21 +253,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constants_are_blocks_cus_own() {
+    fn constants_are_blocks_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
         let timer = KernelTimer::default();
-        let rust = ffi::LessonConstants {
+        lesson_cli::constants_match!(ffi::lesson_constants(), {
             elems: ELEMS,
             warmup_runs: timer.warmups(),
             timed_runs: timer.runs(),
             repeats: REPEATS,
             rel_tolerance: REL_TOLERANCE,
-            block_sizes: BLOCK_SIZES.to_vec(),
+            block_sizes[num_block_sizes]: BLOCK_SIZES,
             fma_chains: FMA_CHAINS,
             fma_steps: FMA_STEPS,
             fma_period: FMA_PERIOD,
             fma_flops_per_element: FMA_FLOPS_PER_ELEMENT,
-        };
-        assert_eq!(rust, ffi::lesson_constants());
+        })
     }
 
     #[test]

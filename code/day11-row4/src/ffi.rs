@@ -136,34 +136,10 @@ pub fn blocks_for(n: usize) -> i32 {
 }
 
 /// row4.cu's constants as the .cu compiles them (row4.h's
-/// `day11_constants`), for the test that holds main.rs's copies to them.
+/// `day11_constants`, plain values and pointers to static arrays), for
+/// the test that holds main.rs's copies to them.
 #[cfg(test)]
-#[derive(Debug, PartialEq)]
-pub struct LessonConstants {
-    pub elems: usize,
-    pub threads_per_block: u32,
-    pub warmup_runs: u32,
-    pub timed_runs: u32,
-    pub rel_tolerance: f32,
-    pub sweep: Vec<usize>,
-}
-
-#[cfg(test)]
-pub fn lesson_constants() -> LessonConstants {
-    // SAFETY: plain values, and a pointer to the .cu's static array of
-    // num_sweep sizes, which lives as long as the program.
-    let (c, sweep) = unsafe {
-        let c = day11_lesson_constants();
-        let count = c.num_sweep.max(0) as usize;
-        (c, std::slice::from_raw_parts(c.sweep, count).to_vec())
-    };
-    let count = |n: i32| n.max(0) as u32;
-    LessonConstants {
-        elems: c.elems,
-        threads_per_block: count(c.threads_per_block),
-        warmup_runs: count(c.warmup_runs),
-        timed_runs: count(c.timed_runs),
-        rel_tolerance: c.rel_tolerance,
-        sweep,
-    }
+pub fn lesson_constants() -> day11_constants {
+    // SAFETY: takes nothing and returns the struct by value.
+    unsafe { day11_lesson_constants() }
 }

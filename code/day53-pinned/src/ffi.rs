@@ -34,38 +34,10 @@ pub fn scale_copy(
 }
 
 /// pinned.cu's constants as the .cu compiles them (pinned.h's
-/// `day53_constants`), for the test that holds main.rs's copies to them.
+/// `day53_constants`, plain values and pointers to static arrays), for
+/// the test that holds main.rs's copies to them.
 #[cfg(test)]
-#[derive(Debug, PartialEq)]
-pub struct LessonConstants {
-    pub sweep_mib: Vec<usize>,
-    pub max_sweep_bytes: usize,
-    pub probe_bytes: usize,
-    pub kernel_elems: usize,
-    pub warmup_runs: u32,
-    pub timed_runs: u32,
-    pub scale: f32,
-    pub rel_tolerance: f32,
-}
-
-#[cfg(test)]
-pub fn lesson_constants() -> LessonConstants {
-    // SAFETY: plain values, and a pointer to the .cu's static array of
-    // num_sweep sizes, which lives as long as the program.
-    let (c, sweep_mib) = unsafe {
-        let c = day53_lesson_constants();
-        let count = usize::try_from(c.num_sweep).expect("a sweep size count");
-        (c, std::slice::from_raw_parts(c.sweep_mib, count).to_vec())
-    };
-    let count = |n: i32| u32::try_from(n).expect("a non-negative count");
-    LessonConstants {
-        sweep_mib,
-        max_sweep_bytes: c.max_sweep_bytes,
-        probe_bytes: c.probe_bytes,
-        kernel_elems: c.kernel_elems,
-        warmup_runs: count(c.warmup_runs),
-        timed_runs: count(c.timed_runs),
-        scale: c.scale,
-        rel_tolerance: c.rel_tolerance,
-    }
+pub fn lesson_constants() -> day53_constants {
+    // SAFETY: takes nothing and returns the struct by value.
+    unsafe { day53_lesson_constants() }
 }

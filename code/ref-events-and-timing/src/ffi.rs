@@ -102,54 +102,10 @@ pub fn consume(
 }
 
 /// events.cu's constants as the .cu compiles them (events.h's
-/// `events_constants`), for the test that holds main.rs's copies to them.
+/// `events_constants`, plain values and pointers to static arrays), for
+/// the test that holds main.rs's copies to them.
 #[cfg(test)]
-#[derive(Debug, PartialEq)]
-pub struct LessonConstants {
-    pub part1_kernel_ms: Vec<f64>,
-    pub part1_reps: u32,
-    pub part2: (f64, u32),
-    pub part3: (f64, u32),
-    pub part4: (u32, u32, u32),
-    pub part5: (f64, usize, u32),
-    pub part6: (f64, f64, f64, f64, u32),
-    pub part7: (f64, u64, usize),
-    pub part8_iters: u32,
-}
-
-#[cfg(test)]
-pub fn lesson_constants() -> LessonConstants {
-    // SAFETY: plain values, and a pointer to the .cu's static array of
-    // num_part1 durations, which lives as long as the program.
-    let (c, part1_kernel_ms) = unsafe {
-        let c = events_lesson_constants();
-        let count = usize::try_from(c.num_part1).expect("a count");
-        (c, std::slice::from_raw_parts(c.part1_kernel_ms, count).to_vec())
-    };
-    let count = |n: i32| u32::try_from(n).expect("a non-negative count");
-    LessonConstants {
-        part1_kernel_ms,
-        part1_reps: count(c.part1_reps),
-        part2: (c.part2_kernel_ms, count(c.part2_reps)),
-        part3: (c.part3_kernel_ms, count(c.part3_reps)),
-        part4: (count(c.part4_ops), count(c.part4_chain), count(c.part4_rounds)),
-        part5: (
-            c.part5_producer_ms,
-            count(c.part5_elems) as usize,
-            count(c.part5_reps),
-        ),
-        part6: (
-            c.part6_kernel_ms,
-            c.part6_queued_ms,
-            c.part6_delay_ms,
-            c.part6_hog_ms,
-            count(c.part6_reps),
-        ),
-        part7: (
-            c.part7_idle_ms,
-            u64::try_from(c.part7_cycles).expect("a cycle count"),
-            count(c.part7_launches) as usize,
-        ),
-        part8_iters: count(c.part8_iters),
-    }
+pub fn lesson_constants() -> events_constants {
+    // SAFETY: takes nothing and returns the struct by value.
+    unsafe { events_lesson_constants() }
 }

@@ -560,25 +560,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constants_are_events_cus_own() {
-        let rust = ffi::LessonConstants {
-            part1_kernel_ms: PART1_KERNEL_MS.to_vec(),
+    fn constants_are_events_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
+        lesson_cli::constants_match!(ffi::lesson_constants(), {
+            part1_kernel_ms[num_part1]: PART1_KERNEL_MS,
             part1_reps: PART1_REPS,
-            part2: (PART2_KERNEL_MS, PART2_REPS),
-            part3: (PART3_KERNEL_MS, PART3_REPS),
-            part4: (PART4_OPS, PART4_CHAIN, PART4_ROUNDS),
-            part5: (PART5_PRODUCER_MS, PART5_ELEMS, PART5_REPS),
-            part6: (
-                PART6_KERNEL_MS,
-                PART6_QUEUED_MS,
-                PART6_DELAY_MS,
-                PART6_HOG_MS,
-                PART6_REPS,
-            ),
-            part7: (PART7_IDLE_MS, PART7_CYCLES, PART7_LAUNCHES),
+            part2_kernel_ms: PART2_KERNEL_MS,
+            part2_reps: PART2_REPS,
+            part3_kernel_ms: PART3_KERNEL_MS,
+            part3_reps: PART3_REPS,
+            part4_ops: PART4_OPS,
+            part4_chain: PART4_CHAIN,
+            part4_rounds: PART4_ROUNDS,
+            part5_producer_ms: PART5_PRODUCER_MS,
+            part5_elems: PART5_ELEMS,
+            part5_reps: PART5_REPS,
+            part6_kernel_ms: PART6_KERNEL_MS,
+            part6_queued_ms: PART6_QUEUED_MS,
+            part6_delay_ms: PART6_DELAY_MS,
+            part6_hog_ms: PART6_HOG_MS,
+            part6_reps: PART6_REPS,
+            part7_idle_ms: PART7_IDLE_MS,
+            part7_cycles: PART7_CYCLES,
+            part7_launches: PART7_LAUNCHES,
             part8_iters: PART8_ITERS,
-        };
-        assert_eq!(rust, ffi::lesson_constants());
+        })
     }
 
     #[test]

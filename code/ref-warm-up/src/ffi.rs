@@ -86,43 +86,10 @@ pub fn launch(
 }
 
 /// warmup.cu's constants as the .cu compiles them (warmup.h's
-/// `warmup_constants`), for the test that holds main.rs's copies to them.
+/// `warmup_constants`, plain values and pointers to static arrays), for
+/// the test that holds main.rs's copies to them.
 #[cfg(test)]
-#[derive(Debug, PartialEq)]
-pub struct LessonConstants {
-    pub elems: usize,
-    pub block_sizes: Vec<i32>,
-    pub calls: usize,
-    pub complex_steps: u32,
-    pub malloc_bytes: Vec<usize>,
-    pub malloc_count: usize,
-    pub malloc_run: usize,
-    pub rel_tolerance: f32,
-}
-
-#[cfg(test)]
-pub fn lesson_constants() -> LessonConstants {
-    // SAFETY: plain values, and pointers to the .cu's static arrays of the
-    // counts given beside them, which live as long as the program.
-    let (c, block_sizes, malloc_bytes) = unsafe {
-        let c = warmup_lesson_constants();
-        let blocks = usize::try_from(c.num_block_sizes).expect("a count");
-        let mallocs = usize::try_from(c.num_malloc_sizes).expect("a count");
-        (
-            c,
-            std::slice::from_raw_parts(c.block_sizes, blocks).to_vec(),
-            std::slice::from_raw_parts(c.malloc_bytes, mallocs).to_vec(),
-        )
-    };
-    let count = |n: i32| usize::try_from(n).expect("a non-negative count");
-    LessonConstants {
-        elems: count(c.elems),
-        block_sizes,
-        calls: count(c.calls),
-        complex_steps: u32::try_from(c.complex_steps).expect("a step count"),
-        malloc_bytes,
-        malloc_count: count(c.malloc_count),
-        malloc_run: count(c.malloc_run),
-        rel_tolerance: c.rel_tolerance,
-    }
+pub fn lesson_constants() -> warmup_constants {
+    // SAFETY: takes nothing and returns the struct by value.
+    unsafe { warmup_lesson_constants() }
 }

@@ -442,18 +442,17 @@ mod tests {
     }
 
     #[test]
-    fn constants_are_warmup_cus_own() {
-        let rust = ffi::LessonConstants {
+    fn constants_are_warmup_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
+        lesson_cli::constants_match!(ffi::lesson_constants(), {
             elems: ELEMS,
-            block_sizes: BLOCK_SIZES.to_vec(),
+            block_sizes[num_block_sizes]: BLOCK_SIZES,
             calls: CALLS,
             complex_steps: COMPLEX_STEPS,
-            malloc_bytes: MALLOC_BYTES.to_vec(),
+            malloc_bytes[num_malloc_sizes]: MALLOC_BYTES,
             malloc_count: MALLOC_COUNT,
             malloc_run: MALLOC_RUN,
             rel_tolerance: REL_TOLERANCE,
-        };
-        assert_eq!(rust, ffi::lesson_constants());
+        })
     }
 
     #[test]
