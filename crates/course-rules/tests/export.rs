@@ -143,6 +143,15 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_its_nvcc_lin
         };
         assert_eq!(out.status.code(), Some(0), "export {name}: {}", text(&out.stderr));
         assert_self_contained(&dest);
+        // The transcripts its tests read came along (lesson-spec's
+        // evidence_dir finds them there in an export).
+        let carried = std::fs::read_dir(dest.join("evidence").join(name))
+            .map(|d| d.count())
+            .unwrap_or(0);
+        assert!(
+            carried >= 2,
+            "export {name}: {carried} transcripts under evidence/{name}"
+        );
         let repo_lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
         let lesson_lock = std::fs::read_to_string(dest.join("Cargo.lock")).unwrap();
         if let Err(e) = lockfile::check_same_versions(&repo_lock, &lesson_lock) {

@@ -172,7 +172,7 @@ step() {
 rec() {
   local name=$1 copy=$2 runtime=$3 path
   shift 3
-  path=$(EVIDENCE_RUNTIME=$runtime "$evidence" record --dir "$ev" --lesson instrument-suite --name "$name" "$@")
+  path=$(EVIDENCE_RUNTIME=$runtime "$evidence" --evidence "$ev" record --lesson instrument-suite --name "$name" "$@")
   echo "$name: ${path:-not recorded} (rc=$?)"
   [[ -n $path ]] && cp "$path" "$copy"
 }

@@ -19,6 +19,7 @@
 pub mod closure;
 pub mod lockfile;
 pub mod manifest;
+pub mod transcripts;
 
 use std::path::{Path, PathBuf};
 
@@ -236,6 +237,19 @@ fn write_project(
     members.sort();
     files::copy_project_files(lesson_dir, staging)
         .map_err(io(format!("copying {}", lesson_dir.display())))?;
+    // The transcripts the lesson's tests and README name, where an export's
+    // tests look for them (see `transcripts`).
+    let name = lesson_dir.file_name().unwrap_or_default();
+    let own_files: Vec<PathBuf> = files::project_files(lesson_dir)
+        .into_iter()
+        .map(|rel| lesson_dir.join(rel))
+        .collect();
+    transcripts::copy_named(
+        &own_files,
+        &root.join("evidence").join(name),
+        &staging.join("evidence").join(name),
+    )
+    .map_err(io(format!("copying {}'s transcripts", lesson_dir.display())))?;
     let mut dropped = Vec::new();
     for (package, (from, to)) in needed.iter().zip(placement) {
         let copy = staging.join(to);
