@@ -6,8 +6,9 @@
 # program, or of one program built two ways, compare by what they print and
 # not by what they measured. Masked are addresses (0x...), numbers, the
 # padding between columns (it widens with a number's digits), and a
-# program's own verdicts (`verdict: holds` or `does not hold`), which are
-# measurements too. Prints the masked diff, or one line saying the
+# program's own verdicts (`verdict: holds` or `does not hold`, and the
+# `within noise` column's best/yes/no at the end of a Day 10 table row),
+# which are measurements too. Prints the masked diff, or one line saying the
 # reports are the same; exits 0 when they are, 1 when they are not.
 #
 # Usage: ci/report-diff.sh <transcript> <transcript>
@@ -16,7 +17,7 @@ set -euo pipefail
 masked() {
   sed -n '/^# ---$/,$p' "$1" | tail -n +2 |
     sed -E -e 's/0x[0-9a-fA-F]+/A/g' -e 's/[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/N/g' -e 's/ +/ /g' \
-      -e 's/(verdict[^:]*): (holds|does not hold)/\1: V/'
+      -e 's/(verdict[^:]*): (holds|does not hold)/\1: V/' -e 's/(N%) (best|yes|no)$/\1 V/'
 }
 echo "a: $1"
 echo "b: $2"

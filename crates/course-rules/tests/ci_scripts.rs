@@ -154,14 +154,14 @@ fn report_diff(a: &Path, b: &Path) -> Output {
 fn report_diff_masks_what_was_measured_and_names_what_was_printed_differently() {
     let (a, b) = transcripts(
         "same",
-        "row 4   0.061 ms   3.3 TB/s\nbuffer at 0x7f2a00000000\nverdict: holds (under 20 us)\n",
-        "row 4  12.345 ms  -1.5e3 TB/s\nbuffer at 0x7f2b00200000\nverdict: does not hold (under 20 us)\n",
+        "row 4   0.061 ms   3.3 TB/s\nbuffer at 0x7f2a00000000\nverdict: holds (under 20 us)\n    192   0.06105   0.58%   +0.0%  best\n",
+        "row 4  12.345 ms  -1.5e3 TB/s\nbuffer at 0x7f2b00200000\nverdict: does not hold (under 20 us)\n    192   0.06203   1.08%   +1.6%  no\n",
     );
     let out = report_diff(&a, &b);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(
-        stdout.contains("same report, numbers masked: 3 lines"),
+        stdout.contains("same report, numbers masked: 4 lines"),
         "{stdout}"
     );
     let _ = std::fs::remove_dir_all(a.parent().unwrap());
