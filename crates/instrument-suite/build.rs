@@ -11,7 +11,7 @@ const CUBIN_ARCH: &str = "sm_90";
 
 fn main() {
     cuda_build::Lesson::new("suite/suite.cu", "suite/suite.h", "suite_").build();
-    let toolkit = cuda_build::Toolkit::from_build_env().unwrap_or_else(|e| cuda_build::fail(&e));
+    let toolkit = cuda_build::Toolkit::from_build_env().unwrap_or_else(|e| cuda_build::fail(&e.to_string()));
     let out =
         PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_else(|| cuda_build::fail("OUT_DIR is not set")));
     let cubin = out.join("suite.cubin");

@@ -194,8 +194,8 @@ pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
 /// No nvcc where the build looks; cuda-build's message, which names the
 /// places searched and the command that provisions one.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct NoNvcc(pub String);
+#[error(transparent)]
+pub struct NoNvcc(#[from] pub cuda_build::LocateError);
 
 /// The nvcc the build would use (crates/cuda-build's search order).
 pub fn find_nvcc(root: &Path) -> Result<PathBuf, NoNvcc> {

@@ -40,9 +40,9 @@ impl Lesson {
         println!("cargo:rerun-if-changed={}", self.header.display());
         println!("cargo:rerun-if-env-changed={ARCHS_VAR}");
 
-        let toolkit = Toolkit::from_build_env().unwrap_or_else(|e| fail(&e));
+        let toolkit = Toolkit::from_build_env().unwrap_or_else(|e| fail(&e.to_string()));
         let archs = match std::env::var(ARCHS_VAR) {
-            Ok(list) => parse_archs(&list).unwrap_or_else(|e| fail(&e)),
+            Ok(list) => parse_archs(&list).unwrap_or_else(|e| fail(&e.to_string())),
             Err(_) => DEFAULT_ARCHS.to_vec(),
         };
 
@@ -123,9 +123,18 @@ pub fn gencode_flags(archs: &[u32]) -> Vec<String> {
     flags
 }
 
+/// A `LESSON_CUDA_ARCHS` that names no architecture the build can use.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArchsError {
+    #[error("{ARCHS_VAR}: `{0}` is not a compute capability like 90")]
+    NotACapability(String),
+    #[error("{ARCHS_VAR} is set but names no architecture")]
+    Empty,
+}
+
 /// Parses `LESSON_CUDA_ARCHS`: compute capabilities such as `75,90` or `sm_90;80`.
-pub fn parse_archs(list: &str) -> Result<Vec<u32>, String> {
-    let archs: Result<Vec<u32>, String> = list
+pub fn parse_archs(list: &str) -> Result<Vec<u32>, ArchsError> {
+    let archs: Result<Vec<u32>, ArchsError> = list
         .split([',', ';', ' '])
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -135,12 +144,12 @@ pub fn parse_archs(list: &str) -> Result<Vec<u32>, String> {
                 .parse::<u32>()
                 .ok()
                 .filter(|a| (50..=200).contains(a))
-                .ok_or_else(|| format!("{ARCHS_VAR}: `{s}` is not a compute capability like 90"))
+                .ok_or_else(|| ArchsError::NotACapability(s.to_string()))
         })
         .collect();
     let archs = archs?;
     if archs.is_empty() {
-        return Err(format!("{ARCHS_VAR} is set but names no architecture"));
+        return Err(ArchsError::Empty);
     }
     Ok(archs)
 }
@@ -177,7 +186,7 @@ mod tests {
     #[test]
     fn bad_archs_are_one_line_errors() {
         for bad in ["", " , ", "ninety", "sm_9x", "7"] {
-            let err = parse_archs(bad).unwrap_err();
+            let err = parse_archs(bad).unwrap_err().to_string();
             assert!(err.starts_with(ARCHS_VAR), "{bad:?}: {err}");
             assert!(!err.contains('\n'));
         }

@@ -12,8 +12,8 @@
 mod lesson;
 mod toolkit;
 
-pub use lesson::{Lesson, ARCHS_VAR, DEFAULT_ARCHS, NO_MAIN_DEFINE};
-pub use toolkit::{locate, Found, Toolkit, NVCC_VAR, PROVISION_COMMAND};
+pub use lesson::{ArchsError, Lesson, ARCHS_VAR, DEFAULT_ARCHS, NO_MAIN_DEFINE};
+pub use toolkit::{locate, Found, LocateError, Toolkit, NVCC_VAR, PROVISION_COMMAND};
 
 /// Prints `error: <message>` and ends the build script with exit code 1.
 ///
@@ -27,6 +27,6 @@ pub fn fail(message: &str) -> ! {
 /// Links the static CUDA runtime into the crate being built, for crates that
 /// call cudart themselves without compiling a `.cu` (such as `cuda-check`).
 pub fn link_cudart_static() {
-    let toolkit = Toolkit::from_build_env().unwrap_or_else(|e| fail(&e));
+    let toolkit = Toolkit::from_build_env().unwrap_or_else(|e| fail(&e.to_string()));
     toolkit.emit_link_cudart_static();
 }

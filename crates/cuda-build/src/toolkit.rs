@@ -39,6 +39,21 @@ pub struct Toolkit {
     pub found: Found,
 }
 
+/// Why no toolkit was found: a variable that names none, or nothing on the
+/// search order at all (which names the command that provisions one).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LocateError {
+    #[error("{NVCC_VAR} is set to {}, which is not a file", .0.display())]
+    NvccNotAFile(PathBuf),
+    #[error("{var} is set to {}, which has no bin/nvcc", root.display())]
+    NoBinNvcc { var: &'static str, root: PathBuf },
+    #[error(
+        "no CUDA toolkit found ({NVCC_VAR}, CUDA_HOME, CUDA_PATH, PATH, /usr/local/cuda and \
+         .toolchain/cuda were searched); run `{PROVISION_COMMAND}` to install CUDA 13.0 into the project"
+    )]
+    NotFound,
+}
+
 /// Finds the toolkit by the order in the module header.
 ///
 /// `var` reads an environment variable, `is_file` tests a path and
@@ -48,7 +63,7 @@ pub fn locate(
     var: &dyn Fn(&str) -> Option<OsString>,
     is_file: &dyn Fn(&Path) -> bool,
     project_root: Option<&Path>,
-) -> Result<Toolkit, String> {
+) -> Result<Toolkit, LocateError> {
     let from_nvcc = |nvcc: PathBuf, found| {
         // A toolkit root is the folder above bin/nvcc.
         let root = nvcc
@@ -62,10 +77,7 @@ pub fn locate(
     if let Some(nvcc) = var(NVCC_VAR).filter(|v| !v.is_empty()) {
         let nvcc = PathBuf::from(nvcc);
         if !is_file(&nvcc) {
-            return Err(format!(
-                "{NVCC_VAR} is set to {}, which is not a file",
-                nvcc.display()
-            ));
+            return Err(LocateError::NvccNotAFile(nvcc));
         }
         return Ok(from_nvcc(nvcc, Found::NvccVariable));
     }
@@ -73,10 +85,10 @@ pub fn locate(
         if let Some(root) = var(name).filter(|v| !v.is_empty()) {
             let nvcc = Path::new(&root).join("bin").join("nvcc");
             if !is_file(&nvcc) {
-                return Err(format!(
-                    "{name} is set to {}, which has no bin/nvcc",
-                    Path::new(&root).display()
-                ));
+                return Err(LocateError::NoBinNvcc {
+                    var: name,
+                    root: PathBuf::from(root),
+                });
             }
             return Ok(from_nvcc(nvcc, found));
         }
@@ -99,10 +111,7 @@ pub fn locate(
             return Ok(from_nvcc(nvcc, Found::ProjectToolchain));
         }
     }
-    Err(format!(
-        "no CUDA toolkit found ({NVCC_VAR}, CUDA_HOME, CUDA_PATH, PATH, /usr/local/cuda and \
-         .toolchain/cuda were searched); run `{PROVISION_COMMAND}` to install CUDA 13.0 into the project"
-    ))
+    Err(LocateError::NotFound)
 }
 
 /// The workspace root, found by walking up from `start` to the folder whose
@@ -120,7 +129,7 @@ pub fn workspace_root(start: &Path) -> Option<PathBuf> {
 impl Toolkit {
     /// Finds the toolkit from inside a build script, and asks Cargo to rebuild
     /// when any variable in the search order changes.
-    pub fn from_build_env() -> Result<Toolkit, String> {
+    pub fn from_build_env() -> Result<Toolkit, LocateError> {
         for name in [NVCC_VAR, "CUDA_HOME", "CUDA_PATH", "PATH"] {
             println!("cargo:rerun-if-env-changed={name}");
         }
@@ -236,15 +245,21 @@ mod tests {
     #[test]
     fn a_variable_pointing_nowhere_is_an_error_not_a_fallback() {
         let is = files(&["/usr/local/cuda/bin/nvcc"]);
-        let err = locate(&env(&[("CUDA_HOME", "/nope")]), &is, None).unwrap_err();
+        let err = locate(&env(&[("CUDA_HOME", "/nope")]), &is, None)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("CUDA_HOME is set to /nope"), "{err}");
-        let err = locate(&env(&[(NVCC_VAR, "/nope/nvcc")]), &is, None).unwrap_err();
+        let err = locate(&env(&[(NVCC_VAR, "/nope/nvcc")]), &is, None)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("LESSON_NVCC"), "{err}");
     }
 
     #[test]
     fn nothing_found_names_the_provisioning_command() {
-        let err = locate(&env(&[("PATH", "/bin")]), &files(&[]), Some(Path::new("/w"))).unwrap_err();
+        let err = locate(&env(&[("PATH", "/bin")]), &files(&[]), Some(Path::new("/w")))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains(PROVISION_COMMAND), "{err}");
         assert!(!err.contains('\n'), "one line: {err}");
     }

@@ -75,14 +75,14 @@ impl Comparison {
     }
 
     /// The `.cu`'s array `cu` against the twin's `twin`, element by element.
-    pub fn array<C, R>(&mut self, field: &str, cu: Result<&[C], String>, twin: &[R], expr: &str)
+    pub fn array<C, R>(&mut self, field: &str, cu: Result<&[C], ArrayError>, twin: &[R], expr: &str)
     where
         C: Copy + fmt::Debug,
         R: TryFrom<C> + PartialEq + fmt::Debug,
     {
         let cu = match cu {
             Ok(cu) => cu,
-            Err(why) => return self.differ(field, why),
+            Err(why) => return self.differ(field, why.to_string()),
         };
         if cu.len() != twin.len() {
             return self.differ(
@@ -131,6 +131,15 @@ impl Comparison {
     }
 }
 
+/// Why a C array the header gives as a pointer and a count cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArrayError {
+    #[error("the .cu's {count_field} = {count} is not an element count")]
+    BadCount { count_field: String, count: String },
+    #[error("the .cu's pointer is null with {count_field} = {len}")]
+    NullWithElements { count_field: String, len: usize },
+}
+
 /// The C array of `count` elements at `ptr`, or why it cannot be read: a
 /// count that is negative or does not fit, or a null pointer with elements.
 ///
@@ -138,21 +147,25 @@ impl Comparison {
 /// Where `ptr` is not null, it points to at least `count` initialised
 /// elements that live as long as the program (the lesson headers' "static
 /// storage").
-pub unsafe fn c_array<T, N>(ptr: *const T, count: N, count_field: &str) -> Result<&'static [T], String>
+pub unsafe fn c_array<T, N>(ptr: *const T, count: N, count_field: &str) -> Result<&'static [T], ArrayError>
 where
     N: Copy + fmt::Debug,
     usize: TryFrom<N>,
 {
     let Ok(len) = usize::try_from(count) else {
-        return Err(format!(
-            "the .cu's {count_field} = {count:?} is not an element count"
-        ));
+        return Err(ArrayError::BadCount {
+            count_field: count_field.to_string(),
+            count: format!("{count:?}"),
+        });
     };
     if len == 0 {
         return Ok(&[]);
     }
     if ptr.is_null() {
-        return Err(format!("the .cu's pointer is null with {count_field} = {len}"));
+        return Err(ArrayError::NullWithElements {
+            count_field: count_field.to_string(),
+            len,
+        });
     }
     // SAFETY: not null, and `count` live elements, by the caller's promise.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })

@@ -36,7 +36,7 @@ use std::marker::PhantomData;
 pub use chart::{Chart, Mark, Series};
 pub use claims::{median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
 pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Failure, Finite, Lines};
-pub use on_this_gpu::{claims_block, ClaimsBlock};
+pub use on_this_gpu::{claims_block, ClaimsBlock, ClaimsBlockError};
 pub use recipe::{Recipe, Reference, Variant};
 
 /// A lesson's report: what its programs print, as numbers.

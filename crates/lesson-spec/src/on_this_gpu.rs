@@ -19,6 +19,20 @@ pub struct ClaimsBlock {
     pub unexpected_failures: usize,
 }
 
+/// Why the claims could not be checked on a printed report.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClaimsBlockError {
+    /// The report does not parse: the first line it could not read.
+    #[error("the report's line {line}: {message}")]
+    Report { line: usize, message: String },
+    /// The lesson's expected-failure list is malformed: every bad line.
+    #[error("{lesson}'s expected-failures.txt: {}", lines.iter().map(|e| format!("line {}: {}", e.line, e.message)).collect::<Vec<_>>().join("; "))]
+    ExpectedFailures {
+        lesson: &'static str,
+        lines: Vec<crate::claims::ListError>,
+    },
+}
+
 /// Checks every claim of `R` on `printed`, the report as the program
 /// printed it, run on `gpu_name` under `environment` (`VAR=value` words).
 /// A known failure is one the lesson's expected-failure list names for this
@@ -27,18 +41,16 @@ pub fn claims_block<R: LessonReport>(
     printed: &str,
     gpu_name: &str,
     environment: &str,
-) -> Result<ClaimsBlock, String> {
+) -> Result<ClaimsBlock, ClaimsBlockError> {
     let lines = numbered_output(printed);
-    let report =
-        R::parse(&lines).map_err(|(line, message)| format!("the report's line {line}: {message}"))?;
+    let report = R::parse(&lines).map_err(|(line, message)| ClaimsBlockError::Report { line, message })?;
     let ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
     // Every bad line, not the first: the list is fixed by editing all of them.
-    let known = ExpectedFailures::parse(R::expected_failures(), &ids).map_err(|errors| {
-        let lines: Vec<String> = errors
-            .iter()
-            .map(|e| format!("line {}: {}", e.line, e.message))
-            .collect();
-        format!("{}'s expected-failures.txt: {}", R::LESSON, lines.join("; "))
+    let known = ExpectedFailures::parse(R::expected_failures(), &ids).map_err(|lines| {
+        ClaimsBlockError::ExpectedFailures {
+            lesson: R::LESSON,
+            lines,
+        }
     })?;
     // No peers but itself: a claim that compares runs says it does not apply.
     let run = Run {
@@ -205,7 +217,9 @@ mod tests {
 
     #[test]
     fn a_report_that_does_not_parse_names_the_line() {
-        let err = claims_block::<Tiny>("nothing here\n", "GPU X", "").unwrap_err();
+        let err = claims_block::<Tiny>("nothing here\n", "GPU X", "")
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with("the report's line 1: expected a line starting"),
             "{err}"
