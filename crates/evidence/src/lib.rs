@@ -21,6 +21,8 @@
 //! - [`record`] runs a program and writes its transcript and JSON twin.
 //! - [`figures`] writes the documents' figure blocks from the evidence,
 //!   and finds the blocks the evidence has made stale.
+//! - [`site`] writes the evidence as a static site: every claim on every
+//!   GPU, each lesson's figures and charts, every transcript.
 //! - [`instrument`] tables the time-kernel instrument's proof against ncu
 //!   and the peer tools.
 //!
@@ -37,6 +39,7 @@ pub mod lessons;
 pub mod load;
 pub mod plot;
 pub mod record;
+pub mod site;
 pub mod transcript;
 pub mod twin;
 

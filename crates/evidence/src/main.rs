@@ -7,7 +7,6 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use evidence::transcript::{self, Transcript};
 use evidence::{atomic, check, compare, figures, group, lessons, load, plot, record, transcript_files, twin};
-use lesson_spec::Parsed;
 
 /// Recorded lesson runs as data.
 ///
@@ -113,6 +112,16 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Write the evidence as a static site into DIR: an index of every
+    /// claim on every GPU and toolkit, a page per lesson (the figures
+    /// behind each verdict, the charts, the C++ and Rust twins, every
+    /// transcript), a page per transcript and the instrument's page. It
+    /// works from file:// and fetches nothing outside DIR. DIR must be new,
+    /// empty, or a site this command wrote, which it replaces whole.
+    Site {
+        #[arg(value_name = "DIR")]
+        out: PathBuf,
+    },
     /// The lessons this workspace knows, one per line.
     Lessons,
     /// How a lesson is recorded, as `key value` lines for scripts.
@@ -202,6 +211,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Figures { write, .. } => return figures_cmd(&root, &evidence, write),
+        Command::Site { out } => {
+            let built = evidence::site::build(&root, &evidence, &out)?;
+            println!(
+                "wrote {} pages and {} charts to {}; start at {}",
+                built.pages,
+                built.charts,
+                out.display(),
+                out.join(evidence::site::INDEX).display()
+            );
+        }
         Command::Lessons => {
             for lesson in lessons::LESSONS {
                 println!("{}", lesson.name());
@@ -415,27 +434,10 @@ fn plot_all(dir: &Path, out: &Path) -> anyhow::Result<()> {
     let all = read_all_or_fail(dir)?;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     for lesson in lessons::LESSONS {
-        let reference = lesson.recipe().reference.map(|r| r.name);
-        for program in ["cxx", "rust"] {
-            // Plain runs only: a variant (`-eager`) or a diagnostic name
-            // measures something else.
-            let runs: Vec<&Transcript> = all
-                .iter()
-                .filter(|t| t.header.lesson == lesson.name() && t.header.exit_code == 0)
-                .filter(|t| t.file.ends_with(&format!("-{program}.txt")) && !t.under_sanitizer())
-                .collect();
-            let references: Vec<&Transcript> = match reference {
-                Some(name) => group(&all, lesson.name(), name),
-                None => Vec::new(),
-            };
-            let runs_parsed: Vec<&dyn Parsed> = runs.iter().filter_map(|t| t.body.parsed()).collect();
-            let references: Vec<&dyn Parsed> = references.iter().filter_map(|t| t.body.parsed()).collect();
-            for spec in lesson.charts(program, &runs_parsed, &references) {
-                let path = out.join(format!("{}.svg", spec.stem));
-                let svg = plot::svg(&plot::from_spec(&spec, plot::describe(&runs)))?;
-                atomic::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
-                println!("{}", path.display());
-            }
+        for chart in plot::lesson_charts(&all, *lesson, None)? {
+            let path = out.join(format!("{}.svg", chart.stem));
+            atomic::write(&path, chart.svg).with_context(|| format!("writing {}", path.display()))?;
+            println!("{}", path.display());
         }
     }
     Ok(())

@@ -1,0 +1,100 @@
+//! The instrument's page: its document (`evidence/instrument/nvbench.md`:
+//! the suite of kernels against Nsight Compute and nvbench) as HTML, then
+//! every session of the suite in `evidence/instrument-suite/`.
+
+use maud::{html, PreEscaped};
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+use super::index::{in_folder, transcript_list};
+use super::layout::{self, folder_page, rel, transcript_page, INDEX, INSTRUMENT};
+use super::Evidence;
+
+/// The document, from the evidence folder.
+pub const DOCUMENT: &str = "instrument/nvbench.md";
+
+pub fn page(ev: &Evidence) -> String {
+    let document = std::fs::read_to_string(ev.dir.join(DOCUMENT)).ok();
+    let (title, html) = match &document {
+        Some(text) => to_html(ev, text),
+        None => (
+            "The instrument against Nsight Compute and nvbench".to_string(),
+            String::new(),
+        ),
+    };
+    let suite = in_folder(ev, "instrument-suite");
+    let sessions: Vec<_> = suite
+        .iter()
+        .copied()
+        .filter(|t| crate::in_group(&t.file, "session"))
+        .collect();
+    let body = html! {
+        @if document.is_none() {
+            p { "The evidence has no " code { (DOCUMENT) } "." }
+        }
+        (PreEscaped(html))
+        h2 { "Every session of the suite" }
+        p {
+            "Each session transcript summarises one device call's suite, ncu, nvbench and pair runs; all "
+            (suite.len()) " transcripts of the suite are listed on "
+            a href=(folder_page("instrument-suite")) { "its folder's page" } "."
+        }
+        (transcript_list(INSTRUMENT, &sessions, |_| None))
+    };
+    layout::page(INSTRUMENT, &title, &[(INDEX, "index")], body)
+}
+
+/// The document as HTML, its first `#` heading taken out as the page's
+/// title. Raw HTML is dropped, except that a `<!-- transcript: FILE#... -->`
+/// quote mark becomes a link to the quoted transcript's page; links and
+/// images keep only their text, as the site fetches nothing outside itself.
+fn to_html(ev: &Evidence, text: &str) -> (String, String) {
+    let mut title = None;
+    let mut in_title = false;
+    let mut events = Vec::new();
+    for event in Parser::new_ext(text, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::Heading {
+                level: HeadingLevel::H1,
+                ..
+            }) if title.is_none() => in_title = true,
+            Event::End(TagEnd::Heading(HeadingLevel::H1)) if in_title => in_title = false,
+            Event::Text(t) | Event::Code(t) if in_title => {
+                title.get_or_insert_with(String::new).push_str(&t);
+            }
+            _ if in_title => {}
+            Event::Html(raw) | Event::InlineHtml(raw) => {
+                if let Some(link) = quote_link(ev, &raw) {
+                    events.push(Event::Html(CowStr::from(link)));
+                }
+            }
+            Event::Start(Tag::Link { .. } | Tag::Image { .. }) | Event::End(TagEnd::Link | TagEnd::Image) => {
+            }
+            other => events.push(other),
+        }
+    }
+    let mut out = String::new();
+    pulldown_cmark::html::push_html(&mut out, events.into_iter());
+    (title.unwrap_or_else(|| DOCUMENT.to_string()), out)
+}
+
+/// `<!-- transcript: evidence/FOLDER/NAME.txt#SECTION -->` as a line that
+/// links to that transcript's page, when it is on the site.
+fn quote_link(ev: &Evidence, raw: &str) -> Option<String> {
+    let quoted = raw
+        .trim()
+        .strip_prefix("<!-- transcript:")?
+        .strip_suffix("-->")?
+        .trim();
+    let file = quoted.split('#').next()?.trim();
+    let name = file.rsplit('/').next()?;
+    let t = ev
+        .transcripts
+        .iter()
+        .find(|t| t.file.ends_with(&format!("/{name}")))?;
+    Some(
+        html! {
+            p.quote { "Quoted from " a href=(rel(INSTRUMENT, &transcript_page(t))) { code { (name) } } ":" }
+        }
+        .into_string(),
+    )
+}

@@ -1,0 +1,128 @@
+//! What every page of the site shares: its frame (one `h1`, a `lang`, the
+//! one stylesheet), where each kind of page lives, links between pages as
+//! relative paths (so the site works from `file://` and from any folder of
+//! a static host), and how numbers and verdicts are shown.
+
+use maud::{html, Markup, DOCTYPE};
+
+use super::verdicts::Tally;
+use crate::transcript::Transcript;
+
+/// The stylesheet, written once at the site's root.
+pub const STYLESHEET: &str = "style.css";
+pub const CSS: &str = include_str!("style.css");
+
+pub const INDEX: &str = "index.html";
+pub const INSTRUMENT: &str = "instrument.html";
+
+pub fn lesson_page(lesson: &str) -> String {
+    format!("lessons/{lesson}.html")
+}
+
+pub fn folder_page(folder: &str) -> String {
+    format!("folders/{folder}.html")
+}
+
+/// The folder of `evidence/` a transcript is in, and its name less `.txt`.
+pub fn folder_and_stem(t: &Transcript) -> (&str, &str) {
+    let mut parts = t.file.rsplit('/');
+    let name = parts.next().unwrap_or(&t.file);
+    let folder = parts.next().unwrap_or("");
+    (folder, name.strip_suffix(".txt").unwrap_or(name))
+}
+
+pub fn transcript_page(t: &Transcript) -> String {
+    let (folder, stem) = folder_and_stem(t);
+    format!("runs/{folder}/{stem}.html")
+}
+
+/// `to` (a path from the site's root) as a link from the page at `from`.
+pub fn rel(from: &str, to: &str) -> String {
+    format!("{}{to}", "../".repeat(from.matches('/').count()))
+}
+
+/// A whole page: `title` is its one `h1` too; `trail` the links above it,
+/// root first, as (path from the root, text).
+pub fn page(path: &str, title: &str, trail: &[(&str, &str)], body: Markup) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · GPU timing evidence" }
+                link rel="stylesheet" href=(rel(path, STYLESHEET));
+            }
+            body {
+                @if !trail.is_empty() {
+                    nav aria-label="breadcrumb" {
+                        @for (i, (to, text)) in trail.iter().enumerate() {
+                            @if i > 0 { " › " }
+                            a href=(rel(path, to)) { (text) }
+                        }
+                    }
+                }
+                main {
+                    h1 { (title) }
+                    (body)
+                }
+            }
+        }
+    }
+    .into_string()
+}
+
+/// A table in a box of its own that scrolls sideways on a narrow screen,
+/// so the page never does.
+pub fn scroll(table: Markup) -> Markup {
+    html! { div.scroll { (table) } }
+}
+
+/// A verdict cell's content: the words with their counts (never a colour
+/// alone), and the list's reasons for a known failure.
+pub fn verdict(tally: &Tally) -> Markup {
+    html! {
+        span.verdict.(tally.kind().class()) { (tally.words()) }
+        @if !tally.reasons.is_empty() {
+            details {
+                summary { "why" }
+                @for reason in &tally.reasons { p { (reason) } }
+            }
+        }
+    }
+}
+
+/// A measured number with four significant digits and no exponent: the
+/// figures span microseconds to thousands of GB/s.
+pub fn number(v: f64) -> String {
+    if !v.is_finite() {
+        return v.to_string();
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    let digits = (3 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    format!("{v:.digits$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_climb_out_of_the_linking_page_s_folder() {
+        assert_eq!(rel(INDEX, "lessons/a.html"), "lessons/a.html");
+        assert_eq!(rel("lessons/a.html", STYLESHEET), "../style.css");
+        assert_eq!(rel("runs/a/b.html", "lessons/a.html"), "../../lessons/a.html");
+    }
+
+    #[test]
+    fn numbers_keep_four_significant_digits() {
+        assert_eq!(number(0.061_04), "0.06104");
+        assert_eq!(number(1.380_7), "1.381");
+        assert_eq!(number(4076.4), "4076");
+        assert_eq!(number(0.000_000_1), "0.000000100");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(-12.5), "-12.50");
+    }
+}

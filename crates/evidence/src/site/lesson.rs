@@ -1,0 +1,298 @@
+//! A lesson's page: each claim with its verdicts and the figures behind
+//! them, the lesson's charts, the C++ and Rust twins side by side, and
+//! every transcript.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use lesson_spec::{median, ClaimInfo, Lesson};
+use maud::{html, Markup};
+
+use super::index::{claims_table, transcript_list};
+use super::layout::{self, lesson_page, number, rel, scroll, transcript_page, INDEX};
+use super::verdicts::{self, Column, Tally};
+use super::{Evidence, SiteChart};
+use crate::check::{Cell, Table};
+use crate::compare;
+use crate::transcript::Transcript;
+
+/// How many failures a claim lists with what each measured; the rest are
+/// counted, and every one is on its transcript's page.
+const FAILURES_SHOWN: usize = 5;
+
+/// The lesson's title: the first heading of its README, else its name.
+pub fn title(root: &Path, lesson: &str) -> String {
+    std::fs::read_to_string(root.join("code").join(lesson).join("README.md"))
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_string()))
+        })
+        .unwrap_or_else(|| lesson.to_string())
+}
+
+pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteChart]) -> String {
+    let path = lesson_page(lesson.name());
+    let runs: Vec<&Transcript> = table.rows.iter().map(|r| r.transcript).collect();
+    let columns: BTreeSet<Column> = runs.iter().map(|t| Column::of(t)).collect();
+    let tallies = verdicts::tally(table, &columns);
+    let body = html! {
+        p {
+            "The lesson is " code { "code/" (lesson.name()) "/" } "; its claims are in its report package, "
+            "its known failures in " code { "code/" (lesson.name()) "/expected-failures.txt" } ". "
+            (runs.len()) " transcripts of it are recorded."
+        }
+        (claims_table(&path, table, false))
+        h2 { "Each claim, and the figures behind it" }
+        @for claim in &table.claims {
+            (claim_section(&path, lesson, claim, table, &tallies[claim.id]))
+        }
+        h2 { "Charts" }
+        @if charts.is_empty() {
+            p { "This lesson draws no charts." }
+        }
+        @for chart in charts {
+            figure {
+                img src=(rel(&path, &chart.path)) alt=(format!("{} on the {}: the median of the runs as a line, their minimum to maximum as a band", chart.title, chart.gpu));
+                figcaption { (chart.title) ", " (chart.gpu) }
+            }
+        }
+        h2 { "The C++ program and its Rust twin" }
+        (twins(lesson, &runs))
+        h2 { "Every transcript" }
+        (transcript_list(&path, &runs, |t| Some(summary(table, t))))
+    };
+    layout::page(&path, &title(ev.root, lesson.name()), &[(INDEX, "index")], body)
+}
+
+/// One claim: its verdict per column, why a known failure is expected,
+/// what the failures measured, and the figures the claim reads.
+fn claim_section(
+    path: &str,
+    lesson: &dyn Lesson,
+    claim: &ClaimInfo,
+    table: &Table,
+    tallies: &BTreeMap<Column, Tally>,
+) -> Markup {
+    let failures: Vec<&(String, String)> = tallies.values().flat_map(|t| &t.failures).collect();
+    html! {
+        section.claim id=(format!("claim-{}", claim.id)) {
+            h3 { code { (claim.id) } }
+            p { (claim.statement) }
+            ul {
+                @for (column, tally) in tallies {
+                    li { (column.label()) ": " (layout::verdict(tally)) }
+                }
+            }
+            @if !failures.is_empty() {
+                p { "What the failing runs measured:" }
+                ul {
+                    @for (file, why) in failures.iter().take(FAILURES_SHOWN) {
+                        li { (run_link(path, table, file)) ": " (why) }
+                    }
+                    @if failures.len() > FAILURES_SHOWN {
+                        li { "and " (failures.len() - FAILURES_SHOWN) " more, each on its transcript's page" }
+                    }
+                }
+            }
+            (figures_behind(lesson, claim, table))
+        }
+    }
+}
+
+/// A link to the page of the run recorded in `file`.
+fn run_link(path: &str, table: &Table, file: &str) -> Markup {
+    match table.rows.iter().find(|r| r.transcript.file == file) {
+        Some(row) => html! {
+            a href=(rel(path, &transcript_page(row.transcript))) { (layout::folder_and_stem(row.transcript).1) }
+        },
+        None => html! { (file) },
+    }
+}
+
+/// The labels `claim` names, each pattern ending in `*` widened to every
+/// label of the lesson's figures that starts with it.
+fn claim_labels(claim: &ClaimInfo, known: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in claim_figures(claim) {
+        let matching: Vec<&String> = match name.strip_suffix('*') {
+            Some(prefix) => known.iter().filter(|l| l.starts_with(prefix)).collect(),
+            None => known.iter().filter(|l| l == name).collect(),
+        };
+        for label in matching {
+            if !out.contains(label) {
+                out.push(label.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The figures a claim reads, over the runs it applies to, per column: the
+/// median and the range, with the lesson page's own figure where it gives
+/// one.
+fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Markup {
+    let mut applied: BTreeMap<Column, Vec<&Transcript>> = BTreeMap::new();
+    for row in &table.rows {
+        let applies = row
+            .cells
+            .iter()
+            .any(|(id, cell)| *id == claim.id && *cell != Cell::NotApplicable);
+        if applies {
+            applied
+                .entry(Column::of(row.transcript))
+                .or_default()
+                .push(row.transcript);
+        }
+    }
+    let known: Vec<String> = applied
+        .values()
+        .flatten()
+        .flat_map(|t| compare::fields(&t.body))
+        .map(|(label, _)| label)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let labels = claim_labels(claim, &known);
+    if labels.is_empty() || applied.is_empty() {
+        return html! {};
+    }
+    let page = page_figures(lesson);
+    let value = |t: &Transcript, label: &str| {
+        compare::fields(&t.body)
+            .into_iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, v)| v)
+    };
+    scroll(html! {
+        table {
+            caption { "The figures " code { (claim.id) } " reads: median (minimum to maximum) over the runs it applies to" }
+            thead {
+                tr {
+                    th scope="col" { "figure" }
+                    @for (column, runs) in &applied { th scope="col" { (column.label()) " (" (runs.len()) " runs)" } }
+                    @if let Some((source, _)) = &page { th scope="col" { (source) } }
+                }
+            }
+            tbody {
+                @for label in &labels {
+                    tr {
+                        th scope="row" { (label) }
+                        @for runs in applied.values() {
+                            @let values: Vec<f64> = runs.iter().filter_map(|t| value(t, label)).collect();
+                            td.num { (spread(&values)) }
+                        }
+                        @if let Some((_, figures)) = &page {
+                            td.num {
+                                (figures.iter().find(|(l, _)| l == label).map_or("-".to_string(), |(_, v)| number(*v)))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// `median (min to max)`, or `-` for no values.
+fn spread(values: &[f64]) -> String {
+    let Some(m) = median(values.to_vec()) else {
+        return "-".into();
+    };
+    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if low == high {
+        number(m)
+    } else {
+        format!("{} ({} to {})", number(m), number(low), number(high))
+    }
+}
+
+/// The plain C++ and Rust runs of each GPU, every figure's median side by
+/// side: the twins run the same kernels, so their kernel-side numbers
+/// should agree.
+fn twins(lesson: &dyn Lesson, runs: &[&Transcript]) -> Markup {
+    let mut by_gpu: BTreeMap<&str, (Vec<&Transcript>, Vec<&Transcript>)> = BTreeMap::new();
+    for t in runs
+        .iter()
+        .filter(|t| t.header.exit_code == 0 && !t.under_sanitizer())
+    {
+        let word = crate::plot::gpu_word(t.header.gpu_name());
+        let entry = by_gpu.entry(t.header.gpu_name()).or_default();
+        if crate::in_group(&t.file, &format!("{word}-cxx")) {
+            entry.0.push(t);
+        } else if crate::in_group(&t.file, &format!("{word}-rust")) {
+            entry.1.push(t);
+        }
+    }
+    by_gpu.retain(|_, (cxx, rust)| !cxx.is_empty() && !rust.is_empty());
+    if by_gpu.is_empty() {
+        return html! { p { "No GPU has plain runs of both programs of " code { (lesson.name()) } " yet." } };
+    }
+    html! {
+        @for (gpu, (cxx, rust)) in &by_gpu {
+            @let (mc, mr) = (compare::medians(cxx), compare::medians(rust));
+            (scroll(html! {
+                table {
+                    caption { (gpu) ": the medians of " (cxx.len()) " C++ and " (rust.len()) " Rust runs" }
+                    thead {
+                        tr {
+                            th scope="col" { "figure" }
+                            th scope="col" { "C++" }
+                            th scope="col" { "Rust" }
+                            th scope="col" { "Rust / C++" }
+                        }
+                    }
+                    tbody {
+                        @for (label, c) in &mc {
+                            @if let Some((_, r)) = mr.iter().find(|(l, _)| l == label) {
+                                tr {
+                                    th scope="row" { (label) }
+                                    td.num { (number(*c)) }
+                                    td.num { (number(*r)) }
+                                    td.num { @if *c != 0.0 { (format!("{:.3}", r / c)) } @else { "-" } }
+                                }
+                            }
+                        }
+                    }
+                }
+            }))
+        }
+    }
+}
+
+/// A run's verdicts in a few words: how many claims held, failed as
+/// known, failed, or did not apply.
+pub fn summary(table: &Table, t: &Transcript) -> String {
+    let Some(row) = table.rows.iter().find(|r| std::ptr::eq(r.transcript, t)) else {
+        return String::new();
+    };
+    let count = |f: fn(&Cell) -> bool| row.cells.iter().filter(|(_, c)| f(c)).count();
+    let parts = [
+        (count(|c| matches!(c, Cell::Fails(_))), "fail"),
+        (
+            count(|c| matches!(c, Cell::ExpectedToFail(..))),
+            "known failure(s)",
+        ),
+        (count(|c| matches!(c, Cell::Holds)), "hold"),
+    ];
+    let words: Vec<String> = parts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, w)| format!("{n} {w}"))
+        .collect();
+    if words.is_empty() {
+        "no claim applies".into()
+    } else {
+        words.join(", ")
+    }
+}
+
+// Until the claims name their figures (lesson-spec), these say nothing.
+fn claim_figures(_claim: &ClaimInfo) -> &'static [&'static str] {
+    &[]
+}
+
+fn page_figures(_lesson: &dyn Lesson) -> Option<(&'static str, Vec<(String, f64)>)> {
+    None
+}

@@ -1,0 +1,219 @@
+//! `evidence site`: the evidence as a static site, every claim on every GPU
+//! at a glance.
+//!
+//! - The index ([`index`]): per lesson, its claims against each GPU and
+//!   toolkit found in the evidence, each cell a verdict in words with its
+//!   counts ([`verdicts`]).
+//! - A page per lesson ([`lesson`]): each claim with the figures behind its
+//!   verdict, the lesson's charts, the C++ and Rust twins side by side, and
+//!   every transcript.
+//! - A page per transcript ([`transcript`]), as recorded, with its
+//!   verdicts; a page per other evidence folder; the instrument's page
+//!   ([`instrument`]).
+//!
+//! Every link is relative and nothing is fetched from outside the site, so
+//! it works from `file://` and from any static host. The same evidence
+//! gives the same bytes: nothing here reads a clock or iterates a hash.
+//!
+//! Not for: judging runs (that is [`crate::check`]) or drawing charts
+//! (that is [`crate::plot`]).
+
+mod index;
+mod instrument;
+mod layout;
+mod lesson;
+mod transcript;
+pub mod verdicts;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use layout::{folder_page, lesson_page, transcript_page, INDEX, INSTRUMENT};
+
+use crate::check::{self, Table};
+use crate::load::{self, LoadError};
+use crate::transcript::Transcript;
+use crate::{claims, lessons, plot};
+
+/// The file that marks a folder as a site this command wrote, so that
+/// writing again may replace it and nothing else.
+pub const MARKER: &str = ".evidence-site";
+
+#[derive(Debug, thiserror::Error)]
+pub enum SiteError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("{}: not empty, and not a site `evidence site` wrote (no {MARKER} in it); name a new or empty folder", .0.display())]
+    NotASite(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Plot(#[from] plot::PlotError),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SiteError + '_ {
+    move |source| SiteError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// What was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Built {
+    pub pages: usize,
+    pub charts: usize,
+    /// Each lesson's page, for the command to print.
+    pub lesson_pages: Vec<String>,
+}
+
+/// The files of the site, by path from its root, before any is written.
+#[derive(Default)]
+struct Files(BTreeMap<String, String>);
+
+impl Files {
+    fn add(&mut self, path: String, text: String) {
+        self.0.insert(path, text);
+    }
+}
+
+/// What the pages are made from: the runs that passed the evidence's
+/// checks, each lesson's claims over them, and the problems found.
+pub(crate) struct Evidence<'a> {
+    pub root: &'a Path,
+    pub dir: &'a Path,
+    pub transcripts: &'a [Transcript],
+    pub tables: Vec<(&'static dyn lesson_spec::Lesson, Table<'a>)>,
+    pub problems: &'a [String],
+}
+
+/// Writes the site of the evidence in `dir` (the repository at `root`, for
+/// the lessons' titles) into `out`: a new or empty folder, or one this
+/// command wrote before, which is replaced whole.
+pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
+    let loaded = load::load(dir)?;
+    let mut problems = loaded.problems.clone();
+    let mut tables = Vec::new();
+    for lesson in lessons::LESSONS {
+        let expected = claims::expected(*lesson).unwrap_or_else(|errors| {
+            problems.extend(errors);
+            Default::default()
+        });
+        tables.push((*lesson, check::table(*lesson, &loaded.transcripts, &expected)));
+    }
+    let evidence = Evidence {
+        root,
+        dir,
+        transcripts: &loaded.transcripts,
+        tables,
+        problems: &problems,
+    };
+    let files = pages(&evidence)?;
+    let built = Built {
+        pages: files.0.keys().filter(|p| p.ends_with(".html")).count(),
+        charts: files.0.keys().filter(|p| p.ends_with(".svg")).count(),
+        lesson_pages: lessons::LESSONS.iter().map(|l| lesson_page(l.name())).collect(),
+    };
+    write(out, &files)?;
+    Ok(built)
+}
+
+fn pages(ev: &Evidence) -> Result<Files, SiteError> {
+    let mut files = Files::default();
+    files.add(layout::STYLESHEET.into(), layout::CSS.into());
+    files.add(
+        MARKER.into(),
+        "written by `evidence site`; replaced whole when it writes again\n".into(),
+    );
+    files.add(INDEX.into(), index::page(ev));
+    for (lesson, table) in &ev.tables {
+        let charts = plot_charts(ev.transcripts, *lesson)?;
+        files.add(
+            lesson_page(lesson.name()),
+            lesson::page(ev, *lesson, table, &charts),
+        );
+        for chart in charts {
+            files.add(chart.path, chart.svg);
+        }
+    }
+    for folder in lessons::OTHER_FOLDERS {
+        if let Some(page) = index::folder(ev, folder) {
+            files.add(folder_page(folder), page);
+        }
+    }
+    files.add(INSTRUMENT.into(), instrument::page(ev));
+    for t in ev.transcripts {
+        files.add(transcript_page(t), transcript::page(ev, t)?);
+    }
+    Ok(files)
+}
+
+/// A chart on the site: where it is and what it shows.
+pub(crate) struct SiteChart {
+    pub path: String,
+    pub title: String,
+    pub gpu: String,
+    pub svg: String,
+}
+
+/// The lesson's charts, one set per GPU: a band over two GPUs' runs would
+/// mean nothing.
+fn plot_charts(all: &[Transcript], lesson: &dyn lesson_spec::Lesson) -> Result<Vec<SiteChart>, SiteError> {
+    let gpus: std::collections::BTreeSet<&str> = all
+        .iter()
+        .filter(|t| t.header.lesson == lesson.name())
+        .map(|t| t.header.gpu_name())
+        .collect();
+    let mut out = Vec::new();
+    for gpu in gpus {
+        for chart in plot::lesson_charts(all, lesson, Some(gpu))? {
+            out.push(SiteChart {
+                path: format!("plots/{}.svg", chart.stem),
+                title: chart.title,
+                gpu: gpu.to_string(),
+                svg: chart.svg,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Writes `files` into a new folder beside `out`, then puts it in `out`'s
+/// place, so a reader never sees half a site.
+fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
+    let replacing = std::fs::read_dir(out).is_ok_and(|mut entries| entries.next().is_some());
+    if replacing && !out.join(MARKER).is_file() {
+        return Err(SiteError::NotASite(out.to_path_buf()));
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(io(&parent))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".evidence-site-")
+        .tempdir_in(&parent)
+        .map_err(io(&parent))?;
+    for (path, text) in &files.0 {
+        let file = staging.path().join(path);
+        if let Some(folder) = file.parent() {
+            std::fs::create_dir_all(folder).map_err(io(folder))?;
+        }
+        std::fs::write(&file, text).map_err(io(&file))?;
+    }
+    if replacing {
+        std::fs::remove_dir_all(out).map_err(io(out))?;
+    } else if out.exists() {
+        std::fs::remove_dir(out).map_err(io(out))?;
+    }
+    let staged = staging.keep();
+    // A temporary folder is its owner's alone; a site is for every reader.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(0o755)).map_err(io(&staged))?;
+    std::fs::rename(&staged, out).map_err(io(out))?;
+    Ok(())
+}

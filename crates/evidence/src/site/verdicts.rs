@@ -1,0 +1,185 @@
+//! Each claim's verdict on each GPU and toolkit, counted over the runs it
+//! applies to: what the index's cells and the lesson pages' claim tables
+//! say.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::check::{Cell, Table};
+use crate::transcript::Transcript;
+
+/// A column of the verdict tables: the GPU a run found and the CUDA
+/// toolkit that built the program.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Column {
+    pub gpu: String,
+    pub toolkit: String,
+}
+
+impl Column {
+    pub fn of(t: &Transcript) -> Column {
+        Column {
+            gpu: t.header.gpu_name().to_string(),
+            toolkit: toolkit(&t.header.nvcc),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        format!("{} · {}", self.gpu, self.toolkit)
+    }
+}
+
+/// `CUDA 13.0` from an nvcc line such as `release 13.0, V13.0.88` (or
+/// nvcc's whole banner); the line as written when it names no release.
+pub fn toolkit(nvcc: &str) -> String {
+    nvcc.split("release ")
+        .nth(1)
+        .and_then(|rest| rest.split([',', ' ']).next())
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| nvcc.trim().to_string(), |v| format!("CUDA {v}"))
+}
+
+/// How one claim came out over the runs of one column.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tally {
+    pub holds: usize,
+    /// Failures the lesson's expected-failure list explains.
+    pub known: usize,
+    pub fails: usize,
+    /// The list's reasons for the known failures, each once.
+    pub reasons: BTreeSet<String>,
+    /// What each failure, known or not, measured: (transcript file, why).
+    pub failures: Vec<(String, String)>,
+}
+
+/// The verdict's kind, for a cell's class: never shown alone, always with
+/// [`Tally::words`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Holds,
+    Known,
+    Fails,
+    NotChecked,
+}
+
+impl Kind {
+    pub fn class(self) -> &'static str {
+        match self {
+            Kind::Holds => "holds",
+            Kind::Known => "known",
+            Kind::Fails => "fails",
+            Kind::NotChecked => "unchecked",
+        }
+    }
+}
+
+impl Tally {
+    /// The runs the claim applies to.
+    pub fn runs(&self) -> usize {
+        self.holds + self.known + self.fails
+    }
+
+    /// The worst of what happened: an unexplained failure outweighs a
+    /// known one, which outweighs holding.
+    pub fn kind(&self) -> Kind {
+        if self.runs() == 0 {
+            Kind::NotChecked
+        } else if self.fails > 0 {
+            Kind::Fails
+        } else if self.known > 0 {
+            Kind::Known
+        } else {
+            Kind::Holds
+        }
+    }
+
+    /// The verdict in words with its counts: `holds 24/24`, `known failure
+    /// 24/24`, `holds 23/24, known failure 1/24`, `fails 2/30`, `not
+    /// checked`.
+    pub fn words(&self) -> String {
+        let n = self.runs();
+        if n == 0 {
+            return "not checked".into();
+        }
+        let parts: Vec<String> = [
+            (self.fails, "fails"),
+            (self.known, "known failure"),
+            (self.holds, "holds"),
+        ]
+        .into_iter()
+        .filter(|(count, _)| *count > 0)
+        .map(|(count, word)| format!("{word} {count}/{n}"))
+        .collect();
+        parts.join(", ")
+    }
+}
+
+/// One lesson's verdicts: claim id, then column, then the tally; a claim
+/// with no applicable run in a column has an empty tally there.
+pub type Verdicts = BTreeMap<&'static str, BTreeMap<Column, Tally>>;
+
+/// Counts every cell of `table` by claim and column. `columns` are every
+/// column the lesson has a run in, so that a claim never checked in one
+/// says so.
+pub fn tally(table: &Table, columns: &BTreeSet<Column>) -> Verdicts {
+    let mut out: Verdicts = BTreeMap::new();
+    for claim in &table.claims {
+        let per = out.entry(claim.id).or_default();
+        for column in columns {
+            per.entry(column.clone()).or_default();
+        }
+    }
+    for row in &table.rows {
+        let column = Column::of(row.transcript);
+        for (id, cell) in &row.cells {
+            let t = out.entry(id).or_default().entry(column.clone()).or_default();
+            let file = row.transcript.file.clone();
+            match cell {
+                Cell::Holds => t.holds += 1,
+                Cell::NotApplicable => {}
+                Cell::Fails(why) => {
+                    t.fails += 1;
+                    t.failures.push((file, why.clone()));
+                }
+                Cell::ExpectedToFail(why, reason) => {
+                    t.known += 1;
+                    t.failures.push((file, why.clone()));
+                    t.reasons.insert(lesson_spec::figure_blocks::plain(reason));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_toolkit_is_read_from_either_form_of_the_nvcc_line() {
+        assert_eq!(toolkit("release 13.0, V13.0.88"), "CUDA 13.0");
+        assert_eq!(
+            toolkit("Cuda compilation tools, release 13.5, V13.5.37"),
+            "CUDA 13.5"
+        );
+        assert_eq!(toolkit("none (python)"), "none (python)");
+    }
+
+    #[test]
+    fn a_verdict_is_words_with_counts_worst_first() {
+        let t = |holds, known, fails| Tally {
+            holds,
+            known,
+            fails,
+            ..Tally::default()
+        };
+        assert_eq!(t(24, 0, 0).words(), "holds 24/24");
+        assert_eq!(t(0, 24, 0).words(), "known failure 24/24");
+        assert_eq!(t(23, 1, 0).words(), "known failure 1/24, holds 23/24");
+        assert_eq!(t(28, 0, 2).words(), "fails 2/30, holds 28/30");
+        assert_eq!(t(0, 0, 0).words(), "not checked");
+        assert_eq!(t(23, 1, 0).kind(), Kind::Known);
+        assert_eq!(t(28, 1, 1).kind(), Kind::Fails);
+        assert_eq!(t(0, 0, 0).kind(), Kind::NotChecked);
+    }
+}
