@@ -1,0 +1,202 @@
+//! `evidence site` on the committed evidence and on small evidence folders
+//! the tests make: what the pages say, that the same evidence gives the
+//! same bytes, and that it writes only where it may.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use evidence::site;
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// Every file under `dir`, by path, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.insert(
+                    path.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&path).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The first `n` plain runs of `name` (`h200-cxx`, ...) of `lesson` in the
+/// committed evidence, with their twins, copied into `into`'s lesson folder.
+fn copy_runs(into: &Path, lesson: &str, name: &str, n: usize) -> Vec<String> {
+    let from = repository().join("evidence").join(lesson);
+    let mut names: Vec<String> = std::fs::read_dir(&from)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(&format!("-{name}.txt")))
+        .collect();
+    names.sort();
+    names.truncate(n);
+    assert_eq!(
+        names.len(),
+        n,
+        "the committed evidence has {n} {lesson} {name} runs"
+    );
+    std::fs::create_dir_all(into.join(lesson)).unwrap();
+    for txt in &names {
+        let json = txt.replace(".txt", ".json");
+        for f in [txt, &json] {
+            std::fs::copy(from.join(f), into.join(lesson).join(f)).unwrap();
+        }
+    }
+    names
+}
+
+/// The text of a page of the site, tags and all.
+fn read(site: &Path, page: &str) -> String {
+    std::fs::read_to_string(site.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"))
+}
+
+/// The index's row of `claim`: from its anchor to the row's end.
+fn row<'a>(index: &'a str, claim: &str) -> &'a str {
+    let start = index
+        .find(&format!("#claim-{claim}\""))
+        .unwrap_or_else(|| panic!("the index has no row for {claim}"));
+    let rest = &index[start..];
+    &rest[..rest.find("</tr>").unwrap()]
+}
+
+#[test]
+fn the_index_counts_each_claim_s_verdict_over_the_runs_it_applies_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    let cxx = copy_runs(&ev, "day10-block-sizes", "h200-cxx", 2);
+    copy_runs(&ev, "day10-block-sizes", "h200-rust", 1);
+    let out = tmp.path().join("site");
+    let built = site::build(&repository(), &ev, &out).unwrap();
+
+    let index = read(&out, site::INDEX);
+    // Day 10 on the H200 holds this claim in every run, and fails the
+    // plateau claim in every run for the reason its list gives.
+    assert!(
+        row(&index, "d10-tiny-blocks-starve").contains("holds 3/3"),
+        "{}",
+        row(&index, "d10-tiny-blocks-starve")
+    );
+    let plateau = row(&index, "d10-memory-bound-plateau");
+    assert!(plateau.contains("known failure 3/3"), "{plateau}");
+    assert!(
+        plateau.contains("<summary>why</summary>"),
+        "a known failure gives its reason: {plateau}"
+    );
+    // No run here is under a sanitizer.
+    assert!(row(&index, "sanitizer-clean").contains("not checked"));
+    assert!(index.contains("NVIDIA H200 · CUDA 13.0"));
+    // A lesson with no runs here says so, and links none of its claims.
+    assert!(index.contains("No runs of this lesson are recorded yet"));
+    assert!(!index.contains("#claim-d9-regions-nest"));
+
+    // A page per transcript, linked from its lesson's page.
+    let lesson = read(&out, &site::lesson_page("day10-block-sizes"));
+    for name in &cxx {
+        let stem = name.trim_end_matches(".txt");
+        let page = format!("runs/day10-block-sizes/{stem}.html");
+        assert!(
+            lesson.contains(&format!("../{page}")),
+            "the lesson page links {page}"
+        );
+        let text = read(&out, &page);
+        assert!(
+            text.contains("# lesson: day10-block-sizes"),
+            "{page} quotes the transcript, header first"
+        );
+        assert!(text.contains("known failure"), "{page} gives its verdicts");
+    }
+    // 3 transcripts, 6 lessons, the index and the instrument's page.
+    assert_eq!(built.pages, 3 + 6 + 2, "{built:?}");
+    assert!(built.charts > 0);
+}
+
+#[test]
+fn the_same_evidence_gives_the_same_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    copy_runs(&ev, "day09-timing", "h200-cxx", 2);
+    copy_runs(&ev, "day53-pinned", "h200-rust", 2);
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    site::build(&repository(), &ev, &a).unwrap();
+    site::build(&repository(), &ev, &b).unwrap();
+    let (ta, tb) = (tree(&a), tree(&b));
+    assert!(ta.len() > 10, "{} files", ta.len());
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
+    for (path, bytes) in &ta {
+        assert!(
+            tb[path] == *bytes,
+            "{} differs between two builds",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn it_replaces_a_site_it_wrote_and_refuses_any_other_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    copy_runs(&ev, "day10-block-sizes", "h200-cxx", 1);
+    let out = tmp.path().join("site");
+    site::build(&repository(), &ev, &out).unwrap();
+    // A page left from an earlier build does not survive the next one.
+    std::fs::write(out.join("stale.html"), "old").unwrap();
+    site::build(&repository(), &ev, &out).unwrap();
+    assert!(!out.join("stale.html").exists());
+    assert!(out.join(site::INDEX).is_file());
+
+    let other = tmp.path().join("notes");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("mine.txt"), "keep me").unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["--root".as_ref(), repository().as_os_str()])
+        .args([
+            "--evidence".as_ref(),
+            ev.as_os_str(),
+            "site".as_ref(),
+            other.as_os_str(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("not a site `evidence site` wrote"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(other.join("mine.txt")).unwrap(),
+        "keep me"
+    );
+}
+
+#[test]
+fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let built = site::build(&repository(), &repository().join("evidence"), &out).unwrap();
+    let transcripts = evidence::load::load(&repository().join("evidence"))
+        .unwrap()
+        .transcripts;
+    let runs = tree(&out.join("runs")).len();
+    assert_eq!(runs, transcripts.len(), "a page per transcript");
+    for lesson in evidence::lessons::LESSONS {
+        let page = read(&out, &site::lesson_page(lesson.name()));
+        assert!(page.contains("<h1>"), "{}", lesson.name());
+    }
+    assert!(read(&out, site::INSTRUMENT).contains("nvbench"));
+    assert!(built.pages > transcripts.len());
+}
