@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ci/provision.sh >/dev/null
+ci/provision-actionlint.sh >/dev/null
 newest=$(ci/provision.sh 13.5 | tail -n 1)
 
 echo "== cargo fmt --check"
