@@ -119,14 +119,19 @@ impl Axis {
     }
 }
 
-/// A tick label: powers of ten as 1e3, others as short as they go.
-fn label(v: f64) -> String {
-    if v >= 1e3 || (v > 0.0 && v < 1e-2) {
-        format!("1e{}", v.log10().round() as i32)
+/// A tick label, as short as it goes. A log axis's ticks are powers of
+/// ten, the large and small ones written 1e3 and 1e-3; a linear axis's
+/// ticks are written out (2000, not a second "1e3").
+fn label(v: f64, log: bool) -> String {
+    let decade = v.log10();
+    let power_of_ten = v > 0.0 && (decade - decade.round()).abs() < 1e-9;
+    if log && power_of_ten && (v >= 1e3 || v < 1e-2) {
+        format!("1e{}", decade.round() as i32)
     } else if v.fract() == 0.0 {
         format!("{v:.0}")
     } else {
-        format!("{}", (v * 1e3).round() / 1e3)
+        // Six decimals at most: a tick between 0 and 0.005 ms is 0.001.
+        format!("{}", (v * 1e6).round() / 1e6)
     }
 }
 
@@ -203,8 +208,8 @@ fn draw_plot(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
     ctx.configure_mesh()
         .x_labels(xs.labels())
         .y_labels(ys.labels())
-        .x_label_formatter(&|v| label(from(xs)(*v)))
-        .y_label_formatter(&|v| label(from(ys)(*v)))
+        .x_label_formatter(&|v| label(from(xs)(*v), xs.log))
+        .y_label_formatter(&|v| label(from(ys)(*v), ys.log))
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
         .light_line_style(WHITE)
@@ -378,10 +383,16 @@ mod tests {
 
     #[test]
     fn labels_are_short() {
-        assert_eq!(label(1e6), "1e6");
-        assert_eq!(label(0.001), "1e-3");
-        assert_eq!(label(20.0), "20");
-        assert_eq!(label(0.1 + 0.2), "0.3");
+        assert_eq!(label(1e6, true), "1e6");
+        assert_eq!(label(0.001, true), "1e-3");
+        assert_eq!(label(100.0, true), "100");
+        assert_eq!(label(20.0, false), "20");
+        assert_eq!(label(0.1 + 0.2, false), "0.3");
+        // A linear axis's ticks past 1000 are each their own number.
+        assert_eq!(label(1000.0, false), "1000");
+        assert_eq!(label(2000.0, false), "2000");
+        assert_eq!(label(3000.0, false), "3000");
+        assert_eq!(label(0.005, false), "0.005");
     }
 
     #[test]

@@ -173,8 +173,8 @@ fn it_replaces_a_site_it_wrote_and_refuses_any_other_folder() {
         ])
         .output()
         .unwrap();
-    assert_eq!(status.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("not a site `evidence site` wrote"), "{stderr}");
     assert_eq!(
@@ -199,4 +199,18 @@ fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
     }
     assert!(read(&out, site::INSTRUMENT).contains("nvbench"));
     assert!(built.pages > transcripts.len());
+}
+
+#[test]
+fn each_lesson_readme_names_its_page_on_the_site() {
+    for lesson in evidence::lessons::LESSONS {
+        let readme = repository().join("code").join(lesson.name()).join("README.md");
+        let text = std::fs::read_to_string(&readme).unwrap();
+        let page = format!("target/site/{}", site::lesson_page(lesson.name()));
+        assert!(
+            text.contains("cargo run -p evidence -- site target/site") && text.contains(&page),
+            "{} should give the command that builds the site and its page, {page}",
+            readme.display()
+        );
+    }
 }
