@@ -14,6 +14,9 @@ use crate::transcript::Transcript;
 pub const SANITIZER_CLEAN: ClaimInfo = ClaimInfo {
     id: "sanitizer-clean",
     statement: "compute-sanitizer reports no errors and no hazards",
+    // It reads the sanitizer's summary line and the exit code, not a figure
+    // of the report.
+    figures: &[],
 };
 
 /// `cxx`, `rust` or `other`, from the file name's last part.

@@ -76,14 +76,42 @@ pub struct Claim<R: 'static> {
     pub id: &'static str,
     /// The page's statement, with the threshold the check reads it as.
     pub statement: &'static str,
+    /// The measured numbers behind the verdict: the label, as the report's
+    /// [`crate::LessonReport::figures`] gives it, of every number `check`
+    /// reads, on this run and on its peers. A claim over a sweep names
+    /// every row it reads. A label that ends in `*` stands for every label
+    /// that starts with what comes before the `*` ([`figure_matches`]), for
+    /// a sweep whose labels differ between runs; it is the exception. Empty
+    /// only for a claim that reads no number, with a comment saying why.
+    /// The conformance tests hold every label to a parsed report's figures.
+    pub figures: &'static [&'static str],
     pub check: Check<R>,
 }
 
-/// A claim's id and statement, without its report type.
+/// A claim's id, statement and figures, without its report type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClaimInfo {
     pub id: &'static str,
     pub statement: &'static str,
+    /// As [`Claim::figures`].
+    pub figures: &'static [&'static str],
+}
+
+impl ClaimInfo {
+    /// Whether the claim's check reads the figure labelled `label`.
+    pub fn reads(&self, label: &str) -> bool {
+        self.figures.iter().any(|pattern| figure_matches(pattern, label))
+    }
+}
+
+/// Whether a claim's figure `pattern` (see [`Claim::figures`]) names the
+/// figure labelled `label`: the same label, or, for a pattern ending in
+/// `*`, a label that starts with the rest.
+pub fn figure_matches(pattern: &str, label: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => label.starts_with(prefix),
+        None => label == pattern,
+    }
 }
 
 /// A malformed line in an expected-failure list.
@@ -161,6 +189,21 @@ impl ExpectedFailures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_figure_pattern_is_a_label_or_a_prefix_and_a_star() {
+        assert!(figure_matches("row 4, ms", "row 4, ms"));
+        assert!(!figure_matches("row 4, ms", "row 4, ms "));
+        assert!(figure_matches("first call (*", "first call (malloc), ms"));
+        assert!(!figure_matches("first call (*", "first cudaMalloc, ms"));
+        let claim = ClaimInfo {
+            id: "c",
+            statement: "s",
+            figures: &["a, ms", "sweep n=*"],
+        };
+        assert!(claim.reads("sweep n=1024, ms") && claim.reads("a, ms"));
+        assert!(!claim.reads("b, ms"));
+    }
 
     #[test]
     fn medians_of_odd_and_even_counts() {

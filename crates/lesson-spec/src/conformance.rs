@@ -2,16 +2,17 @@
 //! once and declared in each package by [`crate::conformance_tests!`]: the
 //! recipe's nvcc line is the one its README and .cu give, its expected
 //! failures name its own claims, every line its renderer prints is one of
-//! its .cu's printf formats, and a C++ and a Rust transcript of the lesson
-//! in `evidence/` give the same fields. Each panics with what differs, as a
-//! test assertion does.
+//! its .cu's printf formats, a C++ and a Rust transcript of the lesson in
+//! `evidence/` give the same fields, every figure its claims name is one a
+//! parsed report gives, and its page's run, where it has one, parses. Each
+//! panics with what differs, as a test assertion does.
 //!
 //! Not for: a lesson's own numbers (its round-trip and fixture tests).
 
 use crate::cu_formats::lines_not_in;
 use crate::lines::numbered_output;
 use crate::nvcc_line::documented_nvcc_line;
-use crate::{twin_order, ExpectedFailures, LessonReport};
+use crate::{figure_matches, twin_order, ExpectedFailures, LessonReport};
 
 use std::path::{Path, PathBuf};
 
@@ -38,18 +39,59 @@ pub fn assert_expected_failures_name_its_claims<R: LessonReport>() {
     }
 }
 
+/// The report in `text` (a transcript, headers and all, or a program's
+/// output alone); a text that does not parse fails the test, naming `which`
+/// text it is and the line.
+pub fn parse_or_fail<R: LessonReport>(which: &str, text: &str) -> R {
+    R::parse(&numbered_output(text))
+        .unwrap_or_else(|(line, e)| panic!("{}: {which}, line {line}: {e}", R::LESSON))
+}
+
 /// Parses a C++ and a Rust transcript of the lesson (headers and all) and
 /// asserts the same figures, by label, in the same order. Returns both, for
 /// the lesson's own further checks.
 pub fn assert_same_fields<R: LessonReport>(cxx: &str, rust: &str) -> (R, R) {
-    let parse = |which: &str, text: &str| {
-        R::parse(&numbered_output(text))
-            .unwrap_or_else(|(line, e)| panic!("the {which} transcript, line {line}: {e}"))
-    };
-    let (cxx, rust) = (parse("C++", cxx), parse("Rust", rust));
+    let (cxx, rust) = (
+        parse_or_fail::<R>("the C++ transcript", cxx),
+        parse_or_fail::<R>("the Rust transcript", rust),
+    );
     let labels = |r: &R| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
     assert_eq!(labels(&cxx), labels(&rust), "the C++ and Rust reports' figures");
     (cxx, rust)
+}
+
+/// Every figure the lesson's claims name ([`crate::Claim::figures`]) is one
+/// that `reports`, parsed reports of the lesson, give: each label, or
+/// prefix pattern, matches a label of some report's
+/// [`LessonReport::figures`]. A misspelt label, or one renamed in
+/// `figures` and not in the claim, fails, named with its claim.
+pub fn assert_claims_name_figures_of<R: LessonReport>(reports: &[R]) {
+    assert!(
+        !reports.is_empty(),
+        "{}: no parsed report to hold the claims' figures to",
+        R::LESSON
+    );
+    let labels: Vec<String> = reports.iter().flat_map(R::figures).map(|f| f.0).collect();
+    let unknown: Vec<String> = R::claims()
+        .iter()
+        .flat_map(|c| c.figures.iter().map(move |pattern| (c.id, *pattern)))
+        .filter(|(_, pattern)| !labels.iter().any(|l| figure_matches(pattern, l)))
+        .map(|(id, pattern)| format!("{id}: {pattern:?}"))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "{}: figures its claims name that no parsed report gives:\n  {}\nthe reports' labels:\n  {}",
+        R::LESSON,
+        unknown.join("\n  "),
+        labels.join("\n  ")
+    );
+}
+
+/// The report of the run the lesson's page prints ([`LessonReport::page`]),
+/// if it has one: it parses with the lesson's own parser, or the test fails.
+pub fn assert_the_page_run_parses<R: LessonReport>() -> Option<R> {
+    let page = R::page()?;
+    Some(parse_or_fail::<R>(page.source, page.transcript))
 }
 
 /// What C's printf prints for `format` and `args`, through the shell's
@@ -175,15 +217,20 @@ pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: 
 /// `cu` is the lesson's program beside `report/` (the nvcc line's `-o` is
 /// its stem; the twin, `src/main.rs` beside it, follows its rows and parts);
 /// `printed`, texts the renderer makes, each line of which must
-/// be one of the .cu's printf formats; `evidence`, a C++ and a Rust
-/// transcript in `evidence/<lesson>/` (left out until the lesson's first
-/// GPU session), and `then`, the lesson's own checks on the pair they give.
+/// be one of the .cu's printf formats; `claim_figures_from`, transcripts in
+/// `evidence/<lesson>/` with figures the others lack that a claim names (a
+/// profiled run's), left out where there are none; `evidence`, a C++ and a
+/// Rust transcript in `evidence/<lesson>/` (left out until the lesson's
+/// first GPU session), and `then`, the lesson's own checks on the pair they
+/// give. The figures every claim names are held to the reports of
+/// `printed`, `claim_figures_from`, `evidence` and the page's run.
 #[macro_export]
 macro_rules! conformance_tests {
     (
         report: $report:ty,
         cu: $cu:literal,
         printed: $printed:expr
+        $(, claim_figures_from: [$($also:expr),* $(,)?])?
         $(, evidence: ($cxx:expr, $rust:expr) $(, then: $then:expr)?)?
         $(,)?
     ) => {
@@ -218,6 +265,28 @@ macro_rules! conformance_tests {
             );
         }
 
+        #[test]
+        fn the_pages_run_parses() {
+            $crate::conformance::assert_the_page_run_parses::<$report>();
+        }
+
+        #[test]
+        fn every_figure_a_claim_names_is_one_a_report_gives() {
+            let mut reports: Vec<$report> = $printed
+                .into_iter()
+                .map(|text| {
+                    $crate::conformance::parse_or_fail::<$report>("a printed text", AsRef::<str>::as_ref(&text))
+                })
+                .collect();
+            let transcripts: &[&str] = &[$($($also,)*)? $($cxx, $rust)?];
+            for file in transcripts {
+                let text = $crate::conformance::evidence_transcript::<$report>(env!("CARGO_MANIFEST_DIR"), file);
+                reports.push($crate::conformance::parse_or_fail::<$report>(file, &text));
+            }
+            reports.extend($crate::conformance::assert_the_page_run_parses::<$report>());
+            $crate::conformance::assert_claims_name_figures_of::<$report>(&reports);
+        }
+
         $(
             #[test]
             fn the_cxx_and_rust_transcripts_in_evidence_give_the_same_fields() {
@@ -233,4 +302,59 @@ macro_rules! conformance_tests {
             }
         )?
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Chart, Claim, Failure, Lines, NoReference, Outcome, Recipe};
+
+    /// A lesson of one figure whose claim names it and a misspelling of it.
+    #[derive(Debug, serde::Serialize)]
+    struct Misspelt;
+
+    impl LessonReport for Misspelt {
+        const LESSON: &'static str = "misspelt";
+        type Reference = NoReference;
+        fn parse(_: &Lines<'_>) -> Result<Self, Failure> {
+            Ok(Misspelt)
+        }
+        fn claims() -> &'static [Claim<Self>] {
+            &[Claim {
+                id: "warm-below-cold",
+                statement: "row 4 is below row 3",
+                figures: &["row 3 first launch, ms", "row 4 afetr warm-up, ms"],
+                check: |_, _| Outcome::Holds,
+            }]
+        }
+        fn expected_failures() -> &'static str {
+            ""
+        }
+        fn recipe() -> Recipe {
+            unreachable!("not recorded")
+        }
+        fn figures(&self) -> Vec<(String, f64)> {
+            vec![
+                ("row 3 first launch, ms".into(), 0.94),
+                ("row 4 after warm-up, ms".into(), 0.77),
+            ]
+        }
+        fn charts(_: &str, _: &[&Self], _: &[&NoReference]) -> Vec<Chart> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "figures its claims name that no parsed report gives:\n  warm-below-cold: \"row 4 afetr warm-up, ms\"\n"
+    )]
+    fn a_misspelt_figure_of_a_claim_fails_by_name() {
+        assert_claims_name_figures_of::<Misspelt>(&[Misspelt]);
+    }
+
+    #[test]
+    #[should_panic(expected = "no parsed report")]
+    fn no_report_is_no_pass() {
+        assert_claims_name_figures_of::<Misspelt>(&[]);
+    }
 }

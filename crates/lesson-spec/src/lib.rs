@@ -2,7 +2,8 @@
 //!
 //! A lesson directory holds a small pure-Rust package (`code/<lesson>/report`)
 //! with its report type, which implements [`LessonReport`]: how the report
-//! prints and parses, the page's claims, the charts and the recording recipe.
+//! prints and parses, the page's claims and the figures each reads, the
+//! page's own run where it prints one, the charts and the recording recipe.
 //! The Rust twin renders its report with it; `evidence` parses transcripts,
 //! checks claims, compares and plots with it; the recording scripts read its
 //! recipe. The shared tools see a lesson through [`Lesson`], which
@@ -13,7 +14,9 @@
 //! [`lesson_items!`] in its `LessonReport` impl, and [`conformance_tests!`]
 //! in its tests (the recipe against the documented nvcc line, the expected
 //! failures, the renderer against the `.cu`'s printf formats, the twin's
-//! rows and parts against the `.cu`'s, a transcript pair from `evidence/`).
+//! rows and parts against the `.cu`'s, the claims' figures against parsed
+//! reports', the page's run against the parser, a transcript pair from
+//! `evidence/`).
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
 //! or reading transcript headers (that is `evidence`'s).
@@ -34,7 +37,7 @@ use std::fmt::Debug;
 use std::marker::PhantomData;
 
 pub use chart::{Chart, Mark, Series};
-pub use claims::{median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
+pub use claims::{figure_matches, median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
 pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Failure, Finite, Lines};
 pub use on_this_gpu::{claims_block, ClaimsBlock, ClaimsBlockError};
 pub use recipe::{Recipe, Reference, Variant};
@@ -61,6 +64,22 @@ pub trait LessonReport: Debug + serde::Serialize + Send + Sync + Sized + 'static
     /// The lesson's charts of one program's runs (`program` is `cxx` or
     /// `rust`), with the reference tool's runs beside them.
     fn charts(program: &str, runs: &[&Self], references: &[&Self::Reference]) -> Vec<Chart>;
+    /// The run the lesson's own page prints, where it prints a whole output
+    /// of the program that [`LessonReport::parse`] reads: the page's
+    /// figures, to set beside the measured ones. `None` by default. The
+    /// conformance tests parse it.
+    fn page() -> Option<PageRun> {
+        None
+    }
+}
+
+/// A program output printed on a lesson's page, word for word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageRun {
+    /// Whose run it is, as a reader is told: "the lesson page's Tesla T4 run".
+    pub source: &'static str,
+    /// The output as the page prints it.
+    pub transcript: &'static str,
 }
 
 /// The items of a report package's [`LessonReport`] impl that every lesson
@@ -161,6 +180,11 @@ pub trait Lesson: Sync {
     /// Parses the reference tool's output.
     fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure>;
     fn claims(&self) -> Vec<ClaimInfo>;
+    /// The figures of the run the lesson's page prints (see
+    /// [`LessonReport::page`]), with whose run it is. `None` for a lesson
+    /// whose page prints none, or one that does not parse, which the
+    /// lesson's conformance tests rule out.
+    fn page_figures(&self) -> Option<(&'static str, Vec<(String, f64)>)>;
     /// Checks claim `id` on `run` against `peers`. Reports of another
     /// lesson, or an unknown id, are not applicable.
     fn check(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome;
@@ -212,8 +236,15 @@ impl<R: LessonReport> Lesson for Entry<R> {
             .map(|c| ClaimInfo {
                 id: c.id,
                 statement: c.statement,
+                figures: c.figures,
             })
             .collect()
+    }
+
+    fn page_figures(&self) -> Option<(&'static str, Vec<(String, f64)>)> {
+        let page = R::page()?;
+        let report = R::parse(&numbered_output(page.transcript)).ok()?;
+        Some((page.source, report.figures()))
     }
 
     fn check(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome {

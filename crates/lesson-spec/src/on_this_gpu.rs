@@ -146,16 +146,20 @@ mod tests {
                 Claim {
                     id: "small",
                     statement: "the value is under 10",
+                    figures: &["value"],
                     check: small,
                 },
                 Claim {
                     id: "positive",
                     statement: "the value is positive",
+                    figures: &["value"],
                     check: positive,
                 },
                 Claim {
                     id: "eager",
                     statement: "eager only",
+                    // It reads the environment alone.
+                    figures: &[],
                     check: eager_only,
                 },
             ]

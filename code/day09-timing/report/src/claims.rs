@@ -36,6 +36,15 @@ fn eager_against_lazy(
     }
 }
 
+// The labels of figures several claims read, as `figures` gives them.
+const ROW1: &str = "row 1 whole process, ms";
+const ROW2_SYNC: &str = "row 2 plus a sync, ms";
+const ROW3: &str = "row 3 first launch, ms";
+const ROW4: &str = "row 4 after warm-up, ms";
+const ROW5: &str = "row 5 round trip, ms";
+const SCALE_COLD: &str = "vectorScale first launch, ms";
+const SCALE_WARM: &str = "vectorScale after warm-up, ms";
+
 fn first_launch_excess(r: &Report) -> f64 {
     f64::from(r.cold_ms - r.warm_ms)
 }
@@ -48,6 +57,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-regions-nest",
         statement: "row 1 >= row 5 >= row 4: each timed region contains the next",
+        figures: &[ROW1, ROW5, ROW4],
         check: |run, _| {
             let r = run.report;
             verdict(
@@ -64,6 +74,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-first-launch-cold",
         statement: "row 3 > row 4: the first launch pays the module load",
+        figures: &[ROW3, ROW4],
         check: |run, _| {
             lazy(run, |r| {
                 verdict(r.cold_ms > r.warm_ms, || {
@@ -75,6 +86,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-second-kernel-cold",
         statement: "vectorScale cold > warm: a warm-up only warms what it launches",
+        figures: &[SCALE_COLD, SCALE_WARM],
         check: |run, _| {
             lazy(run, |r| {
                 verdict(r.scale_cold_ms > r.scale_warm_ms, || {
@@ -86,6 +98,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-launch-is-queueing",
         statement: "the host clock around the launch alone is far (10x) below launch plus sync",
+        figures: &["row 2 around the launch, ms", ROW2_SYNC],
         check: |run, _| {
             let r = run.report;
             verdict(10.0 * r.launch_only_ms <= r.launch_plus_sync_ms, || {
@@ -99,6 +112,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-sync-near-events",
         statement: "launch plus sync is within a few (5) percent of the warm event time",
+        figures: &[ROW2_SYNC, ROW4],
         check: |run, _| {
             lazy(run, |r| {
                 let warm = f64::from(r.warm_ms);
@@ -117,6 +131,16 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-round-trip-contains-kernel",
         statement: "the round trip is at least the kernel at every size",
+        figures: &[
+            "sweep n=1024 kernel, ms",
+            "sweep n=1024 round trip, ms",
+            "sweep n=65536 kernel, ms",
+            "sweep n=65536 round trip, ms",
+            "sweep n=1048576 kernel, ms",
+            "sweep n=1048576 round trip, ms",
+            "sweep n=4194304 kernel, ms",
+            "sweep n=4194304 round trip, ms",
+        ],
         check: |run, _| {
             let bad = run.report.sweep.iter().find(|s| s.round_trip_ms < s.kernel_ms);
             verdict(bad.is_none(), || {
@@ -130,6 +154,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-cpu-wins-small",
         statement: "the CPU beats the kernel at n = 1024",
+        figures: &["sweep n=1024 CPU, ms", "sweep n=1024 kernel, ms"],
         check: |run, _| {
             lazy(run, |r| match r.sweep.iter().find(|s| s.n == 1024) {
                 Some(s) => verdict(s.cpu_ms < f64::from(s.kernel_ms), || {
@@ -142,6 +167,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-kernel-wins-large",
         statement: "the kernel beats the CPU at the largest swept n",
+        figures: &["sweep n=4194304 kernel, ms", "sweep n=4194304 CPU, ms"],
         check: |run, _| {
             lazy(run, |r| match r.sweep.iter().max_by_key(|s| s.n) {
                 Some(s) => verdict(f64::from(s.kernel_ms) < s.cpu_ms, || {
@@ -154,6 +180,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-process-dwarfs-kernel",
         statement: "row 1 / row 4 is in the hundreds or more",
+        figures: &[ROW1, ROW4],
         check: |run, _| {
             let ratio = run.report.whole_ms / f64::from(run.report.warm_ms);
             verdict(ratio >= 100.0, || format!("row 1 / row 4 = {ratio:.0}"))
@@ -162,6 +189,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-round-trip-loses-at-full-n",
         statement: "at full n the round trip is slower than the CPU",
+        figures: &[ROW5, "CPU, full n, ms"],
         check: |run, _| {
             lazy(run, |r| {
                 verdict(f64::from(r.round_trip_ms) > r.cpu_ms, || {
@@ -173,6 +201,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-eager-warms-first-launches",
         statement: "EAGER: row 3 and vectorScale's cold row fall towards their warm values",
+        figures: &[ROW3, ROW4, SCALE_COLD, SCALE_WARM],
         check: |run, peers| {
             eager_against_lazy(run, peers, first_launch_excess, |r, gap| {
                 eager_against_lazy(run, peers, scale_excess, |_, scale_gap| {
@@ -191,6 +220,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d9-eager-context-grows",
         statement: "EAGER: the load cost moves into the context line, which grows",
+        figures: &["context (first CUDA call), ms"],
         check: |run, peers| {
             eager_against_lazy(
                 run,
@@ -215,10 +245,9 @@ mod tests {
         (claim.check)(run, peers)
     }
 
+    /// The lesson page's own run.
     fn page() -> Report {
-        let text = include_str!("../tests/fixtures/t4-page-transcript.txt");
-        let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
-        crate::parse(&lines).unwrap()
+        lesson_spec::conformance::assert_the_page_run_parses().unwrap()
     }
 
     #[test]

@@ -16,7 +16,7 @@ mod parse;
 
 use std::fmt::Write;
 
-use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Series, Variant};
+use lesson_spec::{Chart, LessonReport, NoReference, PageRun, Recipe, Series, Variant};
 use serde::Serialize;
 
 pub use parse::parse;
@@ -208,6 +208,14 @@ impl LessonReport for Report {
         }
     }
 
+    /// The page's Results block, copied verbatim into the fixture.
+    fn page() -> Option<PageRun> {
+        Some(PageRun {
+            source: "the lesson page's Tesla T4 run (CUDA 13.0)",
+            transcript: include_str!("../tests/fixtures/t4-page-transcript.txt"),
+        })
+    }
+
     fn figures(&self) -> Vec<(String, f64)> {
         let mut f: Vec<(String, f64)> = vec![
             ("context (first CUDA call), ms".into(), self.context_ms),
@@ -307,7 +315,7 @@ mod tests {
 
     #[test]
     fn renders_the_lesson_pages_transcript_byte_for_byte() {
-        let want = include_str!("../tests/fixtures/t4-page-transcript.txt");
+        let want = Report::page().unwrap().transcript;
         let got = t4().render();
         for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
             assert_eq!(g, w, "line {}", i + 1);
@@ -316,6 +324,14 @@ mod tests {
     }
 
     use lesson_spec::numbered_output as body;
+
+    #[test]
+    fn the_pages_figures_are_its_t4_runs() {
+        use lesson_spec::Lesson;
+        let (source, figures) = lesson_spec::Entry::<Report>::NEW.page_figures().unwrap();
+        assert_eq!(source, "the lesson page's Tesla T4 run (CUDA 13.0)");
+        assert_eq!(figures, t4().figures());
+    }
 
     #[test]
     fn what_the_twin_renders_parses_back_to_the_same_numbers() {

@@ -19,6 +19,31 @@ const SUGGESTION: f64 = 0.05;
 /// Every spread below 2%.
 const NOISE: f64 = 2.0;
 
+/// The labels, as `figures` gives them, of one figure of every block size's
+/// row (blocks.cu's kBlockSizes) for each `"kernel" "what"` pair, then any
+/// `; "extra"` labels. The best is the lowest of a table's rows, so a claim
+/// against the best reads every row.
+macro_rules! every_block_size {
+    ($($kernel:literal $what:literal),+ $(; $($extra:literal),+)?) => {
+        &[
+            $(
+                concat!($kernel, " 32 threads", $what),
+                concat!($kernel, " 64 threads", $what),
+                concat!($kernel, " 96 threads", $what),
+                concat!($kernel, " 100 threads", $what),
+                concat!($kernel, " 128 threads", $what),
+                concat!($kernel, " 192 threads", $what),
+                concat!($kernel, " 256 threads", $what),
+                concat!($kernel, " 384 threads", $what),
+                concat!($kernel, " 512 threads", $what),
+                concat!($kernel, " 768 threads", $what),
+                concat!($kernel, " 1024 threads", $what),
+            )+
+            $($($extra,)+)?
+        ]
+    };
+}
+
 /// `check` with the table's best row, or a failure if it has no rows.
 fn with_best(table: &Table, check: impl FnOnce(&Row) -> Outcome) -> Outcome {
     match table.best() {
@@ -44,6 +69,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d10-memory-bound-plateau",
         statement: "vectorAdd: every block size from 128 to 1024 is within 5% of the best (mean <= 1.05 x best)",
+        figures: every_block_size!("vectorAdd" ", ms"),
         check: |run, _| {
             let table = &run.report.vector_add;
             with_best(table, |best| {
@@ -62,6 +88,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d10-tiny-blocks-starve",
         statement: "vectorAdd: 32 threads per block is at least 20% slower than the best (mean >= 1.20 x best)",
+        figures: every_block_size!("vectorAdd" ", ms"),
         check: |run, _| {
             let table = &run.report.vector_add;
             with_best(table, |best| {
@@ -82,6 +109,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d10-partial-warp-wastes-lanes",
         statement: "fmaChains: 100 threads per block is slower per thread of useful work than 96 and than 128",
+        figures: &[
+            "fmaChains 100 threads, ms",
+            "fmaChains 96 threads, ms",
+            "fmaChains 128 threads, ms",
+        ],
         check: |run, _| {
             let r = run.report;
             let table = &r.fma;
@@ -108,6 +140,10 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d10-occupancy-api-near-best",
         statement: "for each kernel the occupancy API's block size is within 5% of the measured best (mean <= 1.05 x best)",
+        figures: every_block_size!(
+            "vectorAdd" ", ms", "fmaChains" ", ms";
+            "vectorAdd occupancy API's suggestion, ms", "fmaChains occupancy API's suggestion, ms"
+        ),
         check: |run, _| {
             let r = run.report;
             let mut off = Vec::new();
@@ -131,6 +167,10 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d10-noise-below-differences",
         statement: "every configuration's spread over its five timeKernel calls is below 2%",
+        figures: every_block_size!(
+            "vectorAdd" " spread, %", "fmaChains" " spread, %";
+            "vectorAdd occupancy API's suggestion spread, %", "fmaChains occupancy API's suggestion spread, %"
+        ),
         check: |run, _| {
             let r = run.report;
             let mut off = Vec::new();
@@ -155,7 +195,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
 mod tests {
     use super::*;
     use crate::tests::planted;
-    use lesson_spec::Run;
+    use lesson_spec::{LessonReport, Run};
 
     fn outcome(id: &str, r: &Report) -> Outcome {
         let claim = CLAIMS.iter().find(|c| c.id == id).unwrap();
@@ -173,6 +213,21 @@ mod tests {
             .find(|r| r.threads == threads)
             .unwrap()
             .mean_ms = ms;
+    }
+
+    #[test]
+    fn a_claim_against_the_best_names_every_block_size() {
+        let labels: Vec<String> = planted().figures().into_iter().map(|f| f.0).collect();
+        // Every row's mean of a table, and nothing else of it.
+        let means = |kernel: &str| -> Vec<&str> {
+            let row = |l: &&str| l.starts_with(kernel) && l.ends_with(" threads, ms");
+            labels.iter().map(String::as_str).filter(row).collect()
+        };
+        let named = |id: &str| CLAIMS.iter().find(|c| c.id == id).unwrap().figures;
+        assert_eq!(named("d10-memory-bound-plateau"), means("vectorAdd "));
+        assert_eq!(named("d10-tiny-blocks-starve"), means("vectorAdd "));
+        let both = [means("vectorAdd "), means("fmaChains ")].concat();
+        assert_eq!(named("d10-occupancy-api-near-best")[..22], both);
     }
 
     #[test]

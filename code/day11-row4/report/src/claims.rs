@@ -19,6 +19,28 @@ const COLD_CHANGE: f64 = 0.02;
 const BYTES: f64 = 12.0;
 const BYTES_OFF: f64 = 0.03;
 
+/// The `extra` labels, then every sweep row's rate (row4.cu's kSweep), as
+/// `figures` gives them. A claim over the rows inside the L2, or past it,
+/// picks them by the row's "in L2" column, which the GPU's L2 size sets
+/// (the H200's 60 MiB holds the first seven), so it names every row.
+macro_rules! every_sweep_row {
+    ($($extra:literal),*) => {
+        &[
+            $($extra,)*
+            "sweep n=65536, GB/s",
+            "sweep n=131072, GB/s",
+            "sweep n=262144, GB/s",
+            "sweep n=524288, GB/s",
+            "sweep n=1048576, GB/s",
+            "sweep n=2097152, GB/s",
+            "sweep n=4194304, GB/s",
+            "sweep n=8388608, GB/s",
+            "sweep n=16777216, GB/s",
+            "sweep n=16777827, GB/s",
+        ]
+    };
+}
+
 /// `check` on a plain run; not applicable under Nsight Compute.
 fn timed(run: &Run<Report>, check: impl FnOnce(&Report) -> Outcome) -> Outcome {
     if run.report.ncu.is_some() {
@@ -40,6 +62,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d11-row4-near-copy-ceiling",
         statement: "at full n, vectorAdd's effective rate is at least 75% of the float4 copy kernel's",
+        figures: &["row 4, GB/s", "copy kernel float4, GB/s"],
         check: |run, _| {
             timed(run, |r| {
                 verdict(r.row4.gb_s >= NEAR_COPY * r.copy.gb_s, || {
@@ -56,6 +79,15 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d11-below-theoretical-peak",
         statement: "no measurement on buffers larger than the L2 exceeds the theoretical peak",
+        figures: every_sweep_row!(
+            "theoretical peak, GB/s",
+            "row 4, GB/s",
+            "cudaMemcpy device to device, GB/s",
+            "copy kernel float4, GB/s",
+            "vectorAdd float4, GB/s",
+            "per-launch events no flush, GB/s",
+            "per-launch events L2 flushed, GB/s"
+        ),
         check: |run, _| {
             with_peak(run, |r, peak| {
                 let over: Vec<String> = r
@@ -71,6 +103,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d11-vector-loads-help",
         statement: "float4 loads bring vectorAdd at least 3% (of the copy kernel's rate) closer to the copy kernel",
+        figures: &["vectorAdd float4, GB/s", "row 4, GB/s", "copy kernel float4, GB/s"],
         check: |run, _| {
             timed(run, |r| {
                 let gain = (r.add4.gb_s - r.row4.gb_s) / r.copy.gb_s;
@@ -89,6 +122,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d11-small-n-measures-the-cache",
         statement: "at every n whose three arrays fit in the L2, the effective rate exceeds the DRAM peak",
+        figures: every_sweep_row!("theoretical peak, GB/s"),
         check: |run, _| {
             with_peak(run, |r, peak| {
                 let inside: Vec<_> = r.sweep.iter().filter(|s| s.in_l2).collect();
@@ -109,6 +143,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d11-cold-cache-at-full-n",
         statement: "flushing the L2 before each launch changes full-n row 4 by less than 2%",
+        figures: &["per-launch events L2 flushed, ms", "row 4, ms"],
         check: |run, _| {
             timed(run, |r| {
                 let change = r.cold.ms / r.row4.ms - 1.0;
@@ -127,6 +162,10 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d11-bytes-are-twelve",
         statement: "Nsight Compute's DRAM bytes read plus written per element are within 3% of 12, at every profiled launch",
+        figures: &[
+            "ncu DRAM bytes per element, smallest",
+            "ncu DRAM bytes per element, largest",
+        ],
         check: |run, _| {
             let r = run.report;
             let Some(ncu) = &r.ncu else {

@@ -51,6 +51,7 @@ impl Ncu {
         let med = |pick: &dyn Fn(&NcuLaunch) -> f64| {
             median(self.launches.iter().map(pick).collect()).unwrap_or(0.0)
         };
+        let per_element = self.launches.iter().map(|l| l.bytes_per_element(elems));
         vec![
             ("ncu profiled launches".into(), self.launches.len() as f64),
             (
@@ -64,6 +65,16 @@ impl Ncu {
             (
                 "ncu DRAM bytes per element, median".into(),
                 med(&|l| l.bytes_per_element(elems)),
+            ),
+            // The launches furthest from the median, either way: what the
+            // bytes-per-element claim holds to 12, as it holds every launch.
+            (
+                "ncu DRAM bytes per element, smallest".into(),
+                per_element.clone().fold(f64::INFINITY, f64::min),
+            ),
+            (
+                "ncu DRAM bytes per element, largest".into(),
+                per_element.fold(f64::NEG_INFINITY, f64::max),
             ),
             ("ncu DRAM throughput, GB/s, median".into(), med(&|l| l.gb_s())),
             ("ncu duration, ms, median".into(), med(&|l| l.duration_ns / 1.0e6)),

@@ -166,6 +166,21 @@ fn a_rate_above_the_peak_past_the_l2_is_a_measurement_error() {
 }
 
 #[test]
+fn a_claim_over_sweep_rows_names_every_one() {
+    let rates: Vec<String> = planted()
+        .figures()
+        .into_iter()
+        .map(|f| f.0)
+        .filter(|l| l.starts_with("sweep n=") && l.ends_with(", GB/s"))
+        .collect();
+    let claim = claims::CLAIMS
+        .iter()
+        .find(|c| c.id == "d11-small-n-measures-the-cache")
+        .unwrap();
+    assert_eq!(claim.figures[1..], rates);
+}
+
+#[test]
 fn the_planted_report_holds_every_timing_claim() {
     let r = planted();
     for c in claims::CLAIMS {
@@ -260,6 +275,15 @@ fn a_run_under_ncu_reads_its_dram_counters() {
     assert_eq!(outcome("d11-cold-cache-at-full-n", &r), Outcome::NotApplicable);
     let figures = r.figures();
     assert!(figures.contains(&("ncu profiled launches".to_string(), 2.0)));
+    let per_element = |which: &str| {
+        let label = format!("ncu DRAM bytes per element, {which}");
+        figures.iter().find(|f| f.0 == label).map(|f| f.1)
+    };
+    assert_eq!(per_element("largest"), Some(12.0));
+    assert_eq!(
+        per_element("smallest"),
+        Some(ncu.launches[1].bytes_per_element(ELEMS))
+    );
 }
 
 #[test]
@@ -294,6 +318,8 @@ lesson_spec::conformance_tests! {
     report: Report,
     cu: "row4.cu",
     printed: [planted().render()],
+    // A run under ncu: the bytes-per-element claim reads its counters.
+    claim_figures_from: ["2026-12-01T213049Z-h200-cxx-ncu.txt"],
     evidence: ("2026-12-01T213037Z-h200-cxx.txt", "2026-12-01T213037Z-h200-rust.txt"),
     then: |cxx, rust| assert_eq!(cxx.gpu, rust.gpu),
 }

@@ -8,6 +8,18 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d53-pinned-faster",
         statement: "pinned copies are faster than pageable ones at every size",
+        figures: &[
+            "1 MiB pageable, GB/s",
+            "1 MiB pinned, GB/s",
+            "4 MiB pageable, GB/s",
+            "4 MiB pinned, GB/s",
+            "16 MiB pageable, GB/s",
+            "16 MiB pinned, GB/s",
+            "64 MiB pageable, GB/s",
+            "64 MiB pinned, GB/s",
+            "256 MiB pageable, GB/s",
+            "256 MiB pinned, GB/s",
+        ],
         check: |run, _| {
             let bad = run
                 .report
@@ -25,6 +37,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d53-pinned-async-returns",
         statement: "the pinned cudaMemcpyAsync call is a small fraction (under 10%) of its completion",
+        figures: &["async pinned call, % of completion"],
         check: |run, _| {
             let percent = run.report.async_pinned.call_percent;
             verdict(percent < 10.0, || format!("call is {percent}% of completion"))
@@ -33,6 +46,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d53-pageable-async-blocks",
         statement: "the pageable cudaMemcpyAsync call is most (over half) of its completion",
+        figures: &["async pageable call, % of completion"],
         check: |run, _| {
             let percent = run.report.async_pageable.call_percent;
             verdict(percent > 50.0, || format!("call is {percent}% of completion"))
@@ -41,6 +55,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "d53-zero-copy-slower",
         statement: "zero-copy is several (3 or more) times slower than device-resident",
+        figures: &["zero-copy / resident"],
         check: |run, _| {
             let ratio = run.report.zero_copy_ratio;
             verdict(ratio >= 3.0, || format!("zero-copy costs {ratio}x"))

@@ -54,10 +54,18 @@ impl LessonReport for Report {
                 "async pageable completion, ms".into(),
                 self.async_pageable.completion_ms,
             ),
+            (
+                "async pageable call, % of completion".into(),
+                self.async_pageable.call_percent,
+            ),
             ("async pinned call, ms".into(), self.async_pinned.call_ms),
             (
                 "async pinned completion, ms".into(),
                 self.async_pinned.completion_ms,
+            ),
+            (
+                "async pinned call, % of completion".into(),
+                self.async_pinned.call_percent,
             ),
             ("device-resident kernel, ms".into(), self.resident_ms),
             ("zero-copy kernel, ms".into(), self.zero_copy_ms),
@@ -157,7 +165,7 @@ mod tests {
         printed: [rendered()],
         evidence: ("2026-11-29T222957Z-h200-cxx.txt", "2026-11-29T225128Z-h200-rust.txt"),
         then: |cxx, rust| {
-            assert_eq!(cxx.figures().len(), 2 * 5 + 7);
+            assert_eq!(cxx.figures().len(), 2 * 5 + 9);
             assert_eq!(cxx.gpu, rust.gpu);
         },
     }

@@ -2,6 +2,11 @@
 //! predicate per claim over its part, which the printed verdict lines use as
 //! well (events.cu computes the same tests), and the claims `evidence`
 //! checks on every transcript.
+//!
+//! A claim's figures are the measured numbers its check reads; the
+//! durations the program sets (Part 1's kernels, Part 5's producer, Part 6's
+//! kernel and extra work), which the checks read as thresholds, are not
+//! figures.
 
 use lesson_spec::{verdict, Claim};
 
@@ -96,6 +101,14 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-launch-returns-queued",
         statement: "a host clock around a launch reads a few (under 20) microseconds whatever the kernel; with a sync it covers the kernel",
+        figures: &[
+            "0.01 ms kernel, launch alone, us",
+            "0.01 ms kernel, launch + sync, us",
+            "1 ms kernel, launch alone, us",
+            "1 ms kernel, launch + sync, us",
+            "10 ms kernel, launch alone, us",
+            "10 ms kernel, launch + sync, us",
+        ],
         check: |run, _| {
             let p = &run.report.launch;
             verdict(launch_returns_queued(p), || {
@@ -111,6 +124,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-events-steadier",
         statement: "events queued back to back have a smaller spread (IQR over median) than a host clock plus sync",
+        figures: &["events spread, %", "host+sync spread, %"],
         check: |run, _| {
             let p = &run.report.spread;
             verdict(events_steadier(p), || {
@@ -126,6 +140,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-spin-burns-cpu",
         statement: "a default event's wait spins (at least 50% of the wait in CPU time), a cudaEventBlockingSync one does not (at most 10%)",
+        figures: &["spin wait CPU share, %", "blocking wait CPU share, %"],
         check: |run, _| {
             let p = &run.report.wait;
             verdict(spin_burns_cpu(p), || {
@@ -140,6 +155,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-blocking-wakes-slightly-later",
         statement: "blocking sync wakes slightly (more than 0, less than 1000 us) later than spinning",
+        figures: &["spin wake-up, us", "blocking wake-up, us"],
         check: |run, _| {
             let p = &run.report.wait;
             verdict(blocking_wakes_slightly_later(p), || {
@@ -153,6 +169,12 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-disable-timing-cheaper",
         statement: "DisableTiming events cost the host less per record + wait, and a chain no more (within 5%)",
+        figures: &[
+            "record + wait, timing event, us",
+            "record + wait, DisableTiming, us",
+            "chain link, timing events, us",
+            "chain link, DisableTiming, us",
+        ],
         check: |run, _| {
             let p = &run.report.disable_timing;
             verdict(disable_timing_cheaper(p), || {
@@ -166,6 +188,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-cross-stream-no-host",
         statement: "cudaStreamWaitEvent orders streams without the host: its calls take under 10% of the producer, and the consumer starts after it",
+        figures: &["cross-stream calls, ms", "producer end to consumer start, ms"],
         check: |run, _| {
             let p = &run.report.cross_stream;
             verdict(cross_stream_without_host(p), || {
@@ -179,6 +202,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-queued-ahead-inside",
         statement: "work already in the stream ahead of the start event is inside the interval (at least half of it)",
+        figures: &["interval, queued ahead, ms"],
         check: |run, _| {
             let p = &run.report.interval;
             verdict(queued_ahead_inside(p), || {
@@ -192,6 +216,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-interval-holds-idle-and-competing",
         statement: "an interval holds what the stream did: a host delay after the start event (90%) and another stream's work (half) are inside it",
+        figures: &["interval, host delay, ms", "interval, competing stream, ms"],
         check: |run, _| {
             let p = &run.report.interval;
             verdict(idle_and_competing_inside(p), || {
@@ -209,6 +234,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-first-launches-slower",
         statement: "after idle the first launch runs measurably (5%) slower than steady state (checked on launch 1 alone: launches 2 and 3 are not slower, and the extra is the host's launch call, not the kernel)",
+        figures: &["launch 1 after idle, ms", "steady launches, ms"],
         check: |run, _| {
             let p = &run.report.boost;
             verdict(first_launch_slower(p), || {
@@ -223,6 +249,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-clocks-boost-after-idle",
         statement: "after idle the SM clock is lower over the first launches than in steady state (it boosts gradually)",
+        figures: &["SM clock, first launches, MHz", "SM clock, steady launches, MHz"],
         check: |run, _| {
             let p = &run.report.boost;
             verdict(clocks_boost_after_idle(p), || {
@@ -238,6 +265,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "ev-pattern-matches-time-kernel",
         statement: "the page's timing pattern and the course's timeKernel agree within 5% on one kernel",
+        figures: &["page pattern, ms", "timeKernel, ms"],
         check: |run, _| {
             let p = &run.report.pattern;
             verdict(pattern_matches_time_kernel(p), || {

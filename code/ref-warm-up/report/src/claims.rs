@@ -10,6 +10,16 @@ use lesson_spec::{median, verdict, Claim, Outcome, Run};
 
 use crate::parse::{over_percent, Report};
 
+/// The first call's figure, labelled by the call the run made first (its
+/// `--first`; plain runs', cudaSetDevice, is `set-device`).
+const FIRST_CALLS: &[&str] = &[
+    "first call (set-device), ms",
+    "first call (malloc), ms",
+    "first call (launch), ms",
+];
+/// The simple kernel's first launch at the post's 4 threads.
+const SIMPLE_FIRST: &str = "simple 4 threads host #0, ms";
+
 /// Part 3's call #0 over call #1 for `kernel` at the post's 4 threads, if
 /// the first call of the run was not itself a launch (which would have
 /// loaded the module the post's first launch paid for).
@@ -41,6 +51,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "wu-post-first-call-seconds",
         statement: "the first CUDA call of a program costs about 3.5 s (taken as over 1 s)",
+        figures: FIRST_CALLS,
         check: |run, _| {
             let ms = run.report.first.ms;
             verdict(ms > 1000.0, || format!("first call ({}) took {ms} ms", run.report.first.name))
@@ -50,6 +61,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "wu-post-first-call-whichever",
         statement: "the first call costs the same whichever call it is (taken as within a factor 2 \
                     of the median of runs whose first call was another; needs runs of two --first variants)",
+        figures: FIRST_CALLS,
         check: |run, peers| {
             let r = run.report;
             let others = median_of(
@@ -73,6 +85,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "wu-post-first-malloc-8x",
         statement: "the first cudaMalloc costs about 8 times the second (taken as 4 times or more; \
                     not for runs whose first call was a cudaMalloc)",
+        figures: &["cudaMalloc 40000 B first, ms", "cudaMalloc 40000 B second, ms"],
         check: |run, _| {
             let r = run.report;
             match r.mallocs.first() {
@@ -89,6 +102,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "wu-post-simple-first-launch-68",
         statement: "the simple kernel's first launch costs 68% more than its second (taken as 30 to 150% more)",
+        figures: &[SIMPLE_FIRST, "simple 4 threads host #1, ms"],
         check: |run, _| match post_first_launch_percent(run.report, "simple") {
             Some(p) => verdict((30.0..=150.0).contains(&p), || format!("#0 over #1: {p:.1}%")),
             None => Outcome::NotApplicable,
@@ -97,6 +111,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
     Claim {
         id: "wu-post-complex-first-launch-small",
         statement: "the 1000-step kernel's first launch costs only 1.8% more than its second (taken as under 10%)",
+        figures: &["complex 4 threads host #0, ms", "complex 4 threads host #1, ms"],
         check: |run, _| match post_first_launch_percent(run.report, "complex") {
             Some(p) => verdict(p < 10.0, || format!("#0 over #1: {p:.1}%")),
             None => Outcome::NotApplicable,
@@ -106,6 +121,12 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "wu-post-no-sync-reads-launch",
         statement: "without a synchronise, a host clock around a launch reads 0.002 to 0.021 ms \
                     (taken as every call at most 0.021 ms)",
+        figures: &[
+            "without sync, host #0, ms",
+            "without sync, host #1, ms",
+            "without sync, host #2, ms",
+            "without sync, host #3, ms",
+        ],
         check: |run, _| {
             let ms = run.report.no_sync_host_ms;
             let largest = ms.iter().copied().fold(0.0, f64::max);
@@ -116,6 +137,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "wu-eager-warms-first-launch",
         statement: "under CUDA_MODULE_LOADING=EAGER the simple kernel's first launch costs less than \
                     under lazy loading (an EAGER run against the median of lazy runs with the same first call)",
+        figures: &[SIMPLE_FIRST],
         check: |run, peers| {
             let r = run.report;
             let first_launch = |p: &Report| p.kernel("simple", 4).map_or(f64::NAN, |k| k.host_ms[0]);
@@ -139,6 +161,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         statement: "the first call pays for every GPU the process can see (a run seeing 2 or more GPUs \
                     takes over 1.5 times the median of runs limited to one by CUDA_VISIBLE_DEVICES, same first call; \
                     needs both groups, recorded by gpu-phases/two-gpus.sh)",
+        figures: FIRST_CALLS,
         check: |run, peers| {
             let r = run.report;
             if r.visible_gpus < 2 {

@@ -80,8 +80,12 @@ impl LessonReport for Report {
             f.push((format!("{name} events #1, ms"), k.events_ms[1]));
             f.push((format!("{name} warm, ms"), k.warm_ms));
         }
+        // Every call of the loop without a sync: the post's claim about it
+        // reads each one.
+        for (call, ms) in self.no_sync_host_ms.iter().enumerate() {
+            f.push((format!("without sync, host #{call}, ms"), *ms));
+        }
         for (label, ms) in [
-            ("without sync, host", &self.no_sync_host_ms),
             ("with sync, host", &self.sync_host_ms),
             ("with sync, events", &self.sync_events_ms),
         ] {
@@ -179,7 +183,7 @@ mod tests {
         let row = |args: &[&str]| conformance::c_printf("\n%5d  %10.4f  %#18x  %+14d\n", args);
         assert!(text.contains(&row(&["1", "0.0055", "0x7f1234020000", "65536"])));
         assert!(text.contains(&row(&["4", "0.125", "0x7f123423e000", "2138112"])));
-        assert_eq!(report.figures().len(), 1 + 2 * 3 + 2 * 5 + 3 + 9);
+        assert_eq!(report.figures().len(), 1 + 2 * 3 + 2 * 5 + (4 + 2) + 9);
     }
 
     #[test]
@@ -216,10 +220,13 @@ mod tests {
         report: Report,
         cu: "warmup.cu",
         printed: [known().render()],
+        // A run whose first call is a cudaMalloc: the first-call claims
+        // name its figure too.
+        claim_figures_from: ["2026-11-30T051716Z-h200-cxx-first-malloc.txt"],
         evidence: (CXX, "2026-11-30T051657Z-h200-rust.txt"),
         then: |cxx, rust| {
             // Recorded before Part 5 existed: they parse, without its figures.
-            assert_eq!(cxx.figures().len(), 1 + 2 * 3 + 4 * 5 + 3);
+            assert_eq!(cxx.figures().len(), 1 + 2 * 3 + 4 * 5 + (4 + 2));
             assert_eq!(cxx.malloc_run, None);
             assert_eq!(cxx.gpu, rust.gpu);
             assert_eq!(cxx.first.name, "set-device");
