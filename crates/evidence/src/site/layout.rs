@@ -92,8 +92,9 @@ pub fn verdict(tally: &Tally) -> Markup {
     }
 }
 
-/// A measured number with four significant digits and no exponent: the
-/// figures span microseconds to thousands of GB/s.
+/// A measured number with at most four significant digits, no exponent and
+/// no trailing zeros (which would claim digits the program did not print):
+/// the figures span microseconds to thousands of GB/s.
 pub fn number(v: f64) -> String {
     if !v.is_finite() {
         return v.to_string();
@@ -102,7 +103,12 @@ pub fn number(v: f64) -> String {
         return "0".into();
     }
     let digits = (3 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
-    format!("{v:.digits$}")
+    let text = format!("{v:.digits$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
 }
 
 #[cfg(test)]
@@ -119,10 +125,12 @@ mod tests {
     #[test]
     fn numbers_keep_four_significant_digits() {
         assert_eq!(number(0.061_04), "0.06104");
+        assert_eq!(number(0.061), "0.061");
         assert_eq!(number(1.380_7), "1.381");
         assert_eq!(number(4076.4), "4076");
-        assert_eq!(number(0.000_000_1), "0.000000100");
+        assert_eq!(number(1594.0), "1594");
+        assert_eq!(number(0.000_000_1), "0.0000001");
         assert_eq!(number(0.0), "0");
-        assert_eq!(number(-12.5), "-12.50");
+        assert_eq!(number(-12.5), "-12.5");
     }
 }

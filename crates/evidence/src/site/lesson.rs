@@ -110,16 +110,12 @@ fn run_link(path: &str, table: &Table, file: &str) -> Markup {
     }
 }
 
-/// The labels `claim` names, each pattern ending in `*` widened to every
-/// label of the lesson's figures that starts with it.
+/// The labels of the lesson's figures that `claim` reads, in the claim's
+/// order (a pattern ending in `*` stands for every label it starts).
 fn claim_labels(claim: &ClaimInfo, known: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for name in claim_figures(claim) {
-        let matching: Vec<&String> = match name.strip_suffix('*') {
-            Some(prefix) => known.iter().filter(|l| l.starts_with(prefix)).collect(),
-            None => known.iter().filter(|l| l == name).collect(),
-        };
-        for label in matching {
+    for pattern in claim.figures {
+        for label in known.iter().filter(|l| lesson_spec::figure_matches(pattern, l)) {
             if !out.contains(label) {
                 out.push(label.clone());
             }
@@ -157,7 +153,7 @@ fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Mark
     if labels.is_empty() || applied.is_empty() {
         return html! {};
     }
-    let page = page_figures(lesson);
+    let page = lesson.page_figures();
     let value = |t: &Transcript, label: &str| {
         compare::fields(&t.body)
             .into_iter()
@@ -286,13 +282,4 @@ pub fn summary(table: &Table, t: &Transcript) -> String {
     } else {
         words.join(", ")
     }
-}
-
-// Until the claims name their figures (lesson-spec), these say nothing.
-fn claim_figures(_claim: &ClaimInfo) -> &'static [&'static str] {
-    &[]
-}
-
-fn page_figures(_lesson: &dyn Lesson) -> Option<(&'static str, Vec<(String, f64)>)> {
-    None
 }
