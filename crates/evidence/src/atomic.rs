@@ -4,8 +4,9 @@
 //! limit) leaves the old file as it was, never half of the new one.
 //!
 //! Every document, chart, twin and finished transcript is written by
-//! [`write`]; `record` also starts each transcript from a [`draft`], linked
-//! to its name only when that name is free.
+//! [`write`], or [`write_new`] where no file may be replaced (`merge`);
+//! `record` also starts each transcript from a [`draft`], linked to its name
+//! only when that name is free.
 
 use std::fs::Permissions;
 use std::io::{self, Write};
@@ -33,13 +34,29 @@ pub fn new_file() -> Permissions {
     Permissions::from_mode(0o666)
 }
 
+/// Creates `path` with `contents` in one link, only if no file has that
+/// name: an `AlreadyExists` error, and the old file as it was, if one has.
+/// `merge` adds files to the evidence with it, never replacing one.
+pub fn write_new(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
+    let mut file = draft(folder_of(path), new_file())?;
+    file.write_all(contents.as_ref())?;
+    file.as_file().sync_all()?;
+    file.persist_noclobber(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
 /// Replaces (or creates) `path` with `contents` in one rename. A file that
 /// is replaced keeps its permissions; a new one gets [`new_file`]'s.
 pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let folder = folder_of(path);
     let permissions = match std::fs::metadata(path) {
         Ok(m) => m.permissions(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => new_file(),
@@ -76,6 +93,18 @@ mod tests {
         std::fs::write(&plain, "").unwrap();
         assert_eq!(mode(&fresh), mode(&plain));
         assert_ne!(mode(&fresh) & 0o444, 0, "readable");
+    }
+
+    #[test]
+    fn a_new_file_is_written_only_where_none_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.txt");
+        write_new(&path, "first").unwrap();
+        let taken = write_new(&path, "second").unwrap_err();
+        assert_eq!(taken.kind(), io::ErrorKind::AlreadyExists, "{taken}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1, "no draft is left behind: {names:?}");
     }
 
     #[test]

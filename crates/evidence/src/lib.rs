@@ -12,6 +12,8 @@
 //! - [`twin`] writes a transcript's JSON twin and holds it to the transcript.
 //! - [`load`] reads the evidence folder as every command reads it: each
 //!   transcript, each twin, no run dated in the future or counted twice.
+//! - [`merge`] adds GPU sessions' evidence folders to the evidence, all or
+//!   nothing, each run held to [`load`]'s checks and nothing replaced.
 //! - [`atomic`] writes a file whole or not at all.
 //! - [`claims`] applies the lessons' claims (and the shared sanitizer claim)
 //!   to recorded runs; [`check`] tables them over every transcript.
@@ -37,6 +39,7 @@ pub mod figures;
 pub mod instrument;
 pub mod lessons;
 pub mod load;
+pub mod merge;
 pub mod plot;
 pub mod record;
 pub mod site;

@@ -4,7 +4,9 @@
 //! every JSON twin saying what its transcript says ([`twin::check`]).
 //!
 //! What fails is a problem, each named with its file; the runs that pass are
-//! the only ones any table, figure or chart is made from.
+//! the only ones any table, figure or chart is made from. [`joining`] holds
+//! runs about to join the folder (`evidence merge`) to the same checks, and
+//! to the runs already there.
 //!
 //! Not for: judging what the runs show (that is [`crate::check`]).
 
@@ -38,13 +40,22 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     if files.is_empty() && twins.is_empty() {
         return Err(LoadError::NoTranscripts(dir.to_path_buf()));
     }
+    joining(&files, &twins, &[])
+}
+
+/// `files` (transcripts) and `twins` checked as [`load`] checks a folder's,
+/// as runs joining `earlier`: transcripts already accepted (the evidence a
+/// merge adds to), each the first of any copy among `files`. The earlier
+/// runs' own problems are not reported here (`evidence check` reports
+/// them), and only `files` are in [`Loaded::transcripts`].
+pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Result<Loaded, LoadError> {
     let now = transcript::utc_now()
         .as_deref()
         .and_then(transcript::date)
         .ok_or(LoadError::NoClock)?;
     let mut loaded = Loaded::default();
     let mut read: Vec<(Transcript, String)> = Vec::new();
-    for f in &files {
+    for f in files {
         match transcript::read_with_text(f) {
             Ok((t, _)) if transcript::date(&t.header.date).is_some_and(|d| d > now) => {
                 loaded.problems.push(format!(
@@ -58,46 +69,59 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
             Err(e) => loaded.problems.push(e.to_string()),
         }
     }
-    loaded.transcripts = without_duplicates(read, &mut loaded.problems);
+    let mut seen = Seen::default();
+    for f in earlier {
+        if let Ok((t, text)) = transcript::read_with_text(f) {
+            let _ = seen.copy_of_earlier(&t, text);
+        }
+    }
+    for (t, text) in read {
+        match seen.copy_of_earlier(&t, text) {
+            Some(problem) => loaded.problems.push(problem),
+            None => loaded.transcripts.push(t),
+        }
+    }
     for path in twins {
-        if let Err(e) = twin::check(&path) {
+        if let Err(e) = twin::check(path) {
             loaded.problems.push(format!("{}: {e}", path.display()));
         }
     }
     Ok(loaded)
 }
 
-/// The runs less every copy of an earlier one (in name order), each copy a
-/// problem naming both: a file identical to another, or a lesson report
-/// identical to another's under a changed header. Two real runs print the
-/// same report only by copying, as it holds dozens of timings; a failure's
-/// message, a test runner's summary or a reference tool's one number may
-/// well repeat, so those count as copies only when the whole file is one.
-fn without_duplicates(read: Vec<(Transcript, String)>, problems: &mut Vec<String>) -> Vec<Transcript> {
-    let mut whole: HashMap<String, String> = HashMap::new();
-    let mut reports: HashMap<String, String> = HashMap::new();
-    let mut kept = Vec::new();
-    for (t, text) in read {
-        if let Some(first) = whole.get(&text) {
-            problems.push(format!(
+/// The runs read so far, to tell a copy of an earlier one: a file identical
+/// to another, or a lesson report identical to another's under a changed
+/// header. Two real runs print the same report only by copying, as it holds
+/// dozens of timings; a failure's message, a test runner's summary or a
+/// reference tool's one number may well repeat, so those count as copies
+/// only when the whole file is one.
+#[derive(Default)]
+struct Seen {
+    whole: HashMap<String, String>,
+    reports: HashMap<String, String>,
+}
+
+impl Seen {
+    /// The problem naming `t` and the run it copies, if it copies one read
+    /// before it; otherwise `t` is remembered as read.
+    fn copy_of_earlier(&mut self, t: &Transcript, text: String) -> Option<String> {
+        if let Some(first) = self.whole.get(&text) {
+            return Some(format!(
                 "{}: the same file as {first}: one run counted twice",
                 t.file
             ));
-            continue;
         }
-        whole.insert(text.clone(), t.file.clone());
-        if matches!(t.body, Body::Report(_)) {
-            let body = text.split_once("\n# ---\n").map_or("", |(_, b)| b).to_string();
-            if let Some(first) = reports.get(&body) {
-                problems.push(format!(
-                    "{}: the same report as {first} under another header: one run counted twice",
-                    t.file
-                ));
-                continue;
-            }
-            reports.insert(body, t.file.clone());
+        let body = matches!(t.body, Body::Report(_))
+            .then(|| text.split_once("\n# ---\n").map_or("", |(_, b)| b).to_string());
+        self.whole.insert(text, t.file.clone());
+        let body = body?;
+        if let Some(first) = self.reports.get(&body) {
+            return Some(format!(
+                "{}: the same report as {first} under another header: one run counted twice",
+                t.file
+            ));
         }
-        kept.push(t);
+        self.reports.insert(body, t.file.clone());
+        None
     }
-    kept
 }

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use evidence::transcript::{self, Transcript};
-use evidence::{atomic, check, compare, figures, group, lessons, load, plot, record, transcript_files, twin};
+use evidence::{
+    atomic, check, compare, figures, group, lessons, load, merge, plot, record, transcript_files, twin,
+};
 
 /// Recorded lesson runs as data.
 ///
@@ -60,6 +62,30 @@ enum Command {
         env: Vec<(String, String)>,
         #[arg(last = true, required = true, value_name = "COMMAND", value_parser = record::header_word)]
         command: Vec<String>,
+    },
+    /// Add GPU sessions' evidence folders to the evidence, all or nothing,
+    /// and print `DIR: N new transcripts, M already there` for each DIR.
+    ///
+    /// Every transcript and twin in a DIR is checked as `evidence check`
+    /// reads the evidence: it parses and stands in its lesson's folder under
+    /// its date, its twin agrees with it, it is not dated in the future, and
+    /// it copies no run in the evidence or in another DIR. Each transcript
+    /// needs its .json twin and each twin its transcript; a DIR holds the
+    /// evidence folders alone (those `record --lesson` takes), and they hold
+    /// .txt and .json files alone. Nothing is replaced: a name the evidence
+    /// or an earlier DIR has with other bytes is a clash, and a file there
+    /// byte for byte is skipped, so merging again is harmless. New files are
+    /// written whole, each transcript before its twin.
+    ///
+    /// Exit status: 0 when merged; 1, with nothing written, when anything is
+    /// refused (one line for each problem, naming its file), or when a DIR
+    /// is missing or holds no transcripts (one line); 2 for a bad command
+    /// line.
+    Merge {
+        /// A GPU session's OUT/evidence: <lesson>/<UTC time>-<gpu>-<program>.txt
+        /// and their .json twins.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
     },
     /// Every lesson page claim against every transcript in the evidence;
     /// exit 1 on an unexpected failure or an unreadable transcript, having
@@ -188,6 +214,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(record_cmd(&request));
         }
         Command::Check => return check(&evidence),
+        Command::Merge { dirs } => return merge_cmd(&dirs, &evidence),
         Command::Compare {
             lesson,
             run_a,
@@ -331,6 +358,31 @@ fn check(dir: &Path) -> anyhow::Result<ExitCode> {
         dir.display()
     );
     Ok(ExitCode::FAILURE)
+}
+
+/// Merges `dirs` into `evidence`, one line for each DIR; or every refusal
+/// on its own line, and nothing written.
+fn merge_cmd(dirs: &[PathBuf], evidence: &Path) -> anyhow::Result<ExitCode> {
+    match merge::merge(dirs, evidence) {
+        Ok(merged) => {
+            for m in &merged {
+                println!("{m}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(merge::MergeError::Refused(refusals)) => {
+            for r in &refusals {
+                eprintln!("error: {r}");
+            }
+            eprintln!(
+                "error: {} problem(s) in the folders to merge; nothing was written to {}",
+                refusals.len(),
+                evidence.display()
+            );
+            Ok(ExitCode::FAILURE)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Checks (or with `write` rewrites) every figure block under `root`, and

@@ -1,0 +1,297 @@
+//! GPU sessions' evidence folders added to the evidence, all or nothing:
+//! `evidence merge DIR...`, which a CI job runs on the folders it downloads
+//! from several GPU machines (each a session's `OUT/evidence`).
+//!
+//! Every transcript and twin a source brings is held to the checks every
+//! command reads the evidence with ([`load::joining`]): it parses and stands
+//! where its header puts it, its twin agrees with it, it is not dated after
+//! now, and it copies no run already in the evidence or in another source.
+//! Each transcript comes with its twin and each twin with its transcript,
+//! in one of the evidence folders ([`lessons::folder`]). Nothing is ever
+//! replaced: a name the evidence (or an earlier source) has with other bytes
+//! is a clash, and a file already there byte for byte is skipped, so a merge
+//! run again changes nothing. One refused file refuses the whole merge,
+//! every refusal named, before anything is written.
+//!
+//! Not for: recording runs (`record`), judging what they show (`check`), or
+//! changing anything already in the evidence.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::lessons::{self, UnknownFolder};
+use crate::load::{self, LoadError};
+use crate::{atomic, transcript_files};
+
+/// What a merge did with one source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    pub source: PathBuf,
+    /// Transcripts copied into the evidence (each with its twin).
+    pub new: usize,
+    /// Transcripts the evidence, or an earlier source, had byte for byte.
+    pub already_there: usize,
+}
+
+impl fmt::Display for Merged {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} new transcripts, {} already there",
+            self.source.display(),
+            self.new,
+            self.already_there
+        )
+    }
+}
+
+/// A source that cannot be merged at all.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    #[error("{}: cannot read the folder to merge ({error})", dir.display())]
+    Unreadable { dir: PathBuf, error: io::Error },
+    #[error(
+        "{}: no transcripts to merge (a source is a GPU session's OUT/evidence, \
+         holding <lesson>/<UTC time>-<gpu>-<program>.txt, each with its .json twin)",
+        .0.display()
+    )]
+    NoTranscripts(PathBuf),
+}
+
+/// A file of a source that the merge refuses, as one line naming it.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error(
+        "{}: {} has this name with other bytes; a merge never replaces a file",
+        file.display(),
+        taken.display()
+    )]
+    Clash { file: PathBuf, taken: PathBuf },
+    #[error(
+        "{}: a transcript with no twin: {} is missing (`evidence --evidence DIR twins` writes it)",
+        .0.display(),
+        .0.with_extension("json").display()
+    )]
+    NoTwin(PathBuf),
+    #[error(
+        "{}: a twin with no transcript: {} is missing",
+        .0.display(),
+        .0.with_extension("txt").display()
+    )]
+    NoTranscript(PathBuf),
+    #[error("{}: {error}; a source holds the evidence folders alone", path.display())]
+    Folder { path: PathBuf, error: UnknownFolder },
+    #[error(
+        "{}: not a transcript (.txt) or twin (.json) in an evidence folder; a merge copies only those",
+        .0.display()
+    )]
+    NotARun(PathBuf),
+    #[error("{}: cannot be read ({error})", path.display())]
+    Unreadable { path: PathBuf, error: io::Error },
+    /// A problem [`load::joining`] found, as it words it.
+    #[error("{0}")]
+    Check(String),
+}
+
+/// Why nothing, or not everything, was merged.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// Every source that is missing or holds no transcripts, on one line.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Sources(Vec<SourceError>),
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// Every file refused; nothing was written.
+    #[error("{} file(s) refused; nothing was written", .0.len())]
+    Refused(Vec<Refusal>),
+    #[error(
+        "writing {} ({written} file(s) written before it; merging the same folders again \
+         adds the rest, as files already there are skipped)",
+        path.display()
+    )]
+    Write {
+        path: PathBuf,
+        written: usize,
+        source: io::Error,
+    },
+}
+
+/// A file to add: its source, its place in the evidence and its bytes.
+struct Copy {
+    from: PathBuf,
+    to: PathBuf,
+    bytes: Vec<u8>,
+}
+
+/// The sources' new files, the transcripts and twins among them to check,
+/// and what each source brings.
+#[derive(Default)]
+struct Plan {
+    copies: Vec<Copy>,
+    transcripts: Vec<PathBuf>,
+    twins: Vec<PathBuf>,
+    merged: Vec<Merged>,
+}
+
+/// Merges every source folder into `evidence` (created if missing), or
+/// writes nothing and says why.
+pub fn merge(sources: &[PathBuf], evidence: &Path) -> Result<Vec<Merged>, MergeError> {
+    let mut refused = Vec::new();
+    let mut listings = Vec::new();
+    let mut bad = Vec::new();
+    for dir in sources {
+        match list(dir, &mut refused) {
+            Ok(files) => listings.push((dir.clone(), files)),
+            Err(e) => bad.push(e),
+        }
+    }
+    if !bad.is_empty() {
+        return Err(MergeError::Sources(bad));
+    }
+    let plan = plan(&listings, evidence, &mut refused);
+    let checked = load::joining(&plan.transcripts, &plan.twins, &transcript_files(evidence))?;
+    refused.extend(checked.problems.into_iter().map(Refusal::Check));
+    if !refused.is_empty() {
+        return Err(MergeError::Refused(refused));
+    }
+    write(plan.copies, evidence)?;
+    Ok(plan.merged)
+}
+
+/// The files of source `dir`, relative to it (`<folder>/<name>`), in name
+/// order; what is not a transcript or twin in an evidence folder is refused.
+fn list(dir: &Path, refused: &mut Vec<Refusal>) -> Result<Vec<PathBuf>, SourceError> {
+    let unreadable = |error| SourceError::Unreadable {
+        dir: dir.to_path_buf(),
+        error,
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        let folder = entry.map_err(unreadable)?.path();
+        let name = folder.file_name().unwrap_or_default().to_owned();
+        if !is(&folder, std::fs::FileType::is_dir) {
+            refused.push(Refusal::NotARun(folder));
+            continue;
+        }
+        if let Err(error) = lessons::folder(&name.to_string_lossy()) {
+            refused.push(Refusal::Folder { path: folder, error });
+            continue;
+        }
+        let inner = match std::fs::read_dir(&folder) {
+            Ok(inner) => inner,
+            Err(error) => {
+                refused.push(Refusal::Unreadable { path: folder, error });
+                continue;
+            }
+        };
+        for path in inner.flatten().map(|e| e.path()) {
+            let run = path.extension().is_some_and(|e| e == "txt" || e == "json");
+            match path.file_name() {
+                Some(file) if run && is(&path, std::fs::FileType::is_file) => {
+                    files.push(Path::new(&name).join(file));
+                }
+                _ => refused.push(Refusal::NotARun(path)),
+            }
+        }
+    }
+    if !files.iter().any(|f| is_transcript(f)) {
+        return Err(SourceError::NoTranscripts(dir.to_path_buf()));
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Whether `path` itself (not what a link leads to) is of the kind `kind` tells.
+fn is(path: &Path, kind: fn(&std::fs::FileType) -> bool) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| kind(&m.file_type()))
+}
+
+fn is_transcript(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "txt")
+}
+
+/// Each source's files sorted into new ones, ones already there and clashes;
+/// each transcript paired with its twin.
+fn plan(listings: &[(PathBuf, Vec<PathBuf>)], evidence: &Path, refused: &mut Vec<Refusal>) -> Plan {
+    let mut plan = Plan::default();
+    // Each name a source brings new, and its copy in `plan.copies`.
+    let mut claimed: HashMap<&Path, usize> = HashMap::new();
+    for (dir, files) in listings {
+        let mut merged = Merged {
+            source: dir.clone(),
+            new: 0,
+            already_there: 0,
+        };
+        let names: HashSet<&Path> = files.iter().map(PathBuf::as_path).collect();
+        for rel in files {
+            let from = dir.join(rel);
+            let transcript = is_transcript(rel);
+            let partner = rel.with_extension(if transcript { "json" } else { "txt" });
+            let paired = names.contains(partner.as_path());
+            if !paired {
+                refused.push(if transcript {
+                    Refusal::NoTwin(from.clone())
+                } else {
+                    Refusal::NoTranscript(from.clone())
+                });
+            }
+            let bytes = match std::fs::read(&from) {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    refused.push(Refusal::Unreadable { path: from, error });
+                    continue;
+                }
+            };
+            let to = evidence.join(rel);
+            let taken = match std::fs::read(&to) {
+                Ok(there) => Some((to.clone(), there == bytes)),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => claimed.get(rel.as_path()).map(|&i| {
+                    let earlier = &plan.copies[i];
+                    (earlier.from.clone(), earlier.bytes == bytes)
+                }),
+                Err(error) => {
+                    refused.push(Refusal::Unreadable { path: to, error });
+                    continue;
+                }
+            };
+            match taken {
+                Some((_, true)) => merged.already_there += usize::from(transcript),
+                Some((taken, false)) => refused.push(Refusal::Clash { file: from, taken }),
+                None => {
+                    if transcript {
+                        merged.new += 1;
+                        plan.transcripts.push(from.clone());
+                    } else if paired {
+                        // A twin alone is refused above; its check would
+                        // only say so again.
+                        plan.twins.push(from.clone());
+                    }
+                    claimed.insert(rel, plan.copies.len());
+                    plan.copies.push(Copy { from, to, bytes });
+                }
+            }
+        }
+        plan.merged.push(merged);
+    }
+    plan
+}
+
+/// Writes every copy, each transcript before its twin, so that a write that
+/// fails part way leaves no twin without its transcript (a transcript alone
+/// passes the evidence's checks; its twin comes with the next merge).
+fn write(mut copies: Vec<Copy>, evidence: &Path) -> Result<(), MergeError> {
+    copies.sort_by_key(|c| (c.to.with_extension(""), !is_transcript(&c.to)));
+    for (written, copy) in copies.iter().enumerate() {
+        let failed = |source| MergeError::Write {
+            path: copy.to.clone(),
+            written,
+            source,
+        };
+        let folder = copy.to.parent().unwrap_or(evidence);
+        std::fs::create_dir_all(folder).map_err(failed)?;
+        atomic::write_new(&copy.to, &copy.bytes).map_err(failed)?;
+    }
+    Ok(())
+}
