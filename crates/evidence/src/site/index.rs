@@ -105,18 +105,13 @@ pub fn transcript_list(
     verdicts: impl Fn(&Transcript) -> Option<String>,
 ) -> Markup {
     let with_verdicts = runs.iter().any(|t| verdicts(t).is_some());
+    let mut columns = vec!["run", "GPU", "toolkit", "commit", "exit"];
+    if with_verdicts {
+        columns.push("claims");
+    }
     scroll(html! {
         table {
-            thead {
-                tr {
-                    th scope="col" { "run" }
-                    th scope="col" { "GPU" }
-                    th scope="col" { "toolkit" }
-                    th scope="col" { "commit" }
-                    th scope="col" { "exit" }
-                    @if with_verdicts { th scope="col" { "claims" } }
-                }
-            }
+            (layout::head(&columns))
             tbody {
                 @for t in runs {
                     tr {

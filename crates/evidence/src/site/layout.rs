@@ -78,6 +78,13 @@ pub fn scroll(table: Markup) -> Markup {
     html! { div.scroll { (table) } }
 }
 
+/// A table's header row, one column header per name.
+pub fn head<S: AsRef<str>>(columns: &[S]) -> Markup {
+    html! {
+        thead { tr { @for c in columns { th scope="col" { (c.as_ref()) } } } }
+    }
+}
+
 /// A verdict cell's content: the words with their counts (never a colour
 /// alone), and the list's reasons for a known failure.
 pub fn verdict(tally: &Tally) -> Markup {

@@ -231,14 +231,7 @@ fn twins(lesson: &dyn Lesson, runs: &[&Transcript]) -> Markup {
             (scroll(html! {
                 table {
                     caption { (gpu) ": the medians of " (cxx.len()) " C++ and " (rust.len()) " Rust runs" }
-                    thead {
-                        tr {
-                            th scope="col" { "figure" }
-                            th scope="col" { "C++" }
-                            th scope="col" { "Rust" }
-                            th scope="col" { "Rust / C++" }
-                        }
-                    }
+                    (layout::head(&["figure", "C++", "Rust", "Rust / C++"]))
                     tbody {
                         @for (label, c) in &mc {
                             @if let Some((_, r)) = mr.iter().find(|(l, _)| l == label) {

@@ -37,7 +37,7 @@ pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
             h2 { "Verdicts" }
             (layout::scroll(html! {
                 table {
-                    thead { tr { th scope="col" { "claim" } th scope="col" { "verdict" } th scope="col" { "what this run measured" } } }
+                    (layout::head(&["claim", "verdict", "what this run measured"]))
                     tbody {
                         @for (claim, (_, cell)) in claims.iter().zip(&row.cells) {
                             tr {
