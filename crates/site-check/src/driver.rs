@@ -2,6 +2,7 @@
 //! commands fantoccini has no method for (the browser log, and Chrome
 //! DevTools Protocol commands).
 
+use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -63,18 +64,43 @@ impl Driver {
         Err(Error::DriverStart(last))
     }
 
+    /// Waits until chromedriver itself answers `/status` as ready: a bare
+    /// connection could be to another program that took the port meanwhile.
     fn wait_listening(&mut self, port: u16) -> Result<(), String> {
         for _ in 0..START_TRIES {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Err(format!("chromedriver exited at start ({status})"));
             }
-            if TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_ok() {
+            if status_ready(port) {
                 return Ok(());
             }
             std::thread::sleep(START_PAUSE);
         }
-        Err(format!("chromedriver did not listen on port {port} within 10 s"))
+        Err(format!("chromedriver did not answer on port {port} within 10 s"))
     }
+}
+
+/// Whether a WebDriver server on `port` says it is ready for a session.
+fn status_ready(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect((Ipv4Addr::LOCALHOST, port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    let request = format!("GET /status HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(request.as_bytes()).is_err() {
+        return false;
+    }
+    // Read until the answer says so rather than to the end: chromedriver
+    // may keep the connection open.
+    let mut response = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while let Ok(n @ 1..) = stream.read(&mut chunk) {
+        response.extend_from_slice(&chunk[..n]);
+        if String::from_utf8_lossy(&response).contains("\"ready\":true") {
+            return true;
+        }
+    }
+    false
 }
 
 impl Drop for Driver {

@@ -169,7 +169,7 @@ async fn crawl(client: &Client, site: &Site, start: &str) -> Result<Report, Erro
             .await
             .map_err(webdriver(&name))?;
         let value = client
-            .execute(page::SCRIPT, vec![])
+            .execute_async(page::SCRIPT, vec![])
             .await
             .map_err(webdriver(&name))?;
         let facts: Facts = serde_json::from_value(value).map_err(|e| Error::WebDriver {

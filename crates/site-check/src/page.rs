@@ -89,6 +89,11 @@ impl Site {
         }
     }
 
+    /// Whether fetching `url` leaves the site folder.
+    fn is_outside(&self, url: &str) -> bool {
+        matches!(self.target(url), Target::Network | Target::OutsideFolder(_))
+    }
+
     /// `url` as a reader of a report wants it: a name in the site for a
     /// file inside it, else the URL.
     fn show(&self, url: &str) -> String {
@@ -223,30 +228,20 @@ pub(crate) fn examine(site: &Site, name: &str, facts: &Facts, log: &[LogEntry]) 
         if !image.alt {
             problems.push(say(format!("image {} has no alt text", site.show(&image.src))));
         }
-        match site.target(&image.src) {
-            Target::Network | Target::OutsideFolder(_) => {
-                if reported.insert(&image.src) {
-                    problems.push(say(format!(
-                        "image {} is outside the site folder: the site must work offline",
-                        image.src
-                    )));
-                }
+        if site.is_outside(&image.src) {
+            if reported.insert(&image.src) {
+                problems.push(say(format!(
+                    "image {} is outside the site folder: the site must work offline",
+                    image.src
+                )));
             }
-            _ if !image.loaded => {
-                not_loaded.insert(&image.src);
-                problems.push(say(format!("image {} did not load", site.show(&image.src))));
-            }
-            _ => {}
+        } else if !image.loaded {
+            not_loaded.insert(&image.src);
+            problems.push(say(format!("image {} did not load", site.show(&image.src))));
         }
     }
     for resource in &facts.resources {
-        if !matches!(
-            site.target(&resource.url),
-            Target::Network | Target::OutsideFolder(_)
-        ) {
-            continue;
-        }
-        if reported.insert(&resource.url) {
+        if site.is_outside(&resource.url) && reported.insert(&resource.url) {
             problems.push(say(format!(
                 "{} {} is outside the site folder: the site must work offline",
                 resource.kind, resource.url
@@ -260,7 +255,7 @@ pub(crate) fn examine(site: &Site, name: &str, facts: &Facts, log: &[LogEntry]) 
             if reported.contains(url) || not_loaded.contains(url) {
                 continue;
             }
-            if matches!(site.target(url), Target::Network | Target::OutsideFolder(_)) {
+            if site.is_outside(url) {
                 problems.push(say(format!("request outside the site folder: {}", entry.message)));
                 continue;
             }
