@@ -6,6 +6,7 @@ use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use fantoccini::wd::WebDriverCompatibleCommand;
@@ -19,13 +20,30 @@ use crate::Error;
 pub(crate) const PHONE_WIDTH: u32 = 390;
 pub(crate) const PHONE_HEIGHT: u32 = 844;
 
+/// The process groups of the chromedriver processes this process has
+/// running, for [`end_all`].
+static LIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// Ends every chromedriver this process started, and the Chromium each
+/// started, at once: for a signal handler, since a process a signal ends
+/// runs no destructors.
+pub(crate) fn end_all() {
+    for group in LIVE.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        // SAFETY: kill has no memory preconditions; the group is ours.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+}
+
 /// How long chromedriver may take to listen: 200 tries 50 ms apart.
 const START_TRIES: u32 = 200;
 const START_PAUSE: Duration = Duration::from_millis(50);
 
 /// A chromedriver process in a process group of its own, so that ending the
 /// group also ends the Chromium it started, should the session not have
-/// closed it (a panic, a chromedriver that hangs).
+/// closed it (a panic, a chromedriver that hangs). Chromium also quits by
+/// itself when chromedriver dies.
 pub(crate) struct Driver {
     child: Child,
     pub(crate) url: String,
@@ -49,6 +67,19 @@ impl Driver {
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
             std::os::unix::process::CommandExt::process_group(&mut command, 0);
+            // The kernel ends chromedriver, and Chromium follows it, when
+            // this thread ends without dropping the driver: a signal, or an
+            // exit that skips destructors. (The death signal fires when the
+            // thread that spawned it ends, and check() holds its thread.)
+            // SAFETY: prctl is async-signal-safe and touches no memory of ours.
+            unsafe {
+                std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+                    match libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) {
+                        0 => Ok(()),
+                        _ => Err(std::io::Error::last_os_error()),
+                    }
+                });
+            }
             let child = command
                 .spawn()
                 .map_err(|e| Error::DriverStart(format!("{}: {e}", chromedriver.display())))?;
@@ -57,7 +88,12 @@ impl Driver {
                 url: format!("http://127.0.0.1:{port}"),
             };
             match driver.wait_listening(port) {
-                Ok(()) => return Ok(driver),
+                Ok(()) => {
+                    if let Ok(group) = i32::try_from(driver.child.id()) {
+                        LIVE.lock().unwrap_or_else(PoisonError::into_inner).push(group);
+                    }
+                    return Ok(driver);
+                }
                 Err(e) => last = e,
             }
         }
@@ -112,6 +148,9 @@ impl Drop for Driver {
             unsafe {
                 libc::kill(-pid, libc::SIGKILL);
             }
+            LIVE.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .retain(|group| *group != pid);
         }
         let _ = self.child.wait();
     }

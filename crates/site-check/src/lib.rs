@@ -253,6 +253,14 @@ async fn screenshot(client: &Client, site: &Site, shot: &Shot, dir: &Path) -> Re
     Ok(path)
 }
 
+/// Ends, at once, every chromedriver and Chromium that a [`check`] running
+/// in this process has started. For a program's signal handler: a process
+/// that a signal ends runs no destructors, and Chromium may outlive a
+/// chromedriver that dies.
+pub fn end_browsers() {
+    driver::end_all();
+}
+
 /// `guide/intro.html` at 390: `guide-intro-390.png`.
 pub fn shot_file_name(page: &str, width: u32) -> String {
     let stem = [".html", ".htm"]

@@ -51,7 +51,25 @@ fn parse_shot(text: &str) -> Result<Shot, String> {
 
 fn main() -> ExitCode {
     cli_exit::quiet_on_closed_pipe();
+    end_browsers_on_signal();
     cli_exit::finish(run(cli_exit::parse::<Cli>()))
+}
+
+/// On Ctrl-C, SIGTERM or SIGHUP, ends the browser before this process ends
+/// as the signal would have ended it.
+fn end_browsers_on_signal() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    // Without the handler a signal still ends the program; only the
+    // browser may outlive it, so a failure to install it is not fatal.
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            site_check::end_browsers();
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+        }
+    });
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
