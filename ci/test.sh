@@ -3,7 +3,9 @@
 #
 # The project's test command (README.md), run by CI as it is. On a fresh
 # x86-64 Debian machine with Rust and Python it provisions the CUDA
-# compilers and libclang itself (ci/provision.sh), then runs, in order:
+# compilers and libclang itself (ci/provision.sh), actionlint
+# (ci/provision-actionlint.sh) and Chromium with chromedriver
+# (ci/provision-browser.sh), then runs, in order:
 # formatting, clippy with warnings as errors, every test (the course's rule
 # checks among them), and the build of every lesson with the newest CUDA 13
 # on PyPI as well as the pinned 13.0. No GPU is needed; tests that need one
@@ -12,7 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ci/provision.sh >/dev/null
+# The workflows are held to actionlint (crates/workflows).
 ci/provision-actionlint.sh >/dev/null
+# site-check's tests, and the evidence site's, drive a real headless Chromium.
+ci/provision-browser.sh
 newest=$(ci/provision.sh 13.5 | tail -n 1)
 
 echo "== cargo fmt --check"

@@ -1,0 +1,291 @@
+//! `site-check`: checks a static HTML site, a folder of pages meant to be
+//! read from `file://`, in a real headless Chromium driven over WebDriver
+//! (chromedriver), at a phone's width.
+//!
+//! From a start page it visits every page a same-site link reaches, once
+//! each, and reports every problem it finds, not the first: console errors
+//! and failed loads, broken links and fragments, requests that leave the
+//! site folder (the site must work offline), images that did not load or
+//! have no alt text, pages wider than the 390 px viewport, not exactly one
+//! `h1`, no `lang`, tables without `th`, and pages no link reaches. It can
+//! also take screenshots of pages at given widths.
+//!
+//! Not for: generating the site, checking its prose or HTML syntax, or
+//! sites served over http (a server's redirects and index pages are not
+//! modelled). It needs `chromium` and `chromedriver` on `PATH`
+//! (`ci/provision-browser.sh` installs them).
+
+mod driver;
+mod page;
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use fantoccini::Client;
+use serde_json::json;
+
+use driver::{Driver, PHONE_HEIGHT, PHONE_WIDTH};
+use page::{Facts, Site};
+
+/// What to check and what to photograph.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The site's folder.
+    pub site: PathBuf,
+    /// The page the crawl starts from, relative to `site` (`index.html`).
+    pub start: String,
+    /// Pages to photograph after the check, each at its width.
+    pub screenshots: Vec<Shot>,
+    /// Where screenshots go [default: the working directory].
+    pub screenshot_dir: Option<PathBuf>,
+}
+
+/// A page, relative to the site folder, to photograph `width` CSS px wide.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shot {
+    pub page: String,
+    pub width: u32,
+}
+
+/// What a finished check found.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// Pages visited.
+    pub pages: usize,
+    /// `<a href>` elements on them.
+    pub links: usize,
+    /// `<img>` elements on them.
+    pub images: usize,
+    /// Every problem: each page's in the order the pages were visited,
+    /// then missing fragments, then orphans.
+    pub problems: Vec<Problem>,
+    /// The screenshots written, in the order asked.
+    pub screenshots: Vec<PathBuf>,
+}
+
+/// One thing wrong with one page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The page, relative to the site folder, with `/` between folders.
+    pub page: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.page, self.message)
+    }
+}
+
+/// Why the site could not be checked at all (its own faults are
+/// [`Problem`]s).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0} not found on PATH; install it with ci/provision-browser.sh (as root)")]
+    Missing(&'static str),
+    #[error("chromedriver failed to start: {0}")]
+    DriverStart(String),
+    #[error("could not open a headless Chromium session: {0}")]
+    Session(String),
+    #[error("reading the site folder {0}: {1}")]
+    Site(PathBuf, #[source] std::io::Error),
+    #[error("start page {0} not found")]
+    StartPage(PathBuf),
+    #[error("the viewport is {0} CSS px wide, not {PHONE_WIDTH}: the phone-width emulation did not hold")]
+    Viewport(u64),
+    #[error("WebDriver failed on {page}: {message}")]
+    WebDriver { page: String, message: String },
+    #[error("page {0} to photograph not found in the site")]
+    ShotPage(String),
+    #[error("writing screenshot {0}: {1}")]
+    Write(PathBuf, #[source] std::io::Error),
+    #[error("starting the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+}
+
+/// Checks the site as [`Options`] say, in one headless Chromium session
+/// that ends, with its chromedriver, before this returns (or unwinds).
+pub fn check(opts: &Options) -> Result<Report, Error> {
+    let root = opts
+        .site
+        .canonicalize()
+        .map_err(|e| Error::Site(opts.site.clone(), e))?;
+    let site = Site::new(root).map_err(|e| Error::Site(opts.site.clone(), e))?;
+    let start = site.root.join(&opts.start);
+    if !start.is_file() {
+        return Err(Error::StartPage(start));
+    }
+    let shots = opts
+        .screenshots
+        .iter()
+        .map(|shot| match site.root.join(&shot.page).is_file() {
+            true => Ok(shot),
+            false => Err(Error::ShotPage(shot.page.clone())),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let driver = Driver::start()?;
+    let shot_dir = opts.screenshot_dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    runtime.block_on(async {
+        let client = driver::open_session(&driver).await?;
+        let mut report = crawl(&client, &site, &opts.start).await;
+        if let Ok(report) = &mut report {
+            for shot in shots {
+                let path = screenshot(&client, &site, shot, &shot_dir).await?;
+                report.screenshots.push(path);
+            }
+        }
+        // Closing quits Chromium; the driver's drop ends what is left.
+        let _ = client.close().await;
+        report
+    })
+}
+
+/// Visits every page reachable from `start`, breadth first.
+async fn crawl(client: &Client, site: &Site, start: &str) -> Result<Report, Error> {
+    let webdriver = |page: &str| {
+        let page = page.to_string();
+        move |e: fantoccini::error::CmdError| Error::WebDriver {
+            page,
+            message: e.to_string(),
+        }
+    };
+    driver::set_viewport(client, PHONE_WIDTH, PHONE_HEIGHT)
+        .await
+        .map_err(webdriver(start))?;
+    let mut report = Report::default();
+    let mut queue = VecDeque::from([start.to_string()]);
+    let mut seen: HashSet<String> = queue.iter().cloned().collect();
+    let mut ids: HashMap<String, HashSet<String>> = HashMap::new();
+    let mut fragments = Vec::new();
+    while let Some(name) = queue.pop_front() {
+        client
+            .goto(site.url_of(&name).as_str())
+            .await
+            .map_err(webdriver(&name))?;
+        let value = client
+            .execute_async(page::SCRIPT, vec![])
+            .await
+            .map_err(webdriver(&name))?;
+        let facts: Facts = serde_json::from_value(value).map_err(|e| Error::WebDriver {
+            page: name.clone(),
+            message: format!("reading what the page script returned: {e}"),
+        })?;
+        if facts.inner_width != u64::from(PHONE_WIDTH) {
+            return Err(Error::Viewport(facts.inner_width));
+        }
+        let log = driver::browser_log(client).await.map_err(webdriver(&name))?;
+        let found = page::examine(site, &name, &facts, &log);
+        report.pages += 1;
+        report.links += facts.links.len();
+        report.images += facts.images.len();
+        report.problems.extend(found.problems);
+        fragments.extend(found.fragments);
+        for target in found.pages {
+            if seen.insert(target.clone()) {
+                queue.push_back(target);
+            }
+        }
+        ids.insert(name, facts.ids.into_iter().collect());
+    }
+    report.problems.extend(page::missing_fragments(&fragments, &ids));
+    let orphans = site.html_files().map_err(|e| Error::Site(site.root.clone(), e))?;
+    report.problems.extend(
+        orphans
+            .into_iter()
+            .filter(|name| !seen.contains(name))
+            .map(|page| Problem {
+                page,
+                message: "no link reaches this page (orphan)".to_string(),
+            }),
+    );
+    Ok(report)
+}
+
+/// Photographs the whole of one page at `shot.width` CSS px, device pixel
+/// ratio 1, into `<dir>/<page stem, / as ->-<width>.png`.
+async fn screenshot(client: &Client, site: &Site, shot: &Shot, dir: &Path) -> Result<PathBuf, Error> {
+    let failed = |e: fantoccini::error::CmdError| Error::WebDriver {
+        page: shot.page.clone(),
+        message: format!("taking a screenshot: {e}"),
+    };
+    driver::set_viewport(client, shot.width, PHONE_HEIGHT)
+        .await
+        .map_err(failed)?;
+    client
+        .goto(site.url_of(&shot.page).as_str())
+        .await
+        .map_err(failed)?;
+    let height = client
+        .execute("return document.documentElement.scrollHeight;", vec![])
+        .await
+        .map_err(failed)?
+        .as_u64()
+        .unwrap_or(u64::from(PHONE_HEIGHT))
+        .max(1);
+    let shot_value = driver::cdp(
+        client,
+        "Page.captureScreenshot",
+        json!({
+            "format": "png",
+            "captureBeyondViewport": true,
+            "clip": { "x": 0, "y": 0, "width": shot.width, "height": height, "scale": 1 },
+        }),
+    )
+    .await
+    .map_err(failed)?;
+    let data = shot_value["data"].as_str().unwrap_or_default();
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|e| Error::WebDriver {
+            page: shot.page.clone(),
+            message: format!("the screenshot was not base64: {e}"),
+        })?;
+    let path = dir.join(shot_file_name(&shot.page, shot.width));
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&path, png))
+        .map_err(|e| Error::Write(path.clone(), e))?;
+    Ok(path)
+}
+
+/// Ends, at once, every chromedriver and Chromium that a [`check`] running
+/// in this process has started. For a program's signal handler: a process
+/// that a signal ends runs no destructors, and Chromium may outlive a
+/// chromedriver that dies.
+pub fn end_browsers() {
+    driver::end_all();
+}
+
+/// `guide/intro.html` at 390: `guide-intro-390.png`.
+pub fn shot_file_name(page: &str, width: u32) -> String {
+    let stem = [".html", ".htm"]
+        .iter()
+        .find_map(|ext| page.strip_suffix(ext))
+        .unwrap_or(page);
+    format!("{}-{width}.png", stem.replace('/', "-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shot_names_flatten_folders_and_drop_the_extension() {
+        assert_eq!(shot_file_name("guide/intro.html", 390), "guide-intro-390.png");
+        assert_eq!(shot_file_name("index.html", 1280), "index-1280.png");
+    }
+
+    #[test]
+    fn a_problem_reads_page_then_message() {
+        let p = Problem {
+            page: "a/b.html".into(),
+            message: "broken link to c.html".into(),
+        };
+        assert_eq!(p.to_string(), "a/b.html: broken link to c.html");
+    }
+}

@@ -1,0 +1,289 @@
+//! One page's facts, as the browser saw them, turned into problems; and the
+//! site folder the pages are named within.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use url::Url;
+
+use crate::driver::{LogEntry, PHONE_WIDTH};
+use crate::Problem;
+
+/// The script every page runs once: see page.js.
+pub(crate) const SCRIPT: &str = include_str!("page.js");
+
+/// What page.js returns.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Facts {
+    pub(crate) lang: String,
+    pub(crate) h1: u64,
+    pub(crate) tables_without_th: u64,
+    pub(crate) scroll_width: u64,
+    pub(crate) inner_width: u64,
+    pub(crate) widest: String,
+    pub(crate) links: Vec<String>,
+    pub(crate) images: Vec<Image>,
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) ids: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Image {
+    pub(crate) src: String,
+    pub(crate) loaded: bool,
+    pub(crate) alt: bool,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Resource {
+    pub(crate) kind: String,
+    pub(crate) url: String,
+}
+
+/// The site folder (canonical) and its `file://` URL.
+pub(crate) struct Site {
+    pub(crate) root: PathBuf,
+    root_url: Url,
+}
+
+/// Where a URL points, seen from the site.
+enum Target {
+    /// A file or folder inside the site, by its name there (`a/b.html`).
+    Inside(String, PathBuf),
+    /// A `file:` path outside the site folder.
+    OutsideFolder(PathBuf),
+    /// A network request: no reader offline gets it.
+    Network,
+    /// Nothing fetched: `mailto:`, `data:`, `javascript:`, ...
+    Other,
+}
+
+impl Site {
+    pub(crate) fn new(root: PathBuf) -> std::io::Result<Self> {
+        let root_url = Url::from_directory_path(&root).map_err(|()| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not an absolute folder path")
+        })?;
+        Ok(Site { root, root_url })
+    }
+
+    /// The `file://` URL of the page named `name`.
+    pub(crate) fn url_of(&self, name: &str) -> Url {
+        Url::from_file_path(self.root.join(name)).unwrap_or_else(|()| self.root_url.clone())
+    }
+
+    fn target(&self, url: &str) -> Target {
+        let Ok(url) = Url::parse(url) else {
+            return Target::Other;
+        };
+        match url.scheme() {
+            "file" => match url.to_file_path() {
+                Ok(path) => match path.strip_prefix(&self.root) {
+                    Ok(rel) => Target::Inside(name_of(rel), path.clone()),
+                    Err(_) => Target::OutsideFolder(path),
+                },
+                Err(()) => Target::OutsideFolder(PathBuf::from(url.path())),
+            },
+            "http" | "https" | "ws" | "wss" | "ftp" => Target::Network,
+            _ => Target::Other,
+        }
+    }
+
+    /// Whether fetching `url` leaves the site folder.
+    fn is_outside(&self, url: &str) -> bool {
+        matches!(self.target(url), Target::Network | Target::OutsideFolder(_))
+    }
+
+    /// `url` as a reader of a report wants it: a name in the site for a
+    /// file inside it, else the URL.
+    fn show(&self, url: &str) -> String {
+        match self.target(url) {
+            Target::Inside(name, _) => name,
+            _ => url.to_string(),
+        }
+    }
+
+    /// Every HTML file under the site folder, by name, sorted.
+    pub(crate) fn html_files(&self) -> std::io::Result<Vec<String>> {
+        let mut names = Vec::new();
+        let mut folders = vec![self.root.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder)? {
+                let path = entry?.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if is_html(&path) {
+                    if let Ok(rel) = path.strip_prefix(&self.root) {
+                        names.push(name_of(rel));
+                    }
+                }
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+}
+
+fn name_of(rel: &Path) -> String {
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn is_html(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("html") || ext.eq_ignore_ascii_case("htm"))
+}
+
+/// A link to `#fragment` on `target`, checked once every page's ids are known.
+pub(crate) struct Fragment {
+    from: String,
+    target: String,
+    fragment: String,
+}
+
+/// What one page gave: its problems, the pages it links to, its fragment links.
+pub(crate) struct Found {
+    pub(crate) problems: Vec<Problem>,
+    pub(crate) pages: Vec<String>,
+    pub(crate) fragments: Vec<Fragment>,
+}
+
+/// Every problem of page `name` that its facts and its browser log show.
+pub(crate) fn examine(site: &Site, name: &str, facts: &Facts, log: &[LogEntry]) -> Found {
+    let mut found = Found {
+        problems: Vec::new(),
+        pages: Vec::new(),
+        fragments: Vec::new(),
+    };
+    let say = |message: String| Problem {
+        page: name.to_string(),
+        message,
+    };
+    let mut problems = Vec::new();
+    if facts.lang.is_empty() {
+        problems.push(say("no lang on <html>".to_string()));
+    }
+    if facts.h1 != 1 {
+        problems.push(say(format!("{} h1 elements, not 1", facts.h1)));
+    }
+    if facts.tables_without_th > 0 {
+        problems.push(say(format!("{} table(s) without th", facts.tables_without_th)));
+    }
+    if facts.scroll_width > facts.inner_width {
+        let culprit = match facts.widest.as_str() {
+            "" => String::new(),
+            widest => format!(" ({widest} reaches past it)"),
+        };
+        problems.push(say(format!(
+            "the page is {} px wide, wider than the {PHONE_WIDTH} px viewport{culprit}; \
+             wide content must scroll inside its own box",
+            facts.scroll_width
+        )));
+    }
+    // External and out-of-folder URLs are reported once a page, whichever
+    // element asked first; their failed loads in the log are the same fault.
+    let mut reported: HashSet<&str> = HashSet::new();
+    for link in &facts.links {
+        let (without, fragment) = match link.split_once('#') {
+            Some((without, fragment)) => (without, Some(fragment)),
+            None => (link.as_str(), None),
+        };
+        let without = without.split_once('?').map_or(without, |(path, _)| path);
+        match site.target(without) {
+            Target::Inside(target, path) => {
+                if path.is_dir() {
+                    problems.push(say(format!(
+                        "link to folder {target}/: file:// shows a listing, not a page; link the page itself"
+                    )));
+                } else if !path.is_file() {
+                    problems.push(say(format!("broken link to {target}: no such file")));
+                } else if is_html(&path) {
+                    found.pages.push(target.clone());
+                    if let Some(fragment) = fragment.map(percent_decoded) {
+                        found.fragments.push(Fragment {
+                            from: name.to_string(),
+                            target,
+                            fragment,
+                        });
+                    }
+                }
+            }
+            Target::OutsideFolder(path) => {
+                if reported.insert(link) {
+                    problems.push(say(format!("link outside the site folder: {}", path.display())));
+                }
+            }
+            Target::Network => {
+                if reported.insert(link) {
+                    problems.push(say(format!("external link {link}: the site must work offline")));
+                }
+            }
+            Target::Other => {}
+        }
+    }
+    let mut not_loaded: HashSet<&str> = HashSet::new();
+    for image in &facts.images {
+        if !image.alt {
+            problems.push(say(format!("image {} has no alt text", site.show(&image.src))));
+        }
+        if site.is_outside(&image.src) {
+            if reported.insert(&image.src) {
+                problems.push(say(format!(
+                    "image {} is outside the site folder: the site must work offline",
+                    image.src
+                )));
+            }
+        } else if !image.loaded {
+            not_loaded.insert(&image.src);
+            problems.push(say(format!("image {} did not load", site.show(&image.src))));
+        }
+    }
+    for resource in &facts.resources {
+        if site.is_outside(&resource.url) && reported.insert(&resource.url) {
+            problems.push(say(format!(
+                "{} {} is outside the site folder: the site must work offline",
+                resource.kind, resource.url
+            )));
+        }
+    }
+    for entry in log.iter().filter(|e| e.level == "SEVERE") {
+        if entry.source == "network" {
+            // chromedriver writes a failed load as `URL - Failed to load resource: ...`.
+            let url = entry.message.split_once(" - ").map_or("", |(url, _)| url);
+            if reported.contains(url) || not_loaded.contains(url) {
+                continue;
+            }
+            if site.is_outside(url) {
+                problems.push(say(format!("request outside the site folder: {}", entry.message)));
+                continue;
+            }
+        }
+        let message = entry.message.replace(site.root_url.as_str(), "");
+        problems.push(say(format!("console error: {message}")));
+    }
+    found.problems = problems;
+    found
+}
+
+/// `#fragment`'s text as ids are written: `%20` is a space.
+fn percent_decoded(fragment: &str) -> String {
+    percent_encoding::percent_decode_str(fragment)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
+/// Fragment links whose target page has no element with that id (or
+/// `<a name>`). `#` alone and `#top` need none: they go to the top.
+pub(crate) fn missing_fragments(links: &[Fragment], ids: &HashMap<String, HashSet<String>>) -> Vec<Problem> {
+    links
+        .iter()
+        .filter(|l| !l.fragment.is_empty() && !l.fragment.eq_ignore_ascii_case("top"))
+        .filter(|l| ids.get(&l.target).is_some_and(|ids| !ids.contains(&l.fragment)))
+        .map(|l| Problem {
+            page: l.from.clone(),
+            message: format!("link to {}#{}: no element has that id", l.target, l.fragment),
+        })
+        .collect()
+}
