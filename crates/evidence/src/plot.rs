@@ -125,7 +125,7 @@ impl Axis {
 fn label(v: f64, log: bool) -> String {
     let decade = v.log10();
     let power_of_ten = v > 0.0 && (decade - decade.round()).abs() < 1e-9;
-    if log && power_of_ten && (v >= 1e3 || v < 1e-2) {
+    if log && power_of_ten && !(1e-2..1e3).contains(&v) {
         format!("1e{}", decade.round() as i32)
     } else if v.fract() == 0.0 {
         format!("{v:.0}")
@@ -356,6 +356,72 @@ pub fn from_spec(spec: &lesson_spec::Chart, subtitle: String) -> Chart {
     }
 }
 
+/// One drawn chart of a lesson: its file stem, title and SVG.
+pub struct Drawn {
+    pub stem: String,
+    pub title: String,
+    pub svg: String,
+}
+
+/// Every chart of `lesson`: each program's plain runs (a variant such as
+/// `-eager`, or a diagnostic name, measures something else), with the
+/// lesson's reference runs beside them. With `gpu`, only that GPU's runs,
+/// and the stems end in `-<gpu>` (see [`gpu_word`]).
+pub fn lesson_charts(
+    all: &[Transcript],
+    lesson: &dyn lesson_spec::Lesson,
+    gpu: Option<&str>,
+) -> Result<Vec<Drawn>, PlotError> {
+    let on_gpu = |t: &&Transcript| gpu.is_none_or(|g| t.header.gpu_name() == g);
+    let reference = lesson.recipe().reference.map(|r| r.name);
+    let references: Vec<&Transcript> = match reference {
+        Some(name) => crate::group(all, lesson.name(), name)
+            .into_iter()
+            .filter(on_gpu)
+            .collect(),
+        None => Vec::new(),
+    };
+    let references: Vec<&dyn lesson_spec::Parsed> =
+        references.iter().filter_map(|t| t.body.parsed()).collect();
+    let mut drawn = Vec::new();
+    for program in ["cxx", "rust"] {
+        let runs: Vec<&Transcript> = all
+            .iter()
+            .filter(|t| t.header.lesson == lesson.name() && t.header.exit_code == 0)
+            .filter(|t| t.file.ends_with(&format!("-{program}.txt")) && !t.under_sanitizer())
+            .filter(on_gpu)
+            .collect();
+        let parsed: Vec<&dyn lesson_spec::Parsed> = runs.iter().filter_map(|t| t.body.parsed()).collect();
+        for spec in lesson.charts(program, &parsed, &references) {
+            let stem = match gpu {
+                Some(g) => format!("{}-{}", spec.stem, gpu_word(g)),
+                None => spec.stem.clone(),
+            };
+            let svg = svg(&from_spec(&spec, describe(&runs)))?;
+            drawn.push(Drawn {
+                stem,
+                title: spec.title.clone(),
+                svg,
+            });
+        }
+    }
+    Ok(drawn)
+}
+
+/// A GPU's name as one file-name word, as `ci/gpu-session.sh` names runs:
+/// `NVIDIA H200` gives `h200`.
+pub fn gpu_word(name: &str) -> String {
+    let name = name.strip_prefix("NVIDIA ").unwrap_or(name).to_lowercase();
+    let word: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    word.split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,70 +516,4 @@ mod tests {
         assert!(shows(&with, "bound"), "{with}");
         assert!(with.matches("<polyline").count() > without.matches("<polyline").count());
     }
-}
-
-/// One drawn chart of a lesson: its file stem, title and SVG.
-pub struct Drawn {
-    pub stem: String,
-    pub title: String,
-    pub svg: String,
-}
-
-/// Every chart of `lesson`: each program's plain runs (a variant such as
-/// `-eager`, or a diagnostic name, measures something else), with the
-/// lesson's reference runs beside them. With `gpu`, only that GPU's runs,
-/// and the stems end in `-<gpu>` (see [`gpu_word`]).
-pub fn lesson_charts(
-    all: &[Transcript],
-    lesson: &dyn lesson_spec::Lesson,
-    gpu: Option<&str>,
-) -> Result<Vec<Drawn>, PlotError> {
-    let on_gpu = |t: &&Transcript| gpu.is_none_or(|g| t.header.gpu_name() == g);
-    let reference = lesson.recipe().reference.map(|r| r.name);
-    let references: Vec<&Transcript> = match reference {
-        Some(name) => crate::group(all, lesson.name(), name)
-            .into_iter()
-            .filter(on_gpu)
-            .collect(),
-        None => Vec::new(),
-    };
-    let references: Vec<&dyn lesson_spec::Parsed> =
-        references.iter().filter_map(|t| t.body.parsed()).collect();
-    let mut drawn = Vec::new();
-    for program in ["cxx", "rust"] {
-        let runs: Vec<&Transcript> = all
-            .iter()
-            .filter(|t| t.header.lesson == lesson.name() && t.header.exit_code == 0)
-            .filter(|t| t.file.ends_with(&format!("-{program}.txt")) && !t.under_sanitizer())
-            .filter(on_gpu)
-            .collect();
-        let parsed: Vec<&dyn lesson_spec::Parsed> = runs.iter().filter_map(|t| t.body.parsed()).collect();
-        for spec in lesson.charts(program, &parsed, &references) {
-            let stem = match gpu {
-                Some(g) => format!("{}-{}", spec.stem, gpu_word(g)),
-                None => spec.stem.clone(),
-            };
-            let svg = svg(&from_spec(&spec, describe(&runs)))?;
-            drawn.push(Drawn {
-                stem,
-                title: spec.title.clone(),
-                svg,
-            });
-        }
-    }
-    Ok(drawn)
-}
-
-/// A GPU's name as one file-name word, as `ci/gpu-session.sh` names runs:
-/// `NVIDIA H200` gives `h200`.
-pub fn gpu_word(name: &str) -> String {
-    let name = name.strip_prefix("NVIDIA ").unwrap_or(name).to_lowercase();
-    let word: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    word.split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-")
 }

@@ -14,12 +14,18 @@ use evidence::site;
 use site_check::{Options, Shot};
 
 fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 /// `target/`, where cargo keeps what it builds.
 fn target() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn html_files(dir: &Path) -> usize {
@@ -47,7 +53,12 @@ fn the_committed_evidence_s_site_passes_in_a_real_browser() {
     let lesson = site::lesson_page("day10-block-sizes");
     let screenshots = [site::INDEX, lesson.as_str()]
         .iter()
-        .flat_map(|page| [1280, 390].map(|width| Shot { page: page.to_string(), width }))
+        .flat_map(|page| {
+            [1280, 390].map(|width| Shot {
+                page: page.to_string(),
+                width,
+            })
+        })
         .collect();
     let report = site_check::check(&Options {
         site: out.clone(),
@@ -63,11 +74,19 @@ fn the_committed_evidence_s_site_passes_in_a_real_browser() {
         problems.len(),
         problems.join("\n")
     );
-    assert_eq!(report.pages, html_files(&out), "every page is reached from the index");
+    assert_eq!(
+        report.pages,
+        html_files(&out),
+        "every page is reached from the index"
+    );
     assert!(report.images > 0 && report.links > report.pages);
     assert_eq!(report.screenshots.len(), 4);
     for shot in &report.screenshots {
-        assert!(shot.starts_with(&shots_dir) && shot.is_file(), "{}", shot.display());
+        assert!(
+            shot.starts_with(&shots_dir) && shot.is_file(),
+            "{}",
+            shot.display()
+        );
     }
     println!(
         "{} pages, {} links, {} images: no problems; screenshots in {}",
@@ -85,7 +104,10 @@ fn a_planted_broken_link_fails_the_browser_check() {
     // One Day 10 run, with its twin: a small site of a few pages.
     let from = repository().join("evidence/day10-block-sizes");
     std::fs::create_dir_all(ev.join("day10-block-sizes")).unwrap();
-    for f in ["2026-12-01T213005Z-h200-cxx.txt", "2026-12-01T213005Z-h200-cxx.json"] {
+    for f in [
+        "2026-12-01T213005Z-h200-cxx.txt",
+        "2026-12-01T213005Z-h200-cxx.json",
+    ] {
         std::fs::copy(from.join(f), ev.join("day10-block-sizes").join(f)).unwrap();
     }
     let out = tmp.path().join("site");
@@ -101,7 +123,11 @@ fn a_planted_broken_link_fails_the_browser_check() {
 
     let page = out.join(site::lesson_page("day10-block-sizes"));
     let text = std::fs::read_to_string(&page).unwrap();
-    let planted = text.replacen("</main>", "<p><a href=\"../runs/day10-block-sizes/no-such-run.html\">a run</a></p></main>", 1);
+    let planted = text.replacen(
+        "</main>",
+        "<p><a href=\"../runs/day10-block-sizes/no-such-run.html\">a run</a></p></main>",
+        1,
+    );
     assert_ne!(planted, text);
     std::fs::write(&page, planted).unwrap();
     let broken = site_check::check(&options).unwrap_or_else(|e| panic!("{e}"));

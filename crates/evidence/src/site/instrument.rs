@@ -33,12 +33,16 @@ pub fn page(ev: &Evidence) -> String {
         }
         (PreEscaped(html))
         h2 { "Every session of the suite" }
-        p {
-            "Each session transcript summarises one device call's suite, ncu, nvbench and pair runs; all "
-            (suite.len()) " transcripts of the suite are listed on "
-            a href=(folder_page("instrument-suite")) { "its folder's page" } "."
+        @if suite.is_empty() {
+            p { "The evidence holds no runs of the suite." }
+        } @else {
+            p {
+                "Each session transcript summarises one device call's suite, ncu, nvbench and pair runs; all "
+                (suite.len()) " transcripts of the suite are listed on "
+                a href=(folder_page("instrument-suite")) { "its folder's page" } "."
+            }
+            (transcript_list(INSTRUMENT, &sessions, |_| None))
         }
-        (transcript_list(INSTRUMENT, &sessions, |_| None))
     };
     layout::page(INSTRUMENT, &title, &[(INDEX, "index")], body)
 }
@@ -68,6 +72,15 @@ fn to_html(ev: &Evidence, text: &str) -> (String, String) {
                 }
             }
             Event::Start(Tag::Link { .. } | Tag::Image { .. }) | Event::End(TagEnd::Link | TagEnd::Image) => {
+            }
+            // A wide table scrolls in its own box, as the site's own do.
+            Event::Start(Tag::Table(alignments)) => {
+                events.push(Event::Html(CowStr::from("<div class=\"scroll\">")));
+                events.push(Event::Start(Tag::Table(alignments)));
+            }
+            Event::End(TagEnd::Table) => {
+                events.push(Event::End(TagEnd::Table));
+                events.push(Event::Html(CowStr::from("</div>")));
             }
             other => events.push(other),
         }
