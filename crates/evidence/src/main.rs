@@ -138,12 +138,13 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
-    /// Write the evidence as a static site into DIR: an index of every
-    /// claim on every GPU and toolkit, a page per lesson (the figures
-    /// behind each verdict, the charts, the C++ and Rust twins, every
-    /// transcript), a page per transcript and the instrument's page. It
-    /// works from file:// and fetches nothing outside DIR. DIR must be new,
-    /// empty, or a site this command wrote, which it replaces whole.
+    /// Write the evidence as a static site into DIR.
+    ///
+    /// An index of every claim on every GPU and toolkit, a page per lesson
+    /// (the figures behind each verdict, the charts, the C++ and Rust
+    /// twins, every transcript), a page per transcript and the instrument's
+    /// page. It works from file:// and fetches nothing outside DIR. DIR must
+    /// be new, empty, or a site this command wrote, which it replaces whole.
     Site {
         #[arg(value_name = "DIR")]
         out: PathBuf,
