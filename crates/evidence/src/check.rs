@@ -24,15 +24,7 @@ pub fn run(dir: &Path) -> Result<Checked, LoadError> {
     let loaded = load::load(dir)?;
     let mut problems = loaded.problems;
     let mut tables = Vec::new();
-    for lesson in lessons::LESSONS {
-        let expected = match claims::expected(*lesson) {
-            Ok(list) => list,
-            Err(errors) => {
-                problems.extend(errors);
-                Default::default()
-            }
-        };
-        let t = table(*lesson, &loaded.transcripts, &expected);
+    for t in every_lesson(&loaded.transcripts, &mut problems) {
         if t.rows.is_empty() {
             continue;
         }
@@ -40,6 +32,23 @@ pub fn run(dir: &Path) -> Result<Checked, LoadError> {
         problems.extend(t.unexpected_failures());
     }
     Ok(Checked { tables, problems })
+}
+
+/// Every lesson's table over `transcripts`, in the registry's order; a
+/// lesson whose expected-failure list does not parse is judged with an
+/// empty list (every failure unexpected), and each bad line of the list is
+/// added to `problems`.
+pub fn every_lesson<'a>(transcripts: &'a [Transcript], problems: &mut Vec<String>) -> Vec<Table<'a>> {
+    lessons::LESSONS
+        .iter()
+        .map(|lesson| {
+            let expected = claims::expected(*lesson).unwrap_or_else(|errors| {
+                problems.extend(errors);
+                Default::default()
+            });
+            table(*lesson, transcripts, &expected)
+        })
+        .collect()
 }
 
 /// One transcript's results, claim by claim.
@@ -55,6 +64,18 @@ pub enum Cell {
     /// What happened, and the expected-failure list's reason.
     ExpectedToFail(String, String),
     NotApplicable,
+}
+
+impl Cell {
+    /// The verdict in a word or two, as pages say it.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Cell::Holds => "holds",
+            Cell::Fails(_) => "fails",
+            Cell::ExpectedToFail(..) => "known failure",
+            Cell::NotApplicable => "not applicable",
+        }
+    }
 }
 
 /// The table and whether anything failed that was not expected to.

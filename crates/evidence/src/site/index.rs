@@ -20,12 +20,13 @@ pub fn page(ev: &Evidence) -> String {
             code { "evidence/" } ": " (ev.transcripts.len()) " transcripts from "
             (gpus.len()) " GPU(s). A cell counts the runs the claim applies to; "
             "a known failure is one the lesson's " code { "expected-failures.txt" }
-            " explains, with its reason."
+            " explains, with its reason. A run that exited non-zero printed no report, "
+            "so no claim judges it: each table's last row counts them."
         }
         @for (lesson, table) in &ev.tables {
             section {
                 h2 { a href=(lesson_page(lesson.name())) { (super::lesson::title(ev.root, lesson.name())) } }
-                (claims_table(INDEX, table, true))
+                (claims_table(INDEX, table, &ev.columns, true))
             }
         }
         h2 { "Other evidence" }
@@ -40,23 +41,27 @@ pub fn page(ev: &Evidence) -> String {
         }
         @if !ev.problems.is_empty() {
             h2 { "Problems in the evidence" }
-            p { "These files are not on the site: they did not pass the evidence's checks ("
-                code { "evidence check" } " lists the same)." }
+            p {
+                "The evidence's own checks found these (" code { "evidence check" }
+                " reports them too, and fails on them). A transcript that could not be read "
+                "is not on the site; a bad line of an expected-failure list leaves every failure "
+                "of that lesson unexplained."
+            }
             ul { @for p in ev.problems { li { code { (p) } } } }
         }
     };
     layout::page(INDEX, "Every claim on every GPU", &[], body)
 }
 
-/// A lesson's claims (rows) against its columns: on the index with links
-/// to each claim on the lesson's page; on the lesson page itself, links to
-/// the claims below.
-pub fn claims_table(from: &str, table: &Table, link_out: bool) -> Markup {
-    let columns: BTreeSet<Column> = table.rows.iter().map(|r| Column::of(r.transcript)).collect();
+/// A lesson's claims (rows) against every column of the evidence, then
+/// the runs that exited non-zero: on the index with links to each claim on
+/// the lesson's page; on the lesson page itself, links to the claims below.
+pub fn claims_table(from: &str, table: &Table, columns: &BTreeSet<Column>, link_out: bool) -> Markup {
     if columns.is_empty() {
-        return html! { p { "No runs of this lesson are recorded yet: every claim is not checked." } };
+        return html! { p { "No runs of any lesson are recorded yet: every claim is not checked." } };
     }
-    let verdicts = verdicts::tally(table, &columns);
+    let verdicts = verdicts::tally(table, columns);
+    let exits = verdicts::exits(table, columns);
     let anchor = |id: &str| {
         if link_out {
             format!("{}#claim-{id}", rel(from, &lesson_page(&table.lesson)))
@@ -64,14 +69,11 @@ pub fn claims_table(from: &str, table: &Table, link_out: bool) -> Markup {
             format!("#claim-{id}")
         }
     };
+    let mut head = vec!["claim".to_string()];
+    head.extend(columns.iter().map(Column::label));
     scroll(html! {
         table {
-            thead {
-                tr {
-                    th scope="col" { "claim" }
-                    @for c in &columns { th scope="col" { (c.label()) } }
-                }
-            }
+            (layout::head(&head))
             tbody {
                 @for claim in &table.claims {
                     tr {
@@ -79,8 +81,26 @@ pub fn claims_table(from: &str, table: &Table, link_out: bool) -> Markup {
                             a href=(anchor(claim.id)) { code { (claim.id) } }
                             span.statement { (claim.statement) }
                         }
-                        @for c in &columns {
+                        @for c in columns {
                             td { (layout::verdict(&verdicts[claim.id][c])) }
+                        }
+                    }
+                }
+                tr {
+                    th scope="row" {
+                        "runs that exited non-zero"
+                        span.statement { "a failed run prints no report, so no claim above judges it" }
+                    }
+                    @for c in columns {
+                        @let (failed, all) = exits[c];
+                        td {
+                            @if all == 0 {
+                                span.verdict.unchecked { "no runs" }
+                            } @else if failed == 0 {
+                                span.verdict.holds { "none of " (all) }
+                            } @else {
+                                span.verdict.fails { (failed) " of " (all) }
+                            }
                         }
                     }
                 }

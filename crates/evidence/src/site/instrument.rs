@@ -15,7 +15,7 @@ pub const DOCUMENT: &str = "instrument/nvbench.md";
 pub fn page(ev: &Evidence) -> String {
     let document = std::fs::read_to_string(ev.dir.join(DOCUMENT)).ok();
     let (title, html) = match &document {
-        Some(text) => to_html(ev, text),
+        Some(text) => to_html(text, |raw| quote_link(ev, raw)),
         None => (
             "The instrument against Nsight Compute and nvbench".to_string(),
             String::new(),
@@ -49,9 +49,10 @@ pub fn page(ev: &Evidence) -> String {
 
 /// The document as HTML, its first `#` heading taken out as the page's
 /// title. Raw HTML is dropped, except that a `<!-- transcript: FILE#... -->`
-/// quote mark becomes a link to the quoted transcript's page; links and
-/// images keep only their text, as the site fetches nothing outside itself.
-fn to_html(ev: &Evidence, text: &str) -> (String, String) {
+/// line becomes what `quote` makes of it (a link to the quoted transcript's
+/// page); links and images keep only their text, as the site fetches
+/// nothing outside itself; tables scroll in their own box.
+fn to_html(text: &str, quote: impl Fn(&str) -> Option<String>) -> (String, String) {
     let mut title = None;
     let mut in_title = false;
     let mut events = Vec::new();
@@ -66,14 +67,14 @@ fn to_html(ev: &Evidence, text: &str) -> (String, String) {
                 title.get_or_insert_with(String::new).push_str(&t);
             }
             _ if in_title => {}
-            Event::Html(raw) | Event::InlineHtml(raw) => {
-                if let Some(link) = quote_link(ev, &raw) {
+            Event::Html(raw) => {
+                if let Some(link) = quote(&raw) {
                     events.push(Event::Html(CowStr::from(link)));
                 }
             }
+            Event::InlineHtml(_) => {}
             Event::Start(Tag::Link { .. } | Tag::Image { .. }) | Event::End(TagEnd::Link | TagEnd::Image) => {
             }
-            // A wide table scrolls in its own box, as the site's own do.
             Event::Start(Tag::Table(alignments)) => {
                 events.push(Event::Html(CowStr::from("<div class=\"scroll\">")));
                 events.push(Event::Start(Tag::Table(alignments)));
@@ -99,15 +100,44 @@ fn quote_link(ev: &Evidence, raw: &str) -> Option<String> {
         .strip_suffix("-->")?
         .trim();
     let file = quoted.split('#').next()?.trim();
-    let name = file.rsplit('/').next()?;
-    let t = ev
-        .transcripts
-        .iter()
-        .find(|t| t.file.ends_with(&format!("/{name}")))?;
+    let in_evidence = file.strip_prefix("evidence/")?;
+    let t = ev.transcripts.iter().find(|t| {
+        let (folder, stem) = layout::folder_and_stem(t);
+        format!("{folder}/{stem}.txt") == in_evidence
+    })?;
+    let name = layout::folder_and_stem(t).1;
     Some(
         html! {
-            p.quote { "Quoted from " a href=(rel(INSTRUMENT, &transcript_page(t))) { code { (name) } } ":" }
+            p.quote { "Quoted from " a href=(rel(INSTRUMENT, &transcript_page(t))) { code { (name) ".txt" } } ":" }
         }
         .into_string(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_html;
+
+    #[test]
+    fn the_document_keeps_its_words_and_drops_what_would_leave_the_site() {
+        let text = "# The title\n\nSee [the docs](https://example.com/x) and ![a chart](http://cdn/x.png).\n\n\
+            <script src=\"https://cdn/x.js\"></script>\n\n<!-- transcript: evidence/a/b.txt#s -->\n```text\nquoted\n```\n\n\
+            inline <img src=\"//cdn/y.png\"> html\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+        let quote = |raw: &str| raw.contains("transcript:").then(|| "<p>LINK</p>".to_string());
+        let (title, html) = to_html(text, quote);
+        assert_eq!(title, "The title");
+        for gone in ["http", "//cdn", "<script", "<img", "<a ", "<h1"] {
+            assert!(!html.contains(gone), "{gone} left in: {html}");
+        }
+        for kept in [
+            "the docs",
+            "a chart",
+            "<p>LINK</p>",
+            "quoted",
+            "<div class=\"scroll\"><table>",
+            "</table>\n</div>",
+        ] {
+            assert!(html.contains(kept), "{kept} missing from: {html}");
+        }
+    }
 }

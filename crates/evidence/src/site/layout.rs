@@ -36,9 +36,20 @@ pub fn transcript_page(t: &Transcript) -> String {
     format!("runs/{folder}/{stem}.html")
 }
 
-/// `to` (a path from the site's root) as a link from the page at `from`.
+/// `to` (a path from the site's root) as a link from the page at `from`,
+/// each byte that could read as something else in a URL (`#`, `?`, `%`, a
+/// space, anything not ASCII) percent-encoded: a run's name is any word
+/// its recorder was given.
 pub fn rel(from: &str, to: &str) -> String {
-    format!("{}{to}", "../".repeat(from.matches('/').count()))
+    let mut link = "../".repeat(from.matches('/').count());
+    for byte in to.bytes() {
+        if byte.is_ascii_alphanumeric() || b"/._-~".contains(&byte) {
+            link.push(char::from(byte));
+        } else {
+            link.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    link
 }
 
 /// A whole page: `title` is its one `h1` too; `trail` the links above it,
@@ -127,6 +138,10 @@ mod tests {
         assert_eq!(rel(INDEX, "lessons/a.html"), "lessons/a.html");
         assert_eq!(rel("lessons/a.html", STYLESHEET), "../style.css");
         assert_eq!(rel("runs/a/b.html", "lessons/a.html"), "../../lessons/a.html");
+        assert_eq!(
+            rel(INDEX, "runs/l/2026-x-h200 #2?%.html"),
+            "runs/l/2026-x-h200%20%232%3F%25.html"
+        );
     }
 
     #[test]

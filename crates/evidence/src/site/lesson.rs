@@ -10,7 +10,7 @@ use maud::{html, Markup};
 
 use super::index::{claims_table, transcript_list};
 use super::layout::{self, lesson_page, number, rel, scroll, transcript_page, INDEX};
-use super::verdicts::{self, Column, Tally};
+use super::verdicts::{self, Column, Failure, Tally};
 use super::{Evidence, SiteChart};
 use crate::check::{Cell, Table};
 use crate::compare;
@@ -34,15 +34,14 @@ pub fn title(root: &Path, lesson: &str) -> String {
 pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteChart]) -> String {
     let path = lesson_page(lesson.name());
     let runs: Vec<&Transcript> = table.rows.iter().map(|r| r.transcript).collect();
-    let columns: BTreeSet<Column> = runs.iter().map(|t| Column::of(t)).collect();
-    let tallies = verdicts::tally(table, &columns);
+    let tallies = verdicts::tally(table, &ev.columns);
     let body = html! {
         p {
             "The lesson is " code { "code/" (lesson.name()) "/" } "; its claims are in its report package, "
             "its known failures in " code { "code/" (lesson.name()) "/expected-failures.txt" } ". "
             (runs.len()) " transcripts of it are recorded."
         }
-        (claims_table(&path, table, false))
+        (claims_table(&path, table, &ev.columns, false))
         h2 { "Each claim, and the figures behind it" }
         @for claim in &table.claims {
             (claim_section(&path, lesson, claim, table, &tallies[claim.id]))
@@ -58,7 +57,7 @@ pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteCha
             }
         }
         h2 { "The C++ program and its Rust twin" }
-        (twins(lesson, &runs))
+        (twins(ev, lesson))
         h2 { "Every transcript" }
         (transcript_list(&path, &runs, |t| Some(summary(table, t))))
     };
@@ -74,7 +73,23 @@ fn claim_section(
     table: &Table,
     tallies: &BTreeMap<Column, Tally>,
 ) -> Markup {
-    let failures: Vec<&(String, String)> = tallies.values().flat_map(|t| &t.failures).collect();
+    // Unexplained failures first: a few dozen known ones must not push one
+    // that nobody expected out of sight.
+    let failures = |known: bool| -> Vec<&Failure> {
+        tallies
+            .values()
+            .flat_map(|t| &t.failures)
+            .filter(|f| f.known == known)
+            .collect()
+    };
+    let groups = [
+        (failures(false), "fails", "What the runs that fail it measured:"),
+        (
+            failures(true),
+            "known",
+            "What the runs that fail it as expected measured:",
+        ),
+    ];
     html! {
         section.claim id=(format!("claim-{}", claim.id)) {
             h3 { code { (claim.id) } }
@@ -84,14 +99,16 @@ fn claim_section(
                     li { (column.label()) ": " (layout::verdict(tally)) }
                 }
             }
-            @if !failures.is_empty() {
-                p { "What the failing runs measured:" }
-                ul {
-                    @for (file, why) in failures.iter().take(FAILURES_SHOWN) {
-                        li { (run_link(path, table, file)) ": " (why) }
-                    }
-                    @if failures.len() > FAILURES_SHOWN {
-                        li { "and " (failures.len() - FAILURES_SHOWN) " more, each on its transcript's page" }
+            @for (list, class, lead) in &groups {
+                @if !list.is_empty() {
+                    p { span.verdict.(class) { (lead) } }
+                    ul {
+                        @for f in list.iter().take(FAILURES_SHOWN) {
+                            li { (run_link(path, table, &f.file)) ": " (f.why) }
+                        }
+                        @if list.len() > FAILURES_SHOWN {
+                            li { "and " (list.len() - FAILURES_SHOWN) " more, each on its transcript's page" }
+                        }
                     }
                 }
             }
@@ -204,42 +221,48 @@ fn spread(values: &[f64]) -> String {
     }
 }
 
-/// The plain C++ and Rust runs of each GPU, every figure's median side by
-/// side: the twins run the same kernels, so their kernel-side numbers
-/// should agree.
-fn twins(lesson: &dyn Lesson, runs: &[&Transcript]) -> Markup {
-    let mut by_gpu: BTreeMap<&str, (Vec<&Transcript>, Vec<&Transcript>)> = BTreeMap::new();
-    for t in runs
+/// The plain C++ and Rust runs of each GPU and toolkit, every figure's
+/// median side by side: the twins run the same kernels, so their
+/// kernel-side numbers should agree. The difference stands beside the
+/// ratio, as in `evidence compare`: where a value is a few units of its
+/// last printed digit, the ratio moves by a quarter on one rounding.
+fn twins(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
+    let pairs: Vec<(&Column, Vec<&Transcript>, Vec<&Transcript>)> = ev
+        .columns
         .iter()
-        .filter(|t| t.header.exit_code == 0 && !t.under_sanitizer())
-    {
-        let word = crate::plot::gpu_word(t.header.gpu_name());
-        let entry = by_gpu.entry(t.header.gpu_name()).or_default();
-        if crate::in_group(&t.file, &format!("{word}-cxx")) {
-            entry.0.push(t);
-        } else if crate::in_group(&t.file, &format!("{word}-rust")) {
-            entry.1.push(t);
-        }
-    }
-    by_gpu.retain(|_, (cxx, rust)| !cxx.is_empty() && !rust.is_empty());
-    if by_gpu.is_empty() {
+        .map(|column| {
+            let word = crate::plot::gpu_word(&column.gpu);
+            let of = |program: &str| -> Vec<&Transcript> {
+                crate::group(ev.transcripts, lesson.name(), &format!("{word}-{program}"))
+                    .into_iter()
+                    .filter(|t| Column::of(t) == *column)
+                    .collect()
+            };
+            (column, of("cxx"), of("rust"))
+        })
+        .filter(|(_, cxx, rust)| !cxx.is_empty() && !rust.is_empty())
+        .collect();
+    if pairs.is_empty() {
         return html! { p { "No GPU has plain runs of both programs of " code { (lesson.name()) } " yet." } };
     }
     html! {
-        @for (gpu, (cxx, rust)) in &by_gpu {
-            @let (mc, mr) = (compare::medians(cxx), compare::medians(rust));
+        @for (column, cxx, rust) in &pairs {
             (scroll(html! {
                 table {
-                    caption { (gpu) ": the medians of " (cxx.len()) " C++ and " (rust.len()) " Rust runs" }
-                    (layout::head(&["figure", "C++", "Rust", "Rust / C++"]))
+                    caption { (column.label()) ": the medians of " (cxx.len()) " C++ and " (rust.len()) " Rust runs" }
+                    (layout::head(&["figure", "C++", "Rust", "Rust / C++", "Rust - C++"]))
                     tbody {
-                        @for (label, c) in &mc {
-                            @if let Some((_, r)) = mr.iter().find(|(l, _)| l == label) {
-                                tr {
-                                    th scope="row" { (label) }
-                                    td.num { (number(*c)) }
-                                    td.num { (number(*r)) }
-                                    td.num { @if *c != 0.0 { (format!("{:.3}", r / c)) } @else { "-" } }
+                        @for (label, c, r) in side_by_side(cxx, rust) {
+                            tr {
+                                th scope="row" { (label) }
+                                td.num { (c.map_or("-".into(), number)) }
+                                td.num { (r.map_or("-".into(), number)) }
+                                @match (c, r) {
+                                    (Some(c), Some(r)) => {
+                                        td.num { @if c != 0.0 { (format!("{:.3}", r / c)) } @else { "-" } }
+                                        td.num { (number(r - c)) }
+                                    }
+                                    _ => { td.num { "-" } td.num { "-" } }
                                 }
                             }
                         }
@@ -248,6 +271,23 @@ fn twins(lesson: &dyn Lesson, runs: &[&Transcript]) -> Markup {
             }))
         }
     }
+}
+
+/// Each figure's median in either group, in the first group's order, then
+/// any the second alone prints: none is left out for lack of a partner.
+fn side_by_side(a: &[&Transcript], b: &[&Transcript]) -> Vec<(String, Option<f64>, Option<f64>)> {
+    let (ma, mb) = (compare::medians(a), compare::medians(b));
+    let find = |m: &[(String, f64)], label: &str| m.iter().find(|(l, _)| l == label).map(|(_, v)| *v);
+    let mut labels: Vec<&String> = ma.iter().map(|(l, _)| l).collect();
+    for (l, _) in &mb {
+        if !labels.contains(&l) {
+            labels.push(l);
+        }
+    }
+    labels
+        .into_iter()
+        .map(|l| (l.clone(), find(&ma, l), find(&mb, l)))
+        .collect()
 }
 
 /// A run's verdicts in a few words: how many claims held, failed as

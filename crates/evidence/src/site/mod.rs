@@ -13,7 +13,8 @@
 //!
 //! Every link is relative and nothing is fetched from outside the site, so
 //! it works from `file://` and from any static host. The same evidence
-//! gives the same bytes: nothing here reads a clock or iterates a hash.
+//! gives the same bytes: nothing here iterates a hash, and the one clock
+//! read is the evidence's own check that no run is dated in the future.
 //!
 //! Not for: judging runs (that is [`crate::check`]) or drawing charts
 //! (that is [`crate::plot`]).
@@ -25,7 +26,7 @@ mod lesson;
 mod transcript;
 pub mod verdicts;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 pub use layout::{folder_page, lesson_page, transcript_page, INDEX, INSTRUMENT};
@@ -33,7 +34,8 @@ pub use layout::{folder_page, lesson_page, transcript_page, INDEX, INSTRUMENT};
 use crate::check::{self, Table};
 use crate::load::{self, LoadError};
 use crate::transcript::Transcript;
-use crate::{claims, lessons, plot};
+use crate::{lessons, plot};
+use verdicts::Column;
 
 /// The file that marks a folder as a site this command wrote, so that
 /// writing again may replace it and nothing else.
@@ -53,6 +55,8 @@ pub enum SiteError {
     },
     #[error(transparent)]
     Plot(#[from] plot::PlotError),
+    #[error("two files of the site would be {0}")]
+    SamePath(String),
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SiteError + '_ {
@@ -67,8 +71,6 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SiteError + '_ {
 pub struct Built {
     pub pages: usize,
     pub charts: usize,
-    /// Each lesson's page, for the command to print.
-    pub lesson_pages: Vec<String>,
 }
 
 /// The files of the site, by path from its root, before any is written.
@@ -76,8 +78,16 @@ pub struct Built {
 struct Files(BTreeMap<String, String>);
 
 impl Files {
-    fn add(&mut self, path: String, text: String) {
-        self.0.insert(path, text);
+    /// Adds a file; two at one path (two GPUs whose names make one word,
+    /// say) are an error, never one silently replacing the other.
+    fn add(&mut self, path: String, text: String) -> Result<(), SiteError> {
+        match self.0.entry(path) {
+            std::collections::btree_map::Entry::Occupied(e) => Err(SiteError::SamePath(e.key().clone())),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(text);
+                Ok(())
+            }
+        }
     }
 }
 
@@ -88,6 +98,9 @@ pub(crate) struct Evidence<'a> {
     pub dir: &'a Path,
     pub transcripts: &'a [Transcript],
     pub tables: Vec<(&'static dyn lesson_spec::Lesson, Table<'a>)>,
+    /// Every GPU and toolkit any lesson's runs were recorded on: the
+    /// columns of every lesson's verdicts.
+    pub columns: BTreeSet<Column>,
     pub problems: &'a [String],
 }
 
@@ -97,26 +110,32 @@ pub(crate) struct Evidence<'a> {
 pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
     let loaded = load::load(dir)?;
     let mut problems = loaded.problems.clone();
-    let mut tables = Vec::new();
-    for lesson in lessons::LESSONS {
-        let expected = claims::expected(*lesson).unwrap_or_else(|errors| {
-            problems.extend(errors);
-            Default::default()
-        });
-        tables.push((*lesson, check::table(*lesson, &loaded.transcripts, &expected)));
-    }
+    let tables: Vec<_> = lessons::LESSONS
+        .iter()
+        .copied()
+        .zip(check::every_lesson(&loaded.transcripts, &mut problems))
+        .collect();
+    let columns = tables
+        .iter()
+        .flat_map(|(_, table)| &table.rows)
+        .map(|row| Column::of(row.transcript))
+        .collect();
+    // Paths as the repository names them, not as this machine does: the
+    // same evidence gives the same site wherever it is checked out.
+    let here = format!("{}/", dir.display());
+    let problems: Vec<String> = problems.iter().map(|p| p.replace(&here, "evidence/")).collect();
     let evidence = Evidence {
         root,
         dir,
         transcripts: &loaded.transcripts,
         tables,
+        columns,
         problems: &problems,
     };
     let files = pages(&evidence)?;
     let built = Built {
         pages: files.0.keys().filter(|p| p.ends_with(".html")).count(),
         charts: files.0.keys().filter(|p| p.ends_with(".svg")).count(),
-        lesson_pages: lessons::LESSONS.iter().map(|l| lesson_page(l.name())).collect(),
     };
     write(out, &files)?;
     Ok(built)
@@ -124,30 +143,30 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
 
 fn pages(ev: &Evidence) -> Result<Files, SiteError> {
     let mut files = Files::default();
-    files.add(layout::STYLESHEET.into(), layout::CSS.into());
+    files.add(layout::STYLESHEET.into(), layout::CSS.into())?;
     files.add(
         MARKER.into(),
         "written by `evidence site`; replaced whole when it writes again\n".into(),
-    );
-    files.add(INDEX.into(), index::page(ev));
+    )?;
+    files.add(INDEX.into(), index::page(ev))?;
     for (lesson, table) in &ev.tables {
         let charts = plot_charts(ev.transcripts, *lesson)?;
         files.add(
             lesson_page(lesson.name()),
             lesson::page(ev, *lesson, table, &charts),
-        );
+        )?;
         for chart in charts {
-            files.add(chart.path, chart.svg);
+            files.add(chart.path, chart.svg)?;
         }
     }
     for folder in lessons::OTHER_FOLDERS {
         if let Some(page) = index::folder(ev, folder) {
-            files.add(folder_page(folder), page);
+            files.add(folder_page(folder), page)?;
         }
     }
-    files.add(INSTRUMENT.into(), instrument::page(ev));
+    files.add(INSTRUMENT.into(), instrument::page(ev))?;
     for t in ev.transcripts {
-        files.add(transcript_page(t), transcript::page(ev, t)?);
+        files.add(transcript_page(t), transcript::page(ev, t)?)?;
     }
     Ok(files)
 }

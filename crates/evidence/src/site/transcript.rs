@@ -6,7 +6,6 @@ use maud::html;
 use super::layout::{self, folder_page, lesson_page, transcript_page, INDEX};
 use super::{io, Evidence, SiteError};
 use crate::check::Cell;
-use crate::lessons;
 use crate::transcript::Transcript;
 
 pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
@@ -14,18 +13,16 @@ pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
     let file = std::path::Path::new(&t.file);
     let text = std::fs::read_to_string(file).map_err(io(file))?;
     let (folder, stem) = layout::folder_and_stem(t);
-    let row = ev
-        .tables
-        .iter()
-        .flat_map(|(_, table)| &table.rows)
-        .find(|r| std::ptr::eq(r.transcript, t));
-    let claims = ev
-        .tables
-        .iter()
-        .find(|(l, _)| l.name() == folder)
-        .map(|(_, table)| &table.claims);
-    let (up, up_text) = match lessons::find(folder) {
-        Some(lesson) => (lesson_page(lesson.name()), super::lesson::title(ev.root, folder)),
+    // The run's own row of its own lesson's table, if a lesson judged it.
+    let judged = ev.tables.iter().find_map(|(lesson, table)| {
+        let row = table.rows.iter().find(|r| std::ptr::eq(r.transcript, t))?;
+        Some((*lesson, table, row))
+    });
+    let (up, up_text) = match judged {
+        Some((lesson, ..)) => (
+            lesson_page(lesson.name()),
+            super::lesson::title(ev.root, lesson.name()),
+        ),
         None => (folder_page(folder), format!("evidence/{folder}")),
     };
     let body = html! {
@@ -33,25 +30,36 @@ pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
             code { "evidence/" (folder) "/" (stem) ".txt" } ": " (t.header.gpu_name()) ", "
             (t.header.date) ", commit " code { (t.header.commit) } ", exit code " (t.header.exit_code) "."
         }
-        @if let (Some(row), Some(claims)) = (row, claims) {
+        @if let Some((_, table, row)) = judged {
             h2 { "Verdicts" }
+            @if t.header.exit_code != 0 {
+                p { "The run exited " (t.header.exit_code) ": it printed no report, so no claim judges it." }
+            }
             (layout::scroll(html! {
                 table {
                     (layout::head(&["claim", "verdict", "what this run measured"]))
                     tbody {
-                        @for (claim, (_, cell)) in claims.iter().zip(&row.cells) {
+                        @for (id, cell) in &row.cells {
+                            @let statement = table.claims.iter().find(|c| c.id == *id).map_or("", |c| c.statement);
+                            @let class = match cell {
+                                Cell::Holds => "holds",
+                                Cell::Fails(_) => "fails",
+                                Cell::ExpectedToFail(..) => "known",
+                                Cell::NotApplicable => "unchecked",
+                            };
                             tr {
                                 th scope="row" {
-                                    a href=(format!("{}#claim-{}", layout::rel(&path, &up), claim.id)) { code { (claim.id) } }
-                                    span.statement { (claim.statement) }
+                                    a href=(format!("{}#claim-{id}", layout::rel(&path, &up))) { code { (id) } }
+                                    span.statement { (statement) }
                                 }
-                                @match cell {
-                                    Cell::Holds => { td { span.verdict.holds { "holds" } } td {} }
-                                    Cell::NotApplicable => { td { span.verdict.unchecked { "not applicable" } } td {} }
-                                    Cell::Fails(why) => { td { span.verdict.fails { "fails" } } td { (why) } }
-                                    Cell::ExpectedToFail(why, reason) => {
-                                        td { span.verdict.known { "known failure" } }
-                                        td { (why) details { summary { "why" } p { (lesson_spec::figure_blocks::plain(reason)) } } }
+                                td { span.verdict.(class) { (cell.word()) } }
+                                td {
+                                    @match cell {
+                                        Cell::Fails(why) => { (why) }
+                                        Cell::ExpectedToFail(why, reason) => {
+                                            (why) details { summary { "why" } p { (reason) } }
+                                        }
+                                        Cell::Holds | Cell::NotApplicable => {}
                                     }
                                 }
                             }

@@ -47,8 +47,17 @@ pub struct Tally {
     pub fails: usize,
     /// The list's reasons for the known failures, each once.
     pub reasons: BTreeSet<String>,
-    /// What each failure, known or not, measured: (transcript file, why).
-    pub failures: Vec<(String, String)>,
+    /// What each failure measured, in the order of the runs.
+    pub failures: Vec<Failure>,
+}
+
+/// One run's failure of a claim.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub file: String,
+    pub why: String,
+    /// Whether the lesson's expected-failure list explains it.
+    pub known: bool,
 }
 
 /// The verdict's kind, for a cell's class: never shown alone, always with
@@ -92,9 +101,9 @@ impl Tally {
         }
     }
 
-    /// The verdict in words with its counts: `holds 24/24`, `known failure
-    /// 24/24`, `holds 23/24, known failure 1/24`, `fails 2/30`, `not
-    /// checked`.
+    /// The verdict in words with its counts, the worst first: `holds
+    /// 24/24`, `known failure 24/24`, `known failure 1/24, holds 23/24`,
+    /// `fails 2/30, holds 28/30`, `not checked`.
     pub fn words(&self) -> String {
         let n = self.runs();
         if n == 0 {
@@ -118,8 +127,8 @@ impl Tally {
 pub type Verdicts = BTreeMap<&'static str, BTreeMap<Column, Tally>>;
 
 /// Counts every cell of `table` by claim and column. `columns` are every
-/// column the lesson has a run in, so that a claim never checked in one
-/// says so.
+/// column found in the evidence, so that a claim never checked in one says
+/// so.
 pub fn tally(table: &Table, columns: &BTreeSet<Column>) -> Verdicts {
     let mut out: Verdicts = BTreeMap::new();
     for claim in &table.claims {
@@ -132,20 +141,41 @@ pub fn tally(table: &Table, columns: &BTreeSet<Column>) -> Verdicts {
         let column = Column::of(row.transcript);
         for (id, cell) in &row.cells {
             let t = out.entry(id).or_default().entry(column.clone()).or_default();
-            let file = row.transcript.file.clone();
+            let failure = |why: &str, known| Failure {
+                file: row.transcript.file.clone(),
+                why: why.to_string(),
+                known,
+            };
             match cell {
                 Cell::Holds => t.holds += 1,
                 Cell::NotApplicable => {}
                 Cell::Fails(why) => {
                     t.fails += 1;
-                    t.failures.push((file, why.clone()));
+                    t.failures.push(failure(why, false));
                 }
                 Cell::ExpectedToFail(why, reason) => {
                     t.known += 1;
-                    t.failures.push((file, why.clone()));
-                    t.reasons.insert(lesson_spec::figure_blocks::plain(reason));
+                    t.failures.push(failure(why, true));
+                    // The list's reasons come with their figure blocks
+                    // already written out as text.
+                    t.reasons.insert(reason.clone());
                 }
             }
+        }
+    }
+    out
+}
+
+/// Per column, the runs of a lesson that exited non-zero, and all its runs:
+/// a run that fails prints no report, so no claim judges it, and a verdict
+/// over the others must not hide it.
+pub fn exits(table: &Table, columns: &BTreeSet<Column>) -> BTreeMap<Column, (usize, usize)> {
+    let mut out: BTreeMap<Column, (usize, usize)> = columns.iter().map(|c| (c.clone(), (0, 0))).collect();
+    for row in &table.rows {
+        let counts = out.entry(Column::of(row.transcript)).or_default();
+        counts.1 += 1;
+        if row.transcript.header.exit_code != 0 {
+            counts.0 += 1;
         }
     }
     out
