@@ -287,10 +287,15 @@ pub fn run(mut cmd: Command, file: File, watch: &Watch) -> Result<Ending, Failur
         let group = Arc::clone(&group);
         let stop_pipe = Arc::clone(&stop_pipe);
         std::thread::spawn(move || {
-            let copied = copy_until_stopped(reader, &stop_pipe, file);
+            let mut reader = reader;
+            let copied = copy_until_stopped(&mut reader, &stop_pipe, file);
             if copied.is_err() {
                 group.stop(Stopper::Unwritable, libc::SIGKILL);
             }
+            // The reading end closes only now, after the SIGKILL: closed
+            // first, a program writing into it could die of SIGPIPE before
+            // the kill and be recorded as ended by that instead.
+            drop(reader);
             copied
         })
     };
@@ -360,7 +365,7 @@ const READS_AFTER_STOP: usize = 16;
 
 /// Copies the program's output into `file` until the pipe closes, or, once
 /// a byte arrives on `stop`, until the pipe has nothing more to give.
-fn copy_until_stopped(mut pipe: io::PipeReader, stop: &io::PipeReader, mut file: File) -> io::Result<()> {
+fn copy_until_stopped(pipe: &mut io::PipeReader, stop: &io::PipeReader, mut file: File) -> io::Result<()> {
     let mut buf = vec![0u8; 64 * 1024];
     let mut reads_left: Option<usize> = None;
     loop {
