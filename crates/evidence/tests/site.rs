@@ -7,32 +7,21 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use evidence::site;
+use support::{files_under, repository};
 
-fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+mod support;
 
-/// Every file under `dir`, by path, with its bytes.
+/// Every file under `dir`, by path from it, with its bytes.
 fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.insert(
-                    path.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&path).unwrap(),
-                );
-            }
-        }
-    }
-    out
+    files_under(dir)
+        .into_iter()
+        .map(|path| {
+            (
+                path.strip_prefix(dir).unwrap().to_path_buf(),
+                std::fs::read(&path).unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// The first `n` plain runs of `name` (`h200-cxx`, ...) of `lesson` in the

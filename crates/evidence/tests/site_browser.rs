@@ -12,13 +12,9 @@ use std::path::{Path, PathBuf};
 
 use evidence::site;
 use site_check::{Options, Shot};
+use support::{files_under, repository};
 
-fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+mod support;
 
 /// `target/`, where cargo keeps what it builds.
 fn target() -> PathBuf {
@@ -29,19 +25,10 @@ fn target() -> PathBuf {
 }
 
 fn html_files(dir: &Path) -> usize {
-    let mut count = 0;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "html") {
-                count += 1;
-            }
-        }
-    }
-    count
+    files_under(dir)
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .count()
 }
 
 #[test]

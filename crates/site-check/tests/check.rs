@@ -39,6 +39,14 @@ pub fn assert_one_problem<'r>(report: &'r Report, page: &str, words: &str) -> &'
     &problem.message
 }
 
+/// The good site with the page at `file` written as `title` and `body`,
+/// which must give exactly one problem, on `page`, containing `words`.
+fn planted(file: &str, title: &str, body: &str, page_with_problem: &str, words: &str) {
+    let dir = site();
+    write(dir.path(), file, &page(title, body));
+    assert_one_problem(&check(dir.path()), page_with_problem, words);
+}
+
 #[test]
 fn a_good_site_passes_with_its_counts() {
     let dir = site();
@@ -49,31 +57,21 @@ fn a_good_site_passes_with_its_counts() {
 
 #[test]
 fn a_broken_link_is_reported() {
-    let dir = site();
-    write(
-        dir.path(),
+    planted(
         "b.html",
-        &page(
-            "B",
-            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a> <a href=\"gone.html\">G</a>",
-        ),
+        "B",
+        "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a> <a href=\"gone.html\">G</a>",
+        "b.html",
+        "broken link to gone.html",
     );
-    assert_one_problem(&check(dir.path()), "b.html", "broken link to gone.html");
 }
 
 #[test]
 fn a_missing_fragment_id_is_reported() {
-    let dir = site();
-    write(
-        dir.path(),
+    planted(
         "guide/a.html",
-        &page(
-            "A",
-            "<a href=\"../index.html\">H</a> <a href=\"../b.html#nowhere\">B</a>",
-        ),
-    );
-    assert_one_problem(
-        &check(dir.path()),
+        "A",
+        "<a href=\"../index.html\">H</a> <a href=\"../b.html#nowhere\">B</a>",
         "guide/a.html",
         "b.html#nowhere: no element has that id",
     );
@@ -81,30 +79,24 @@ fn a_missing_fragment_id_is_reported() {
 
 #[test]
 fn a_missing_image_file_is_reported_once() {
-    let dir = site();
-    write(
-        dir.path(),
+    planted(
         "b.html",
-        &page(
-            "B",
-            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><img src=\"gone.png\" alt=\"Gone\">",
-        ),
+        "B",
+        "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><img src=\"gone.png\" alt=\"Gone\">",
+        "b.html",
+        "image gone.png did not load",
     );
-    assert_one_problem(&check(dir.path()), "b.html", "image gone.png did not load");
 }
 
 #[test]
 fn an_image_without_alt_is_reported() {
-    let dir = site();
-    write(
-        dir.path(),
+    planted(
         "b.html",
-        &page(
-            "B",
-            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><img src=\"pic.svg\">",
-        ),
+        "B",
+        "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><img src=\"pic.svg\">",
+        "b.html",
+        "image pic.svg has no alt text",
     );
-    assert_one_problem(&check(dir.path()), "b.html", "image pic.svg has no alt text");
 }
 
 #[test]
