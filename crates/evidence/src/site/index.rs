@@ -25,7 +25,7 @@ pub fn page(ev: &Evidence) -> String {
         }
         @for (lesson, table) in &ev.tables {
             section {
-                h2 { a href=(lesson_page(lesson.name())) { (super::lesson::title(ev.root, lesson.name())) } }
+                h2 { a href=(lesson_page(lesson.name())) { (ev.title(lesson.name())) } }
                 (claims_table(INDEX, table, &ev.columns, true))
             }
         }

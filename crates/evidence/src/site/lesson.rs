@@ -20,7 +20,8 @@ use crate::transcript::Transcript;
 /// counted, and every one is on its transcript's page.
 const FAILURES_SHOWN: usize = 5;
 
-/// The lesson's title: the first heading of its README, else its name.
+/// The lesson's title: the first heading of its README, else its name
+/// (read once, into [`Evidence::title`]).
 pub fn title(root: &Path, lesson: &str) -> String {
     std::fs::read_to_string(root.join("code").join(lesson).join("README.md"))
         .ok()
@@ -61,7 +62,7 @@ pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteCha
         h2 { "Every transcript" }
         (transcript_list(&path, &runs, |t| Some(summary(table, t))))
     };
-    layout::page(&path, &title(ev.root, lesson.name()), &[(INDEX, "index")], body)
+    layout::page(&path, ev.title(lesson.name()), &[(INDEX, "index")], body)
 }
 
 /// One claim: its verdict per column, why a known failure is expected,
@@ -145,7 +146,8 @@ fn claim_labels(claim: &ClaimInfo, known: &[String]) -> Vec<String> {
 /// median and the range, with the lesson page's own figure where it gives
 /// one.
 fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Markup {
-    let mut applied: BTreeMap<Column, Vec<&Transcript>> = BTreeMap::new();
+    // Each run's figures, read once, grouped by column.
+    let mut applied: BTreeMap<Column, Vec<Vec<(String, f64)>>> = BTreeMap::new();
     for row in &table.rows {
         let applies = row
             .cells
@@ -155,14 +157,14 @@ fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Mark
             applied
                 .entry(Column::of(row.transcript))
                 .or_default()
-                .push(row.transcript);
+                .push(compare::fields(&row.transcript.body));
         }
     }
     let known: Vec<String> = applied
         .values()
         .flatten()
-        .flat_map(|t| compare::fields(&t.body))
-        .map(|(label, _)| label)
+        .flatten()
+        .map(|(label, _)| label.clone())
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -171,12 +173,8 @@ fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Mark
         return html! {};
     }
     let page = lesson.page_figures();
-    let value = |t: &Transcript, label: &str| {
-        compare::fields(&t.body)
-            .into_iter()
-            .find(|(l, _)| l == label)
-            .map(|(_, v)| v)
-    };
+    let value =
+        |figures: &[(String, f64)], label: &str| figures.iter().find(|(l, _)| l == label).map(|(_, v)| *v);
     scroll(html! {
         table {
             caption { "The figures " code { (claim.id) } " reads: median (minimum to maximum) over the runs it applies to" }
@@ -192,12 +190,12 @@ fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Mark
                     tr {
                         th scope="row" { (label) }
                         @for runs in applied.values() {
-                            @let values: Vec<f64> = runs.iter().filter_map(|t| value(t, label)).collect();
+                            @let values: Vec<f64> = runs.iter().filter_map(|figures| value(figures, label)).collect();
                             td.num { (spread(&values)) }
                         }
                         @if let Some((_, figures)) = &page {
                             td.num {
-                                (figures.iter().find(|(l, _)| l == label).map_or("-".to_string(), |(_, v)| number(*v)))
+                                (value(figures, label).map_or("-".to_string(), number))
                             }
                         }
                     }

@@ -94,14 +94,22 @@ impl Files {
 /// What the pages are made from: the runs that passed the evidence's
 /// checks, each lesson's claims over them, and the problems found.
 pub(crate) struct Evidence<'a> {
-    pub root: &'a Path,
     pub dir: &'a Path,
     pub transcripts: &'a [Transcript],
     pub tables: Vec<(&'static dyn lesson_spec::Lesson, Table<'a>)>,
     /// Every GPU and toolkit any lesson's runs were recorded on: the
     /// columns of every lesson's verdicts.
     pub columns: BTreeSet<Column>,
+    /// Each lesson's title, read from its README once.
+    pub titles: BTreeMap<&'static str, String>,
     pub problems: &'a [String],
+}
+
+impl Evidence<'_> {
+    /// The title of `lesson`: the first heading of its README, else its name.
+    pub fn title<'s>(&'s self, lesson: &'s str) -> &'s str {
+        self.titles.get(lesson).map_or(lesson, String::as_str)
+    }
 }
 
 /// Writes the site of the evidence in `dir` (the repository at `root`, for
@@ -124,9 +132,13 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
     // same evidence gives the same site wherever it is checked out.
     let here = format!("{}/", dir.display());
     let problems: Vec<String> = problems.iter().map(|p| p.replace(&here, "evidence/")).collect();
+    let titles = lessons::LESSONS
+        .iter()
+        .map(|l| (l.name(), lesson::title(root, l.name())))
+        .collect();
     let evidence = Evidence {
-        root,
         dir,
+        titles,
         transcripts: &loaded.transcripts,
         tables,
         columns,

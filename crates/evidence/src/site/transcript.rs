@@ -4,6 +4,7 @@
 use maud::html;
 
 use super::layout::{self, folder_page, lesson_page, transcript_page, INDEX};
+use super::verdicts::Kind;
 use super::{io, Evidence, SiteError};
 use crate::check::Cell;
 use crate::transcript::Transcript;
@@ -19,10 +20,7 @@ pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
         Some((*lesson, table, row))
     });
     let (up, up_text) = match judged {
-        Some((lesson, ..)) => (
-            lesson_page(lesson.name()),
-            super::lesson::title(ev.root, lesson.name()),
-        ),
+        Some((lesson, ..)) => (lesson_page(lesson.name()), ev.title(lesson.name()).to_string()),
         None => (folder_page(folder), format!("evidence/{folder}")),
     };
     let body = html! {
@@ -41,12 +39,7 @@ pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
                     tbody {
                         @for (id, cell) in &row.cells {
                             @let statement = table.claims.iter().find(|c| c.id == *id).map_or("", |c| c.statement);
-                            @let class = match cell {
-                                Cell::Holds => "holds",
-                                Cell::Fails(_) => "fails",
-                                Cell::ExpectedToFail(..) => "known",
-                                Cell::NotApplicable => "unchecked",
-                            };
+                            @let class = Kind::of(cell).class();
                             tr {
                                 th scope="row" {
                                     a href=(format!("{}#claim-{id}", layout::rel(&path, &up))) { code { (id) } }

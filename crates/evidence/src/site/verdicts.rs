@@ -71,6 +71,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind of one run's cell: a claim that does not apply to a run
+    /// was not checked on it.
+    pub fn of(cell: &Cell) -> Kind {
+        match cell {
+            Cell::Holds => Kind::Holds,
+            Cell::ExpectedToFail(..) => Kind::Known,
+            Cell::Fails(_) => Kind::Fails,
+            Cell::NotApplicable => Kind::NotChecked,
+        }
+    }
+
     pub fn class(self) -> &'static str {
         match self {
             Kind::Holds => "holds",
