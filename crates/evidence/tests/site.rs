@@ -183,6 +183,28 @@ fn it_replaces_a_site_it_wrote_and_refuses_any_other_folder() {
         std::fs::read_to_string(other.join("mine.txt")).unwrap(),
         "keep me"
     );
+
+    // A file where the site should go: one line, its cause said once.
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let refused = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["--root".as_ref(), repository().as_os_str()])
+        .args([
+            "--evidence".as_ref(),
+            ev.as_os_str(),
+            "site".as_ref(),
+            file.as_os_str(),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.matches("Not a directory").count(),
+        1,
+        "the cause once: {stderr}"
+    );
 }
 
 #[test]

@@ -89,7 +89,7 @@ pub enum Error {
     DriverStart(String),
     #[error("could not open a headless Chromium session: {0}")]
     Session(String),
-    #[error("reading the site folder {0}: {1}")]
+    #[error("reading the site folder {0}")]
     Site(PathBuf, #[source] std::io::Error),
     #[error("start page {0} not found")]
     StartPage(PathBuf),
@@ -99,9 +99,9 @@ pub enum Error {
     WebDriver { page: String, message: String },
     #[error("page {0} to photograph not found in the site")]
     ShotPage(String),
-    #[error("writing screenshot {0}: {1}")]
+    #[error("writing screenshot {0}")]
     Write(PathBuf, #[source] std::io::Error),
-    #[error("starting the async runtime: {0}")]
+    #[error("starting the async runtime")]
     Runtime(#[source] std::io::Error),
 }
 

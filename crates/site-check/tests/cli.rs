@@ -47,6 +47,17 @@ fn exit_codes_say_clean_problems_setup_and_usage() {
     );
     assert_eq!(line.lines().count(), 1, "{line}");
 
+    let missing = dir.path().join("no-such-site");
+    let gone = site_check(&[missing.to_str().expect("a UTF-8 path")], None);
+    assert_eq!(gone.status.code(), Some(1));
+    let line = text(&gone.stderr);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert_eq!(
+        line.matches("No such file or directory").count(),
+        1,
+        "the cause once: {line}"
+    );
+
     let usage = site_check(&[site, "--screenshot", "index.html"], None);
     assert_eq!(usage.status.code(), Some(2), "{}", text(&usage.stderr));
 }

@@ -47,7 +47,7 @@ pub enum SiteError {
     Load(#[from] LoadError),
     #[error("{}: not empty, and not a site `evidence site` wrote (no {MARKER} in it); name a new or empty folder", .0.display())]
     NotASite(PathBuf),
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         path: PathBuf,
         #[source]
