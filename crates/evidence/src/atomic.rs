@@ -21,8 +21,14 @@ use tempfile::NamedTempFile;
 /// for a document, a transcript or a twin. It is made with `permissions`,
 /// less the umask.
 pub fn draft(folder: &Path, permissions: Permissions) -> io::Result<NamedTempFile> {
+    draft_prefixed(folder, permissions, ".evidence-")
+}
+
+/// [`draft`] under another hidden prefix, which tells whose drafts a
+/// folder holds (`merge` removes its own that a killed merge left).
+fn draft_prefixed(folder: &Path, permissions: Permissions, prefix: &str) -> io::Result<NamedTempFile> {
     tempfile::Builder::new()
-        .prefix(".evidence-")
+        .prefix(prefix)
         .suffix(".partial")
         .permissions(permissions)
         .tempfile_in(folder)
@@ -38,7 +44,12 @@ pub fn new_file() -> Permissions {
 /// name: an `AlreadyExists` error, and the old file as it was, if one has.
 /// `merge` adds files to the evidence with it, never replacing one.
 pub fn write_new(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
-    let mut file = draft(folder_of(path), new_file())?;
+    write_new_with(path, contents, ".evidence-")
+}
+
+/// [`write_new`], its draft named with `prefix` (hidden, a `.` first).
+pub fn write_new_with(path: &Path, contents: impl AsRef<[u8]>, prefix: &str) -> io::Result<()> {
+    let mut file = draft_prefixed(folder_of(path), new_file(), prefix)?;
     file.write_all(contents.as_ref())?;
     file.as_file().sync_all()?;
     file.persist_noclobber(path).map_err(|e| e.error)?;

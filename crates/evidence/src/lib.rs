@@ -14,7 +14,8 @@
 //!   transcript, each twin, no run dated in the future or counted twice.
 //! - [`merge`] adds GPU sessions' evidence folders to the evidence, all or
 //!   nothing, each run held to [`load`]'s checks and nothing replaced.
-//! - [`atomic`] writes a file whole or not at all.
+//! - [`atomic`] writes a file whole or not at all; [`capped`] reads one
+//!   evidence file, a regular one and no larger than its cap.
 //! - [`claims`] applies the lessons' claims (and the shared sanitizer claim)
 //!   to recorded runs; [`check`] tables them over every transcript.
 //! - [`compare`] sets two runs, or two groups of runs by their medians, side
@@ -32,6 +33,7 @@
 //! anything itself.
 
 pub mod atomic;
+pub mod capped;
 pub mod check;
 pub mod claims;
 pub mod compare;

@@ -40,7 +40,19 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     if files.is_empty() && twins.is_empty() {
         return Err(LoadError::NoTranscripts(dir.to_path_buf()));
     }
-    joining(&files, &twins, &[])
+    let mut loaded = joining(&files, &twins, &[])?;
+    let journal = dir.join(crate::merge::JOURNAL);
+    if journal.exists() {
+        loaded.problems.insert(
+            0,
+            format!(
+                "{}: a merge was killed part way, and some of the files it lists are in the evidence; \
+                 the next `evidence merge` removes them (merging the same folders again adds them whole)",
+                journal.display()
+            ),
+        );
+    }
+    Ok(loaded)
 }
 
 /// `files` (transcripts) and `twins` checked as [`load`] checks a folder's,
@@ -56,6 +68,12 @@ pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Res
     let mut loaded = Loaded::default();
     let mut read: Vec<(Transcript, String)> = Vec::new();
     for f in files {
+        // A name no recorder gives is not read: it could break the lines
+        // that would name it.
+        if let Some(problem) = transcript::misnamed(f) {
+            loaded.problems.push(problem);
+            continue;
+        }
         match transcript::read_with_text(f) {
             Ok((t, _)) if transcript::date(&t.header.date).is_some_and(|d| d > now) => {
                 loaded.problems.push(format!(
@@ -82,6 +100,10 @@ pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Res
         }
     }
     for path in twins {
+        if let Some(problem) = transcript::misnamed(path) {
+            loaded.problems.push(problem);
+            continue;
+        }
         if let Err(e) = twin::check(path) {
             loaded.problems.push(format!("{}: {e}", path.display()));
         }

@@ -327,16 +327,22 @@ fn find_lesson(name: &str) -> anyhow::Result<&'static dyn lesson_spec::Lesson> {
 /// Every run in `dir` that passes the evidence's checks, or an error
 /// listing every problem found.
 fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
+    /// How many problems the line quotes; `check` lists the rest.
+    const QUOTED: usize = 3;
     let loaded = load::load(dir)?;
-    if !loaded.problems.is_empty() {
-        bail!(
-            "{} problem(s) in {} (`evidence check` lists them): {}",
-            loaded.problems.len(),
-            dir.display(),
-            loaded.problems.join("; ")
-        );
+    if loaded.problems.is_empty() {
+        return Ok(loaded.transcripts);
     }
-    Ok(loaded.transcripts)
+    let n = loaded.problems.len();
+    let quoted = loaded.problems[..n.min(QUOTED)].join("; ");
+    let more = match n.saturating_sub(QUOTED) {
+        0 => String::new(),
+        left => format!(" and {left} more"),
+    };
+    bail!(
+        "{n} problem(s) in {}: {quoted}{more}; `evidence check` lists them all",
+        dir.display()
+    )
 }
 
 /// Every transcript and twin read as a record, then claims over every run
@@ -364,7 +370,8 @@ fn check(dir: &Path) -> anyhow::Result<ExitCode> {
 /// Merges `dirs` into `evidence`, one line for each DIR; or every refusal
 /// on its own line, and nothing written.
 fn merge_cmd(dirs: &[PathBuf], evidence: &Path) -> anyhow::Result<ExitCode> {
-    match merge::merge(dirs, evidence) {
+    let mut waiting = || eprintln!("waiting for another merge into {} to finish", evidence.display());
+    match merge::merge(dirs, evidence, &mut waiting) {
         Ok(merged) => {
             for m in &merged {
                 println!("{m}");

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use crate::lessons::{self, UnknownFolder};
 use crate::load::{self, LoadError};
-use crate::{atomic, transcript_files};
+use crate::{atomic, capped, transcript, transcript_files};
 
 /// What a merge did with one source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,30 +85,37 @@ pub enum Refusal {
     Folder { path: PathBuf, error: UnknownFolder },
     #[error(
         "{}: not a transcript (.txt) or twin (.json) in an evidence folder; a merge copies only those",
-        .0.display()
+        transcript::shown(.0)
     )]
     NotARun(PathBuf),
     #[error("{}: cannot be read ({error})", path.display())]
-    Unreadable { path: PathBuf, error: io::Error },
+    Unreadable { path: PathBuf, error: capped::ReadError },
     /// A problem [`load::joining`] found, as it words it.
     #[error("{0}")]
     Check(String),
+    /// A source missing, unreadable or holding no transcript.
+    #[error(transparent)]
+    Source(SourceError),
+    /// A file whose name no recorder gives ([`transcript::misnamed`]).
+    #[error("{0}")]
+    Misnamed(String),
 }
 
 /// Why nothing, or not everything, was merged.
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
-    /// Every source that is missing or holds no transcripts, on one line.
-    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
-    Sources(Vec<SourceError>),
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// Every file refused; nothing was written.
+    /// Every source and file refused, in one run; nothing was written.
     #[error("{} file(s) refused; nothing was written", .0.len())]
     Refused(Vec<Refusal>),
+    /// The evidence folder could not be locked, or its journal kept.
+    #[error("{}: {source}", path.display())]
+    Evidence { path: PathBuf, source: io::Error },
+    /// A write failed part way; what was written before it was removed.
     #[error(
-        "writing {} ({written} file(s) written before it; merging the same folders again \
-         adds the rest, as files already there are skipped)",
+        "writing {} failed; the {written} file(s) written before it were removed again, \
+         so the evidence is as it was",
         path.display()
     )]
     Write {
@@ -136,20 +143,33 @@ struct Plan {
 }
 
 /// Merges every source folder into `evidence` (created if missing), or
-/// writes nothing and says why.
-pub fn merge(sources: &[PathBuf], evidence: &Path) -> Result<Vec<Merged>, MergeError> {
+/// writes nothing and says why: every source's problems, in one run.
+///
+/// The evidence folder is locked from the first read of it to the last
+/// write ([`EvidenceLock`]), so two merges at once cannot both let in the
+/// same run under two names; `waiting` is called once if another merge
+/// holds the lock. A merge that was killed part way is rolled back first
+/// ([`roll_back`]).
+pub fn merge(
+    sources: &[PathBuf],
+    evidence: &Path,
+    waiting: &mut dyn FnMut(),
+) -> Result<Vec<Merged>, MergeError> {
     let mut refused = Vec::new();
     let mut listings = Vec::new();
-    let mut bad = Vec::new();
     for dir in sources {
         match list(dir, &mut refused) {
             Ok(files) => listings.push((dir.clone(), files)),
-            Err(e) => bad.push(e),
+            Err(e) => refused.push(Refusal::Source(e)),
         }
     }
-    if !bad.is_empty() {
-        return Err(MergeError::Sources(bad));
-    }
+    let at = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| MergeError::Evidence { path, source }
+    };
+    std::fs::create_dir_all(evidence).map_err(at(evidence))?;
+    let _lock = EvidenceLock::take(evidence, waiting).map_err(at(evidence))?;
+    roll_back(evidence).map_err(at(&evidence.join(JOURNAL)))?;
     let plan = plan(&listings, evidence, &mut refused);
     let checked = load::joining(&plan.transcripts, &plan.twins, &transcript_files(evidence))?;
     refused.extend(checked.problems.into_iter().map(Refusal::Check));
@@ -158,6 +178,102 @@ pub fn merge(sources: &[PathBuf], evidence: &Path) -> Result<Vec<Merged>, MergeE
     }
     write(plan.copies, evidence)?;
     Ok(plan.merged)
+}
+
+/// An exclusive `flock(2)` on the evidence folder itself, held while it
+/// lives; the kernel lets it go when the process ends, however it ends.
+pub struct EvidenceLock {
+    /// Held only to keep the lock: closing it lets the lock go.
+    _folder: std::fs::File,
+}
+
+impl EvidenceLock {
+    /// Takes the lock on `evidence`, calling `waiting` once and then waiting
+    /// if another process holds it.
+    pub fn take(evidence: &Path, waiting: &mut dyn FnMut()) -> io::Result<EvidenceLock> {
+        let folder = std::fs::File::open(evidence)?;
+        let lock = |how| {
+            // SAFETY: flock(2) on a descriptor this function owns.
+            match unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&folder), how) } {
+                0 => Ok(()),
+                _ => Err(io::Error::last_os_error()),
+            }
+        };
+        match lock(libc::LOCK_EX | libc::LOCK_NB) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                waiting();
+                loop {
+                    match lock(libc::LOCK_EX) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        other => break other?,
+                    }
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(EvidenceLock { _folder: folder })
+    }
+}
+
+/// The journal of a merge under way, in the evidence folder: the files it
+/// is adding, one path (relative to the folder) per line, written and
+/// flushed before the first of them and removed after the last. One found
+/// by the next merge is a merge that was killed part way: [`roll_back`]
+/// removes what it added.
+pub const JOURNAL: &str = ".merge-journal";
+
+/// The prefix of a merge's drafts ([`atomic::write_new_with`]), which
+/// [`roll_back`] removes: no other command makes a file so named.
+const DRAFT_PREFIX: &str = ".evidence-merge-";
+
+/// Undoes a merge that was killed part way, if the journal says one was:
+/// every file it lists and every merge draft in the evidence folders are
+/// removed, then the journal. Files a merge adds are new (a merge never
+/// replaces one), so removing them leaves the evidence as it was before.
+/// The number of files removed.
+pub fn roll_back(evidence: &Path) -> io::Result<usize> {
+    let journal = evidence.join(JOURNAL);
+    let listed = match std::fs::read_to_string(&journal) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut removed = 0;
+    let mut remove = |path: &Path| match std::fs::remove_file(path) {
+        Ok(()) => {
+            removed += 1;
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    };
+    for rel in listed.lines().filter(|l| !l.is_empty()) {
+        // The journal names files inside the evidence folders alone.
+        let rel = Path::new(rel);
+        if rel.components().count() == 2
+            && rel
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)))
+        {
+            remove(&evidence.join(rel))?;
+        }
+    }
+    for folder in std::fs::read_dir(evidence)?.flatten().map(|e| e.path()) {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(DRAFT_PREFIX))
+            {
+                remove(&path)?;
+            }
+        }
+    }
+    std::fs::remove_file(&journal)?;
+    Ok(removed)
 }
 
 /// The files of source `dir`, relative to it (`<folder>/<name>`), in name
@@ -182,17 +298,25 @@ fn list(dir: &Path, refused: &mut Vec<Refusal>) -> Result<Vec<PathBuf>, SourceEr
         let inner = match std::fs::read_dir(&folder) {
             Ok(inner) => inner,
             Err(error) => {
-                refused.push(Refusal::Unreadable { path: folder, error });
+                refused.push(Refusal::Unreadable {
+                    path: folder,
+                    error: error.into(),
+                });
                 continue;
             }
         };
         for path in inner.flatten().map(|e| e.path()) {
             let run = path.extension().is_some_and(|e| e == "txt" || e == "json");
-            match path.file_name() {
-                Some(file) if run && is(&path, std::fs::FileType::is_file) => {
-                    files.push(Path::new(&name).join(file));
+            let file = match path.file_name() {
+                Some(file) if run && is(&path, std::fs::FileType::is_file) => file,
+                _ => {
+                    refused.push(Refusal::NotARun(path));
+                    continue;
                 }
-                _ => refused.push(Refusal::NotARun(path)),
+            };
+            match transcript::misnamed(&path) {
+                Some(problem) => refused.push(Refusal::Misnamed(problem)),
+                None => files.push(Path::new(&name).join(file)),
             }
         }
     }
@@ -237,7 +361,11 @@ fn plan(listings: &[(PathBuf, Vec<PathBuf>)], evidence: &Path, refused: &mut Vec
                     Refusal::NoTranscript(from.clone())
                 });
             }
-            let bytes = match std::fs::read(&from) {
+            let read = |path: &Path| match transcript {
+                true => capped::transcript(path),
+                false => capped::twin(path),
+            };
+            let bytes = match read(&from) {
                 Ok(bytes) => bytes,
                 Err(error) => {
                     refused.push(Refusal::Unreadable { path: from, error });
@@ -245,12 +373,14 @@ fn plan(listings: &[(PathBuf, Vec<PathBuf>)], evidence: &Path, refused: &mut Vec
                 }
             };
             let to = evidence.join(rel);
-            let taken = match std::fs::read(&to) {
+            let taken = match read(&to) {
                 Ok(there) => Some((to.clone(), there == bytes)),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => claimed.get(rel.as_path()).map(|&i| {
-                    let earlier = &plan.copies[i];
-                    (earlier.from.clone(), earlier.bytes == bytes)
-                }),
+                Err(e) if e.io_kind() == Some(io::ErrorKind::NotFound) => {
+                    claimed.get(rel.as_path()).map(|&i| {
+                        let earlier = &plan.copies[i];
+                        (earlier.from.clone(), earlier.bytes == bytes)
+                    })
+                }
                 Err(error) => {
                     refused.push(Refusal::Unreadable { path: to, error });
                     continue;
@@ -278,20 +408,51 @@ fn plan(listings: &[(PathBuf, Vec<PathBuf>)], evidence: &Path, refused: &mut Vec
     plan
 }
 
-/// Writes every copy, each transcript before its twin, so that a write that
-/// fails part way leaves no twin without its transcript (a transcript alone
-/// passes the evidence's checks; its twin comes with the next merge).
+/// Writes every copy, all or nothing: the journal first, then each file
+/// (each transcript before its twin), then the journal's removal, which is
+/// the moment the merge is made. A write that fails removes what was
+/// written before it; a merge killed before the end is undone by the next
+/// one ([`roll_back`]), and `evidence check` names the journal meanwhile.
 fn write(mut copies: Vec<Copy>, evidence: &Path) -> Result<(), MergeError> {
     copies.sort_by_key(|c| (c.to.with_extension(""), !is_transcript(&c.to)));
+    let journal = evidence.join(JOURNAL);
+    let listed: String = copies
+        .iter()
+        .filter_map(|c| c.to.strip_prefix(evidence).ok())
+        .map(|rel| format!("{}\n", rel.display()))
+        .collect();
+    let kept = |source| MergeError::Evidence {
+        path: journal.clone(),
+        source,
+    };
+    atomic::write_new(&journal, listed).map_err(kept)?;
+    sync_folder(evidence).map_err(kept)?;
     for (written, copy) in copies.iter().enumerate() {
-        let failed = |source| MergeError::Write {
-            path: copy.to.clone(),
-            written,
-            source,
-        };
         let folder = copy.to.parent().unwrap_or(evidence);
-        std::fs::create_dir_all(folder).map_err(failed)?;
-        atomic::write_new(&copy.to, &copy.bytes).map_err(failed)?;
+        let wrote = std::fs::create_dir_all(folder)
+            .and_then(|()| atomic::write_new_with(&copy.to, &copy.bytes, DRAFT_PREFIX));
+        if let Err(source) = wrote {
+            roll_back(evidence).map_err(kept)?;
+            return Err(MergeError::Write {
+                path: copy.to.clone(),
+                written,
+                source,
+            });
+        }
     }
-    Ok(())
+    for folder in copies
+        .iter()
+        .filter_map(|c| c.to.parent())
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        sync_folder(folder).map_err(kept)?;
+    }
+    std::fs::remove_file(&journal).map_err(kept)?;
+    sync_folder(evidence).map_err(kept)
+}
+
+/// Flushes a folder's entries to disk, so a rename or link in it outlives a
+/// crash in the order it was made.
+fn sync_folder(folder: &Path) -> io::Result<()> {
+    std::fs::File::open(folder)?.sync_all()
 }

@@ -123,8 +123,9 @@ pub enum BadValue {
     #[error(transparent)]
     Folder(#[from] lessons::UnknownFolder),
     #[error(
-        "{0:?} is not a run name: one word of letters, digits, '.', '_', '+' and '-', \
-         starting with a letter or digit"
+        "{0:?} is not a run name: one word of at most {max} letters, digits, '.', '_', '+' and '-', \
+         starting with a letter or digit",
+        max = transcript::MAX_RUN_NAME
     )]
     RunName(String),
     #[error("{0:?} holds a line break, which a transcript's header cannot record")]
@@ -140,16 +141,13 @@ pub fn lesson_folder(name: &str) -> Result<String, BadValue> {
     Ok(lessons::folder(name)?.to_string())
 }
 
-/// The value of `--name`: one file-name word of letters, digits, `.`, `_`,
-/// `+` and `-`, starting with a letter or digit (`h200-cxx-eager`).
+/// The value of `--name`: a [run name](transcript::is_run_name), checked
+/// before anything runs, so that no program runs for a transcript or twin
+/// that could not be named.
 pub fn run_name(name: &str) -> Result<String, BadValue> {
-    let mut chars = name.chars();
-    let starts_well = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
-    let rest_fits = chars.all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c));
-    if starts_well && rest_fits {
-        Ok(name.to_string())
-    } else {
-        Err(BadValue::RunName(name.to_string()))
+    match transcript::is_run_name(name) {
+        true => Ok(name.to_string()),
+        false => Err(BadValue::RunName(name.to_string())),
     }
 }
 

@@ -376,6 +376,58 @@ fn exit_code(value: &str) -> Option<i32> {
     Some(code)
 }
 
+/// The longest run name (`--name`, and the `NAME` of a transcript's file
+/// name): what leaves `<date>-NAME-<number>.json`, the longest name
+/// `evidence record` gives a file, well within the 255 bytes a file name
+/// may have.
+pub const MAX_RUN_NAME: usize = 200;
+
+/// Whether `name` is a run name: one file-name word of at most
+/// [`MAX_RUN_NAME`] letters, digits, `.`, `_`, `+` and `-`, starting with a
+/// letter or digit (`h200-cxx-eager`). `evidence record --name` takes only
+/// these, and every reader holds the evidence's file names to the same rule,
+/// so a name never breaks the line an error names it on.
+pub fn is_run_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    name.len() <= MAX_RUN_NAME
+        && chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+}
+
+/// Why a file in the evidence is not even read: its name is none
+/// `evidence record` gives (`<date without colons>-NAME.txt` or `.json`,
+/// NAME a [run name](is_run_name)). The name is quoted, so a line break or
+/// any other character in it is shown, not printed.
+pub fn misnamed(path: &Path) -> Option<String> {
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let stem = name.strip_suffix(".txt").or_else(|| name.strip_suffix(".json"));
+    let fits = stem.and_then(|s| s.split_once('-')).is_some_and(|(year, rest)| {
+        year.bytes().all(|b| b.is_ascii_digit())
+            && rest
+                .split_once('Z')
+                .is_some_and(|(_, run)| run.strip_prefix('-').is_some_and(is_run_name))
+    });
+    if fits {
+        return None;
+    }
+    Some(format!(
+        "{}: not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt` \
+         (or `.json`), NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'",
+        shown(path)
+    ))
+}
+
+/// A path as an error line names it: as it is, or quoted with its escapes
+/// where it holds a line break or another control character, so that one
+/// problem stays one line.
+pub fn shown(path: &Path) -> String {
+    let plain = path.display().to_string();
+    match plain.chars().any(char::is_control) {
+        true => format!("{plain:?}"),
+        false => plain,
+    }
+}
+
 /// Reads and parses a transcript file, and checks that it stands where its
 /// header puts it ([`place`]).
 pub fn read(path: &Path) -> Result<Transcript, ParseError> {
@@ -385,7 +437,7 @@ pub fn read(path: &Path) -> Result<Transcript, ParseError> {
 /// [`read`], with the file's text.
 pub fn read_with_text(path: &Path) -> Result<(Transcript, String), ParseError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| ParseError {
+    let bytes = crate::capped::transcript(path).map_err(|e| ParseError {
         file: file.clone(),
         line: 0,
         message: e.to_string(),

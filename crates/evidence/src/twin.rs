@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::{atomic, transcript, ParseError};
+use crate::{atomic, capped, transcript, ParseError};
 
 /// What the twin of `text` holds: the parsed transcript, or, for a file
 /// this tool cannot parse, the error beside the file's name.
@@ -69,7 +69,9 @@ pub enum TwinError {
     #[error("a twin with no transcript: {} is missing", transcript.display())]
     NoTranscript { transcript: PathBuf },
     #[error(transparent)]
-    Read(#[from] std::io::Error),
+    Read(#[from] capped::ReadError),
+    #[error("not UTF-8 ({0})")]
+    NotText(std::str::Utf8Error),
     /// serde's message is part of this one, so it is not a cause as well.
     #[error("not JSON ({0})")]
     NotJson(serde_json::Error),
@@ -84,13 +86,18 @@ pub enum TwinError {
 /// is its own error, reported where transcripts are, not here.
 pub fn check(path: &Path) -> Result<(), TwinError> {
     let transcript = path.with_extension("txt");
-    let Ok(bytes) = std::fs::read(&transcript) else {
-        return Err(TwinError::NoTranscript { transcript });
+    let bytes = match capped::transcript(&transcript) {
+        Ok(bytes) => bytes,
+        Err(e) if e.io_kind() == Some(std::io::ErrorKind::NotFound) => {
+            return Err(TwinError::NoTranscript { transcript });
+        }
+        // The transcript's own error is reported where transcripts are.
+        Err(_) => return Ok(()),
     };
     let Ok(text) = String::from_utf8(bytes) else {
         return Ok(());
     };
-    let twin_text = std::fs::read_to_string(path)?;
+    let twin_text = String::from_utf8(capped::twin(path)?).map_err(|e| TwinError::NotText(e.utf8_error()))?;
     let twin: Value = serde_json::from_str(&twin_text).map_err(TwinError::NotJson)?;
     let expected = json(&transcript.display().to_string(), &text);
     same_run(&twin, &expected, &text)

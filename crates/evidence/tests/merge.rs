@@ -84,7 +84,7 @@ fn day09_run() -> String {
 /// The refusals of a merge that must fail, each as its line.
 fn refusals(sources: &[&Path], dest: &Path) -> Vec<String> {
     let sources: Vec<PathBuf> = sources.iter().map(|s| s.to_path_buf()).collect();
-    match merge::merge(&sources, dest) {
+    match merge::merge(&sources, dest, &mut || {}) {
         Err(MergeError::Refused(r)) => r.iter().map(ToString::to_string).collect(),
         other => panic!("expected refusals, got {other:?}"),
     }
@@ -133,7 +133,7 @@ fn two_machines_sessions_merge_into_the_evidence_and_pass_its_checks() {
     let dest = tempfile::tempdir().unwrap();
     let sources = [h200.path().to_path_buf(), a100.path().to_path_buf()];
 
-    let merged = merge::merge(&sources, dest.path()).unwrap();
+    let merged = merge::merge(&sources, dest.path(), &mut || {}).unwrap();
     assert_eq!(
         merged,
         [

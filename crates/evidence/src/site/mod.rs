@@ -57,6 +57,61 @@ pub enum SiteError {
     Plot(#[from] plot::PlotError),
     #[error("two files of the site would be {0}")]
     SamePath(String),
+    #[error("{}: {why}; name a folder of its own for the site", .out.display())]
+    BadPlace { out: PathBuf, why: String },
+}
+
+/// `out` made absolute, its links and `..` resolved (a folder that does not
+/// exist yet resolved through its parent), and refused where replacing it
+/// whole would lose something: a folder that holds the evidence or the
+/// repository, one inside the evidence, the root of a file system, or a
+/// mount point (which cannot be renamed).
+fn resolve(root: &Path, evidence: &Path, out: &Path) -> Result<PathBuf, SiteError> {
+    let bad = |why: &str| SiteError::BadPlace {
+        out: out.to_path_buf(),
+        why: why.to_string(),
+    };
+    let absolute = std::path::absolute(out).map_err(io(out))?;
+    let resolved = match std::fs::canonicalize(&absolute) {
+        Ok(real) => real,
+        Err(_) => {
+            let name = absolute.file_name().ok_or_else(|| bad("it names no folder"))?;
+            let parent = absolute.parent().ok_or_else(|| bad("it names no folder"))?;
+            // The parent must be made; its own `..` and links resolve once it is.
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+            std::fs::canonicalize(parent).map_err(io(parent))?.join(name)
+        }
+    };
+    if resolved.exists() && !resolved.is_dir() {
+        return Err(bad("not a folder"));
+    }
+    let parent = resolved
+        .parent()
+        .ok_or_else(|| bad("the root of the file system"))?;
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    for (what, held) in [
+        ("the evidence folder", real(evidence)),
+        ("the repository", real(root)),
+    ] {
+        if held.starts_with(&resolved) {
+            return Err(bad(&format!(
+                "it holds {what} ({}), which replacing it would delete",
+                held.display()
+            )));
+        }
+    }
+    if resolved.starts_with(real(evidence)) {
+        return Err(bad("it is inside the evidence folder, whose every file is a run"));
+    }
+    use std::os::unix::fs::MetadataExt;
+    if let (Ok(here), Ok(above)) = (std::fs::metadata(&resolved), std::fs::metadata(parent)) {
+        if here.dev() != above.dev() {
+            return Err(bad(
+                "a mount point, which the site cannot replace (it is written beside and renamed into place)",
+            ));
+        }
+    }
+    Ok(resolved)
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SiteError + '_ {
@@ -116,6 +171,8 @@ impl Evidence<'_> {
 /// the lessons' titles) into `out`: a new or empty folder, or one this
 /// command wrote before, which is replaced whole.
 pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
+    // Where the site goes is settled before anything is read or built.
+    let out = &resolve(root, dir, out)?;
     let loaded = load::load(dir)?;
     let mut problems = loaded.problems.clone();
     let tables: Vec<_> = lessons::LESSONS
@@ -214,21 +271,26 @@ fn plot_charts(all: &[Transcript], lesson: &dyn lesson_spec::Lesson) -> Result<V
 }
 
 /// Writes `files` into a new folder beside `out`, then puts it in `out`'s
-/// place, so a reader never sees half a site.
+/// place, so a reader never sees half a site. The folder being written is
+/// locked (`flock(2)`) while it is; one left by a build that was killed
+/// holds no lock and is removed by the next build of the same `out`.
 fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
     let replacing = std::fs::read_dir(out).is_ok_and(|mut entries| entries.next().is_some());
     if replacing && !out.join(MARKER).is_file() {
         return Err(SiteError::NotASite(out.to_path_buf()));
     }
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let parent = out.parent().unwrap_or(Path::new("/")).to_path_buf();
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
+    let prefix = format!(
+        ".{}.evidence-site-",
+        out.file_name().unwrap_or_default().to_string_lossy()
+    );
+    remove_stale(&parent, &prefix);
     let staging = tempfile::Builder::new()
-        .prefix(".evidence-site-")
+        .prefix(&prefix)
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
+    let _lock = locked(staging.path()).map_err(io(staging.path()))?;
     for (path, text) in &files.0 {
         let file = staging.path().join(path);
         if let Some(folder) = file.parent() {
@@ -236,15 +298,56 @@ fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
         }
         std::fs::write(&file, text).map_err(io(&file))?;
     }
-    if replacing {
-        std::fs::remove_dir_all(out).map_err(io(out))?;
-    } else if out.exists() {
-        std::fs::remove_dir(out).map_err(io(out))?;
-    }
-    let staged = staging.keep();
     // A temporary folder is its owner's alone; a site is for every reader.
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(0o755)).map_err(io(&staged))?;
-    std::fs::rename(&staged, out).map_err(io(out))?;
+    std::fs::set_permissions(staging.path(), std::fs::Permissions::from_mode(0o755))
+        .map_err(io(staging.path()))?;
+    if out.exists() {
+        // The old site goes beside it under the staging prefix, so that a
+        // build killed between the two renames leaves it to be removed.
+        let old = tempfile::Builder::new()
+            .prefix(&prefix)
+            .tempdir_in(&parent)
+            .map_err(io(&parent))?;
+        let old_path = old.path().to_path_buf();
+        std::fs::rename(out, &old_path).map_err(io(out))?;
+        let staged = staging.keep();
+        std::fs::rename(&staged, out).map_err(io(out))?;
+        drop(old); // removes the old site
+    } else {
+        let staged = staging.keep();
+        std::fs::rename(&staged, out).map_err(io(out))?;
+    }
     Ok(())
+}
+
+/// `folder` opened and locked exclusively, for as long as the file lives.
+fn locked(folder: &Path) -> std::io::Result<std::fs::File> {
+    let file = std::fs::File::open(folder)?;
+    // SAFETY: flock(2) on a descriptor this function owns.
+    match unsafe {
+        libc::flock(
+            std::os::fd::AsRawFd::as_raw_fd(&file),
+            libc::LOCK_EX | libc::LOCK_NB,
+        )
+    } {
+        0 => Ok(file),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
+/// Removes the folders under `parent` named with `prefix` that no build
+/// holds locked: what killed builds of the same site left behind.
+fn remove_stale(parent: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for path in entries.flatten().map(|e| e.path()) {
+        let ours = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(prefix));
+        if ours && path.is_dir() && locked(&path).is_ok() {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
 }

@@ -12,7 +12,14 @@ use crate::transcript::Transcript;
 pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
     let path = transcript_page(t);
     let file = std::path::Path::new(&t.file);
-    let text = std::fs::read_to_string(file).map_err(io(file))?;
+    // Read as load read it: a regular file within the cap, as UTF-8.
+    let text = crate::capped::transcript(file)
+        .map_err(|e| match e {
+            crate::capped::ReadError::Io(e) => e,
+            other => std::io::Error::other(other),
+        })
+        .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
+        .map_err(io(file))?;
     let (folder, stem) = layout::folder_and_stem(t);
     // The run's own row of its own lesson's table, if a lesson judged it.
     let judged = ev.tables.iter().find_map(|(lesson, table)| {

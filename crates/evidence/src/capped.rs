@@ -1,0 +1,150 @@
+//! Reading one evidence file: a regular file, and no more than its cap.
+//!
+//! Every reader of the evidence (`check`, `merge`, `site`, `compare-files`,
+//! `figures`, `plot`) takes transcripts and twins through [`read`], so a
+//! name that leads to a device (`/dev/zero`), a FIFO or a socket is refused
+//! before a byte is read, and a file larger than its cap is refused with one
+//! line instead of being read whole into memory. The recorder stops a
+//! program's output short of [`TRANSCRIPT_CAP`] ([`record_cap`]), so that
+//! every transcript it writes is one these readers take whole.
+//!
+//! Not for: parsing what was read (`transcript`, `twin`).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// The largest transcript any reader takes: 16 MiB. The committed evidence's
+/// largest is about 31 KB, so this leaves 500 times that for a longer
+/// lesson, while a reader's memory stays a small multiple of it.
+pub const TRANSCRIPT_CAP: u64 = 16 << 20;
+
+/// The largest twin any reader takes: 64 MiB. A twin quotes every line
+/// and number of its transcript as JSON, which takes more bytes than the
+/// text it is made from.
+pub const TWIN_CAP: u64 = 64 << 20;
+
+/// Why a file was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    #[error("not a regular file (a {0}); evidence is read from regular files alone")]
+    NotAFile(&'static str),
+    #[error("{size} bytes, over the {cap}-byte cap on what is read from one {what} (evidence/README.md)")]
+    TooLarge { size: u64, cap: u64, what: &'static str },
+}
+
+impl ReadError {
+    /// The underlying I/O error's kind, where there is one.
+    pub fn io_kind(&self) -> Option<io::ErrorKind> {
+        match self {
+            ReadError::Io(e) => Some(e.kind()),
+            _ => None,
+        }
+    }
+}
+
+/// What kind of file a name leads to, in words, when it is not a regular one.
+fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
+    let t = meta.file_type();
+    Some(match () {
+        _ if t.is_file() => return None,
+        _ if t.is_dir() => "folder",
+        _ if t.is_fifo() => "FIFO",
+        _ if t.is_char_device() => "character device",
+        _ if t.is_block_device() => "block device",
+        _ if t.is_socket() => "socket",
+        _ => "special file",
+    })
+}
+
+/// The bytes of the regular file `path` leads to, if it holds at most `cap`
+/// of them. The file is opened without waiting (a FIFO with no writer would
+/// otherwise block the open) and its kind is read from the open file, so
+/// nothing is swapped in between; at most `cap + 1` bytes are read, so a
+/// file that grows while it is read is refused too.
+pub fn read(path: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if let Some(kind) = kind(&meta) {
+        return Err(ReadError::NotAFile(kind));
+    }
+    if meta.len() > cap {
+        return Err(ReadError::TooLarge {
+            size: meta.len(),
+            cap,
+            what,
+        });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge {
+            size: bytes.len() as u64,
+            cap,
+            what,
+        });
+    }
+    Ok(bytes)
+}
+
+/// A transcript's bytes ([`read`] at [`TRANSCRIPT_CAP`]).
+pub fn transcript(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read(path, TRANSCRIPT_CAP, "transcript")
+}
+
+/// A twin's bytes ([`read`] at [`TWIN_CAP`]).
+pub fn twin(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read(path, TWIN_CAP, "twin")
+}
+
+/// How many bytes of a program's output the recorder keeps beside a header
+/// of `header_len` bytes: what leaves the finished transcript, with its
+/// completed header (an `# ended by:` line among it), within
+/// [`TRANSCRIPT_CAP`].
+pub fn record_cap(header_len: usize) -> u64 {
+    const FINISHED_HEADER_ROOM: u64 = 4096;
+    TRANSCRIPT_CAP.saturating_sub(header_len as u64 + FINISHED_HEADER_ROOM)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_fifos_and_folders_are_refused_before_anything_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("run.txt");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let link = dir.path().join("zero.txt");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        for (path, says) in [
+            (fifo.as_path(), "FIFO"),
+            (link.as_path(), "character device"),
+            (dir.path(), "folder"),
+        ] {
+            let e = transcript(path).unwrap_err().to_string();
+            assert!(e.contains(says) && e.contains("not a regular file"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_file_over_its_cap_is_refused_and_one_at_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.txt");
+        std::fs::write(&path, vec![b'a'; 11]).unwrap();
+        let e = read(&path, 10, "transcript").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "11 bytes, over the 10-byte cap on what is read from one transcript (evidence/README.md)"
+        );
+        assert_eq!(read(&path, 11, "transcript").unwrap().len(), 11);
+    }
+}

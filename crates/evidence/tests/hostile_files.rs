@@ -1,0 +1,360 @@
+//! The evidence tools against what a careless or hostile maintainer hands
+//! them (issue 31): devices, FIFOs and oversized files where transcripts
+//! belong, names no recorder gives, a site folder that holds the evidence
+//! or is reached through `..` or a link, two merges at once, an interrupted
+//! merge, an empty source beside a bad one, and a run name too long for a
+//! file. Each case is made here in a temporary folder; committed runs are
+//! only read.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use support::repository;
+
+mod support;
+
+fn evidence(ev: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_evidence"));
+    cmd.arg("--root").arg(repository()).arg("--evidence").arg(ev);
+    cmd
+}
+
+/// Runs `cmd`, failing the test if it is still running after 60 s (a read
+/// of a FIFO or of /dev/zero would hang or eat memory).
+fn within_a_minute(mut cmd: Command) -> Output {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    for _ in 0..600 {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    panic!("still running after 60 s");
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A few committed diagnostics-free Day 53 runs with their twins, copied
+/// into `into/day53-pinned/`: an evidence folder that passes the check.
+fn small_evidence(into: &Path) -> Vec<PathBuf> {
+    let from = repository().join("evidence/day53-pinned");
+    let mut names: Vec<String> = std::fs::read_dir(&from)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with("-h200-cxx.txt"))
+        .collect();
+    names.sort();
+    names.truncate(2);
+    std::fs::create_dir_all(into.join("day53-pinned")).unwrap();
+    let mut out = Vec::new();
+    for txt in &names {
+        for f in [txt.clone(), txt.replace(".txt", ".json")] {
+            let to = into.join("day53-pinned").join(&f);
+            std::fs::copy(from.join(&f), &to).unwrap();
+            out.push(to);
+        }
+    }
+    out
+}
+
+#[test]
+fn devices_fifos_and_oversized_transcripts_are_refused_by_every_reader_without_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    small_evidence(&ev);
+    let folder = ev.join("day53-pinned");
+    let zero = folder.join("2026-11-30T000000Z-h200-zero.txt");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let fifo = folder.join("2026-11-30T000001Z-h200-fifo.txt");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let big = folder.join("2026-11-30T000002Z-h200-big.txt");
+    std::fs::write(&big, vec![b'a'; (evidence::capped::TRANSCRIPT_CAP + 1) as usize]).unwrap();
+
+    let mut check = evidence(&ev);
+    check.arg("check");
+    let out = within_a_minute(check);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    for (file, says) in [
+        (&zero, "character device"),
+        (&fifo, "FIFO"),
+        (&big, "over the 16777216-byte cap"),
+    ] {
+        let name = file.file_name().unwrap().to_string_lossy();
+        assert!(
+            err.lines().any(|l| l.contains(&*name) && l.contains(says)),
+            "{name}: {says}: {err}"
+        );
+    }
+    let mut site = evidence(&ev);
+    site.arg("site").arg(dir.path().join("site"));
+    // The site lists the evidence's problems on its pages; what matters is
+    // that it ends, having read none of these files.
+    let out = within_a_minute(site);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    let mut files = evidence(&ev);
+    files.arg("compare-files").arg(&zero).arg(&big);
+    let out = within_a_minute(files);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
+}
+
+#[test]
+fn compare_and_plot_name_the_count_and_a_few_problems_on_one_short_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    small_evidence(&ev);
+    for i in 0..200 {
+        let junk = ev.join(format!("day53-pinned/2026-11-30T00{:04}Z-junk.txt", i));
+        std::fs::write(junk, "not a transcript\n").unwrap();
+    }
+    let mut plot = evidence(&ev);
+    plot.arg("plot").arg("--out").arg(dir.path().join("plots"));
+    let out = within_a_minute(plot);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("200 problem(s)") && err.contains("and 197 more"),
+        "{err}"
+    );
+    assert!(err.contains("`evidence check` lists them all"), "{err}");
+    assert!(err.len() < 2000, "{} bytes", err.len());
+}
+
+#[test]
+fn names_no_recorder_gives_are_refused_on_one_line_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    let runs = small_evidence(&ev);
+    let text = std::fs::read(&runs[0]).unwrap();
+    let folder = ev.join("day53-pinned");
+    let odd = ["a b", "a\nb", "a<b", "a\"b", "a\\b"];
+    for (i, name) in odd.iter().enumerate() {
+        std::fs::write(folder.join(format!("2026-11-30T00000{i}Z-{name}.txt")), &text).unwrap();
+    }
+    let mut check = evidence(&ev);
+    check.arg("check");
+    let out = within_a_minute(check);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let misnamed: Vec<&str> = err.lines().filter(|l| l.contains("not a file name")).collect();
+    assert_eq!(misnamed.len(), odd.len(), "{err}");
+    assert!(misnamed.iter().any(|l| l.contains(r"a\nb")), "{err}");
+    // Merge holds a session's names to the same rule.
+    let dest = dir.path().join("dest");
+    let mut merge = Command::new(env!("CARGO_BIN_EXE_evidence"));
+    merge.arg("--evidence").arg(&dest).arg("merge").arg(&ev);
+    let out = within_a_minute(merge);
+    assert_eq!(out.status.code(), Some(1));
+    let refused: Vec<String> = stderr(&out)
+        .lines()
+        .filter(|l| l.contains("not a file name"))
+        .map(String::from)
+        .collect();
+    assert_eq!(refused.len(), odd.len(), "{}", stderr(&out));
+    assert!(!dest.join("day53-pinned").exists());
+}
+
+#[test]
+fn a_run_name_too_long_for_a_file_is_a_usage_error_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .arg("--evidence")
+        .arg(dir.path())
+        .args(["record", "--lesson", "diagnostics", "--name"])
+        .arg("n".repeat(232))
+        .arg("--")
+        .arg("touch")
+        .arg(&marker)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("at most 200"), "{}", stderr(&out));
+    assert!(!marker.exists(), "the program ran");
+    assert!(!dir.path().join("diagnostics").exists());
+}
+
+#[test]
+fn a_site_folder_holding_the_evidence_or_reached_by_dots_or_links_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    small_evidence(&ev);
+    let site = dir.path().join("s");
+    let build = |ev: &Path, out: &Path| {
+        let mut cmd = evidence(ev);
+        cmd.arg("site").arg(out);
+        within_a_minute(cmd)
+    };
+    assert_eq!(build(&ev, &site).status.code(), Some(0));
+
+    // The evidence inside the site's folder: refused, and kept.
+    let inside = site.join("ev");
+    std::fs::create_dir_all(inside.join("day53-pinned")).unwrap();
+    for f in std::fs::read_dir(ev.join("day53-pinned")).unwrap().flatten() {
+        std::fs::copy(f.path(), inside.join("day53-pinned").join(f.file_name())).unwrap();
+    }
+    let out = build(&inside, &site);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("holds the evidence folder"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(inside.join("day53-pinned").is_dir(), "the evidence was deleted");
+    std::fs::remove_dir_all(&inside).unwrap();
+
+    // `S/lessons/..` is S: rebuilt, not emptied.
+    let out = build(&ev, &site.join("lessons/.."));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(site.join("index.html").is_file());
+
+    // A link to an empty folder, and a link to the site: written through.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let to_empty = dir.path().join("to-empty");
+    std::os::unix::fs::symlink(&empty, &to_empty).unwrap();
+    assert_eq!(build(&ev, &to_empty).status.code(), Some(0));
+    assert!(empty.join("index.html").is_file());
+    let to_site = dir.path().join("to-site");
+    std::os::unix::fs::symlink(&site, &to_site).unwrap();
+    assert_eq!(build(&ev, &to_site).status.code(), Some(0));
+    assert!(std::fs::symlink_metadata(&to_site)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+
+    // Nothing is left beside the sites: no staging folder survives.
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_stale_staging_folder_of_a_killed_site_build_is_removed_by_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    small_evidence(&ev);
+    let stale = dir.path().join(".s.evidence-site-killed");
+    std::fs::create_dir_all(stale.join("lessons")).unwrap();
+    std::fs::write(stale.join("index.html"), "half").unwrap();
+    let mut cmd = evidence(&ev);
+    cmd.arg("site").arg(dir.path().join("s"));
+    assert_eq!(within_a_minute(cmd).status.code(), Some(0));
+    assert!(!stale.exists());
+}
+
+#[test]
+fn a_killed_merge_is_rolled_back_by_the_next_and_named_by_check_meanwhile() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = dir.path().join("session");
+    let added = small_evidence(&session);
+    // What a merge killed after its first file leaves: its journal, that
+    // file in place, and a draft of the next.
+    let dest = dir.path().join("dest");
+    std::fs::create_dir_all(dest.join("day53-pinned")).unwrap();
+    let rel: Vec<String> = added
+        .iter()
+        .map(|p| format!("{}\n", p.strip_prefix(&session).unwrap().display()))
+        .collect();
+    std::fs::write(dest.join(evidence::merge::JOURNAL), rel.concat()).unwrap();
+    let first = dest.join(added[0].strip_prefix(&session).unwrap());
+    std::fs::copy(&added[0], &first).unwrap();
+    let draft = dest.join("day53-pinned/.evidence-merge-x.partial");
+    std::fs::write(&draft, "half").unwrap();
+    let mut check = evidence(&dest);
+    check.arg("check");
+    let out = within_a_minute(check);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("a merge was killed part way"),
+        "{}",
+        stderr(&out)
+    );
+
+    let merged = evidence::merge::merge(&[session.clone()], &dest, &mut || {}).unwrap();
+    assert_eq!(
+        merged[0].new, 2,
+        "the half-merged transcript was removed and merged again"
+    );
+    assert!(!dest.join(evidence::merge::JOURNAL).exists() && !draft.exists());
+    let mut check = evidence(&dest);
+    check.arg("check");
+    let out = within_a_minute(check);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn two_merges_at_once_never_let_in_one_run_twice() {
+    for _ in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        let (p, q) = (dir.path().join("p"), dir.path().join("q"));
+        let run = small_evidence(&p);
+        // Q: P's first run under another name.
+        std::fs::create_dir_all(q.join("day53-pinned")).unwrap();
+        let text = std::fs::read_to_string(&run[0]).unwrap();
+        let name = run[0]
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace("-h200-cxx", "-h200-cxx-again");
+        let copy = q.join("day53-pinned").join(name);
+        std::fs::write(&copy, &text).unwrap();
+        evidence::twin::write(&copy, &text).unwrap();
+        let dest = dir.path().join("dest");
+        let spawn = |src: &Path| {
+            Command::new(env!("CARGO_BIN_EXE_evidence"))
+                .arg("--evidence")
+                .arg(&dest)
+                .arg("merge")
+                .arg(src)
+                .stderr(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn(&p), spawn(&q));
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let passed = [&a, &b].iter().filter(|o| o.status.success()).count();
+        assert_eq!(passed, 1, "{}\n{}", stderr(&a), stderr(&b));
+        let mut check = evidence(&dest);
+        check.arg("check");
+        let out = within_a_minute(check);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_merge_reports_every_source_s_problems_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let m1 = dir.path().join("m1");
+    small_evidence(&m1);
+    std::fs::write(m1.join("day53-pinned/stray.log"), "x").unwrap();
+    std::fs::write(m1.join("notes.txt"), "x").unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .arg("--evidence")
+        .arg(dir.path().join("dest"))
+        .arg("merge")
+        .arg(&m1)
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("no transcripts to merge"), "{err}");
+    assert!(err.contains("stray.log") && err.contains("notes.txt"), "{err}");
+}
