@@ -75,7 +75,10 @@ enum Command {
     /// .txt and .json files alone. Nothing is replaced: a name the evidence
     /// or an earlier DIR has with other bytes is a clash, and a file there
     /// byte for byte is skipped, so merging again is harmless. New files are
-    /// written whole, each transcript before its twin.
+    /// written whole, each transcript before its twin. The evidence folder is
+    /// locked for the whole merge; a merge killed part way leaves a journal
+    /// (EVIDENCE/.merge-journal), and the next merge removes what it added
+    /// first, so the evidence gets all of a merge or none of it.
     ///
     /// Exit status: 0 when merged; 1, with nothing written, when anything is
     /// refused (one line for each problem, naming its file), or when a DIR

@@ -435,6 +435,7 @@ pub fn record(req: &Request) -> Result<Recorded, Error> {
     let watch = Watch {
         timeout: req.timeout,
         grace: req.grace,
+        output_cap: crate::capped::record_cap(opening.len()),
     };
     let unfinished = |ending: &Ending, source| Error::Unfinished {
         path: path.clone(),

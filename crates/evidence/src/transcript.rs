@@ -401,11 +401,11 @@ pub fn is_run_name(name: &str) -> bool {
 pub fn misnamed(path: &Path) -> Option<String> {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let stem = name.strip_suffix(".txt").or_else(|| name.strip_suffix(".json"));
-    let fits = stem.and_then(|s| s.split_once('-')).is_some_and(|(year, rest)| {
-        year.bytes().all(|b| b.is_ascii_digit())
-            && rest
-                .split_once('Z')
-                .is_some_and(|(_, run)| run.strip_prefix('-').is_some_and(is_run_name))
+    // Only the characters and the length are held here; where the date and
+    // the run's name stand is [`place`]'s to say, once the header is read.
+    let longest = "2026-11-30T054300Z-".len() + MAX_RUN_NAME;
+    let fits = stem.is_some_and(|s| {
+        s.len() <= longest && s.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
     });
     if fits {
         return None;

@@ -325,6 +325,62 @@ fn a_recorder_killed_mid_run_leaves_the_header_and_the_lines_so_far_and_ends_the
     assert!(!path.with_extension("json").exists());
 }
 
+#[test]
+fn a_recorder_killed_mid_run_ends_what_its_program_started_too() {
+    let dir = scratch();
+    // The shell stays (no exec), so `sleep` is a grandchild of the recorder,
+    // which PR_SET_PDEATHSIG alone never reached.
+    let cmd = recorder(
+        dir.path(),
+        "t",
+        &[],
+        &["sh", "-c", "sleep 30 & echo $!; echo started; wait"],
+    );
+    let mut child = spawn(cmd);
+    let (_, text) = transcript_holding(dir.path(), "started");
+    let sleep = text
+        .split("# ---\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_ends(&sleep, "the program's own child, whose recorder was killed");
+}
+
+#[test]
+fn a_program_printing_past_the_cap_is_ended_there_and_its_transcript_read_whole() {
+    let dir = scratch();
+    let out = recorder(
+        dir.path(),
+        "flood",
+        &[],
+        &[
+            "sh",
+            "-c",
+            "echo begins; yes 0123456789abcdef0123456789abcdef | head -c 40000000",
+        ],
+    )
+    .output()
+    .unwrap();
+    let (path, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(137), "{err}");
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(size <= evidence::capped::TRANSCRIPT_CAP, "{size} bytes");
+    let (text, t) = parsed(&path);
+    assert!(
+        text.contains("# ended by: the recorder's SIGKILL, as the output reached the"),
+        "{}",
+        &text[..900]
+    );
+    assert_eq!(t.header.exit_code, 137);
+    let (code, said) = check(dir.path());
+    assert_eq!(code, Some(0), "{said}");
+}
+
 /// Stops a recorder whose program printed `ready` with signal `name`, and
 /// returns its output, the transcript's path and text.
 fn stop_recorder(dir: &Path, options: &[&str], program: &str, name: &str) -> (Output, PathBuf, String) {

@@ -201,7 +201,7 @@ fn it_replaces_a_site_it_wrote_and_refuses_any_other_folder() {
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert_eq!(
-        stderr.matches("Not a directory").count(),
+        stderr.matches("not a folder").count(),
         1,
         "the cause once: {stderr}"
     );
@@ -340,4 +340,28 @@ fn unexplained_failures_failed_runs_and_toolkits_each_show() {
         page.contains("<span class=\"verdict fails\">fails</span>"),
         "the run's own page says it fails"
     );
+}
+
+#[test]
+fn one_gpu_spelled_two_ways_gets_charts_of_its_own_for_each_spelling() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    copy_runs(&ev, "day10-block-sizes", "h200-cxx", 1);
+    // The same GPU without "NVIDIA": its charts' names would be the same word.
+    let text = std::fs::read_to_string(
+        repository().join("evidence/day10-block-sizes/2026-12-01T213007Z-h200-rust.txt"),
+    )
+    .unwrap()
+    .replace("# gpu: NVIDIA H200 (compute", "# gpu: H200 (compute");
+    let path = ev.join("day10-block-sizes/2026-12-01T213007Z-h200-rust.txt");
+    std::fs::write(&path, &text).unwrap();
+    evidence::twin::write(&path, &text).unwrap();
+    let out = tmp.path().join("site");
+    site::build(&repository(), &ev, &out).unwrap();
+    let plots: Vec<String> = std::fs::read_dir(out.join("plots"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(plots.iter().any(|p| p.ends_with("-2.svg")), "{plots:?}");
 }

@@ -38,6 +38,8 @@ pub enum Stopper {
     Recorder(i32),
     /// The transcript could not be written, so the program was killed.
     Unwritable,
+    /// The program printed this many bytes, the most a transcript keeps.
+    OutputCap(u64),
 }
 
 /// How the recorded program ended, and what the recorder did to it.
@@ -87,6 +89,13 @@ impl Ending {
                 "the recorder's SIGKILL, as the transcript could not be written".to_string()
             }
             Stopper::Unwritable => "the program itself, as the transcript could not be written".to_string(),
+            Stopper::OutputCap(cap) if killed_by == Some(libc::SIGKILL) => format!(
+                "the recorder's SIGKILL, as the output reached the {cap}-byte cap \
+                 (what it printed up to the cap is kept)"
+            ),
+            Stopper::OutputCap(cap) => {
+                format!("the program itself, as its output reached the {cap}-byte cap")
+            }
         })
     }
 
@@ -167,14 +176,93 @@ impl Group {
     /// while the group's id is still its own, marks the group closed and
     /// wakes the timers, then reaps the leader.
     fn wait(&self, child: &mut Child) -> io::Result<ExitStatus> {
-        wait_unreaped(child.id())?;
+        self.wait_guarded(child, Guard { pid: -1, tell: None })
+    }
+
+    /// [`Group::wait`], standing `guard` down once the group is killed and
+    /// before the leader is reaped, while the group's id is still its own.
+    fn wait_guarded(&self, child: &mut Child, guard: Guard) -> io::Result<ExitStatus> {
+        if let Err(e) = wait_unreaped(child.id()) {
+            guard.stand_down();
+            return Err(e);
+        }
         {
             let mut state = self.lock();
             self.kill(libc::SIGKILL);
             state.reaped = true;
         }
+        guard.stand_down();
         self.ended.notify_all();
         child.wait()
+    }
+}
+
+/// A process forked from the recorder whose one task is to kill the
+/// program's group should the recorder die without ending it (`kill -9`):
+/// `PR_SET_PDEATHSIG` reaches only the program's first process, not what it
+/// started. It waits on a pipe whose writing end only the recorder holds;
+/// end of file without a byte first means the recorder died.
+struct Guard {
+    pid: libc::pid_t,
+    /// The recorder's end of the pipe: a byte on it stands the guard down.
+    tell: Option<io::PipeWriter>,
+}
+
+impl Guard {
+    /// Forks the guard of group `pgid`. Without one (fork failed) the
+    /// recording goes on as before, with only the first process tied to
+    /// the recorder.
+    fn start(pgid: i32) -> Guard {
+        let Ok((listen, tell)) = io::pipe() else {
+            return Guard { pid: -1, tell: None };
+        };
+        // SAFETY: the child calls only async-signal-safe functions
+        // (signal, close_range, read, kill, _exit) before it exits, as a
+        // fork of a process with threads must.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let fd = listen.as_raw_fd();
+            // SAFETY: as above; nothing here allocates or takes a lock.
+            unsafe {
+                for sig in STOP_SIGNALS {
+                    libc::signal(sig, libc::SIG_IGN);
+                }
+                // Every other descriptor goes, so the guard holds no pipe
+                // or file of the recording open.
+                if fd > 0 {
+                    libc::syscall(libc::SYS_close_range, 0, fd as u32 - 1, 0);
+                }
+                libc::syscall(libc::SYS_close_range, fd as u32 + 1, u32::MAX, 0);
+                let mut byte = 0u8;
+                let n = loop {
+                    let n = libc::read(fd, (&mut byte as *mut u8).cast(), 1);
+                    if n >= 0 || *libc::__errno_location() != libc::EINTR {
+                        break n;
+                    }
+                };
+                if n == 0 {
+                    libc::kill(-pgid, libc::SIGKILL);
+                }
+                libc::_exit(0);
+            }
+        }
+        Guard {
+            pid,
+            tell: (pid > 0).then_some(tell),
+        }
+    }
+
+    /// Stands the guard down and reaps it.
+    fn stand_down(mut self) {
+        if let Some(mut tell) = self.tell.take() {
+            let _ = tell.write_all(b"x");
+            drop(tell);
+            let mut status = 0;
+            // SAFETY: waits for the guard this recorder forked.
+            while unsafe { libc::waitpid(self.pid, &mut status, 0) } < 0
+                && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+            {}
+        }
     }
 }
 
@@ -217,6 +305,9 @@ fn ignored(sig: i32) -> bool {
 pub struct Watch {
     pub timeout: Option<Duration>,
     pub grace: Duration,
+    /// The most output kept; a program that prints more is killed there,
+    /// so the transcript stays one every reader takes whole.
+    pub output_cap: u64,
 }
 
 /// What went wrong running the program, as opposed to how it ended.
@@ -263,6 +354,9 @@ pub fn run(mut cmd: Command, file: File, watch: &Watch) -> Result<Ending, Failur
     let spawned = cmd.spawn();
     drop(cmd); // Close our copies of the pipe's writing end.
     let mut child = spawned.map_err(Failure::Start)?;
+    // Kills the group if the recorder itself is killed outright; told to
+    // stand down once the group has ended normally.
+    let guard = Guard::start(child.id() as i32);
     let group = Arc::new(Group {
         pgid: child.id() as i32,
         state: Mutex::new(State {
@@ -283,14 +377,17 @@ pub fn run(mut cmd: Command, file: File, watch: &Watch) -> Result<Ending, Failur
     // Held here too, so the byte that stops the copier never meets a pipe
     // without a reader (SIGPIPE) when the copier has already ended.
     let stop_pipe = Arc::new(stop_pipe);
+    let output_cap = watch.output_cap;
     let copier = {
         let group = Arc::clone(&group);
         let stop_pipe = Arc::clone(&stop_pipe);
         std::thread::spawn(move || {
             let mut reader = reader;
-            let copied = copy_until_stopped(&mut reader, &stop_pipe, file);
-            if copied.is_err() {
-                group.stop(Stopper::Unwritable, libc::SIGKILL);
+            let copied = copy_until_stopped(&mut reader, &stop_pipe, file, output_cap);
+            match copied {
+                Err(_) => group.stop(Stopper::Unwritable, libc::SIGKILL),
+                Ok(Copied::Capped) => group.stop(Stopper::OutputCap(output_cap), libc::SIGKILL),
+                Ok(Copied::All) => {}
             }
             // The reading end closes only now, after the SIGKILL: closed
             // first, a program writing into it could die of SIGPIPE before
@@ -309,7 +406,7 @@ pub fn run(mut cmd: Command, file: File, watch: &Watch) -> Result<Ending, Failur
             }
         })
     });
-    let status = group.wait(&mut child);
+    let status = group.wait_guarded(&mut child, guard);
     // The program has ended: what it wrote is in the pipe; read that, no more.
     let _ = stop_reading.write_all(b"x");
     signal_handle.close();
@@ -359,15 +456,27 @@ fn forward_signals(
     })
 }
 
+/// Whether the copier took all the program printed, or stopped at the cap.
+enum Copied {
+    All,
+    Capped,
+}
+
 /// At most this many reads once told to stop, so a process outside the
 /// group that keeps writing cannot hold the recording open.
 const READS_AFTER_STOP: usize = 16;
 
 /// Copies the program's output into `file` until the pipe closes, or, once
 /// a byte arrives on `stop`, until the pipe has nothing more to give.
-fn copy_until_stopped(pipe: &mut io::PipeReader, stop: &io::PipeReader, mut file: File) -> io::Result<()> {
+fn copy_until_stopped(
+    pipe: &mut io::PipeReader,
+    stop: &io::PipeReader,
+    mut file: File,
+    cap: u64,
+) -> io::Result<Copied> {
     let mut buf = vec![0u8; 64 * 1024];
     let mut reads_left: Option<usize> = None;
+    let mut room = cap;
     loop {
         let mut fds = [
             libc::pollfd {
@@ -395,16 +504,21 @@ fn copy_until_stopped(pipe: &mut io::PipeReader, stop: &io::PipeReader, mut file
         if fds[0].revents != 0 {
             let n = pipe.read(&mut buf)?;
             if n == 0 {
-                return Ok(());
+                return Ok(Copied::All);
             }
-            file.write_all(&buf[..n])?;
+            let kept = n.min(room as usize);
+            file.write_all(&buf[..kept])?;
+            room -= kept as u64;
+            if kept < n || room == 0 {
+                return Ok(Copied::Capped);
+            }
             match &mut reads_left {
-                Some(0) => return Ok(()),
+                Some(0) => return Ok(Copied::All),
                 Some(left) => *left -= 1,
                 None => {}
             }
         } else if reads_left.is_some() {
-            return Ok(());
+            return Ok(Copied::All);
         }
         if fds[1].revents != 0 && reads_left.is_none() {
             reads_left = Some(READS_AFTER_STOP);

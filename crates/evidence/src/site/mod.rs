@@ -257,10 +257,20 @@ fn plot_charts(all: &[Transcript], lesson: &dyn lesson_spec::Lesson) -> Result<V
         .map(|t| t.header.gpu_name())
         .collect();
     let mut out = Vec::new();
+    // Two spellings of one GPU (`NVIDIA H200`, `H200`) make one word of a
+    // chart's name; the second spelling's charts are numbered, in name order.
+    let mut taken = BTreeSet::new();
     for gpu in gpus {
         for chart in plot::lesson_charts(all, lesson, Some(gpu))? {
+            let mut path = format!("plots/{}.svg", chart.stem);
+            for n in 2.. {
+                if taken.insert(path.clone()) {
+                    break;
+                }
+                path = format!("plots/{}-{n}.svg", chart.stem);
+            }
             out.push(SiteChart {
-                path: format!("plots/{}.svg", chart.stem),
+                path,
                 title: chart.title,
                 gpu: gpu.to_string(),
                 svg: chart.svg,
