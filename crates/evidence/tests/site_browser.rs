@@ -48,10 +48,10 @@ fn the_committed_evidence_s_site_passes_in_a_real_browser() {
         })
         .collect();
     let report = site_check::check(&Options {
-        site: out.clone(),
         start: site::INDEX.into(),
         screenshots,
         screenshot_dir: Some(shots_dir.clone()),
+        ..Options::new(&out)
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let problems: Vec<String> = report.problems.iter().map(|p| p.to_string()).collect();
@@ -100,10 +100,8 @@ fn a_planted_broken_link_fails_the_browser_check() {
     let out = tmp.path().join("site");
     site::build(&repository(), &ev, &out).unwrap();
     let options = Options {
-        site: out.clone(),
         start: site::INDEX.into(),
-        screenshots: Vec::new(),
-        screenshot_dir: None,
+        ..Options::new(&out)
     };
     let clean = site_check::check(&options).unwrap_or_else(|e| panic!("{e}"));
     assert!(clean.problems.is_empty(), "{:?}", clean.problems);

@@ -7,8 +7,11 @@
 //! and failed loads, broken links and fragments, requests that leave the
 //! site folder (the site must work offline), images that did not load or
 //! have no alt text, pages wider than the 390 px viewport, not exactly one
-//! `h1`, no `lang`, tables without `th`, and pages no link reaches. It can
-//! also take screenshots of pages at given widths.
+//! `h1`, no `lang`, tables without `th`, pages no link reaches, symlinks
+//! that lead out of the folder, a page that navigates away by itself, and a
+//! page that does not finish loading and running its scripts within a time
+//! limit (an endless script: the browser is then replaced and the crawl goes
+//! on). It can also take screenshots of pages at given widths.
 //!
 //! Not for: generating the site, checking its prose or HTML syntax, or
 //! sites served over http (a server's redirects and index pages are not
@@ -21,13 +24,18 @@ mod page;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use base64::Engine;
 use fantoccini::Client;
 use serde_json::json;
 
-use driver::{Driver, PHONE_HEIGHT, PHONE_WIDTH};
+use driver::{Browser, PHONE_HEIGHT, PHONE_WIDTH};
 use page::{Facts, Site};
+
+/// How long one page may take to load and answer the facts script, unless
+/// [`Options::page_timeout`] says otherwise.
+pub const DEFAULT_PAGE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What to check and what to photograph.
 #[derive(Debug, Clone)]
@@ -40,6 +48,23 @@ pub struct Options {
     pub screenshots: Vec<Shot>,
     /// Where screenshots go [default: the working directory].
     pub screenshot_dir: Option<PathBuf>,
+    /// How long one page may take to load, and then to answer the facts
+    /// script; a page past it is a problem, and the browser is replaced.
+    pub page_timeout: Duration,
+}
+
+impl Options {
+    /// The site in `site` from `index.html`, no screenshots, the default
+    /// page timeout.
+    pub fn new(site: impl Into<PathBuf>) -> Self {
+        Options {
+            site: site.into(),
+            start: "index.html".to_string(),
+            screenshots: Vec::new(),
+            screenshot_dir: None,
+            page_timeout: DEFAULT_PAGE_TIMEOUT,
+        }
+    }
 }
 
 /// A page, relative to the site folder, to photograph `width` CSS px wide.
@@ -129,59 +154,108 @@ pub fn check(opts: &Options) -> Result<Report, Error> {
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    let driver = Driver::start()?;
     let shot_dir = opts.screenshot_dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let timeout = opts.page_timeout;
     runtime.block_on(async {
-        let client = driver::open_session(&driver).await?;
-        let mut report = crawl(&client, &site, &opts.start).await;
+        let mut browser = Browser::open(timeout).await?;
+        let mut report = crawl(&mut browser, &site, &opts.start, timeout).await;
         if let Ok(report) = &mut report {
             for shot in shots {
-                let path = screenshot(&client, &site, shot, &shot_dir).await?;
+                let path = screenshot(&browser.client, &site, shot, &shot_dir).await?;
                 report.screenshots.push(path);
             }
         }
-        // Closing quits Chromium; the driver's drop ends what is left.
-        let _ = client.close().await;
+        browser.close().await;
         report
     })
 }
 
-/// Visits every page reachable from `start`, breadth first.
-async fn crawl(client: &Client, site: &Site, start: &str) -> Result<Report, Error> {
-    let webdriver = |page: &str| {
-        let page = page.to_string();
-        move |e: fantoccini::error::CmdError| Error::WebDriver {
-            page,
-            message: e.to_string(),
-        }
+/// What visiting one page gave.
+enum Visit {
+    /// Its facts and the browser log of its visit.
+    Seen(Box<Facts>, Vec<driver::LogEntry>),
+    /// It did not load, or did not answer the facts script, in time.
+    TimedOut,
+}
+
+/// Loads page `name` and reads its facts and the browser log, each step
+/// within `timeout` (chromedriver's own limits, and ours around them in
+/// case a busy page stops chromedriver answering at all).
+async fn visit(client: &Client, site: &Site, name: &str, timeout: Duration) -> Result<Visit, Error> {
+    let failed = |e: fantoccini::error::CmdError| Error::WebDriver {
+        page: name.to_string(),
+        message: e.to_string(),
     };
-    driver::set_viewport(client, PHONE_WIDTH, PHONE_HEIGHT)
-        .await
-        .map_err(webdriver(start))?;
+    // A margin for chromedriver to say "timeout" itself first.
+    let limit = timeout + Duration::from_secs(5);
+    let loaded = tokio::time::timeout(limit, client.goto(site.url_of(name).as_str())).await;
+    match loaded {
+        Err(_) => return Ok(Visit::TimedOut),
+        Ok(Err(e)) if e.is_timeout() => return Ok(Visit::TimedOut),
+        Ok(Err(e)) => return Err(failed(e)),
+        Ok(Ok(())) => {}
+    }
+    let value = match tokio::time::timeout(limit, client.execute_async(page::SCRIPT, vec![])).await {
+        Err(_) => return Ok(Visit::TimedOut),
+        Ok(Err(e)) if e.is_timeout() || e.is_script_timeout() => return Ok(Visit::TimedOut),
+        Ok(Err(e)) => return Err(failed(e)),
+        Ok(Ok(value)) => value,
+    };
+    let facts: Facts = serde_json::from_value(value).map_err(|e| Error::WebDriver {
+        page: name.to_string(),
+        message: format!("reading what the page script returned: {e}"),
+    })?;
+    let log = match tokio::time::timeout(limit, driver::browser_log(client)).await {
+        Err(_) => return Ok(Visit::TimedOut),
+        Ok(log) => log.map_err(failed)?,
+    };
+    Ok(Visit::Seen(Box::new(facts), log))
+}
+
+/// Visits every page reachable from `start`, breadth first.
+async fn crawl(browser: &mut Browser, site: &Site, start: &str, timeout: Duration) -> Result<Report, Error> {
     let mut report = Report::default();
+    let walk = site.walk().map_err(|e| Error::Site(site.root.clone(), e))?;
+    for escape in &walk.escapes {
+        report.problems.push(Problem {
+            page: escape.name.clone(),
+            message: format!("a symlink to {}, outside the site folder", escape.real.display()),
+        });
+    }
     let mut queue = VecDeque::from([start.to_string()]);
     let mut seen: HashSet<String> = queue.iter().cloned().collect();
     let mut ids: HashMap<String, HashSet<String>> = HashMap::new();
     let mut fragments = Vec::new();
     while let Some(name) = queue.pop_front() {
-        client
-            .goto(site.url_of(&name).as_str())
-            .await
-            .map_err(webdriver(&name))?;
-        let value = client
-            .execute_async(page::SCRIPT, vec![])
-            .await
-            .map_err(webdriver(&name))?;
-        let facts: Facts = serde_json::from_value(value).map_err(|e| Error::WebDriver {
-            page: name.clone(),
-            message: format!("reading what the page script returned: {e}"),
-        })?;
+        let (facts, log) = match visit(&browser.client, site, &name, timeout).await? {
+            Visit::Seen(facts, log) => (facts, log),
+            Visit::TimedOut => {
+                report.pages += 1;
+                report.problems.push(Problem {
+                    page: name.clone(),
+                    message: format!(
+                        "did not finish loading and running its scripts within {} s \
+                         (an endless script?); its other checks were not made",
+                        timeout.as_secs_f64()
+                    ),
+                });
+                // A page that keeps its renderer busy may keep the whole
+                // browser from answering: the next page gets a fresh one.
+                browser.replace(timeout).await?;
+                continue;
+            }
+        };
         if facts.inner_width != u64::from(PHONE_WIDTH) {
             return Err(Error::Viewport(facts.inner_width));
         }
-        let log = driver::browser_log(client).await.map_err(webdriver(&name))?;
-        let found = page::examine(site, &name, &facts, &log);
         report.pages += 1;
+        // The facts are another document's when the page went elsewhere
+        // by itself (a script setting location): that is the problem.
+        if let Some(problem) = page::navigated_away(site, &name, &facts) {
+            report.problems.push(problem);
+            continue;
+        }
+        let found = page::examine(site, &name, &facts, &log);
         report.links += facts.links.len();
         report.images += facts.images.len();
         report.problems.extend(found.problems);
@@ -194,9 +268,8 @@ async fn crawl(client: &Client, site: &Site, start: &str) -> Result<Report, Erro
         ids.insert(name, facts.ids.into_iter().collect());
     }
     report.problems.extend(page::missing_fragments(&fragments, &ids));
-    let orphans = site.html_files().map_err(|e| Error::Site(site.root.clone(), e))?;
     report.problems.extend(
-        orphans
+        walk.pages
             .into_iter()
             .filter(|name| !seen.contains(name))
             .map(|page| Problem {

@@ -29,6 +29,19 @@ struct Cli {
     /// Where screenshots go, as <page, / as ->-<width>.png.
     #[arg(long, value_name = "DIR", default_value = ".")]
     screenshot_dir: PathBuf,
+    /// How long one page may take to load, and then to run the check's
+    /// script, in seconds; a page past it is a problem (an endless script),
+    /// and the check goes on in a fresh browser.
+    #[arg(long, value_name = "SECONDS", default_value_t = site_check::DEFAULT_PAGE_TIMEOUT.as_secs_f64(),
+          value_parser = parse_seconds)]
+    page_timeout: f64,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s <= 3600.0)
+        .ok_or_else(|| format!("`{text}` is not a number of seconds between 0 and 3600"))
 }
 
 fn parse_shot(text: &str) -> Result<Shot, String> {
@@ -78,6 +91,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         start: cli.start,
         screenshots: cli.screenshots,
         screenshot_dir: Some(cli.screenshot_dir),
+        page_timeout: std::time::Duration::from_secs_f64(cli.page_timeout),
     };
     let report = site_check::check(&opts).with_context(|| format!("checking {}", cli.dir.display()))?;
     for path in &report.screenshots {

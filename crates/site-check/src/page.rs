@@ -16,6 +16,9 @@ pub(crate) const SCRIPT: &str = include_str!("page.js");
 /// What page.js returns.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Facts {
+    /// The document's own URL, without its fragment: another page's or
+    /// file's when the page navigated away by itself.
+    pub(crate) url: String,
     pub(crate) lang: String,
     pub(crate) h1: u64,
     pub(crate) tables_without_th: u64,
@@ -53,6 +56,9 @@ enum Target {
     Inside(String, PathBuf),
     /// A `file:` path outside the site folder.
     OutsideFolder(PathBuf),
+    /// A name inside the site folder that is a symlink (or lies under
+    /// one) to the real path outside it.
+    Escapes(String, PathBuf),
     /// A network request: no reader offline gets it.
     Network,
     /// Nothing fetched: `mailto:`, `data:`, `javascript:`, ...
@@ -79,7 +85,10 @@ impl Site {
         match url.scheme() {
             "file" => match url.to_file_path() {
                 Ok(path) => match path.strip_prefix(&self.root) {
-                    Ok(rel) => Target::Inside(name_of(rel), path.clone()),
+                    Ok(rel) => match self.escape_of(&path) {
+                        Some(real) => Target::Escapes(name_of(rel), real),
+                        None => Target::Inside(name_of(rel), path.clone()),
+                    },
                     Err(_) => Target::OutsideFolder(path),
                 },
                 Err(()) => Target::OutsideFolder(PathBuf::from(url.path())),
@@ -89,9 +98,20 @@ impl Site {
         }
     }
 
+    /// Where `path`, inside the site folder by name, really is when that
+    /// is outside it (through a symlink); `None` for a path that stays
+    /// inside, or does not exist.
+    fn escape_of(&self, path: &Path) -> Option<PathBuf> {
+        let real = path.canonicalize().ok()?;
+        (!real.starts_with(&self.root)).then_some(real)
+    }
+
     /// Whether fetching `url` leaves the site folder.
     fn is_outside(&self, url: &str) -> bool {
-        matches!(self.target(url), Target::Network | Target::OutsideFolder(_))
+        matches!(
+            self.target(url),
+            Target::Network | Target::OutsideFolder(_) | Target::Escapes(..)
+        )
     }
 
     /// `url` as a reader of a report wants it: a name in the site for a
@@ -103,25 +123,63 @@ impl Site {
         }
     }
 
-    /// Every HTML file under the site folder, by name, sorted.
-    pub(crate) fn html_files(&self) -> std::io::Result<Vec<String>> {
-        let mut names = Vec::new();
+    /// Every HTML file under the site folder, by name, sorted, and every
+    /// symlink whose target is outside it (not followed). A symlinked folder
+    /// that stays inside is walked once, however many links lead to it.
+    pub(crate) fn walk(&self) -> std::io::Result<Walk> {
+        let mut walk = Walk {
+            pages: Vec::new(),
+            escapes: Vec::new(),
+        };
         let mut folders = vec![self.root.clone()];
+        let mut walked: HashSet<PathBuf> = HashSet::from([self.root.clone()]);
         while let Some(folder) = folders.pop() {
             for entry in std::fs::read_dir(&folder)? {
-                let path = entry?.path();
-                if path.is_dir() {
-                    folders.push(path);
-                } else if is_html(&path) {
-                    if let Ok(rel) = path.strip_prefix(&self.root) {
-                        names.push(name_of(rel));
+                let entry = entry?;
+                let path = entry.path();
+                let Ok(rel) = path.strip_prefix(&self.root) else {
+                    continue;
+                };
+                let name = name_of(rel);
+                if entry.file_type()?.is_symlink() {
+                    match path.canonicalize() {
+                        Ok(real) if !real.starts_with(&self.root) => {
+                            walk.escapes.push(Escape { name, real });
+                            continue;
+                        }
+                        // A dangling link is a file that is not there: a
+                        // link to it is broken, which the link says.
+                        Err(_) => continue,
+                        Ok(_) => {}
                     }
+                }
+                if path.is_dir() {
+                    if let Ok(real) = path.canonicalize() {
+                        if walked.insert(real) {
+                            folders.push(path);
+                        }
+                    }
+                } else if is_html(&path) {
+                    walk.pages.push(name);
                 }
             }
         }
-        names.sort();
-        Ok(names)
+        walk.pages.sort();
+        walk.escapes.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(walk)
     }
+}
+
+/// What [`Site::walk`] found.
+pub(crate) struct Walk {
+    pub(crate) pages: Vec<String>,
+    pub(crate) escapes: Vec<Escape>,
+}
+
+/// A symlink in the site whose target is outside its folder.
+pub(crate) struct Escape {
+    pub(crate) name: String,
+    pub(crate) real: PathBuf,
 }
 
 fn name_of(rel: &Path) -> String {
@@ -215,6 +273,14 @@ pub(crate) fn examine(site: &Site, name: &str, facts: &Facts, log: &[LogEntry]) 
                     problems.push(say(format!("link outside the site folder: {}", path.display())));
                 }
             }
+            Target::Escapes(target, real) => {
+                if reported.insert(link) {
+                    problems.push(say(format!(
+                        "link to {target}, a symlink to {}, outside the site folder",
+                        real.display()
+                    )));
+                }
+            }
             Target::Network => {
                 if reported.insert(link) {
                     problems.push(say(format!("external link {link}: the site must work offline")));
@@ -265,6 +331,23 @@ pub(crate) fn examine(site: &Site, name: &str, facts: &Facts, log: &[LogEntry]) 
     }
     found.problems = problems;
     found
+}
+
+/// The problem with page `name` when its facts are of another document: a
+/// script (or a refresh) took the browser elsewhere before they were read.
+pub(crate) fn navigated_away(site: &Site, name: &str, facts: &Facts) -> Option<Problem> {
+    let message = match site.target(&facts.url) {
+        Target::Inside(other, _) if other == name => return None,
+        Target::Inside(other, _) => format!("the page navigated by itself to {other}; it was not checked"),
+        _ => format!(
+            "the page navigated by itself out of the site folder, to {}; it was not checked",
+            facts.url
+        ),
+    };
+    Some(Problem {
+        page: name.to_string(),
+        message,
+    })
 }
 
 /// `#fragment`'s text as ids are written: `%20` is a space.

@@ -5,6 +5,7 @@
 mod support;
 
 use std::path::Path;
+use std::time::Duration;
 
 use site_check::{Options, Problem, Report};
 use support::{good_site, page, write};
@@ -19,13 +20,24 @@ fn site() -> TempDir {
 /// The check of the site in `dir` from index.html; a setup error (no
 /// Chromium) fails the test with its one line.
 pub fn check(dir: &Path) -> Report {
+    site_check::check(&Options::new(dir)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The check with a short page timeout, in a thread of its own, which must
+/// return within `deadline`: a hang fails the test rather than holding it.
+fn check_within(dir: &Path, page_timeout: Duration, deadline: Duration) -> Report {
     let opts = Options {
-        site: dir.to_path_buf(),
-        start: "index.html".into(),
-        screenshots: Vec::new(),
-        screenshot_dir: None,
+        page_timeout,
+        ..Options::new(dir)
     };
-    site_check::check(&opts).unwrap_or_else(|e| panic!("{e}"))
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(site_check::check(&opts));
+    });
+    match rx.recv_timeout(deadline) {
+        Ok(result) => result.unwrap_or_else(|e| panic!("{e}")),
+        Err(_) => panic!("site-check did not return within {} s", deadline.as_secs()),
+    }
 }
 
 /// Asserts that the report holds exactly one problem, on `page`, whose
@@ -179,10 +191,8 @@ fn an_orphan_page_is_reported() {
 fn a_missing_start_page_is_a_setup_error() {
     let dir = site();
     let opts = site_check::Options {
-        site: dir.path().to_path_buf(),
         start: "start.html".into(),
-        screenshots: Vec::new(),
-        screenshot_dir: None,
+        ..Options::new(dir.path())
     };
     let e = site_check::check(&opts).expect_err("no start.html");
     assert!(matches!(e, site_check::Error::StartPage(_)), "{e}");
@@ -193,8 +203,6 @@ fn screenshots_are_pngs_of_the_asked_widths() {
     let dir = site();
     let shots = tempfile::tempdir().expect("a temporary folder");
     let opts = site_check::Options {
-        site: dir.path().to_path_buf(),
-        start: "index.html".into(),
         screenshots: [("index.html", 1280), ("guide/a.html", 390)]
             .map(|(page, width)| site_check::Shot {
                 page: page.into(),
@@ -202,6 +210,7 @@ fn screenshots_are_pngs_of_the_asked_widths() {
             })
             .to_vec(),
         screenshot_dir: Some(shots.path().join("out")),
+        ..Options::new(dir.path())
     };
     let report = site_check::check(&opts).unwrap_or_else(|e| panic!("{e}"));
     let expected = [("index-1280.png", 1280), ("guide-a-390.png", 390)];
@@ -214,4 +223,104 @@ fn screenshots_are_pngs_of_the_asked_widths() {
         let png_width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
         assert_eq!(png_width, width, "{name}");
     }
+}
+
+/// A page whose script never ends is named, within its timeout, and the
+/// crawl goes on past it in a fresh browser (issue 31's defect 13: it hung
+/// the check past 150 s).
+#[test]
+fn a_page_with_an_endless_script_times_out_by_name_and_the_rest_is_checked() {
+    let dir = site();
+    write(
+        dir.path(),
+        "guide/a.html",
+        &page(
+            "A",
+            "<a href=\"../index.html\">H</a> <a href=\"../b.html\">B</a>\n<script>while (true) {}</script>",
+        ),
+    );
+    // b.html, after it in the crawl, holds a fault of its own: it is
+    // checked, in the fresh browser.
+    write(
+        dir.path(),
+        "b.html",
+        &page(
+            "B",
+            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><img src=\"pic.svg\">",
+        ),
+    );
+    let report = check_within(dir.path(), Duration::from_secs(3), Duration::from_secs(90));
+    let lines: Vec<String> = report.problems.iter().map(Problem::to_string).collect();
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("guide/a.html: did not finish loading and running its scripts within 3 s"),
+        "{lines:#?}"
+    );
+    assert_eq!(lines[1], "b.html: image pic.svg has no alt text", "{lines:#?}");
+    assert_eq!(report.pages, 3);
+}
+
+/// A script that takes the browser out of the folder is named; the facts
+/// read then (the other file's) are not reported as the page's own (issue
+/// 31: it showed as "no lang" and "0 h1 elements").
+#[test]
+fn a_page_that_navigates_out_of_the_folder_is_reported() {
+    let dir = site();
+    write(
+        dir.path(),
+        "guide/a.html",
+        &page(
+            "A",
+            "<a href=\"../index.html\">H</a> <a href=\"../b.html\">B</a>\n\
+             <script>location.href = \"file:///etc/passwd\";</script>",
+        ),
+    );
+    let report = check_within(dir.path(), Duration::from_secs(10), Duration::from_secs(90));
+    assert_one_problem(
+        &report,
+        "guide/a.html",
+        "navigated by itself out of the site folder, to file:///etc/passwd",
+    );
+}
+
+/// A page and a folder in the site that are symlinks out of it are named,
+/// and so is the link to the page, which is not followed (before, the page
+/// outside was checked as the site's own and the folder's pages as orphans).
+#[test]
+fn symlinks_that_leave_the_folder_are_reported_and_not_followed() {
+    let dir = site();
+    let outside = tempfile::tempdir().expect("a temporary folder");
+    write(outside.path(), "secret.html", &page("Secret", ""));
+    write(outside.path(), "docs/page.html", &page("Docs", ""));
+    let real = outside.path().canonicalize().unwrap();
+    std::os::unix::fs::symlink(real.join("secret.html"), dir.path().join("leak.html")).unwrap();
+    std::os::unix::fs::symlink(real.join("docs"), dir.path().join("docs")).unwrap();
+    write(
+        dir.path(),
+        "b.html",
+        &page(
+            "B",
+            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a> <a href=\"leak.html\">L</a>",
+        ),
+    );
+    let report = check(dir.path());
+    let mut lines: Vec<String> = report.problems.iter().map(Problem::to_string).collect();
+    lines.sort();
+    let secret = real.join("secret.html");
+    let docs = real.join("docs");
+    assert_eq!(
+        lines,
+        vec![
+            format!(
+                "b.html: link to leak.html, a symlink to {}, outside the site folder",
+                secret.display()
+            ),
+            format!("docs: a symlink to {}, outside the site folder", docs.display()),
+            format!(
+                "leak.html: a symlink to {}, outside the site folder",
+                secret.display()
+            ),
+        ]
+    );
+    assert_eq!(report.pages, 3, "the page outside was visited");
 }
