@@ -239,25 +239,29 @@ fn a_page_with_an_endless_script_times_out_by_name_and_the_rest_is_checked() {
             "<a href=\"../index.html\">H</a> <a href=\"../b.html\">B</a>\n<script>while (true) {}</script>",
         ),
     );
-    // b.html, after it in the crawl, holds a fault of its own: it is
-    // checked, in the fresh browser.
+    // b.html, after it in the crawl, holds a fault only a browser sees: it
+    // is checked, in the fresh browser.
     write(
         dir.path(),
         "b.html",
         &page(
             "B",
-            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><img src=\"pic.svg\">",
+            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><script>console.error(\"after\");</script>",
         ),
     );
     let report = check_within(dir.path(), Duration::from_secs(3), Duration::from_secs(90));
     let lines: Vec<String> = report.problems.iter().map(Problem::to_string).collect();
     assert_eq!(lines.len(), 2, "{lines:#?}");
     assert!(
-        lines[0].starts_with("guide/a.html: did not finish loading and running its scripts within 3 s"),
+        lines[0].starts_with("b.html: console error: ") && lines[0].contains("after"),
         "{lines:#?}"
     );
-    assert_eq!(lines[1], "b.html: image pic.svg has no alt text", "{lines:#?}");
-    assert_eq!(report.pages, 3);
+    assert!(
+        lines[1].starts_with("guide/a.html: did not finish loading and running its scripts within 3 s"),
+        "{lines:#?}"
+    );
+    // b.html was visited after guide/a.html, in the fresh browser.
+    assert_eq!(report.browsed, vec!["index.html", "guide/a.html", "b.html"]);
 }
 
 /// A script that takes the browser out of the folder is named; the facts
@@ -323,4 +327,89 @@ fn symlinks_that_leave_the_folder_are_reported_and_not_followed() {
         ]
     );
     assert_eq!(report.pages, 3, "the page outside was visited");
+}
+
+/// A request a script makes, which no HTML names, is seen in the browser.
+#[test]
+fn a_request_a_script_makes_outside_the_folder_is_reported() {
+    let dir = site();
+    let body = "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a>\n\
+                <script>fetch(\"https://example.com/data.json\").catch(() => {});</script>";
+    write(dir.path(), "b.html", &page("B", body));
+    let report = check(dir.path());
+    let message = assert_one_problem(&report, "b.html", "outside the site folder");
+    assert!(message.contains("https://example.com/data.json"), "{message}");
+}
+
+/// The good site with a folder `runs/` of `n` pages of one kind, each
+/// linked from the index; page `k` gets `extra` after its heading.
+fn site_with_many_pages(n: usize, fault: Option<(usize, &str)>) -> TempDir {
+    let dir = site();
+    let mut links = String::new();
+    for i in 0..n {
+        let name = format!("runs/p{i:02}.html");
+        links.push_str(&format!("<a href=\"{name}\">{i}</a> "));
+        let extra = match fault {
+            Some((k, extra)) if k == i => extra,
+            _ => "",
+        };
+        let body = format!("<a href=\"../index.html\">Home</a>{extra}\n<pre>run {i}\nline two</pre>");
+        write(dir.path(), &name, &page(&format!("Run {i}"), &body));
+    }
+    let index = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        index.replacen("</p>", &format!("</p>\n<p>{links}</p>"), 1),
+    )
+    .unwrap();
+    dir
+}
+
+fn check_sampled(dir: &Path) -> Report {
+    let opts = Options {
+        browse: site_check::Browse::Sample,
+        ..Options::new(dir)
+    };
+    site_check::check(&opts).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A sample of a large folder of one kind is its first page and its
+/// riskiest; every page's HTML is still read.
+#[test]
+fn a_sample_browses_a_large_folder_s_first_and_riskiest_pages_only() {
+    let dir = site_with_many_pages(20, Some((7, "<pre>a line longer than any other run's</pre>")));
+    let report = check_sampled(dir.path());
+    assert_eq!(report.problems, vec![]);
+    assert_eq!(report.pages, 23);
+    assert_eq!(
+        report.browsed,
+        vec![
+            "index.html",
+            "guide/a.html",
+            "b.html",
+            "runs/p00.html",
+            "runs/p07.html"
+        ]
+    );
+}
+
+/// A page wider than a phone in a large folder of one kind fails the
+/// sampled check too: what makes it wide (a word no line can break) makes
+/// it the folder's riskiest page, which the browser lays out.
+#[test]
+fn a_page_wider_than_a_phone_among_many_of_its_kind_is_reported_by_a_sample() {
+    let word = "x".repeat(120);
+    let dir = site_with_many_pages(20, Some((13, &format!("<p>{word}</p>"))));
+    let report = check_sampled(dir.path());
+    assert_one_problem(&report, "runs/p13.html", "wider than the 390 px viewport");
+    assert!(report.browsed.len() <= 6, "{:?}", report.browsed);
+
+    let cells = "<td>wide-cell-of-text</td>".repeat(30);
+    let table = format!("<table><tr><th>h</th></tr><tr>{cells}</tr></table>");
+    let dir = site_with_many_pages(20, Some((4, &table)));
+    assert_one_problem(
+        &check_sampled(dir.path()),
+        "runs/p04.html",
+        "wider than the 390 px viewport",
+    );
 }
