@@ -67,8 +67,6 @@ for line in sys.stdin:
         shutil.copy(exe, f".evidence-bin/tests/{pkg}-on_gpu")
         print(f".evidence-bin/tests/{pkg}-on_gpu")
 '
-# Debug sections are most of each file and travel to the GPU machine within a
-# size limit; the code and its symbols stay.
-find .evidence-bin -type f -exec strip --strip-debug {} +
-du -sh .evidence-bin
-ls .evidence-bin .evidence-bin/tests
+# The layout gpu-session.sh reads checked, the ELF files stripped of their
+# debug sections, and the folder listed.
+ci/finish-evidence-bin.sh .evidence-bin

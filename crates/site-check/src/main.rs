@@ -11,9 +11,9 @@ use site_check::{Options, Shot};
 /// Check a static HTML site (pages read from file://) in headless Chromium,
 /// 390 CSS px wide.
 ///
-/// Prints `N pages, M links, K images: no problems`, or each problem on a
-/// line of its own and exits 1. Needs chromium and chromedriver on PATH
-/// (ci/provision-browser.sh).
+/// Prints `N pages (B in the browser), M links, K images: no problems`, or
+/// each problem on a line of its own and exits 1. Needs chromium and
+/// chromedriver on PATH (ci/provision-browser.sh).
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -29,6 +29,32 @@ struct Cli {
     /// Where screenshots go, as <page, / as ->-<width>.png.
     #[arg(long, value_name = "DIR", default_value = ".")]
     screenshot_dir: PathBuf,
+    /// How long one page may take to load, and then to run the check's
+    /// script, in seconds; a page past it is a problem (an endless script),
+    /// and the check goes on in a fresh browser.
+    #[arg(long, value_name = "SECONDS", default_value_t = site_check::DEFAULT_PAGE_TIMEOUT.as_secs_f64(),
+          value_parser = parse_seconds)]
+    page_timeout: f64,
+    /// Which pages the browser visits: every page, or for a site of many
+    /// pages of few kinds a sample (each small folder whole, and of each
+    /// large one its first page and its riskiest: the longest <pre> line,
+    /// the longest word, the widest table, the most bytes). Every page's
+    /// HTML is checked either way.
+    #[arg(long, value_enum, default_value_t = BrowseArg::Every)]
+    browse: BrowseArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum BrowseArg {
+    Every,
+    Sample,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s <= 3600.0)
+        .ok_or_else(|| format!("`{text}` is not a number of seconds between 0 and 3600"))
 }
 
 fn parse_shot(text: &str) -> Result<Shot, String> {
@@ -78,6 +104,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         start: cli.start,
         screenshots: cli.screenshots,
         screenshot_dir: Some(cli.screenshot_dir),
+        page_timeout: std::time::Duration::from_secs_f64(cli.page_timeout),
+        browse: match cli.browse {
+            BrowseArg::Every => site_check::Browse::Every,
+            BrowseArg::Sample => site_check::Browse::Sample,
+        },
     };
     let report = site_check::check(&opts).with_context(|| format!("checking {}", cli.dir.display()))?;
     for path in &report.screenshots {
@@ -85,8 +116,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     if report.problems.is_empty() {
         println!(
-            "{} pages, {} links, {} images: no problems",
-            report.pages, report.links, report.images
+            "{} pages ({} in the browser), {} links, {} images: no problems",
+            report.pages,
+            report.browsed.len(),
+            report.links,
+            report.images
         );
         return Ok(ExitCode::SUCCESS);
     }

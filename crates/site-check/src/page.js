@@ -1,4 +1,7 @@
-// What site-check reads from one loaded page, in one WebDriver call.
+// What site-check reads from one loaded page, in one WebDriver call: what
+// only a browser knows (the page's own URL, its layout width, which images
+// loaded, what it fetched, its scripts' doings included); what the HTML
+// says is read without a browser (html.rs).
 // Every URL is absolute (resolved against the page), as the browser would
 // request it. Run asynchronously: a loaded machine can answer navigation
 // before the load event (seen with a stylesheet in the body), and the facts
@@ -30,21 +33,14 @@ const collect = () => {
   for (const e of performance.getEntriesByType("resource")) add("request", e.name);
   return {
     url: location.href.split("#")[0],
-    lang: (document.documentElement.getAttribute("lang") || "").trim(),
-    h1: document.getElementsByTagName("h1").length,
-    tables_without_th: [...document.querySelectorAll("table")].filter((t) => !t.querySelector("th")).length,
     scroll_width: scrollWidth,
     inner_width: innerWidth,
     widest,
-    links: [...document.querySelectorAll("a[href]")].map((a) => a.href),
     images: [...document.images].map((i) => ({
       src: i.currentSrc || i.src,
       loaded: i.complete && i.naturalWidth > 0,
-      alt: (i.getAttribute("alt") || "").trim() !== "",
     })),
     resources,
-    ids: [...document.querySelectorAll("[id]")].map((e) => e.id)
-      .concat([...document.querySelectorAll("a[name]")].map((a) => a.name)),
   };
 };
 if (document.readyState === "complete") done(collect());

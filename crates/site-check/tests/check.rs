@@ -5,6 +5,7 @@
 mod support;
 
 use std::path::Path;
+use std::time::Duration;
 
 use site_check::{Options, Problem, Report};
 use support::{good_site, page, write};
@@ -19,13 +20,24 @@ fn site() -> TempDir {
 /// The check of the site in `dir` from index.html; a setup error (no
 /// Chromium) fails the test with its one line.
 pub fn check(dir: &Path) -> Report {
+    site_check::check(&Options::new(dir)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The check with a short page timeout, in a thread of its own, which must
+/// return within `deadline`: a hang fails the test rather than holding it.
+fn check_within(dir: &Path, page_timeout: Duration, deadline: Duration) -> Report {
     let opts = Options {
-        site: dir.to_path_buf(),
-        start: "index.html".into(),
-        screenshots: Vec::new(),
-        screenshot_dir: None,
+        page_timeout,
+        ..Options::new(dir)
     };
-    site_check::check(&opts).unwrap_or_else(|e| panic!("{e}"))
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(site_check::check(&opts));
+    });
+    match rx.recv_timeout(deadline) {
+        Ok(result) => result.unwrap_or_else(|e| panic!("{e}")),
+        Err(_) => panic!("site-check did not return within {} s", deadline.as_secs()),
+    }
 }
 
 /// Asserts that the report holds exactly one problem, on `page`, whose
@@ -179,10 +191,8 @@ fn an_orphan_page_is_reported() {
 fn a_missing_start_page_is_a_setup_error() {
     let dir = site();
     let opts = site_check::Options {
-        site: dir.path().to_path_buf(),
         start: "start.html".into(),
-        screenshots: Vec::new(),
-        screenshot_dir: None,
+        ..Options::new(dir.path())
     };
     let e = site_check::check(&opts).expect_err("no start.html");
     assert!(matches!(e, site_check::Error::StartPage(_)), "{e}");
@@ -193,8 +203,6 @@ fn screenshots_are_pngs_of_the_asked_widths() {
     let dir = site();
     let shots = tempfile::tempdir().expect("a temporary folder");
     let opts = site_check::Options {
-        site: dir.path().to_path_buf(),
-        start: "index.html".into(),
         screenshots: [("index.html", 1280), ("guide/a.html", 390)]
             .map(|(page, width)| site_check::Shot {
                 page: page.into(),
@@ -202,6 +210,7 @@ fn screenshots_are_pngs_of_the_asked_widths() {
             })
             .to_vec(),
         screenshot_dir: Some(shots.path().join("out")),
+        ..Options::new(dir.path())
     };
     let report = site_check::check(&opts).unwrap_or_else(|e| panic!("{e}"));
     let expected = [("index-1280.png", 1280), ("guide-a-390.png", 390)];
@@ -214,4 +223,193 @@ fn screenshots_are_pngs_of_the_asked_widths() {
         let png_width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
         assert_eq!(png_width, width, "{name}");
     }
+}
+
+/// A page whose script never ends is named, within its timeout, and the
+/// crawl goes on past it in a fresh browser (issue 31's defect 13: it hung
+/// the check past 150 s).
+#[test]
+fn a_page_with_an_endless_script_times_out_by_name_and_the_rest_is_checked() {
+    let dir = site();
+    write(
+        dir.path(),
+        "guide/a.html",
+        &page(
+            "A",
+            "<a href=\"../index.html\">H</a> <a href=\"../b.html\">B</a>\n<script>while (true) {}</script>",
+        ),
+    );
+    // b.html, after it in the crawl, holds a fault only a browser sees: it
+    // is checked, in the fresh browser.
+    write(
+        dir.path(),
+        "b.html",
+        &page(
+            "B",
+            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><script>console.error(\"after\");</script>",
+        ),
+    );
+    let report = check_within(dir.path(), Duration::from_secs(3), Duration::from_secs(90));
+    let lines: Vec<String> = report.problems.iter().map(Problem::to_string).collect();
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("b.html: console error: ") && lines[0].contains("after"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines[1].starts_with("guide/a.html: did not finish loading and running its scripts within 3 s"),
+        "{lines:#?}"
+    );
+    // b.html was visited after guide/a.html, in the fresh browser.
+    assert_eq!(report.browsed, vec!["index.html", "guide/a.html", "b.html"]);
+}
+
+/// A script that takes the browser out of the folder is named; the facts
+/// read then (the other file's) are not reported as the page's own (issue
+/// 31: it showed as "no lang" and "0 h1 elements").
+#[test]
+fn a_page_that_navigates_out_of_the_folder_is_reported() {
+    let dir = site();
+    write(
+        dir.path(),
+        "guide/a.html",
+        &page(
+            "A",
+            "<a href=\"../index.html\">H</a> <a href=\"../b.html\">B</a>\n\
+             <script>location.href = \"file:///etc/passwd\";</script>",
+        ),
+    );
+    let report = check_within(dir.path(), Duration::from_secs(10), Duration::from_secs(90));
+    assert_one_problem(
+        &report,
+        "guide/a.html",
+        "navigated by itself out of the site folder, to file:///etc/passwd",
+    );
+}
+
+/// A page and a folder in the site that are symlinks out of it are named,
+/// and so is the link to the page, which is not followed (before, the page
+/// outside was checked as the site's own and the folder's pages as orphans).
+#[test]
+fn symlinks_that_leave_the_folder_are_reported_and_not_followed() {
+    let dir = site();
+    let outside = tempfile::tempdir().expect("a temporary folder");
+    write(outside.path(), "secret.html", &page("Secret", ""));
+    write(outside.path(), "docs/page.html", &page("Docs", ""));
+    let real = outside.path().canonicalize().unwrap();
+    std::os::unix::fs::symlink(real.join("secret.html"), dir.path().join("leak.html")).unwrap();
+    std::os::unix::fs::symlink(real.join("docs"), dir.path().join("docs")).unwrap();
+    write(
+        dir.path(),
+        "b.html",
+        &page(
+            "B",
+            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a> <a href=\"leak.html\">L</a>",
+        ),
+    );
+    let report = check(dir.path());
+    let mut lines: Vec<String> = report.problems.iter().map(Problem::to_string).collect();
+    lines.sort();
+    let secret = real.join("secret.html");
+    let docs = real.join("docs");
+    assert_eq!(
+        lines,
+        vec![
+            format!(
+                "b.html: link to leak.html, a symlink to {}, outside the site folder",
+                secret.display()
+            ),
+            format!("docs: a symlink to {}, outside the site folder", docs.display()),
+            format!(
+                "leak.html: a symlink to {}, outside the site folder",
+                secret.display()
+            ),
+        ]
+    );
+    assert_eq!(report.pages, 3, "the page outside was visited");
+}
+
+/// A request a script makes, which no HTML names, is seen in the browser.
+#[test]
+fn a_request_a_script_makes_outside_the_folder_is_reported() {
+    let dir = site();
+    let body = "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a>\n\
+                <script>fetch(\"https://example.com/data.json\").catch(() => {});</script>";
+    write(dir.path(), "b.html", &page("B", body));
+    let report = check(dir.path());
+    let message = assert_one_problem(&report, "b.html", "outside the site folder");
+    assert!(message.contains("https://example.com/data.json"), "{message}");
+}
+
+/// The good site with a folder `runs/` of `n` pages of one kind, each
+/// linked from the index; page `k` gets `extra` after its heading.
+fn site_with_many_pages(n: usize, fault: Option<(usize, &str)>) -> TempDir {
+    let dir = site();
+    let mut links = String::new();
+    for i in 0..n {
+        let name = format!("runs/p{i:02}.html");
+        links.push_str(&format!("<a href=\"{name}\">{i}</a> "));
+        let extra = match fault {
+            Some((k, extra)) if k == i => extra,
+            _ => "",
+        };
+        let body = format!("<a href=\"../index.html\">Home</a>{extra}\n<pre>run {i}\nline two</pre>");
+        write(dir.path(), &name, &page(&format!("Run {i}"), &body));
+    }
+    let index = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        index.replacen("</p>", &format!("</p>\n<p>{links}</p>"), 1),
+    )
+    .unwrap();
+    dir
+}
+
+fn check_sampled(dir: &Path) -> Report {
+    let opts = Options {
+        browse: site_check::Browse::Sample,
+        ..Options::new(dir)
+    };
+    site_check::check(&opts).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A sample of a large folder of one kind is its first page and its
+/// riskiest; every page's HTML is still read.
+#[test]
+fn a_sample_browses_a_large_folder_s_first_and_riskiest_pages_only() {
+    let dir = site_with_many_pages(20, Some((7, "<pre>a line longer than any other run's</pre>")));
+    let report = check_sampled(dir.path());
+    assert_eq!(report.problems, vec![]);
+    assert_eq!(report.pages, 23);
+    assert_eq!(
+        report.browsed,
+        vec![
+            "index.html",
+            "guide/a.html",
+            "b.html",
+            "runs/p00.html",
+            "runs/p07.html"
+        ]
+    );
+}
+
+/// A page wider than a phone in a large folder of one kind fails the
+/// sampled check too: what makes it wide (a word no line can break) makes
+/// it the folder's riskiest page, which the browser lays out.
+#[test]
+fn a_page_wider_than_a_phone_among_many_of_its_kind_is_reported_by_a_sample() {
+    let word = "x".repeat(120);
+    let dir = site_with_many_pages(20, Some((13, &format!("<p>{word}</p>"))));
+    let report = check_sampled(dir.path());
+    assert_one_problem(&report, "runs/p13.html", "wider than the 390 px viewport");
+    assert!(report.browsed.len() <= 6, "{:?}", report.browsed);
+
+    let cells = "<td>wide-cell-of-text</td>".repeat(30);
+    let table = format!("<table><tr><th>h</th></tr><tr>{cells}</tr></table>");
+    let dir = site_with_many_pages(20, Some((4, &table)));
+    assert_one_problem(
+        &check_sampled(dir.path()),
+        "runs/p04.html",
+        "wider than the 390 px viewport",
+    );
 }

@@ -27,7 +27,10 @@ fn exit_codes_say_clean_problems_setup_and_usage() {
 
     let clean = site_check(&[site], None);
     assert_eq!(clean.status.code(), Some(0), "{}", text(&clean.stderr));
-    assert_eq!(text(&clean.stdout), "3 pages, 5 links, 1 images: no problems\n");
+    assert_eq!(
+        text(&clean.stdout),
+        "3 pages (3 in the browser), 5 links, 1 images: no problems\n"
+    );
 
     write(dir.path(), "lost.html", "<!doctype html><title>x</title>");
     let faulty = site_check(&[site], None);
