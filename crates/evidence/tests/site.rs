@@ -346,14 +346,12 @@ fn unexplained_failures_failed_runs_and_toolkits_each_show() {
 fn one_gpu_spelled_two_ways_gets_charts_of_its_own_for_each_spelling() {
     let tmp = tempfile::tempdir().unwrap();
     let ev = tmp.path().join("evidence");
-    copy_runs(&ev, "day10-block-sizes", "h200-cxx", 1);
+    let names = copy_runs(&ev, "day10-block-sizes", "h200-cxx", 2);
     // The same GPU without "NVIDIA": its charts' names would be the same word.
-    let text = std::fs::read_to_string(
-        repository().join("evidence/day10-block-sizes/2026-12-01T213007Z-h200-rust.txt"),
-    )
-    .unwrap()
-    .replace("# gpu: NVIDIA H200 (compute", "# gpu: H200 (compute");
-    let path = ev.join("day10-block-sizes/2026-12-01T213007Z-h200-rust.txt");
+    let path = ev.join("day10-block-sizes").join(&names[1]);
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("# gpu: NVIDIA H200 (compute", "# gpu: H200 (compute");
     std::fs::write(&path, &text).unwrap();
     evidence::twin::write(&path, &text).unwrap();
     let out = tmp.path().join("site");
