@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use support::repository;
 
+// Shared with the site tests, which use the rest of it.
+#[allow(dead_code)]
 mod support;
 
 fn evidence(ev: &Path) -> Command {
@@ -284,7 +286,7 @@ fn a_killed_merge_is_rolled_back_by_the_next_and_named_by_check_meanwhile() {
         stderr(&out)
     );
 
-    let merged = evidence::merge::merge(&[session.clone()], &dest, &mut || {}).unwrap();
+    let merged = evidence::merge::merge(std::slice::from_ref(&session), &dest, &mut || {}).unwrap();
     assert_eq!(
         merged[0].new, 2,
         "the half-merged transcript was removed and merged again"
