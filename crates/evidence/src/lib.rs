@@ -15,7 +15,8 @@
 //! - [`merge`] adds GPU sessions' evidence folders to the evidence, all or
 //!   nothing, each run held to [`load`]'s checks and nothing replaced.
 //! - [`atomic`] writes a file whole or not at all; [`capped`] reads one
-//!   evidence file, a regular one and no larger than its cap.
+//!   evidence file, a regular one and no larger than its cap; [`folder_lock`]
+//!   holds a folder for one process (a merge, a site being staged).
 //! - [`claims`] applies the lessons' claims (and the shared sanitizer claim)
 //!   to recorded runs; [`check`] tables them over every transcript.
 //! - [`compare`] sets two runs, or two groups of runs by their medians, side
@@ -38,6 +39,7 @@ pub mod check;
 pub mod claims;
 pub mod compare;
 pub mod figures;
+pub mod folder_lock;
 pub mod instrument;
 pub mod lessons;
 pub mod load;

@@ -21,6 +21,7 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::folder_lock::FolderLock;
 use crate::lessons::{self, UnknownFolder};
 use crate::load::{self, LoadError};
 use crate::{atomic, capped, transcript, transcript_files};
@@ -146,7 +147,7 @@ struct Plan {
 /// writes nothing and says why: every source's problems, in one run.
 ///
 /// The evidence folder is locked from the first read of it to the last
-/// write ([`EvidenceLock`]), so two merges at once cannot both let in the
+/// write ([`FolderLock`]), so two merges at once cannot both let in the
 /// same run under two names; `waiting` is called once if another merge
 /// holds the lock. A merge that was killed part way is rolled back first
 /// ([`roll_back`]).
@@ -168,7 +169,7 @@ pub fn merge(
         move |source| MergeError::Evidence { path, source }
     };
     std::fs::create_dir_all(evidence).map_err(at(evidence))?;
-    let _lock = EvidenceLock::take(evidence, waiting).map_err(at(evidence))?;
+    let _lock = FolderLock::take(evidence, waiting).map_err(at(evidence))?;
     roll_back(evidence).map_err(at(&evidence.join(JOURNAL)))?;
     let plan = plan(&listings, evidence, &mut refused);
     let checked = load::joining(&plan.transcripts, &plan.twins, &transcript_files(evidence))?;
@@ -178,42 +179,6 @@ pub fn merge(
     }
     write(plan.copies, evidence)?;
     Ok(plan.merged)
-}
-
-/// An exclusive `flock(2)` on the evidence folder itself, held while it
-/// lives; the kernel lets it go when the process ends, however it ends.
-pub struct EvidenceLock {
-    /// Held only to keep the lock: closing it lets the lock go.
-    _folder: std::fs::File,
-}
-
-impl EvidenceLock {
-    /// Takes the lock on `evidence`, calling `waiting` once and then waiting
-    /// if another process holds it.
-    pub fn take(evidence: &Path, waiting: &mut dyn FnMut()) -> io::Result<EvidenceLock> {
-        let folder = std::fs::File::open(evidence)?;
-        let lock = |how| {
-            // SAFETY: flock(2) on a descriptor this function owns.
-            match unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&folder), how) } {
-                0 => Ok(()),
-                _ => Err(io::Error::last_os_error()),
-            }
-        };
-        match lock(libc::LOCK_EX | libc::LOCK_NB) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                waiting();
-                loop {
-                    match lock(libc::LOCK_EX) {
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                        other => break other?,
-                    }
-                }
-            }
-            Err(e) => return Err(e),
-        }
-        Ok(EvidenceLock { _folder: folder })
-    }
 }
 
 /// The journal of a merge under way, in the evidence folder: the files it

@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 pub use layout::{folder_page, lesson_page, transcript_page, INDEX, INSTRUMENT};
 
 use crate::check::{self, Table};
+use crate::folder_lock::FolderLock;
 use crate::load::{self, LoadError};
 use crate::transcript::Transcript;
 use crate::{lessons, plot};
@@ -300,7 +301,9 @@ fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
         .prefix(&prefix)
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
-    let _lock = locked(staging.path()).map_err(io(staging.path()))?;
+    let _lock = FolderLock::try_take(staging.path())
+        .and_then(|lock| lock.ok_or_else(|| std::io::Error::other("locked by another process")))
+        .map_err(io(staging.path()))?;
     for (path, text) in &files.0 {
         let file = staging.path().join(path);
         if let Some(folder) = file.parent() {
@@ -331,21 +334,6 @@ fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
     Ok(())
 }
 
-/// `folder` opened and locked exclusively, for as long as the file lives.
-fn locked(folder: &Path) -> std::io::Result<std::fs::File> {
-    let file = std::fs::File::open(folder)?;
-    // SAFETY: flock(2) on a descriptor this function owns.
-    match unsafe {
-        libc::flock(
-            std::os::fd::AsRawFd::as_raw_fd(&file),
-            libc::LOCK_EX | libc::LOCK_NB,
-        )
-    } {
-        0 => Ok(file),
-        _ => Err(std::io::Error::last_os_error()),
-    }
-}
-
 /// Removes the folders under `parent` named with `prefix` that no build
 /// holds locked: what killed builds of the same site left behind.
 fn remove_stale(parent: &Path, prefix: &str) {
@@ -356,7 +344,7 @@ fn remove_stale(parent: &Path, prefix: &str) {
         let ours = path
             .file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with(prefix));
-        if ours && path.is_dir() && locked(&path).is_ok() {
+        if ours && path.is_dir() && FolderLock::try_take(&path).is_ok_and(|lock| lock.is_some()) {
             let _ = std::fs::remove_dir_all(&path);
         }
     }
