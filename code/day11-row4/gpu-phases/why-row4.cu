@@ -84,7 +84,7 @@ struct Clocks {
     using InitFn = int (*)();
     using HandleFn = int (*)(unsigned, void**);
     using ClockFn = int (*)(void*, int, unsigned*);
-    ClockFn clock = nullptr;
+    ClockFn clockInfo = nullptr;
     void* device = nullptr;
 
     Clocks() {
@@ -93,10 +93,10 @@ struct Clocks {
         auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
         auto handle = reinterpret_cast<HandleFn>(
             dlsym(lib, "nvmlDeviceGetHandleByIndex_v2"));
-        clock = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetClockInfo"));
-        if (init == nullptr || handle == nullptr || clock == nullptr ||
+        clockInfo = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetClockInfo"));
+        if (init == nullptr || handle == nullptr || clockInfo == nullptr ||
             init() != 0 || handle(0, &device) != 0) {
-            clock = nullptr;
+            clockInfo = nullptr;
         }
     }
 
@@ -104,9 +104,9 @@ struct Clocks {
     // (NVML_CLOCK_SM is 1, NVML_CLOCK_MEM 2).
     void print(const char* row) const {
         unsigned sm = 0, mem = 0;
-        if (clock != nullptr) {
-            clock(device, 1, &sm);
-            clock(device, 2, &mem);
+        if (clockInfo != nullptr) {
+            clockInfo(device, 1, &sm);
+            clockInfo(device, 2, &mem);
         }
         std::printf("SM clock after %s, MHz: %u\n", row, sm);
         std::printf("memory clock after %s, MHz: %u\n", row, mem);
