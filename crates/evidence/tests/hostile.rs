@@ -423,7 +423,9 @@ fn twins(runs: &[PathBuf]) -> Vec<Case> {
             j.replacen("NVIDIA H200", "NVIDIA H100", 1)
         }),
         // JSON's spelling of the names, not Rust's `String("…")`.
-        ("file", &["names the file \"2026"], |j| j.replacen("-h200-", "-h100-", 1)),
+        ("file", &["names the file \""], |j| {
+            j.replacen("-h200-", "-h100-", 1)
+        }),
         ("not JSON", &["not JSON"], |j| j[..j.len() / 2].to_string()),
         ("empty", &["not JSON"], |_| String::new()),
         (

@@ -217,13 +217,21 @@ fn a_mount_point_is_refused_before_anything_is_built() {
     copy_runs(&ev, "day10-block-sizes", "h200-cxx", 1);
     let refused = Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["--root".as_ref(), repository().as_os_str()])
-        .args(["--evidence".as_ref(), ev.as_os_str(), "site".as_ref(), "/proc".as_ref()])
+        .args([
+            "--evidence".as_ref(),
+            ev.as_os_str(),
+            "site".as_ref(),
+            "/proc".as_ref(),
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("/proc") && stderr.contains("a mount point"), "{stderr}");
+    assert!(
+        stderr.contains("/proc") && stderr.contains("a mount point"),
+        "{stderr}"
+    );
     // No staging folder was made beside it.
     let staged = std::fs::read_dir("/")
         .unwrap()
