@@ -43,7 +43,9 @@ struct RunArgs {
     #[arg(long, value_enum)]
     kernel: Option<Kernel>,
     /// Do this many times the kernel's standard work (elements, vectors or FMA steps)
-    #[arg(long, default_value_t = 1.0, value_parser = positive)]
+    // allow_negative_numbers: so `--scale -1` reaches `positive` and is told
+    // why, instead of clap taking `-1` for an unknown flag.
+    #[arg(long, default_value_t = 1.0, value_parser = positive, allow_negative_numbers = true)]
     scale: f64,
     /// Measure in this mode instead of the recommended one
     #[arg(long, value_enum)]
@@ -60,7 +62,7 @@ enum Command {
         a: PathBuf,
         b: PathBuf,
         /// Differences within this many percent of A's median are SAME
-        #[arg(long, default_value_t = 100.0 * DEFAULT_BAND, value_parser = positive)]
+        #[arg(long, default_value_t = 100.0 * DEFAULT_BAND, value_parser = positive, allow_negative_numbers = true)]
         band_percent: f64,
     },
     /// Launch each kernel COUNT times, untimed (for Nsight Compute)
@@ -71,7 +73,7 @@ enum Command {
         count: usize,
         #[arg(long, value_enum)]
         kernel: Option<Kernel>,
-        #[arg(long, default_value_t = 1.0, value_parser = positive)]
+        #[arg(long, default_value_t = 1.0, value_parser = positive, allow_negative_numbers = true)]
         scale: f64,
     },
     /// Write the suite's sm_90 cubin (the same kernels, for nvbench)
@@ -200,6 +202,22 @@ mod tests {
             &["s", "--kernel", "nope"],
         ] {
             assert_eq!(Args::try_parse_from(bad).unwrap_err().exit_code(), 2, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_negative_scale_or_band_is_said_to_be_not_positive_not_an_unknown_flag() {
+        for bad in [
+            &["s", "--scale", "-1"][..],
+            &["s", "--scale", "nan"],
+            &["s", "launch", "--scale", "-0.5"],
+            &["s", "compare", "a.json", "b.json", "--band-percent", "-1"],
+        ] {
+            let e = Args::try_parse_from(bad).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
+            let text = e.to_string();
+            assert!(text.contains("is not a positive number"), "{bad:?}: {text}");
+            assert!(!text.contains("unexpected argument"), "{bad:?}: {text}");
         }
     }
 

@@ -28,6 +28,12 @@ fn without_a_driver_it_exits_1_with_one_line() {
 fn usage_errors_help_and_version_are_claps() {
     assert_standard_command_line(&bin(), "instrument-suite", env!("CARGO_PKG_VERSION"));
     assert_usage_error(&run(&bin(), &["--scale", "0"]), "is not a positive number");
+    // A negative scale is a value to refuse, not a flag clap does not know.
+    assert_usage_error(&run(&bin(), &["--scale", "-1"]), "`-1` is not a positive number");
+    assert_usage_error(
+        &run(&bin(), &["--scale", "nan"]),
+        "`nan` is not a positive number",
+    );
     assert_usage_error(&run(&bin(), &["--kernel", "nope"]), "invalid value 'nope'");
     assert_usage_error(&run(&bin(), &["compare", "a.json"]), "required");
 }
