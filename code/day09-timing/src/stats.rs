@@ -53,7 +53,7 @@ pub fn run(
     let device = Device::query(ctx)?;
 
     let mut launch = |s: &CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
-    let programmatic = has_programmatic_launch(device.facts.compute_capability);
+    let programmatic = programmatic_modes(&device.facts);
     let mut measurements = measure_modes(ctx, programmatic, &mut launch)?;
     let cupti_unavailable = match measure_cupti(ctx, &mut launch) {
         Ok(m) => {
@@ -120,8 +120,17 @@ impl Device {
     }
 }
 
-/// Hot, cold-cache and graph, and the programmatic modes where the GPU has
-/// programmatic launch, in that order.
+/// Whether to measure (and recommend) the programmatic modes: the GPU must
+/// have programmatic launch and the driver the graph calls those modes make
+/// (the driver version is asked before any graph is captured; the table's
+/// last lines say which modes an older driver leaves out, and why).
+fn programmatic_modes(facts: &DeviceFacts) -> bool {
+    has_programmatic_launch(facts.compute_capability)
+        && instrument::driver::runs(Mode::GraphPdl, facts.driver)
+}
+
+/// Hot, cold-cache and graph, and the programmatic modes where the GPU and
+/// its driver have programmatic launch, in that order.
 fn measure_modes(
     ctx: &Arc<CudaContext>,
     programmatic: bool,

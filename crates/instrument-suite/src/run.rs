@@ -66,8 +66,13 @@ pub fn measure_suite(
     scale: f64,
     mode: Option<Mode>,
 ) -> Result<SuiteReport, CudaError> {
+    // The driver's version first, before any graph is captured: it decides
+    // whether the programmatic modes can run at all.
+    let facts = DeviceFacts::query(ctx)?;
+    let programmatic = has_programmatic_launch(facts.compute_capability)
+        && instrument::driver::runs(Mode::GraphPdl, facts.driver);
     let calibration = calibrate(ctx)?;
-    let device = device_info(ctx, &calibration)?;
+    let device = device_info(facts, &calibration);
     let suite = Suite {
         ctx,
         instrument: Instrument {
@@ -81,7 +86,7 @@ pub fn measure_suite(
         },
         calibration: &calibration,
         l2_bytes: device.l2_bytes,
-        programmatic: has_programmatic_launch(device.compute_capability),
+        programmatic,
         scale,
     };
     let results = kernels
@@ -189,13 +194,13 @@ fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl instrument::measure::Launch) 
     Ok(quick.measure(ctx, Mode::Hot, launch)?.summary.median)
 }
 
-fn device_info(ctx: &Arc<CudaContext>, calibration: &Calibration) -> Result<DeviceInfo, CudaError> {
-    Ok(DeviceInfo::new(
-        DeviceFacts::query(ctx)?,
+fn device_info(facts: DeviceFacts, calibration: &Calibration) -> DeviceInfo {
+    DeviceInfo::new(
+        facts,
         calibration.copy_ceiling_gb_s,
         None,
         Some("the suite measures in the recommended mode only".into()),
-    ))
+    )
 }
 
 /// Launches each of `kernels` `count` times back to back on the legacy

@@ -91,6 +91,9 @@ pub fn suite_table(r: &SuiteReport) -> String {
         kernel_row(&mut o, k, &r.calibration);
     }
     footer(&mut o, &r.kernels);
+    if let Some(why) = &r.device.modes_unavailable {
+        let _ = writeln!(o, "{why}");
+    }
     o
 }
 
@@ -258,6 +261,7 @@ mod tests {
                 copy_ceiling_gb_s: 4000.0,
                 clocks_unavailable: None,
                 cupti_unavailable: None,
+                modes_unavailable: None,
             },
             calibration: calibration(),
             kernels,

@@ -15,7 +15,8 @@
 //! can take (negative, or a timed span below the timer's resolution) is
 //! rejected and counted, never kept ([`reject`]); a process measures its own
 //! timer resolution, launch floors and memory ceiling ([`calibrate`]); and
-//! two runs compare kernel by kernel ([`compare`]).
+//! two runs compare kernel by kernel ([`compare`]). A mode the installed
+//! driver cannot run is refused in one line before it starts ([`driver`]).
 //!
 //! Not for: the course's own timing of a lesson's kernels, three warm-ups and
 //! a mean of ten (`time-kernel`); host clocks (`host-clock`); the suite of
@@ -25,6 +26,7 @@
 pub mod calibrate;
 pub mod clocks;
 pub mod compare;
+pub mod driver;
 pub mod flush;
 pub mod json_out;
 pub mod measure;

@@ -46,7 +46,7 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cuda_objects::{BlockingStream, DeviceBuffer, EventPair};
+use cuda_objects::{BlockingStream, DeviceBuffer, DriverVersion, EventPair};
 use cudarc::driver::{CudaContext, CudaStream};
 use serde::Serialize;
 
@@ -308,6 +308,9 @@ impl Instrument {
         if let Err(e) = self.budget.validate() {
             return Err(refused(e.to_string()));
         }
+        // Before any graph is captured: an old driver lacks the calls the
+        // programmatic modes make, and cudarc would panic at the first one.
+        crate::driver::check(mode, DriverVersion::query()?).map_err(refused)?;
         let owned = check!(BlockingStream::create(ctx))?;
         let stream = owned.stream();
         let events = EventPair::new(ctx)?;

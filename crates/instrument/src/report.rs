@@ -41,6 +41,9 @@ pub struct DeviceInfo {
     pub clocks_unavailable: Option<String>,
     /// Why there is no CUPTI mode, if there is none.
     pub cupti_unavailable: Option<String>,
+    /// Which modes the driver cannot run, and which it can, if it cannot
+    /// run them all ([`crate::driver::unavailable`]).
+    pub modes_unavailable: Option<String>,
 }
 
 impl DeviceInfo {
@@ -53,6 +56,7 @@ impl DeviceInfo {
         cupti_unavailable: Option<String>,
     ) -> DeviceInfo {
         DeviceInfo {
+            modes_unavailable: crate::driver::unavailable(facts.driver),
             name: facts.name,
             compute_capability: facts.compute_capability,
             driver_cuda_version: facts.driver.to_string(),
@@ -238,6 +242,9 @@ fn footer(o: &mut String, r: &Report) {
     if let Some(why) = &d.cupti_unavailable {
         let _ = writeln!(o, "no cupti mode: {why}");
     }
+    if let Some(why) = &d.modes_unavailable {
+        let _ = writeln!(o, "{why}");
+    }
     if let Some(why) = &d.clocks_unavailable {
         let _ = writeln!(o, "no clock checks: {why}");
     } else {
@@ -276,5 +283,35 @@ mod tests {
         assert_eq!(t.total(), 201_333_924);
         // 201,333,924 bytes in 0.057 ms is 3532 GB/s.
         assert!((t.gb_s(0.057) - 3532.17).abs() < 0.01, "{}", t.gb_s(0.057));
+    }
+
+    fn device_on(driver: i32) -> DeviceInfo {
+        let facts = cuda_objects::DeviceFacts {
+            name: "a GPU".into(),
+            compute_capability: (9, 0),
+            l2_bytes: 60 << 20,
+            driver: cuda_objects::DriverVersion(driver),
+        };
+        DeviceInfo::new(facts, 4000.0, None, None)
+    }
+
+    #[test]
+    fn a_driver_too_old_for_some_modes_is_said_under_the_table_in_one_line() {
+        let report = |device| Report {
+            kernel: "vectorAdd, n = 4".into(),
+            device,
+            traffic: None,
+            first_launch: None,
+            course_mean_of_10_ms: None,
+            measurements: Vec::new(),
+            recommended: Mode::Graph,
+        };
+        let old = table(&report(device_on(12020)));
+        let line = old
+            .lines()
+            .find(|l| l.starts_with("graph-pdl and isolated need a driver of the r545 series"))
+            .unwrap_or_else(|| panic!("no driver line in {old}"));
+        assert!(line.contains("this driver supports CUDA 12.2"), "{line}");
+        assert!(!table(&report(device_on(13000))).contains("r545"));
     }
 }
