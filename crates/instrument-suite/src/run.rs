@@ -11,7 +11,7 @@ use cuda_objects::{free_memory, DeviceFacts};
 use cudarc::driver::CudaContext;
 use instrument::calibrate::{calibrate, Calibration};
 use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measurement, Mode};
-use instrument::reject::Rejection;
+use instrument::reject::{MemoryFloor, Rejection};
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
 
@@ -137,11 +137,19 @@ impl Suite<'_> {
             }
         };
         let share = budget_share(sets);
+        // A sample faster than the kernel's bytes can cross the memory is
+        // rejected, as one below the timer's tick is.
+        let memory_floor = traffic.map(|traffic| MemoryFloor {
+            traffic,
+            l2_bytes: self.l2_bytes,
+            peak_gb_s: self.calibration.ceiling_gb_s(),
+        });
         let mut parts = Vec::with_capacity(sets);
         for (i, workload) in workloads.iter_mut().enumerate() {
             let part = Instrument {
                 budget: share,
                 warmup: if i == 0 { SUITE_WARMUP } else { Warmup::Count(3) },
+                memory_floor,
                 ..self.instrument
             };
             parts.push(part.measure(self.ctx, mode, &mut |s: &_| workload.launch(s))?);
