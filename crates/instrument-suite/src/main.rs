@@ -64,6 +64,9 @@ enum Command {
         /// Differences within this many percent of A's median are SAME
         #[arg(long, default_value_t = 100.0 * DEFAULT_BAND, value_parser = positive, allow_negative_numbers = true)]
         band_percent: f64,
+        /// A/A runs (the same code, separate processes, at least 3) to measure each kernel's spread between processes from; without them, the suite's H200 figures
+        #[arg(long, value_name = "RUN.json", num_args = 1..)]
+        spread_from: Vec<PathBuf>,
     },
     /// Launch each kernel COUNT times, untimed (for Nsight Compute)
     Launch {
@@ -122,12 +125,21 @@ fn main() -> ExitCode {
 fn dispatch(args: Args) -> anyhow::Result<()> {
     match args.command {
         None => measure(args.run),
-        Some(Command::Compare { a, b, band_percent }) => {
+        Some(Command::Compare {
+            a,
+            b,
+            band_percent,
+            spread_from,
+        }) => {
             let (a, b) = (compare_files::read(&a)?, compare_files::read(&b)?);
+            let spread_runs = spread_from
+                .iter()
+                .map(|p| compare_files::read(p))
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let band = band_percent / 100.0;
             print!(
                 "{}",
-                compare_files::table(&compare_files::rows(&a, &b, band), band)
+                compare_files::table(&compare_files::rows(&a, &b, band, &spread_runs), band)
             );
             Ok(())
         }
