@@ -47,9 +47,11 @@ struct RunArgs {
     // why, instead of clap taking `-1` for an unknown flag.
     #[arg(long, default_value_t = 1.0, value_parser = positive, allow_negative_numbers = true)]
     scale: f64,
-    /// Measure in this mode instead of the recommended one
+    /// Measure in this mode instead of the recommended one; given several
+    /// times, each kernel in each of them in turn, in this one process
+    /// (`--mode graph --mode cupti`: graph replay beside CUPTI's records)
     #[arg(long, value_enum)]
-    mode: Option<ModeArg>,
+    mode: Vec<ModeArg>,
     /// Write every measurement, every sample and the calibration as JSON
     #[arg(long, value_name = "PATH")]
     json: Option<PathBuf>,
@@ -91,6 +93,8 @@ enum ModeArg {
     GraphPdl,
     Isolated,
     Serial,
+    /// Kernel times from CUPTI's activity records of back-to-back launches
+    Cupti,
 }
 
 impl From<ModeArg> for Mode {
@@ -102,6 +106,7 @@ impl From<ModeArg> for Mode {
             ModeArg::GraphPdl => Mode::GraphPdl,
             ModeArg::Isolated => Mode::Isolated,
             ModeArg::Serial => Mode::Serial,
+            ModeArg::Cupti => Mode::Cupti,
         }
     }
 }
@@ -179,9 +184,15 @@ fn context(device: usize) -> anyhow::Result<std::sync::Arc<CudaContext>> {
 fn measure(run: RunArgs) -> anyhow::Result<()> {
     // Claimed before any GPU time is spent, so a bad path costs none.
     let json = run.json.as_deref().map(JsonOut::create).transpose()?;
+    let modes: Vec<Mode> = run.mode.into_iter().map(Mode::from).collect();
+    // Asked before any GPU time is spent: CUPTI ships with the toolkit, not
+    // the driver, and may be missing where the rest runs.
+    if modes.contains(&Mode::Cupti) {
+        instrument::cupti_available().context("the cupti mode")?;
+    }
     let ctx = context(run.device.ordinal)?;
-    let report = run::measure_suite(&ctx, &chosen(run.kernel), run.scale, run.mode.map(Mode::from))
-        .context("measuring the suite")?;
+    let report =
+        run::measure_suite(&ctx, &chosen(run.kernel), run.scale, &modes).context("measuring the suite")?;
     print!("{}", suite_table(&report));
     if let Some(json) = json {
         json.write(&report)?;
@@ -208,6 +219,10 @@ mod tests {
         assert_eq!(a.run.kernel, Some(Kernel::VectorAdd));
         assert_eq!(a.run.scale, 1.02);
         assert!(a.command.is_none());
+        assert!(a.run.mode.is_empty(), "the recommended mode");
+        let both = Args::try_parse_from(["s", "--mode", "graph", "--mode", "cupti"]).unwrap();
+        let modes: Vec<Mode> = both.run.mode.into_iter().map(Mode::from).collect();
+        assert_eq!(modes, [Mode::Graph, Mode::Cupti], "in the order given");
         for bad in [
             &["s", "--scale", "0"][..],
             &["s", "--scale", "-1"],

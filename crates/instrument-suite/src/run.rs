@@ -58,13 +58,14 @@ fn buffer_sets(ctx: &Arc<CudaContext>, kernel: Kernel, scale: f64) -> Result<usi
     Ok((free / 2 / per_set).clamp(1, BUFFER_SETS))
 }
 
-/// Calibrates, then measures `kernels` at `scale`, each in `mode` or, where
-/// none is given, the mode [`recommend`] picks from a short hot pilot.
+/// Calibrates, then measures `kernels` at `scale`, each in every one of
+/// `modes` in turn or, where none is given, the mode [`recommend`] picks
+/// from a short hot pilot: one result per kernel and mode, in that order.
 pub fn measure_suite(
     ctx: &Arc<CudaContext>,
     kernels: &[Kernel],
     scale: f64,
-    mode: Option<Mode>,
+    modes: &[Mode],
 ) -> Result<SuiteReport, CudaError> {
     // The driver's version first, before any graph is captured: it decides
     // whether the programmatic modes can run at all.
@@ -72,7 +73,7 @@ pub fn measure_suite(
     let programmatic = has_programmatic_launch(facts.compute_capability)
         && instrument::driver::runs(Mode::GraphPdl, facts.driver);
     let calibration = calibrate(ctx)?;
-    let device = device_info(facts, &calibration);
+    let device = device_info(facts, &calibration, modes.contains(&Mode::Cupti));
     let suite = Suite {
         ctx,
         instrument: Instrument {
@@ -89,9 +90,15 @@ pub fn measure_suite(
         programmatic,
         scale,
     };
+    let modes: Vec<Option<Mode>> = if modes.is_empty() {
+        vec![None]
+    } else {
+        modes.iter().copied().map(Some).collect()
+    };
     let results = kernels
         .iter()
-        .map(|&kernel| suite.measure(kernel, mode))
+        .flat_map(|&kernel| modes.iter().map(move |&mode| (kernel, mode)))
+        .map(|(kernel, mode)| suite.measure(kernel, mode))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(SuiteReport {
         device: DeviceInfo {
@@ -202,12 +209,12 @@ fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl instrument::measure::Launch) 
     Ok(quick.measure(ctx, Mode::Hot, launch)?.summary.median)
 }
 
-fn device_info(facts: DeviceFacts, calibration: &Calibration) -> DeviceInfo {
+fn device_info(facts: DeviceFacts, calibration: &Calibration, cupti: bool) -> DeviceInfo {
     DeviceInfo::new(
         facts,
         calibration.copy_ceiling_gb_s,
         None,
-        Some("the suite measures in the recommended mode only".into()),
+        (!cupti).then(|| "not asked for (--mode cupti measures it)".into()),
     )
 }
 
