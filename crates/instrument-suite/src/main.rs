@@ -1,7 +1,9 @@
 //! instrument-suite: the measurement instrument on a suite of six kernels,
 //! from the launch floor to a 10 ms kernel, each in the mode the instrument
-//! recommends, with the process's own calibration; `compare` labels two
-//! runs kernel by kernel; `launch` launches the kernels plainly for Nsight
+//! recommends (or in the `--mode`s given, each in turn in one process, CUPTI's
+//! among them), with the process's own calibration; `compare` labels two
+//! runs kernel by kernel, allowing for the spread between processes;
+//! `launch` launches the kernels plainly for Nsight
 //! Compute; `cubin` writes the suite's sm_90 cubin for nvbench's driver.
 //!
 //! Not for: one kernel in every mode (Day 9's `--stats`).
