@@ -64,5 +64,20 @@ fn the_cubin_is_written_without_a_gpu_and_a_missing_run_is_one_line() {
         &["compare", missing.to_str().unwrap(), missing.to_str().unwrap()],
     );
     assert_one_line_failure(&output, "reading");
+    // An A/A run to measure the spread from that is not there: one line too.
+    std::fs::write(dir.join("a.json"), r#"{"kernels": []}"#).unwrap();
+    let a = dir.join("a.json");
+    let output = run(
+        &bin(),
+        &[
+            "compare",
+            a.to_str().unwrap(),
+            a.to_str().unwrap(),
+            "--spread-from",
+            missing.to_str().unwrap(),
+        ],
+    );
+    let line = assert_one_line_failure(&output, "reading");
+    assert!(line.contains("missing.json"), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
