@@ -81,3 +81,18 @@ fn the_cubin_is_written_without_a_gpu_and_a_missing_run_is_one_line() {
     assert!(line.contains("missing.json"), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_cupti_mode_without_libcupti_is_one_line_before_any_gpu_work() {
+    let output = run_without_driver(&bin(), &["--mode", "graph", "--mode", "cupti"]);
+    let line = assert_one_line_failure(&output, "error: ");
+    // Where libcupti is installed the driver is what is missing next.
+    if line.contains("libcupti") {
+        assert!(
+            line.starts_with("error: the cupti mode: libcupti was not found"),
+            "{line}"
+        );
+    } else {
+        assert!(line.contains("no CUDA driver found"), "{line}");
+    }
+}
