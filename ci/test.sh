@@ -115,11 +115,23 @@ phase "CUDA 13.5: every lesson copied alone, built with its nvcc line"
 cargo run --quiet -p course-rules -- check --nvcc "$newest/bin/nvcc"
 
 phase "CUDA 13.5: every lesson's Rust twin (LESSON_NVCC)"
-# An explicit --target gives these builds a folder of their own under
-# target/, so the 13.0 builds the tests use are not rebuilt after them;
-# build scripts and proc macros are shared.
+# LESSON_NVCC changes what the workspace's own crates that compile CUDA
+# (cuda-check and the lessons) and the crates above them are built from.
+# Built in place, they would overwrite the 13.0 artifacts the tests use,
+# and each run would build both twice. A profile value that changes nothing
+# a program does (255 codegen units instead of 256) gives every workspace
+# crate of these builds artifacts of their own beside the 13.0 ones, while
+# the registry crates, which no toolkit changes, are shared; a second run
+# finds both sets fresh. (An explicit --target did the same by building
+# every registry crate a second time.)
 mapfile -t lessons < <(cargo run --quiet -p evidence -- lessons)
-LESSON_NVCC="$newest/bin/nvcc" cargo build --quiet --locked --target "$host" \
+mapfile -t members < <(cargo metadata --no-deps --format-version 1 --locked |
+  python3 -c 'import json, sys; print(*(p["name"] for p in json.load(sys.stdin)["packages"]), sep="\n")')
+own_artifacts=()
+for member in "${members[@]}"; do
+  own_artifacts+=(--config "profile.dev.package.$member.codegen-units=255")
+done
+LESSON_NVCC="$newest/bin/nvcc" cargo build --quiet --locked "${own_artifacts[@]}" \
   "${lessons[@]/#/--package=}"
 
 phase "tests"
