@@ -9,13 +9,16 @@ use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Outcome};
 
 use crate::load::{self, LoadError};
 use crate::transcript::Transcript;
-use crate::{claims, lessons};
+use crate::{claims, lessons, why};
 
-/// What the check found: each lesson's table as text, and every problem,
+/// What the check found: each lesson's table as text, each lesson's causes
+/// as measured ([`crate::why`]), and every problem,
 /// one line each (a file that is no record, a twin that disagrees, a copy,
 /// a bad expected-failure list, a claim that fails unexpected).
 pub struct Checked {
     pub tables: Vec<String>,
+    /// Each lesson's "why, as measured" table, as text.
+    pub whys: Vec<String>,
     pub problems: Vec<String>,
 }
 
@@ -31,7 +34,17 @@ pub fn run(dir: &Path) -> Result<Checked, LoadError> {
         tables.push(render(&t));
         problems.extend(t.unexpected_failures());
     }
-    Ok(Checked { tables, problems })
+    let mut whys = Vec::new();
+    for lesson in lessons::LESSONS {
+        let table = why::table(*lesson, &loaded.transcripts);
+        problems.extend(table.problems());
+        whys.push(why::render(&table));
+    }
+    Ok(Checked {
+        tables,
+        whys,
+        problems,
+    })
 }
 
 /// Every lesson's table over `transcripts`, in the registry's order; a
