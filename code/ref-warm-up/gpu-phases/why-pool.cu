@@ -10,8 +10,12 @@
 //
 //   runtime   kMallocRun cudaMallocs of kMallocBytes[0] bytes, each call and
 //             synchronise timed (warmup.cu's Part 5, as it does it)
-//   driver    the same through cuMemAlloc and cuCtxSynchronize, found with
-//             cudaGetDriverEntryPointByVersion, so nothing links libcuda
+//   driver    the same through cuMemAlloc, found with
+//             cudaGetDriverEntryPointByVersion so that nothing links libcuda,
+//             then cudaDeviceSynchronize as the runtime run does (the first
+//             recording of this mode called the entry point of
+//             cuCtxSynchronize with no argument and failed: at version 13000
+//             it is most likely cuCtxSynchronize_v2, which takes a context)
 //
 // It includes warmup.cu itself (its main renamed), so the size, the count and
 // the host clock are the lesson's. Each figure is a line `LABEL: NUMBER`.
@@ -29,7 +33,6 @@
 #include <string>
 
 typedef CUresult (*CuMemAllocFn)(CUdeviceptr*, size_t);
-typedef CUresult (*CuCtxSynchronizeFn)(void);
 
 // The driver's entry point `name`, or exit with one line.
 static void* driverEntry(const char* name) {
@@ -60,11 +63,8 @@ int main(int argc, char** argv) {
     // The context, made before anything is timed.
     CUDA_CHECK(cudaFree(nullptr));
     CuMemAllocFn memAlloc = nullptr;
-    CuCtxSynchronizeFn ctxSync = nullptr;
     if (api == "driver") {
         memAlloc = reinterpret_cast<CuMemAllocFn>(driverEntry("cuMemAlloc"));
-        ctxSync =
-            reinterpret_cast<CuCtxSynchronizeFn>(driverEntry("cuCtxSynchronize"));
     }
     const char* name = api == "driver" ? "cuMemAlloc" : "cudaMalloc";
     std::vector<double> ms(kMallocRun);
@@ -73,12 +73,14 @@ int main(int argc, char** argv) {
         const double t0 = hostMs();
         if (api == "driver") {
             CUdeviceptr p = 0;
-            if (memAlloc(&p, kMallocBytes[0]) != CUDA_SUCCESS ||
-                ctxSync() != CUDA_SUCCESS) {
-                std::fprintf(stderr, "error: cuMemAlloc of %zu bytes failed\n",
-                             kMallocBytes[0]);
+            const CUresult r = memAlloc(&p, kMallocBytes[0]);
+            if (r != CUDA_SUCCESS) {
+                std::fprintf(stderr,
+                             "error: cuMemAlloc of %zu bytes failed: CUresult %d\n",
+                             kMallocBytes[0], static_cast<int>(r));
                 return EXIT_FAILURE;
             }
+            CUDA_CHECK(cudaDeviceSynchronize());
             address[m] = p;
         } else {
             void* p = nullptr;
