@@ -253,25 +253,43 @@ mod tests {
     static WHY: Why = Why {
         id: "t-why-less",
         cause: "a is below b",
-        figures: &[lesson_spec::why::lines("t-why", "a"), lesson_spec::why::lines("t-why", "b")],
+        figures: &[
+            lesson_spec::why::lines("t-why", "a"),
+            lesson_spec::why::lines("t-why", "b"),
+        ],
         check: |m| lesson_spec::verdict(m[0] < m[1], || format!("{} >= {}", m[0], m[1])),
     };
 
     #[test]
     fn a_cause_is_judged_per_gpu_on_the_medians_of_its_runs() {
         let runs = [
-            run("2026-12-02T130550Z-h200-t-why.txt", "NVIDIA H200", &["a: 1", "a: 5", "b: 2"]),
-            run("2026-12-02T130551Z-h200-t-why.txt", "NVIDIA H200", &["a: 1", "b: 3"]),
+            run(
+                "2026-12-02T130550Z-h200-t-why.txt",
+                "NVIDIA H200",
+                &["a: 1", "a: 5", "b: 2"],
+            ),
+            run(
+                "2026-12-02T130551Z-h200-t-why.txt",
+                "NVIDIA H200",
+                &["a: 1", "b: 3"],
+            ),
             run("2026-12-02T130552Z-t4-t-why.txt", "Tesla T4", &["a: 9", "b: 3"]),
             // Another run's name and a GPU with only one figure.
-            run("2026-12-02T130553Z-h200-t-why-ncu.txt", "NVIDIA H200", &["a: 100", "b: 0"]),
+            run(
+                "2026-12-02T130553Z-h200-t-why-ncu.txt",
+                "NVIDIA H200",
+                &["a: 100", "b: 0"],
+            ),
             run("2026-12-02T130554Z-a100-t-why.txt", "NVIDIA A100", &["a: 1"]),
         ];
         let h200 = judge(&WHY, "NVIDIA H200", &runs);
         assert_eq!(h200.outcome, Outcome::Holds);
         assert_eq!(h200.figures[0].values, [1.0, 5.0, 1.0]);
         assert_eq!(h200.figures[0].runs, 2);
-        assert_eq!(judge(&WHY, "Tesla T4", &runs).outcome, Outcome::Fails("9 >= 3".into()));
+        assert_eq!(
+            judge(&WHY, "Tesla T4", &runs).outcome,
+            Outcome::Fails("9 >= 3".into())
+        );
         assert_eq!(judge(&WHY, "NVIDIA A100", &runs).outcome, Outcome::NotApplicable);
         assert_eq!(judge(&WHY, "NVIDIA L4", &runs).figures[0].runs, 0);
     }

@@ -80,7 +80,8 @@ pub fn is_why_id(word: &str) -> bool {
     };
     let ok = |s: &str| {
         !s.is_empty()
-            && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
             && !s.starts_with('-')
             && !s.ends_with('-')
     };
@@ -227,7 +228,9 @@ pub fn unnamed_causes(file: &str, readme: &str, known: &[&str]) -> Vec<String> {
         }
     }
     if !paragraphs.iter().any(|p| p.in_why_section) {
-        problems.push(format!("{file}: no section headed `Why ...` explains the numbers"));
+        problems.push(format!(
+            "{file}: no section headed `Why ...` explains the numbers"
+        ));
     }
     for id in known {
         if !used.contains(id) {
@@ -303,7 +306,10 @@ mod tests {
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].starts_with("README.md:9: names `d10-why-turnvoer`, which is no cause check"));
         // The real check is then named nowhere.
-        assert_eq!(problems[1], "README.md: no paragraph names the cause check `d10-why-turnover`");
+        assert_eq!(
+            problems[1],
+            "README.md: no paragraph names the cause check `d10-why-turnover`"
+        );
     }
 
     #[test]

@@ -12,7 +12,11 @@ const LESSON: &str = "day10-block-sizes";
 /// SM's maximum, while active), as `ncu-lines.py` prints it.
 macro_rules! achieved {
     ($launch:literal) => {
-        concat!("ncu ", $launch, ", sm__warps_active.avg.pct_of_peak_sustained_active")
+        concat!(
+            "ncu ",
+            $launch,
+            ", sm__warps_active.avg.pct_of_peak_sustained_active"
+        )
     };
 }
 

@@ -9,22 +9,21 @@ use lesson_spec::{verdict, Why};
 const LESSON: &str = "day53-pinned";
 /// PCIe Gen 5 x16: 32 GT/s per lane, 128b/130b, 16 lanes, GB/s each way.
 const GEN5_X16_GB_S: f64 = 32.0 * 16.0 * 128.0 / 130.0 / 8.0;
-/// PCIe Gen 4 x16, half of Gen 5's rate.
-const GEN4_X16_GB_S: f64 = GEN5_X16_GB_S / 2.0;
 const MIB: f64 = 1_048_576.0;
 
 pub static WHYS: &[Why] = &[
     Why {
         id: "d53-why-link",
         cause: "pinned copies level off at the link's rate: the 256 MiB pinned copy runs at over 80% of PCIe Gen 5 \
-                x16's 63.0 GB/s, more than a Gen 4 x16 link could carry, and within 5% of PyTorch's pinned copy",
+                x16's 63.0 GB/s (so more than a Gen 4 x16 link, at half that, could carry) and within 5% of PyTorch's \
+                pinned copy",
         figures: &[
             report(LESSON, "256 MiB pinned, GB/s"),
             runs(LESSON, "torch-reference", "256 MiB pinned, GB/s"),
         ],
         check: |m| {
             verdict(
-                m[0] >= 0.8 * GEN5_X16_GB_S && m[0] > GEN4_X16_GB_S && (m[0] / m[1] - 1.0).abs() <= 0.05,
+                m[0] >= 0.8 * GEN5_X16_GB_S && (m[0] / m[1] - 1.0).abs() <= 0.05,
                 || format!("{:.1} GB/s, PyTorch {:.1}, the link {GEN5_X16_GB_S:.1}", m[0], m[1]),
             )
         },

@@ -15,8 +15,8 @@ use super::verdicts::{self, Column, Failure, Tally};
 use super::{Evidence, SiteChart};
 use crate::check::{Cell, Table};
 use crate::compare;
-use crate::why;
 use crate::transcript::Transcript;
+use crate::why;
 
 /// How many failures a claim lists with what each measured; the rest are
 /// counted, and every one is on its transcript's page.
