@@ -3,8 +3,9 @@
 //! from the median of each figure over that GPU's runs.
 //!
 //! A cause that fails on a GPU is a finding about that GPU and is shown
-//! with its figures; it is no problem of the evidence. A cause that no GPU
-//! in the evidence measures is one: its check never runs.
+//! with its figures; it is no problem of the evidence. [`Table::unjudged`]
+//! names the causes no GPU's runs measure, whose checks never ran: the
+//! repository's evidence is held to having none.
 //!
 //! Not for: the pages' claims over single runs ([`crate::claims`]).
 
@@ -140,9 +141,9 @@ pub fn table(lesson: &dyn Lesson, transcripts: &[Transcript]) -> Table {
 }
 
 impl Table {
-    /// A cause that no GPU judged: one whose figures are recorded on no GPU
-    /// together, so its check never ran.
-    pub fn problems(&self) -> Vec<String> {
+    /// Each cause that no GPU judged, one line each: one whose figures are
+    /// recorded on no GPU together, so its check never ran.
+    pub fn unjudged(&self) -> Vec<String> {
         self.rows
             .iter()
             .filter(|r| r.gpus.iter().all(|g| g.outcome == Outcome::NotApplicable))
@@ -185,6 +186,15 @@ pub fn word(outcome: &Outcome) -> &'static str {
 /// behind it (median, range and how many values from how many runs).
 pub fn render(table: &Table) -> String {
     let mut out = String::new();
+    if table.rows.iter().all(|r| r.gpus.is_empty()) {
+        let _ = writeln!(
+            out,
+            "{}: why, as measured: no run here holds the figures of its {} cause(s)",
+            table.lesson,
+            table.rows.len()
+        );
+        return out;
+    }
     let _ = writeln!(out, "{}: why, as measured", table.lesson);
     for row in &table.rows {
         let _ = writeln!(out, "  {}  {}", row.why.id, row.why.cause);
@@ -292,6 +302,44 @@ mod tests {
         );
         assert_eq!(judge(&WHY, "NVIDIA A100", &runs).outcome, Outcome::NotApplicable);
         assert_eq!(judge(&WHY, "NVIDIA L4", &runs).figures[0].runs, 0);
+    }
+
+    #[test]
+    fn a_cause_whose_figures_no_gpu_holds_together_is_unjudged_and_named() {
+        static MISSPELT: Why = Why {
+            id: "t-why-misspelt",
+            cause: "a is below c",
+            figures: &[
+                lesson_spec::why::lines("t-why", "a"),
+                lesson_spec::why::lines("t-why", "c"),
+            ],
+            check: |_| Outcome::Holds,
+        };
+        let runs = [run(
+            "2026-12-02T130550Z-h200-t-why.txt",
+            "NVIDIA H200",
+            &["a: 1", "b: 2"],
+        )];
+        let table = Table {
+            lesson: "t",
+            rows: vec![
+                Row {
+                    why: &WHY,
+                    gpus: vec![judge(&WHY, "NVIDIA H200", &runs)],
+                },
+                Row {
+                    why: &MISSPELT,
+                    gpus: vec![judge(&MISSPELT, "NVIDIA H200", &runs)],
+                },
+            ],
+        };
+        assert_eq!(
+            table.unjudged(),
+            [
+                "t: the cause check t-why-misspelt is judged on no GPU: no GPU's runs hold all its figures \
+              (recorded nowhere: diagnostics/*-t-why \"c\")"
+            ]
+        );
     }
 
     #[test]
