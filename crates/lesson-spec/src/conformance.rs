@@ -4,8 +4,9 @@
 //! failures name its own claims, every line its renderer prints is one of
 //! its .cu's printf formats, a C++ and a Rust transcript of the lesson in
 //! `evidence/` give the same fields, every figure its claims name is one a
-//! parsed report gives, and its page's run, where it has one, parses. Each
-//! panics with what differs, as a test assertion does.
+//! parsed report gives, its page's run, where it has one, parses, and
+//! every explanation paragraph of its README names one of its cause checks
+//! (`why_named`). Each panics with what differs, as a test assertion does.
 //!
 //! Not for: a lesson's own numbers (its round-trip and fixture tests).
 

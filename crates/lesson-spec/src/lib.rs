@@ -3,7 +3,8 @@
 //! A lesson directory holds a small pure-Rust package (`code/<lesson>/report`)
 //! with its report type, which implements [`LessonReport`]: how the report
 //! prints and parses, the page's claims and the figures each reads, the
-//! page's own run where it prints one, the charts and the recording recipe.
+//! page's own run where it prints one, the causes its README gives as
+//! checks ([`why`]), the charts and the recording recipe.
 //! The Rust twin renders its report with it; `evidence` parses transcripts,
 //! checks claims, compares and plots with it; the recording scripts read its
 //! recipe. The shared tools see a lesson through [`Lesson`], which
@@ -16,7 +17,8 @@
 //! failures, the renderer against the `.cu`'s printf formats, the twin's
 //! rows and parts against the `.cu`'s, the claims' figures against parsed
 //! reports', the page's run against the parser, a transcript pair from
-//! `evidence/`).
+//! `evidence/`, every explanation paragraph of the README against the
+//! lesson's cause checks, [`why`]).
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
 //! or reading transcript headers (that is `evidence`'s).
