@@ -11,10 +11,12 @@ use std::sync::Arc;
 use cuda_check::{check, CudaError};
 use cuda_objects::{DeviceBuffer, DeviceFacts};
 use cudarc::driver::{CudaContext, CudaStream};
+use instrument::calibrate::device_memory_peak_gb_s;
 use instrument::json_out::{JsonOut, JsonOutError};
 use instrument::measure::{
     copy_ceiling_gb_s, has_programmatic_launch, recommend, FirstLaunch, Instrument, Launch, Measurement, Mode,
 };
+use instrument::reject::MemoryFloor;
 use instrument::report::{table, DeviceInfo, Report, Traffic};
 
 use crate::ffi;
@@ -52,10 +54,26 @@ pub fn run(
     check!(b.copy_from_host(&h_b[..elems]))?;
     let device = Device::query(ctx)?;
 
+    let bytes = (elems * std::mem::size_of::<f32>()) as u64;
+    let traffic = Traffic {
+        bytes_read: 2 * bytes,
+        bytes_written: bytes,
+    };
+    // Samples faster than vectorAdd's bytes can cross the memory are
+    // rejected (issue 36 found one at 2.2 times the H200's peak).
+    let instrument = Instrument {
+        memory_floor: Some(MemoryFloor {
+            traffic,
+            l2_bytes: device.facts.l2_bytes,
+            peak_gb_s: device.peak_gb_s(),
+        }),
+        ..Instrument::default()
+    };
+
     let mut launch = |s: &CudaStream| ffi::vector_add(&a, &b, &mut out, elems, s);
-    let programmatic = has_programmatic_launch(device.facts.compute_capability);
-    let mut measurements = measure_modes(ctx, programmatic, &mut launch)?;
-    let cupti_unavailable = match measure_cupti(ctx, &mut launch) {
+    let programmatic = programmatic_modes(&device.facts);
+    let mut measurements = measure_modes(ctx, &instrument, programmatic, &mut launch)?;
+    let cupti_unavailable = match measure_cupti(ctx, &instrument, &mut launch) {
         Ok(m) => {
             measurements.push(m);
             None
@@ -63,11 +81,6 @@ pub fn run(
         Err(why) => Some(why),
     };
 
-    let bytes = (elems * std::mem::size_of::<f32>()) as u64;
-    let traffic = Traffic {
-        bytes_read: 2 * bytes,
-        bytes_written: bytes,
-    };
     let hot_median = measurements[0].summary.median;
     let l2_bytes = device.facts.l2_bytes;
     let report = Report {
@@ -95,6 +108,8 @@ pub fn run(
 struct Device {
     facts: DeviceFacts,
     copy_ceiling_gb_s: f64,
+    /// The memory's theoretical peak from the device's attributes.
+    memory_peak_gb_s: Option<f64>,
 }
 
 impl Device {
@@ -105,7 +120,15 @@ impl Device {
         Ok(Device {
             facts,
             copy_ceiling_gb_s,
+            memory_peak_gb_s: device_memory_peak_gb_s(ctx)?,
         })
+    }
+
+    /// The rate no traffic can exceed: the peak, or the measured copy where
+    /// that is faster or there is no peak (the calibration's rule).
+    fn peak_gb_s(&self) -> f64 {
+        self.memory_peak_gb_s
+            .map_or(self.copy_ceiling_gb_s, |p| p.max(self.copy_ceiling_gb_s))
     }
 
     fn info(self, measurements: &[Measurement], cupti_unavailable: Option<String>) -> DeviceInfo {
@@ -120,10 +143,20 @@ impl Device {
     }
 }
 
-/// Hot, cold-cache and graph, and the programmatic modes where the GPU has
-/// programmatic launch, in that order.
+/// Whether to measure (and recommend) the programmatic modes: the GPU must
+/// have programmatic launch and the driver the graph calls those modes make
+/// (the driver version is asked before any graph is captured; the table's
+/// last lines say which modes an older driver leaves out, and why).
+fn programmatic_modes(facts: &DeviceFacts) -> bool {
+    has_programmatic_launch(facts.compute_capability)
+        && instrument::driver::runs(Mode::GraphPdl, facts.driver)
+}
+
+/// Hot, cold-cache and graph, and the programmatic modes where the GPU and
+/// its driver have programmatic launch, in that order.
 fn measure_modes(
     ctx: &Arc<CudaContext>,
+    instrument: &Instrument,
     programmatic: bool,
     launch: &mut impl Launch,
 ) -> Result<Vec<Measurement>, CudaError> {
@@ -131,7 +164,6 @@ fn measure_modes(
     if programmatic {
         modes.extend([Mode::GraphPdl, Mode::Isolated]);
     }
-    let instrument = Instrument::default();
     modes
         .into_iter()
         .map(|mode| instrument.measure(ctx, mode, launch))
@@ -141,11 +173,15 @@ fn measure_modes(
 /// CUPTI's mode is a comparison, not the measurement: where libcupti is
 /// missing or refuses (a profiling permission, another tool attached), the
 /// table says why and the rest stands.
-fn measure_cupti(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<Measurement, String> {
+fn measure_cupti(
+    ctx: &Arc<CudaContext>,
+    instrument: &Instrument,
+    launch: &mut impl Launch,
+) -> Result<Measurement, String> {
     instrument::cupti_available()
         .map_err(|e| e.to_string())
         .and_then(|()| {
-            Instrument::default()
+            instrument
                 .measure(ctx, Mode::Cupti, launch)
                 .map_err(|e| e.to_string())
         })

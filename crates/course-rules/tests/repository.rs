@@ -128,6 +128,22 @@ fn a_lesson_that_needs_a_file_outside_its_directory_fails_to_build_alone() {
     let root = repository_root();
     let nvcc = find_nvcc(&root).expect("nvcc: run ci/provision.sh (the test command does)");
     let dir = scratch_copy("alone");
+    // Day 9 alone: the planted include is in its .cu, and the other lessons'
+    // builds (each an nvcc run) are every_lesson_copied_alone's to prove.
+    for entry in std::fs::read_dir(dir.join("code")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && !path.ends_with("day09-timing") {
+            std::fs::remove_dir_all(path).unwrap();
+        }
+    }
+    let registry = dir.join(lesson_registry::REGISTRY);
+    let kept: String = std::fs::read_to_string(&registry)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("-report = { path = \"../../code/") || l.starts_with("day09-timing-report"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&registry, kept).unwrap();
     edit(
         &dir.join("code/day09-timing/timing.cu"),
         "#include <vector>\n",

@@ -121,14 +121,16 @@ pub fn table<'a>(
     expected: &ExpectedFailures,
 ) -> Table<'a> {
     let claims = claims::all(lesson);
+    let peers = claims::Peers::of(transcripts);
     let rows = transcripts
         .iter()
         .filter(|t| t.header.lesson == lesson.name())
         .map(|t| {
+            let peers = peers.of_run(t);
             let cells = claims
                 .iter()
                 .map(|c| {
-                    let cell = match claims::check(lesson, c.id, t, transcripts) {
+                    let cell = match claims::check_among(lesson, c.id, t, peers) {
                         Outcome::Holds => Cell::Holds,
                         Outcome::NotApplicable => Cell::NotApplicable,
                         Outcome::Fails(why) => {

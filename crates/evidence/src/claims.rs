@@ -20,7 +20,7 @@ pub const SANITIZER_CLEAN: ClaimInfo = ClaimInfo {
 };
 
 /// `cxx`, `rust` or `other`, from the file name's last part.
-pub fn program(t: &Transcript) -> &str {
+pub fn program(t: &Transcript) -> &'static str {
     let stem = t.file.rsplit('/').next().unwrap_or(&t.file);
     if stem.contains("-rust") {
         "rust"
@@ -84,21 +84,51 @@ fn as_run(t: &Transcript) -> Option<Run<'_, dyn Parsed>> {
     })
 }
 
-/// Claim `claim` of `lesson` on `t`; `all` holds the runs it may compare
-/// with (the same program on the same GPU).
-pub fn check(lesson: &dyn Lesson, claim: &str, t: &Transcript, all: &[Transcript]) -> Outcome {
+/// Claim `claim` of `lesson` on `t` among `peers`, the runs of the same
+/// program on the same GPU ([`Peers::of_run`]).
+pub fn check_among(
+    lesson: &dyn Lesson,
+    claim: &str,
+    t: &Transcript,
+    peers: &[Run<'_, dyn Parsed>],
+) -> Outcome {
     if claim == SANITIZER_CLEAN.id {
         return sanitizer_clean(t);
     }
     let Some(run) = as_run(t) else {
         return Outcome::NotApplicable;
     };
-    let peers: Vec<Run<'_, dyn Parsed>> = all
-        .iter()
-        .filter(|p| {
-            p.header.lesson == t.header.lesson && p.header.gpu == t.header.gpu && program(p) == program(t)
-        })
-        .filter_map(as_run)
-        .collect();
-    lesson.check(claim, run, &peers)
+    lesson.check(claim, run, peers)
+}
+
+/// The runs a claim may compare with, grouped once by lesson, GPU and
+/// program: each transcript's peers looked up rather than filtered from
+/// every run for every claim (which made `check` quadratic in the evidence).
+pub struct Peers<'a> {
+    groups: std::collections::HashMap<PeerKey, Vec<Run<'a, dyn Parsed>>>,
+}
+
+/// Lesson, GPU and program (`cxx`, `rust` or `other`).
+type PeerKey = (String, String, &'static str);
+
+impl<'a> Peers<'a> {
+    pub fn of(all: &'a [Transcript]) -> Self {
+        let mut groups: std::collections::HashMap<_, Vec<_>> = Default::default();
+        for t in all {
+            if let Some(run) = as_run(t) {
+                groups.entry(Self::key(t)).or_default().push(run);
+            }
+        }
+        Peers { groups }
+    }
+
+    /// The runs of `t`'s lesson and program on `t`'s GPU, `t` among them
+    /// when its claims apply to it.
+    pub fn of_run(&self, t: &Transcript) -> &[Run<'a, dyn Parsed>] {
+        self.groups.get(&Self::key(t)).map_or(&[], Vec::as_slice)
+    }
+
+    fn key(t: &Transcript) -> PeerKey {
+        (t.header.lesson.clone(), t.header.gpu.clone(), program(t))
+    }
 }

@@ -61,10 +61,10 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
 /// runs' own problems are not reported here (`evidence check` reports
 /// them), and only `files` are in [`Loaded::transcripts`].
 pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Result<Loaded, LoadError> {
-    let now = transcript::utc_now()
-        .as_deref()
-        .and_then(transcript::date)
-        .ok_or(LoadError::NoClock)?;
+    // Kept as date(1) printed it, so an error shows "now" in the header's
+    // own format beside the header's date.
+    let now_text = transcript::utc_now().ok_or(LoadError::NoClock)?;
+    let now = transcript::date(&now_text).ok_or(LoadError::NoClock)?;
     let mut loaded = Loaded::default();
     let mut read: Vec<(Transcript, String)> = Vec::new();
     for f in files {
@@ -77,7 +77,7 @@ pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Res
         match transcript::read_with_text(f) {
             Ok((t, _)) if transcript::date(&t.header.date).is_some_and(|d| d > now) => {
                 loaded.problems.push(format!(
-                    "{}:{}: dated {}, after now ({now}): no run has happened yet at that time",
+                    "{}:{}: dated {}, after now ({now_text}): no run has happened yet at that time",
                     t.file,
                     t.line_of("date"),
                     t.header.date

@@ -309,6 +309,13 @@ fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) ->
 fn record_cmd(request: &record::Request) -> ExitCode {
     match record::record(request) {
         Ok(recorded) => {
+            if recorded.replaced > 0 {
+                eprintln!(
+                    "note: the program printed {} invalid UTF-8 sequence(s); {} holds U+FFFD in their place",
+                    recorded.replaced,
+                    recorded.path.display()
+                );
+            }
             println!("{}", recorded.path.display());
             ExitCode::from(recorded.exit_status())
         }

@@ -57,6 +57,10 @@ pub struct Recorded {
     pub path: PathBuf,
     /// The recorder's exit status for it: see [`Recorded::exit_status`].
     ending: Option<Ending>,
+    /// Invalid UTF-8 sequences in the program's output, each written as
+    /// U+FFFD: a transcript is text, and the recorder says when it is not
+    /// the output byte for byte.
+    pub replaced: usize,
 }
 
 impl Recorded {
@@ -408,12 +412,14 @@ fn signal_name(sig: i32) -> String {
 
 /// The finished transcript: the header completed, the output as recorded
 /// (invalid UTF-8 replaced, as a transcript is text), read back from the
-/// open file after the opening header.
-fn finished_text(file: &mut File, opening_len: usize, header: &str) -> io::Result<String> {
+/// open file after the opening header, and how many invalid UTF-8
+/// sequences became U+FFFD (the recorder says so: see [`Recorded::replaced`]).
+fn finished_text(file: &mut File, opening_len: usize, header: &str) -> io::Result<(String, usize)> {
     file.seek(io::SeekFrom::Start(opening_len as u64))?;
     let mut output = Vec::new();
     file.read_to_end(&mut output)?;
-    Ok(format!("{header}{}", String::from_utf8_lossy(&output)))
+    let replaced = output.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
+    Ok((format!("{header}{}", String::from_utf8_lossy(&output)), replaced))
 }
 
 /// Runs the request and writes the transcript and its twin. The program's
@@ -461,9 +467,9 @@ pub fn record(req: &Request) -> Result<Recorded, Error> {
         opening.len(),
         &header.text(&exit_code, ended_by.as_deref()),
     )
-    .and_then(|text| atomic::write(&path, &text).map(|()| text));
-    let text = match (text, &ending) {
-        (Ok(text), _) => text,
+    .and_then(|(text, replaced)| atomic::write(&path, &text).map(|()| (text, replaced)));
+    let (text, replaced) = match (text, &ending) {
+        (Ok(done), _) => done,
         (Err(e), Some(ending)) => return Err(unfinished(ending, e)),
         (Err(e), None) => return Err(io_at(&path)(e)),
     };
@@ -471,7 +477,11 @@ pub fn record(req: &Request) -> Result<Recorded, Error> {
     if let Some(supervise::Stopper::Recorder(signal)) = ending.as_ref().and_then(|e| e.stopper) {
         return Err(Error::Stopped { signal, path });
     }
-    Ok(Recorded { path, ending })
+    Ok(Recorded {
+        path,
+        ending,
+        replaced,
+    })
 }
 
 #[cfg(test)]

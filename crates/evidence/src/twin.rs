@@ -112,8 +112,10 @@ fn same_run(twin: &Value, expected: &Value, text: &str) -> Result<(), TwinError>
             .map(|f| f.rsplit('/').next().unwrap_or(f).to_string())
     };
     if name(twin) != name(expected) {
+        // JSON's own spelling, never Rust's (`Null`, `String("…")`): the
+        // line is read by a maintainer, not by this crate's author.
         return Err(TwinError::Differs(format!(
-            "names the file {:?}, not its transcript {:?}",
+            "names the file {}, not its transcript {}",
             twin["file"], expected["file"]
         )));
     }

@@ -145,6 +145,31 @@ fn a_failing_program_is_recorded_and_its_exit_status_passed_on() {
 }
 
 #[test]
+fn output_that_is_not_utf8_is_recorded_as_u_fffd_and_the_recorder_says_so() {
+    let dir = scratch();
+    // Two invalid sequences (a lone continuation byte, a truncated
+    // two-byte lead) around valid text.
+    let out = recorder(dir.path(), "t", &[], &["printf", "a\\200b\\303\\n"])
+        .output()
+        .unwrap();
+    let (path, err) = text_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("2 invalid UTF-8 sequence(s)") && err.contains(&path),
+        "the recorder must say what it replaced: {err}"
+    );
+    let (text, _) = parsed(&path);
+    assert!(text.ends_with("# ---\na\u{FFFD}b\u{FFFD}\n"), "{text:?}");
+    // Valid output is recorded without a note.
+    let out = recorder(dir.path(), "u", &[], &["printf", "caf\\303\\251\\n"])
+        .output()
+        .unwrap();
+    let (path, err) = text_of(&out);
+    assert!(err.is_empty(), "{err}");
+    assert!(parsed(&path).0.ends_with("# ---\ncafé\n"));
+}
+
+#[test]
 fn a_program_that_cannot_start_is_recorded_as_127() {
     let dir = scratch();
     let out = recorder(dir.path(), "t", &[], &["/nonexistent/program"])

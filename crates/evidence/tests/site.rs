@@ -208,6 +208,39 @@ fn it_replaces_a_site_it_wrote_and_refuses_any_other_folder() {
 }
 
 #[test]
+fn a_mount_point_is_refused_before_anything_is_built() {
+    // /proc is a mount point on every Linux machine this runs on; a site
+    // there could never be renamed into place, so it is refused up front
+    // rather than after a whole build.
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    copy_runs(&ev, "day10-block-sizes", "h200-cxx", 1);
+    let refused = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["--root".as_ref(), repository().as_os_str()])
+        .args([
+            "--evidence".as_ref(),
+            ev.as_os_str(),
+            "site".as_ref(),
+            "/proc".as_ref(),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("/proc") && stderr.contains("a mount point"),
+        "{stderr}"
+    );
+    // No staging folder was made beside it.
+    let staged = std::fs::read_dir("/")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().contains("evidence-site"));
+    assert!(!staged, "a staging folder was left in /");
+}
+
+#[test]
 fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");

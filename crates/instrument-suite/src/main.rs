@@ -1,7 +1,9 @@
 //! instrument-suite: the measurement instrument on a suite of six kernels,
 //! from the launch floor to a 10 ms kernel, each in the mode the instrument
-//! recommends, with the process's own calibration; `compare` labels two
-//! runs kernel by kernel; `launch` launches the kernels plainly for Nsight
+//! recommends (or in the `--mode`s given, each in turn in one process, CUPTI's
+//! among them), with the process's own calibration; `compare` labels two
+//! runs kernel by kernel, allowing for the spread between processes;
+//! `launch` launches the kernels plainly for Nsight
 //! Compute; `cubin` writes the suite's sm_90 cubin for nvbench's driver.
 //!
 //! Not for: one kernel in every mode (Day 9's `--stats`).
@@ -43,11 +45,15 @@ struct RunArgs {
     #[arg(long, value_enum)]
     kernel: Option<Kernel>,
     /// Do this many times the kernel's standard work (elements, vectors or FMA steps)
-    #[arg(long, default_value_t = 1.0, value_parser = positive)]
+    // allow_negative_numbers: so `--scale -1` reaches `positive` and is told
+    // why, instead of clap taking `-1` for an unknown flag.
+    #[arg(long, default_value_t = 1.0, value_parser = positive, allow_negative_numbers = true)]
     scale: f64,
-    /// Measure in this mode instead of the recommended one
+    /// Measure in this mode instead of the recommended one; given several
+    /// times, each kernel in each of them in turn, in this one process
+    /// (`--mode graph --mode cupti`: graph replay beside CUPTI's records)
     #[arg(long, value_enum)]
-    mode: Option<ModeArg>,
+    mode: Vec<ModeArg>,
     /// Write every measurement, every sample and the calibration as JSON
     #[arg(long, value_name = "PATH")]
     json: Option<PathBuf>,
@@ -60,8 +66,11 @@ enum Command {
         a: PathBuf,
         b: PathBuf,
         /// Differences within this many percent of A's median are SAME
-        #[arg(long, default_value_t = 100.0 * DEFAULT_BAND, value_parser = positive)]
+        #[arg(long, default_value_t = 100.0 * DEFAULT_BAND, value_parser = positive, allow_negative_numbers = true)]
         band_percent: f64,
+        /// A/A runs (the same code, separate processes, at least 3) to measure each kernel's spread between processes from; without them, the suite's H200 figures
+        #[arg(long, value_name = "RUN.json", num_args = 1..)]
+        spread_from: Vec<PathBuf>,
     },
     /// Launch each kernel COUNT times, untimed (for Nsight Compute)
     Launch {
@@ -71,7 +80,7 @@ enum Command {
         count: usize,
         #[arg(long, value_enum)]
         kernel: Option<Kernel>,
-        #[arg(long, default_value_t = 1.0, value_parser = positive)]
+        #[arg(long, default_value_t = 1.0, value_parser = positive, allow_negative_numbers = true)]
         scale: f64,
     },
     /// Write the suite's sm_90 cubin (the same kernels, for nvbench)
@@ -86,6 +95,8 @@ enum ModeArg {
     GraphPdl,
     Isolated,
     Serial,
+    /// Kernel times from CUPTI's activity records of back-to-back launches
+    Cupti,
 }
 
 impl From<ModeArg> for Mode {
@@ -97,6 +108,7 @@ impl From<ModeArg> for Mode {
             ModeArg::GraphPdl => Mode::GraphPdl,
             ModeArg::Isolated => Mode::Isolated,
             ModeArg::Serial => Mode::Serial,
+            ModeArg::Cupti => Mode::Cupti,
         }
     }
 }
@@ -120,12 +132,21 @@ fn main() -> ExitCode {
 fn dispatch(args: Args) -> anyhow::Result<()> {
     match args.command {
         None => measure(args.run),
-        Some(Command::Compare { a, b, band_percent }) => {
+        Some(Command::Compare {
+            a,
+            b,
+            band_percent,
+            spread_from,
+        }) => {
             let (a, b) = (compare_files::read(&a)?, compare_files::read(&b)?);
+            let spread_runs = spread_from
+                .iter()
+                .map(|p| compare_files::read(p))
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let band = band_percent / 100.0;
             print!(
                 "{}",
-                compare_files::table(&compare_files::rows(&a, &b, band), band)
+                compare_files::table(&compare_files::rows(&a, &b, band, &spread_runs), band)
             );
             Ok(())
         }
@@ -165,9 +186,15 @@ fn context(device: usize) -> anyhow::Result<std::sync::Arc<CudaContext>> {
 fn measure(run: RunArgs) -> anyhow::Result<()> {
     // Claimed before any GPU time is spent, so a bad path costs none.
     let json = run.json.as_deref().map(JsonOut::create).transpose()?;
+    let modes: Vec<Mode> = run.mode.into_iter().map(Mode::from).collect();
+    // Asked before any GPU time is spent: CUPTI ships with the toolkit, not
+    // the driver, and may be missing where the rest runs.
+    if modes.contains(&Mode::Cupti) {
+        instrument::cupti_available().context("the cupti mode")?;
+    }
     let ctx = context(run.device.ordinal)?;
-    let report = run::measure_suite(&ctx, &chosen(run.kernel), run.scale, run.mode.map(Mode::from))
-        .context("measuring the suite")?;
+    let report =
+        run::measure_suite(&ctx, &chosen(run.kernel), run.scale, &modes).context("measuring the suite")?;
     print!("{}", suite_table(&report));
     if let Some(json) = json {
         json.write(&report)?;
@@ -194,12 +221,32 @@ mod tests {
         assert_eq!(a.run.kernel, Some(Kernel::VectorAdd));
         assert_eq!(a.run.scale, 1.02);
         assert!(a.command.is_none());
+        assert!(a.run.mode.is_empty(), "the recommended mode");
+        let both = Args::try_parse_from(["s", "--mode", "graph", "--mode", "cupti"]).unwrap();
+        let modes: Vec<Mode> = both.run.mode.into_iter().map(Mode::from).collect();
+        assert_eq!(modes, [Mode::Graph, Mode::Cupti], "in the order given");
         for bad in [
             &["s", "--scale", "0"][..],
             &["s", "--scale", "-1"],
             &["s", "--kernel", "nope"],
         ] {
             assert_eq!(Args::try_parse_from(bad).unwrap_err().exit_code(), 2, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_negative_scale_or_band_is_said_to_be_not_positive_not_an_unknown_flag() {
+        for bad in [
+            &["s", "--scale", "-1"][..],
+            &["s", "--scale", "nan"],
+            &["s", "launch", "--scale", "-0.5"],
+            &["s", "compare", "a.json", "b.json", "--band-percent", "-1"],
+        ] {
+            let e = Args::try_parse_from(bad).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
+            let text = e.to_string();
+            assert!(text.contains("is not a positive number"), "{bad:?}: {text}");
+            assert!(!text.contains("unexpected argument"), "{bad:?}: {text}");
         }
     }
 

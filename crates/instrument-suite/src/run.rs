@@ -11,7 +11,7 @@ use cuda_objects::{free_memory, DeviceFacts};
 use cudarc::driver::CudaContext;
 use instrument::calibrate::{calibrate, Calibration};
 use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measurement, Mode};
-use instrument::reject::Rejection;
+use instrument::reject::{MemoryFloor, Rejection};
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
 
@@ -58,16 +58,22 @@ fn buffer_sets(ctx: &Arc<CudaContext>, kernel: Kernel, scale: f64) -> Result<usi
     Ok((free / 2 / per_set).clamp(1, BUFFER_SETS))
 }
 
-/// Calibrates, then measures `kernels` at `scale`, each in `mode` or, where
-/// none is given, the mode [`recommend`] picks from a short hot pilot.
+/// Calibrates, then measures `kernels` at `scale`, each in every one of
+/// `modes` in turn or, where none is given, the mode [`recommend`] picks
+/// from a short hot pilot: one result per kernel and mode, in that order.
 pub fn measure_suite(
     ctx: &Arc<CudaContext>,
     kernels: &[Kernel],
     scale: f64,
-    mode: Option<Mode>,
+    modes: &[Mode],
 ) -> Result<SuiteReport, CudaError> {
+    // The driver's version first, before any graph is captured: it decides
+    // whether the programmatic modes can run at all.
+    let facts = DeviceFacts::query(ctx)?;
+    let programmatic = has_programmatic_launch(facts.compute_capability)
+        && instrument::driver::runs(Mode::GraphPdl, facts.driver);
     let calibration = calibrate(ctx)?;
-    let device = device_info(ctx, &calibration)?;
+    let device = device_info(facts, &calibration, modes.contains(&Mode::Cupti));
     let suite = Suite {
         ctx,
         instrument: Instrument {
@@ -81,12 +87,18 @@ pub fn measure_suite(
         },
         calibration: &calibration,
         l2_bytes: device.l2_bytes,
-        programmatic: has_programmatic_launch(device.compute_capability),
+        programmatic,
         scale,
+    };
+    let modes: Vec<Option<Mode>> = if modes.is_empty() {
+        vec![None]
+    } else {
+        modes.iter().copied().map(Some).collect()
     };
     let results = kernels
         .iter()
-        .map(|&kernel| suite.measure(kernel, mode))
+        .flat_map(|&kernel| modes.iter().map(move |&mode| (kernel, mode)))
+        .map(|(kernel, mode)| suite.measure(kernel, mode))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(SuiteReport {
         device: DeviceInfo {
@@ -132,11 +144,19 @@ impl Suite<'_> {
             }
         };
         let share = budget_share(sets);
+        // A sample faster than the kernel's bytes can cross the memory is
+        // rejected, as one below the timer's tick is.
+        let memory_floor = traffic.map(|traffic| MemoryFloor {
+            traffic,
+            l2_bytes: self.l2_bytes,
+            peak_gb_s: self.calibration.ceiling_gb_s(),
+        });
         let mut parts = Vec::with_capacity(sets);
         for (i, workload) in workloads.iter_mut().enumerate() {
             let part = Instrument {
                 budget: share,
                 warmup: if i == 0 { SUITE_WARMUP } else { Warmup::Count(3) },
+                memory_floor,
                 ..self.instrument
             };
             parts.push(part.measure(self.ctx, mode, &mut |s: &_| workload.launch(s))?);
@@ -189,13 +209,13 @@ fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl instrument::measure::Launch) 
     Ok(quick.measure(ctx, Mode::Hot, launch)?.summary.median)
 }
 
-fn device_info(ctx: &Arc<CudaContext>, calibration: &Calibration) -> Result<DeviceInfo, CudaError> {
-    Ok(DeviceInfo::new(
-        DeviceFacts::query(ctx)?,
+fn device_info(facts: DeviceFacts, calibration: &Calibration, cupti: bool) -> DeviceInfo {
+    DeviceInfo::new(
+        facts,
         calibration.copy_ceiling_gb_s,
         None,
-        Some("the suite measures in the recommended mode only".into()),
-    ))
+        (!cupti).then(|| "not asked for (--mode cupti measures it)".into()),
+    )
 }
 
 /// Launches each of `kernels` `count` times back to back on the legacy

@@ -91,6 +91,9 @@ pub fn suite_table(r: &SuiteReport) -> String {
         kernel_row(&mut o, k, &r.calibration);
     }
     footer(&mut o, &r.kernels);
+    if let Some(why) = &r.device.modes_unavailable {
+        let _ = writeln!(o, "{why}");
+    }
     o
 }
 
@@ -172,16 +175,10 @@ fn kernel_row(o: &mut String, k: &KernelResult, c: &Calibration) {
 /// Rejected samples of the kernels that have a median, and which kernels'
 /// samples were spread over several allocations.
 fn footer(o: &mut String, kernels: &[KernelResult]) {
-    for k in kernels
-        .iter()
-        .filter(|k| k.median.is_some() && k.measurement.rejected > 0)
-    {
-        let _ = writeln!(
-            o,
-            "{}: {}",
-            k.kernel,
-            instrument::report::rejected_line(&k.measurement)
-        );
+    for k in kernels.iter().filter(|k| k.median.is_some()) {
+        for line in instrument::report::rejected_lines(&k.measurement) {
+            let _ = writeln!(o, "{}: {line}", k.kernel);
+        }
     }
     let spread: Vec<String> = kernels
         .iter()
@@ -235,6 +232,7 @@ mod tests {
                     clocks: None,
                     dropped: false,
                     rejected: ms < 0.001,
+                    below_floor: false,
                 })
                 .collect(),
             summary: summarize(values).unwrap(),
@@ -242,6 +240,8 @@ mod tests {
             dropped: 0,
             rejected,
             rejection: Rejection::default(),
+            below_floor: 0,
+            floor_ms: None,
             too_many_rejected: Rejection::default().too_many(rejected, values.len()),
             gpu_ms_spent: 1.0,
             clocks_unavailable: None,
@@ -258,6 +258,7 @@ mod tests {
                 copy_ceiling_gb_s: 4000.0,
                 clocks_unavailable: None,
                 cupti_unavailable: None,
+                modes_unavailable: None,
             },
             calibration: calibration(),
             kernels,

@@ -28,6 +28,12 @@ fn without_a_driver_it_exits_1_with_one_line() {
 fn usage_errors_help_and_version_are_claps() {
     assert_standard_command_line(&bin(), "instrument-suite", env!("CARGO_PKG_VERSION"));
     assert_usage_error(&run(&bin(), &["--scale", "0"]), "is not a positive number");
+    // A negative scale is a value to refuse, not a flag clap does not know.
+    assert_usage_error(&run(&bin(), &["--scale", "-1"]), "`-1` is not a positive number");
+    assert_usage_error(
+        &run(&bin(), &["--scale", "nan"]),
+        "`nan` is not a positive number",
+    );
     assert_usage_error(&run(&bin(), &["--kernel", "nope"]), "invalid value 'nope'");
     assert_usage_error(&run(&bin(), &["compare", "a.json"]), "required");
 }
@@ -58,5 +64,35 @@ fn the_cubin_is_written_without_a_gpu_and_a_missing_run_is_one_line() {
         &["compare", missing.to_str().unwrap(), missing.to_str().unwrap()],
     );
     assert_one_line_failure(&output, "reading");
+    // An A/A run to measure the spread from that is not there: one line too.
+    std::fs::write(dir.join("a.json"), r#"{"kernels": []}"#).unwrap();
+    let a = dir.join("a.json");
+    let output = run(
+        &bin(),
+        &[
+            "compare",
+            a.to_str().unwrap(),
+            a.to_str().unwrap(),
+            "--spread-from",
+            missing.to_str().unwrap(),
+        ],
+    );
+    let line = assert_one_line_failure(&output, "reading");
+    assert!(line.contains("missing.json"), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_cupti_mode_without_libcupti_is_one_line_before_any_gpu_work() {
+    let output = run_without_driver(&bin(), &["--mode", "graph", "--mode", "cupti"]);
+    let line = assert_one_line_failure(&output, "error: ");
+    // Where libcupti is installed the driver is what is missing next.
+    if line.contains("libcupti") {
+        assert!(
+            line.starts_with("error: the cupti mode: libcupti was not found"),
+            "{line}"
+        );
+    } else {
+        assert!(line.contains("no CUDA driver found"), "{line}");
+    }
 }

@@ -154,14 +154,20 @@ pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, CudaError> {
         graph_launch_ms: median(&replays),
         sync_wakeup_ms: median(&wakeups),
         copy_ceiling_gb_s: copy_ceiling_gb_s(ctx, CEILING_BYTES)?,
-        memory_peak_gb_s: memory_peak_gb_s(
-            attribute(ctx, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)?,
-            attribute(
-                ctx,
-                CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
-            )?,
-        ),
+        memory_peak_gb_s: device_memory_peak_gb_s(ctx)?,
     })
+}
+
+/// [`memory_peak_gb_s`] of `ctx`'s device, from its memory clock and bus
+/// width attributes.
+pub fn device_memory_peak_gb_s(ctx: &Arc<CudaContext>) -> Result<Option<f64>, CudaError> {
+    Ok(memory_peak_gb_s(
+        attribute(ctx, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)?,
+        attribute(
+            ctx,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+        )?,
+    ))
 }
 
 /// A device attribute that is a count, a negative value read as zero.

@@ -82,6 +82,7 @@ mod tests {
                 copy_ceiling_gb_s: 1000.0,
                 clocks_unavailable: None,
                 cupti_unavailable: Some("not asked".into()),
+                modes_unavailable: None,
             },
             traffic: None,
             first_launch: None,

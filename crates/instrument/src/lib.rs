@@ -12,10 +12,13 @@
 //! own, checks clocks and throttling through NVML ([`clocks`]), and reports
 //! a table and JSON of every sample ([`report`]), with [`json_out::JsonOut`]
 //! claiming the JSON file before any GPU time is spent. A sample no launch
-//! can take (negative, or a timed span below the timer's resolution) is
-//! rejected and counted, never kept ([`reject`]); a process measures its own
+//! can take (negative, a timed span below the timer's resolution, or faster
+//! than the launch's declared traffic can cross the memory) is rejected and
+//! counted, never kept ([`reject`]); a process measures its own
 //! timer resolution, launch floors and memory ceiling ([`calibrate`]); and
-//! two runs compare kernel by kernel ([`compare`]).
+//! two runs compare kernel by kernel, allowing for how far a median moves
+//! between processes ([`compare`]). A mode the installed
+//! driver cannot run is refused in one line before it starts ([`driver`]).
 //!
 //! Not for: the course's own timing of a lesson's kernels, three warm-ups and
 //! a mean of ten (`time-kernel`); host clocks (`host-clock`); the suite of
@@ -25,6 +28,7 @@
 pub mod calibrate;
 pub mod clocks;
 pub mod compare;
+pub mod driver;
 pub mod flush;
 pub mod json_out;
 pub mod measure;

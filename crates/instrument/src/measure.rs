@@ -20,7 +20,10 @@
 //!   edge] and a replay of the flush alone, each after an untimed flush
 //!   (Hopper and later). The subtraction also takes out the flush's own
 //!   completion, which the first replay overlaps with the launch; on the
-//!   H200 the result sits within 0.4% of ncu's (evidence/instrument/).
+//!   H200 the result sits within 0.4% of ncu's (evidence/instrument/). The
+//!   untimed flush and both event records are nodes of each replayed graph,
+//!   so no host delay can fall inside a timed span (issue 36: one that did
+//!   made a sample 2.2 times faster than the memory allows).
 //! - [`Mode::Serial`]: a graph of launches each followed by an event
 //!   record, less the same graph of records alone, per launch. A record is
 //!   written only once the work before it has drained, so launches do not
@@ -46,13 +49,13 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cuda_objects::{BlockingStream, DeviceBuffer, EventPair};
+use cuda_objects::{BlockingStream, DeviceBuffer, DriverVersion, EventPair};
 use cudarc::driver::{CudaContext, CudaStream};
 use serde::Serialize;
 
 use crate::clocks::{ClockMonitor, ClockReading};
 use crate::modes::{refused, timed_ms, Early, Sampler, Setup, Targets};
-use crate::reject::Rejection;
+use crate::reject::{MemoryFloor, Rejection};
 use crate::sampling::{Budget, Stop, Warmup};
 use crate::stats::{summarize, Summary};
 
@@ -92,6 +95,9 @@ pub struct Sample {
     /// Left out of the statistics because no launch can take this long
     /// ([`crate::reject`]).
     pub rejected: bool,
+    /// Rejected because it is faster than the kernel's declared traffic can
+    /// cross the memory ([`MemoryFloor`]); counted among the rejected too.
+    pub below_floor: bool,
 }
 
 /// What one mode measured.
@@ -109,6 +115,11 @@ pub struct Measurement {
     /// Samples rejected as impossible, and the rule that rejected them.
     pub rejected: usize,
     pub rejection: Rejection,
+    /// Of the rejected, those faster than the memory allows, and that floor
+    /// in ms per launch in this mode (`None` where the caller declared no
+    /// traffic).
+    pub below_floor: usize,
+    pub floor_ms: Option<f64>,
     /// More samples were impossible than the rule allows: the summary is
     /// not a measurement of the kernel, and the table prints no median.
     pub too_many_rejected: bool,
@@ -139,6 +150,10 @@ pub struct Instrument {
     pub drop_throttled: bool,
     /// Which samples are impossible, and how many a mode may reject.
     pub rejection: Rejection,
+    /// The launch's declared traffic against the memory's peak: samples
+    /// faster than that are rejected too. `None` for a kernel whose traffic
+    /// the caller does not declare.
+    pub memory_floor: Option<MemoryFloor>,
 }
 
 impl Default for Instrument {
@@ -150,6 +165,7 @@ impl Default for Instrument {
             target_graph_ms: 5.0,
             drop_throttled: true,
             rejection: Rejection::default(),
+            memory_floor: None,
         }
     }
 }
@@ -205,23 +221,25 @@ impl SampleLog {
     /// Records one round's samples with the clock reading taken after it;
     /// with `drop_throttled`, a round the card was throttling in is kept in
     /// the log but left out of the statistics. A sample `rejection` calls
-    /// impossible, for `launches` launches a sample, is logged and never
-    /// kept.
+    /// impossible, for `launches` launches a sample, or one below `floor_ms`
+    /// per launch (the memory's floor), is logged and never kept.
     fn record(
         &mut self,
         taken: Vec<f64>,
         clocks: Option<ClockReading>,
         drop_throttled: bool,
-        rejection: (&Rejection, usize),
+        rejection: (&Rejection, usize, Option<f64>),
     ) {
         let dropped = drop_throttled && clocks.as_ref().is_some_and(|c| c.throttled);
-        let (rejection, launches) = rejection;
+        let (rejection, launches, floor_ms) = rejection;
         for ms in taken {
+            let below_floor = floor_ms.is_some_and(|floor| ms < floor);
             self.samples.push(Sample {
                 ms,
                 clocks: clocks.clone(),
                 dropped,
-                rejected: rejection.is_impossible(ms, launches),
+                rejected: below_floor || rejection.is_impossible(ms, launches),
+                below_floor,
             });
         }
     }
@@ -241,6 +259,10 @@ impl SampleLog {
 
     fn rejected(&self) -> usize {
         self.samples.iter().filter(|s| s.rejected).count()
+    }
+
+    fn below_floor(&self) -> usize {
+        self.samples.iter().filter(|s| s.below_floor).count()
     }
 
     /// The statistics of the kept samples; where a mode rejected every
@@ -268,11 +290,12 @@ impl Measurement {
         if parts.iter().any(|p| p.mode != first.mode) {
             return None;
         }
-        let (mode, launches_per_sample, warmup, rejection) = (
+        let (mode, launches_per_sample, warmup, rejection, floor_ms) = (
             first.mode,
             first.launches_per_sample,
             first.warmup,
             first.rejection,
+            first.floor_ms,
         );
         let clocks_unavailable = parts.iter().find_map(|p| p.clocks_unavailable.clone());
         let stop = parts.last()?.stop;
@@ -289,6 +312,8 @@ impl Measurement {
             dropped: log.dropped(),
             rejected: log.rejected(),
             rejection,
+            below_floor: log.below_floor(),
+            floor_ms,
             too_many_rejected: rejection.too_many(log.rejected(), log.samples.len()),
             samples: log.samples,
             gpu_ms_spent,
@@ -308,6 +333,9 @@ impl Instrument {
         if let Err(e) = self.budget.validate() {
             return Err(refused(e.to_string()));
         }
+        // Before any graph is captured: an old driver lacks the calls the
+        // programmatic modes make, and cudarc would panic at the first one.
+        crate::driver::check(mode, DriverVersion::query()?).map_err(refused)?;
         let owned = check!(BlockingStream::create(ctx))?;
         let stream = owned.stream();
         let events = EventPair::new(ctx)?;
@@ -328,7 +356,8 @@ impl Instrument {
             one_launch_ms,
         };
         let mut sampler = Sampler::prepare(mode, early, &targets, &mut setup, &mut gpu_ms)?;
-        let (log, stop) = self.sample(&mut sampler, &mut setup, &monitor, &mut gpu_ms)?;
+        let floor_ms = self.memory_floor.map(|f| f.ms(mode));
+        let (log, stop) = self.sample(&mut sampler, &mut setup, &monitor, (floor_ms, &mut gpu_ms))?;
         let launches_per_sample = sampler.launches_per_sample();
         drop(sampler);
         let Some(summary) = log.summary() else {
@@ -345,6 +374,8 @@ impl Instrument {
             dropped: log.dropped(),
             rejected: log.rejected(),
             rejection: self.rejection,
+            below_floor: log.below_floor(),
+            floor_ms,
             too_many_rejected: self.rejection.too_many(log.rejected(), log.samples.len()),
             samples: log.samples,
             summary,
@@ -370,7 +401,7 @@ impl Instrument {
         sampler: &mut Sampler,
         setup: &mut Setup<'_, impl Launch>,
         monitor: &ClockMonitor,
-        gpu_ms: &mut f64,
+        (floor_ms, gpu_ms): (Option<f64>, &mut f64),
     ) -> Result<(SampleLog, Stop), CudaError> {
         let mut log = SampleLog::default();
         loop {
@@ -380,7 +411,7 @@ impl Instrument {
                 taken,
                 monitor.read(),
                 self.drop_throttled,
-                (&self.rejection, launches),
+                (&self.rejection, launches, floor_ms),
             );
             if let Some(stop) = self.budget.stop_after(&log.kept(), log.samples.len(), *gpu_ms) {
                 return Ok((log, stop));
@@ -566,9 +597,9 @@ mod tests {
     fn a_throttled_round_is_logged_but_not_kept_when_asked() {
         let mut log = SampleLog::default();
         let r = Rejection::default();
-        log.record(vec![1.0], reading(false), true, (&r, 1));
-        log.record(vec![2.0, 3.0], reading(true), true, (&r, 1));
-        log.record(vec![4.0], None, true, (&r, 1));
+        log.record(vec![1.0], reading(false), true, (&r, 1, None));
+        log.record(vec![2.0, 3.0], reading(true), true, (&r, 1, None));
+        log.record(vec![4.0], None, true, (&r, 1, None));
         assert_eq!(log.kept(), [1.0, 4.0], "no reading is no evidence of throttling");
         assert_eq!(log.samples.len(), 4);
         assert_eq!(log.dropped(), 2);
@@ -578,7 +609,12 @@ mod tests {
     #[test]
     fn without_drop_throttled_every_sample_is_kept() {
         let mut log = SampleLog::default();
-        log.record(vec![2.0, 3.0], reading(true), false, (&Rejection::default(), 1));
+        log.record(
+            vec![2.0, 3.0],
+            reading(true),
+            false,
+            (&Rejection::default(), 1, None),
+        );
         assert_eq!(log.kept(), [2.0, 3.0]);
         assert_eq!(log.dropped(), 0);
     }
@@ -591,9 +627,9 @@ mod tests {
             vec![0.057, -0.1318, 0.058],
             None,
             true,
-            (&Rejection::default(), 1),
+            (&Rejection::default(), 1, None),
         );
-        log.record(vec![0.0], reading(true), true, (&Rejection::default(), 1));
+        log.record(vec![0.0], reading(true), true, (&Rejection::default(), 1, None));
         assert_eq!(log.kept(), [0.057, 0.058]);
         assert_eq!((log.samples.len(), log.rejected(), log.dropped()), (4, 2, 1));
         assert!(log.samples[1].rejected && !log.samples[1].dropped);
@@ -605,9 +641,59 @@ mod tests {
     }
 
     #[test]
+    fn a_sample_faster_than_the_memory_allows_is_rejected_counted_and_never_kept() {
+        // Day 9's vectorAdd in isolated mode on the H200, with the sample
+        // issue 36 found among its real ones: 0.01850 ms is 10.9 TB/s.
+        let floor = MemoryFloor {
+            traffic: crate::report::Traffic {
+                bytes_read: 134_222_616,
+                bytes_written: 67_111_308,
+            },
+            l2_bytes: 60 << 20,
+            peak_gb_s: 4916.7,
+        };
+        let floor_ms = Some(floor.ms(Mode::Isolated));
+        let mut log = SampleLog::default();
+        let r = Rejection::default();
+        log.record(vec![0.05776, 0.01850, 0.05781], None, true, (&r, 1, floor_ms));
+        log.record(vec![0.05779], reading(true), true, (&r, 1, floor_ms));
+        assert_eq!(
+            log.kept(),
+            [0.05776, 0.05781],
+            "the planted sample and the throttled one are out"
+        );
+        assert_eq!((log.rejected(), log.below_floor(), log.dropped()), (1, 1, 1));
+        assert!(log.samples[1].rejected && log.samples[1].below_floor);
+        assert!(!log.samples[0].below_floor && !log.samples[3].below_floor);
+        let s = log.summary().unwrap();
+        assert_eq!((s.n, s.min), (2, 0.05776), "the minimum is a real sample");
+        // Without a declared floor the same sample would have been kept.
+        let mut blind = SampleLog::default();
+        blind.record(vec![0.05776, 0.01850], None, true, (&r, 1, None));
+        assert_eq!(blind.kept(), [0.05776, 0.01850]);
+    }
+
+    #[test]
+    fn pooled_parts_count_their_samples_below_the_floor() {
+        let mut a = measurement(Mode::Isolated, &[(0.057, false, false)], 1.0, Stop::NoiseTarget);
+        a.samples.push(Sample {
+            ms: 0.0185,
+            clocks: None,
+            dropped: false,
+            rejected: true,
+            below_floor: true,
+        });
+        a.floor_ms = Some(0.028);
+        let b = measurement(Mode::Isolated, &[(0.058, false, false)], 1.0, Stop::NoiseTarget);
+        let p = Measurement::pooled(vec![a, b], Budget::default()).unwrap();
+        assert_eq!((p.rejected, p.below_floor, p.floor_ms), (1, 1, Some(0.028)));
+        assert_eq!(p.summary.n, 2);
+    }
+
+    #[test]
     fn a_mode_that_rejects_everything_still_summarises_what_it_took() {
         let mut log = SampleLog::default();
-        log.record(vec![-0.001, 0.0001], None, true, (&Rejection::default(), 1));
+        log.record(vec![-0.001, 0.0001], None, true, (&Rejection::default(), 1, None));
         assert!(log.kept().is_empty());
         let s = log.summary().expect("the rejected samples, for the record");
         assert_eq!((s.n, s.min, s.max), (2, -0.001, 0.0001));
@@ -622,6 +708,7 @@ mod tests {
                 clocks: None,
                 dropped,
                 rejected,
+                below_floor: false,
             })
             .collect();
         let kept: Vec<f64> = samples.iter().filter(|s| s.is_kept()).map(|s| s.ms).collect();
@@ -635,6 +722,8 @@ mod tests {
             dropped: samples.iter().filter(|s| s.dropped).count(),
             rejected: samples.iter().filter(|s| s.rejected).count(),
             rejection: Rejection::default(),
+            below_floor: 0,
+            floor_ms: None,
             too_many_rejected: false,
             samples,
             gpu_ms_spent: gpu_ms,

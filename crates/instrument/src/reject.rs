@@ -8,10 +8,17 @@
 //! of its samples is not measuring the kernel, and says so instead of
 //! printing a median. Pure logic, tested without a GPU.
 //!
+//! A sample can also be a time the kernel's memory traffic cannot fit in:
+//! [`MemoryFloor`] holds the bytes a launch declares against the memory's
+//! peak, and a sample below that floor is rejected the same way.
+//!
 //! Not for: samples left out because the card was throttling
 //! ([`crate::measure`]), which are real times taken in the wrong conditions.
 
 use serde::{Deserialize, Serialize};
+
+use crate::measure::Mode;
+use crate::report::Traffic;
 
 /// The CUDA event timer's resolution as CUDA's documentation gives it
 /// (`cudaEventElapsedTime`: "around 0.5 microseconds"), in ms: the floor
@@ -59,6 +66,61 @@ impl Rejection {
     }
 }
 
+/// The time no launch of a kernel can beat: the bytes that must cross the
+/// DRAM bus at the memory's peak rate. Which bytes must depends on what the
+/// L2 can hold for the launch, so the floor depends on the mode:
+///
+/// - cold-cache and isolated start on an L2 that holds none of the kernel's
+///   data, so every byte read comes from DRAM; written bytes up to the L2's
+///   size may still sit in it, dirty, when the clock stops (the isolated
+///   mode is built so they do);
+/// - the other modes may find up to the L2's size of their reads left by the
+///   launch before, and leave up to the L2's size of their writes.
+///
+/// Both are floors, not estimates: a real launch is slower (Day 9's
+/// vectorAdd reaches about 85% of the H200's peak). A sample under it is an
+/// artefact of the timing, never a fast kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MemoryFloor {
+    /// What one launch reads and writes, as its caller declares it.
+    pub traffic: Traffic,
+    pub l2_bytes: u64,
+    /// The rate no traffic can exceed, in GB/s
+    /// ([`crate::calibrate::Calibration::ceiling_gb_s`]).
+    pub peak_gb_s: f64,
+}
+
+impl MemoryFloor {
+    /// The bytes that must cross the DRAM bus in one launch in `mode`.
+    pub fn dram_bytes(&self, mode: Mode) -> u64 {
+        let Traffic {
+            bytes_read,
+            bytes_written,
+        } = self.traffic;
+        match mode {
+            Mode::ColdCache | Mode::Isolated => bytes_read + bytes_written.saturating_sub(self.l2_bytes),
+            Mode::Hot | Mode::Graph | Mode::GraphPdl | Mode::Serial | Mode::Cupti => {
+                (bytes_read + bytes_written).saturating_sub(2 * self.l2_bytes)
+            }
+        }
+    }
+
+    /// The floor in ms per launch in `mode`; 0 where no peak is known.
+    pub fn ms(&self, mode: Mode) -> f64 {
+        if self.peak_gb_s > 0.0 && self.peak_gb_s.is_finite() {
+            self.dram_bytes(mode) as f64 / (self.peak_gb_s * 1e9) * 1e3
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether `ms` per launch in `mode` is faster than the memory allows.
+    /// NaN is not below it: [`Rejection::is_impossible`] rejects NaN already.
+    pub fn is_below(&self, ms: f64, mode: Mode) -> bool {
+        ms < self.ms(mode)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +147,55 @@ mod tests {
         assert!(r.is_impossible(0.0001, 4), "0.4 us timed in all");
         assert!(r.is_impossible(-0.0001, 1000));
         assert!(r.is_impossible(0.0001, 0), "no launches count as one");
+    }
+
+    /// Day 9's vectorAdd on the H200: 134,222,616 B read and 67,111,308 B
+    /// written a launch, a 60 MiB L2 and the attributes' 4916.7 GB/s peak.
+    fn vector_add_on_h200() -> MemoryFloor {
+        MemoryFloor {
+            traffic: Traffic {
+                bytes_read: 134_222_616,
+                bytes_written: 67_111_308,
+            },
+            l2_bytes: 60 << 20,
+            peak_gb_s: 4916.7,
+        }
+    }
+
+    #[test]
+    fn the_memory_floor_counts_what_the_l2_cannot_hold_for_the_launch() {
+        let f = vector_add_on_h200();
+        // Cold: every read, and the 4,196,748 B of writes beyond the L2.
+        assert_eq!(
+            f.dram_bytes(Mode::Isolated),
+            134_222_616 + 67_111_308 - (60 << 20)
+        );
+        assert_eq!(f.dram_bytes(Mode::ColdCache), f.dram_bytes(Mode::Isolated));
+        // Hot: all of it less two L2s (reads found there, writes left there).
+        assert_eq!(f.dram_bytes(Mode::Graph), 201_333_924 - 2 * (60 << 20));
+        let cold = f.ms(Mode::Isolated);
+        assert!((cold - 0.02815).abs() < 1e-5, "{cold}");
+        // The L2-resident vector add has no floor in a hot mode.
+        let l2 = MemoryFloor {
+            traffic: Traffic {
+                bytes_read: 524_288,
+                bytes_written: 262_144,
+            },
+            ..f
+        };
+        assert_eq!(l2.ms(Mode::Graph), 0.0);
+        assert!(l2.ms(Mode::Isolated) > 0.0, "its reads still come from DRAM cold");
+        let unknown = MemoryFloor { peak_gb_s: 0.0, ..f };
+        assert_eq!(unknown.ms(Mode::Isolated), 0.0, "no peak, no floor");
+    }
+
+    #[test]
+    fn the_sample_issue_36_reported_is_below_the_floor_and_the_median_is_not() {
+        let f = vector_add_on_h200();
+        // Day 9's isolated minimum: 10.9 TB/s, 2.2 times the peak.
+        assert!(f.is_below(0.01850, Mode::Isolated));
+        assert!(!f.is_below(0.05776, Mode::Isolated), "the median");
+        assert!(!f.is_below(f64::NAN, Mode::Isolated));
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub struct CapturedGraph {
     /// Whether the edge out of the first captured node is one of them, so the
     /// second launch starts as the first one's blocks exit.
     pub first_edge_programmatic: bool,
+    /// The places in the captured chain (0 for the first node captured)
+    /// whose edge to the next node was made programmatic.
+    pub programmatic_after: Vec<usize>,
 }
 
 impl CapturedGraph {
@@ -56,12 +59,19 @@ impl CapturedGraph {
             ));
         };
         let (mut programmatic_edges, mut first_edge_programmatic) = (0, false);
+        let mut programmatic_after = Vec::new();
         if dependencies == Dependencies::Programmatic {
             let edges: Vec<_> = graph.edges()?.iter().map(|e| (e.from, e.to)).collect();
             let first = first_node(&edges);
+            let chain = chain_order(&edges);
             let rewired = graph.make_kernel_edges_programmatic()?;
             programmatic_edges = rewired.len();
             first_edge_programmatic = rewired.iter().any(|e| Some(e.from) == first);
+            programmatic_after = rewired
+                .iter()
+                .filter_map(|e| chain.iter().position(|&n| n == e.from))
+                .collect();
+            programmatic_after.sort_unstable();
         }
         graph.instantiate()?;
         graph.upload(stream)?;
@@ -69,6 +79,7 @@ impl CapturedGraph {
             graph,
             programmatic_edges,
             first_edge_programmatic,
+            programmatic_after,
         })
     }
 
@@ -87,9 +98,35 @@ fn first_node<T: PartialEq + Copy>(edges: &[(T, T)]) -> Option<T> {
         .find(|f| !edges.iter().any(|(_, to)| to == f))
 }
 
+/// The nodes of a captured chain in the order they were captured: from
+/// [`first_node`], along the one edge out of each. Empty for edges that hold
+/// no chain start; stops where a node has no edge out, or at a node already
+/// seen.
+fn chain_order<T: PartialEq + Copy>(edges: &[(T, T)]) -> Vec<T> {
+    let mut chain: Vec<T> = first_node(edges).into_iter().collect();
+    while let Some(&last) = chain.last() {
+        match edges.iter().find(|(from, _)| *from == last) {
+            Some(&(_, to)) if !chain.contains(&to) => chain.push(to),
+            _ => break,
+        }
+    }
+    chain
+}
+
 #[cfg(test)]
 mod tests {
-    use super::first_node;
+    use super::{chain_order, first_node};
+
+    #[test]
+    fn a_chain_is_walked_in_capture_order() {
+        assert_eq!(chain_order(&[(1, 4), (4, 2), (3, 1)]), [3, 1, 4, 2]);
+        assert_eq!(chain_order::<u8>(&[]), Vec::<u8>::new());
+        assert_eq!(
+            chain_order(&[(1, 2), (2, 1)]),
+            Vec::<i32>::new(),
+            "a cycle has no start"
+        );
+    }
 
     #[test]
     fn a_chain_starts_where_no_edge_leads_in() {

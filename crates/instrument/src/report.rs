@@ -41,6 +41,9 @@ pub struct DeviceInfo {
     pub clocks_unavailable: Option<String>,
     /// Why there is no CUPTI mode, if there is none.
     pub cupti_unavailable: Option<String>,
+    /// Which modes the driver cannot run, and which it can, if it cannot
+    /// run them all ([`crate::driver::unavailable`]).
+    pub modes_unavailable: Option<String>,
 }
 
 impl DeviceInfo {
@@ -53,6 +56,7 @@ impl DeviceInfo {
         cupti_unavailable: Option<String>,
     ) -> DeviceInfo {
         DeviceInfo {
+            modes_unavailable: crate::driver::unavailable(facts.driver),
             name: facts.name,
             compute_capability: facts.compute_capability,
             driver_cuda_version: facts.driver.to_string(),
@@ -98,8 +102,12 @@ fn stop_name(m: &Measurement) -> &'static str {
 /// What a table prints instead of a median for a mode that rejected more
 /// samples than its rule allows.
 pub fn too_many_rejected(m: &Measurement) -> String {
+    let floor = match m.floor_ms {
+        Some(f) if m.below_floor > 0 => format!(", {} of them below the memory's {f:.5} ms", m.below_floor),
+        _ => String::new(),
+    };
     format!(
-        "no median: {} of {} samples impossible (below {} ms), more than {}% allowed",
+        "no median: {} of {} samples impossible (below {} ms{floor}), more than {}% allowed",
         m.rejected,
         m.samples.len(),
         m.rejection.floor_ms,
@@ -107,14 +115,28 @@ pub fn too_many_rejected(m: &Measurement) -> String {
     )
 }
 
-/// The note under a table for a mode that rejected a few samples.
-pub fn rejected_line(m: &Measurement) -> String {
-    format!(
-        "{} of {} samples rejected as impossible (below {} ms) and left out",
-        m.rejected,
-        m.samples.len(),
-        m.rejection.floor_ms
-    )
+/// The notes under a table for a mode that rejected a few samples: those
+/// below the timer's resolution, and those faster than the memory allows,
+/// each on its own line where there are any.
+pub fn rejected_lines(m: &Measurement) -> Vec<String> {
+    let below_timer = m.rejected - m.below_floor.min(m.rejected);
+    let mut lines = Vec::new();
+    if below_timer > 0 {
+        lines.push(format!(
+            "{below_timer} of {} samples rejected as impossible (below {} ms) and left out",
+            m.samples.len(),
+            m.rejection.floor_ms
+        ));
+    }
+    if m.below_floor > 0 {
+        lines.push(format!(
+            "{} of {} samples rejected as faster than the memory allows (below {:.5} ms, the declared traffic at the memory's peak) and left out",
+            m.below_floor,
+            m.samples.len(),
+            m.floor_ms.unwrap_or(f64::NAN)
+        ));
+    }
+    lines
 }
 
 /// The human table: one row per mode, then the course's numbers beside it.
@@ -222,12 +244,10 @@ fn footer(o: &mut String, r: &Report) {
         o,
         "* recommended for this kernel; samples shown as taken-dropped where throttled samples were left out"
     );
-    for m in r
-        .measurements
-        .iter()
-        .filter(|m| m.rejected > 0 && !m.too_many_rejected)
-    {
-        let _ = writeln!(o, "{}: {}", m.mode.name(), rejected_line(m));
+    for m in r.measurements.iter().filter(|m| !m.too_many_rejected) {
+        for line in rejected_lines(m) {
+            let _ = writeln!(o, "{}: {line}", m.mode.name());
+        }
     }
     if let Some(f) = &r.first_launch {
         let _ = writeln!(o, "first launch (once per process, not sampled): {:.5} ms", f.ms);
@@ -237,6 +257,9 @@ fn footer(o: &mut String, r: &Report) {
     }
     if let Some(why) = &d.cupti_unavailable {
         let _ = writeln!(o, "no cupti mode: {why}");
+    }
+    if let Some(why) = &d.modes_unavailable {
+        let _ = writeln!(o, "{why}");
     }
     if let Some(why) = &d.clocks_unavailable {
         let _ = writeln!(o, "no clock checks: {why}");
@@ -276,5 +299,91 @@ mod tests {
         assert_eq!(t.total(), 201_333_924);
         // 201,333,924 bytes in 0.057 ms is 3532 GB/s.
         assert!((t.gb_s(0.057) - 3532.17).abs() < 0.01, "{}", t.gb_s(0.057));
+    }
+
+    #[test]
+    fn samples_below_the_memory_floor_get_their_own_line_under_the_table() {
+        use crate::measure::Sample;
+        let sample = |ms: f64, rejected: bool, below_floor: bool| Sample {
+            ms,
+            clocks: None,
+            dropped: false,
+            rejected,
+            below_floor,
+        };
+        let samples = vec![
+            sample(0.0577, false, false),
+            sample(0.0185, true, true),
+            sample(-0.1, true, false),
+            sample(0.0578, false, false),
+        ];
+        let m = Measurement {
+            mode: Mode::Isolated,
+            launches_per_sample: 1,
+            warmup: crate::sampling::Warmup::Count(1),
+            budget: crate::sampling::Budget::default(),
+            summary: crate::stats::summarize(&[0.0577, 0.0578]).unwrap(),
+            stop: crate::sampling::Stop::NoiseTarget,
+            dropped: 0,
+            rejected: 2,
+            rejection: crate::reject::Rejection {
+                max_fraction: 0.5,
+                ..Default::default()
+            },
+            below_floor: 1,
+            floor_ms: Some(0.02815),
+            too_many_rejected: false,
+            samples,
+            gpu_ms_spent: 1.0,
+            clocks_unavailable: None,
+        };
+        assert_eq!(
+            rejected_lines(&m),
+            [
+                "1 of 4 samples rejected as impossible (below 0.0005 ms) and left out",
+                "1 of 4 samples rejected as faster than the memory allows (below 0.02815 ms, the declared traffic at the memory's peak) and left out"
+            ]
+        );
+        let too_many = Measurement {
+            too_many_rejected: true,
+            ..m
+        };
+        assert!(
+            too_many_rejected(&too_many).contains(
+                "2 of 4 samples impossible (below 0.0005 ms, 1 of them below the memory's 0.02815 ms)"
+            ),
+            "{}",
+            too_many_rejected(&too_many)
+        );
+    }
+
+    fn device_on(driver: i32) -> DeviceInfo {
+        let facts = cuda_objects::DeviceFacts {
+            name: "a GPU".into(),
+            compute_capability: (9, 0),
+            l2_bytes: 60 << 20,
+            driver: cuda_objects::DriverVersion(driver),
+        };
+        DeviceInfo::new(facts, 4000.0, None, None)
+    }
+
+    #[test]
+    fn a_driver_too_old_for_some_modes_is_said_under_the_table_in_one_line() {
+        let report = |device| Report {
+            kernel: "vectorAdd, n = 4".into(),
+            device,
+            traffic: None,
+            first_launch: None,
+            course_mean_of_10_ms: None,
+            measurements: Vec::new(),
+            recommended: Mode::Graph,
+        };
+        let old = table(&report(device_on(12020)));
+        let line = old
+            .lines()
+            .find(|l| l.starts_with("graph-pdl and isolated need a driver of the r545 series"))
+            .unwrap_or_else(|| panic!("no driver line in {old}"));
+        assert!(line.contains("this driver supports CUDA 12.2"), "{line}");
+        assert!(!table(&report(device_on(13000))).contains("r545"));
     }
 }

@@ -97,6 +97,7 @@ fn small_budget() -> instrument::measure::Instrument {
         target_graph_ms: 2.0,
         drop_throttled: true,
         rejection: Default::default(),
+        memory_floor: None,
     }
 }
 
@@ -163,6 +164,11 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
         "one edge between each pair of launches"
     );
     assert!(pdl.first_edge_programmatic);
+    assert_eq!(
+        pdl.programmatic_after,
+        (0..7).collect::<Vec<_>>(),
+        "every edge, in chain order"
+    );
     // A memset first: the edge out of it stays ordinary, the kernel-to-kernel
     // edges after it do not.
     let mut memset = a_memset();

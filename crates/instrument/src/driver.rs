@@ -1,0 +1,147 @@
+//! Which modes the installed driver can run, asked before any of them runs.
+//!
+//! The programmatic modes (graph-pdl and isolated) rewire a captured graph's
+//! edges with `cuGraphGetEdges_v2`, `cuGraphRemoveDependencies_v2` and
+//! `cuGraphAddDependencies_v2`, which drivers before the r545 series (CUDA
+//! 12.3) do not export: cudarc, which opens libcuda at run time, then panics
+//! with "Missing symbol cuGraphGetEdges_v2" at the first call. The other
+//! modes use only calls every driver a CUDA 12 or 13 build runs on has
+//! (stream capture, `cuGraphInstantiateWithFlags` and `cuGraphUpload` are
+//! CUDA 11). So the version `cuDriverGetVersion` reports is checked first,
+//! and a mode the driver cannot run is refused in one line that says which
+//! modes need what. Pure logic on a [`DriverVersion`], so any version can be
+//! tested without a GPU.
+//!
+//! Not for: whether the GPU has programmatic launch (compute capability,
+//! [`crate::measure::has_programmatic_launch`]) or whether libcupti is there
+//! ([`crate::cupti_available`]).
+
+use cuda_objects::DriverVersion;
+
+use crate::measure::Mode;
+
+/// The oldest driver with programmatic graph edges: CUDA 12.3, the r545
+/// series, as `cuDriverGetVersion` numbers it.
+pub const PROGRAMMATIC_EDGES: DriverVersion = DriverVersion(12030);
+
+/// The driver series that first supported [`PROGRAMMATIC_EDGES`], for people.
+const PROGRAMMATIC_EDGES_SERIES: &str = "r545";
+
+/// Every mode, in the order the tables print them.
+const ALL: [Mode; 7] = [
+    Mode::Hot,
+    Mode::ColdCache,
+    Mode::Graph,
+    Mode::GraphPdl,
+    Mode::Isolated,
+    Mode::Serial,
+    Mode::Cupti,
+];
+
+/// The driver `mode` needs beyond what the build itself needs, if any.
+pub fn needed(mode: Mode) -> Option<DriverVersion> {
+    match mode {
+        Mode::GraphPdl | Mode::Isolated => Some(PROGRAMMATIC_EDGES),
+        Mode::Hot | Mode::ColdCache | Mode::Graph | Mode::Serial | Mode::Cupti => None,
+    }
+}
+
+/// Whether a driver that supports CUDA `driver` runs `mode`.
+pub fn runs(mode: Mode, driver: DriverVersion) -> bool {
+    needed(mode).is_none_or(|v| driver.0 >= v.0)
+}
+
+/// Names joined as a sentence lists them: "a", "a and b", "a, b and c".
+fn listed(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The one line that says which modes this driver cannot run and why, and
+/// which it can; `None` when it runs them all.
+pub fn unavailable(driver: DriverVersion) -> Option<String> {
+    let (ok, not): (Vec<Mode>, Vec<Mode>) = ALL.iter().partition(|&&m| runs(m, driver));
+    if not.is_empty() {
+        return None;
+    }
+    let names = |modes: &[Mode]| listed(&modes.iter().map(|m| m.name()).collect::<Vec<_>>());
+    Some(format!(
+        "{} need a driver of the {PROGRAMMATIC_EDGES_SERIES} series or newer (CUDA {PROGRAMMATIC_EDGES} or later, \
+         for programmatic graph edges); this driver supports CUDA {driver}, on which {} run",
+        names(&not),
+        names(&ok)
+    ))
+}
+
+/// `Ok` where a driver that supports CUDA `driver` runs `mode`; otherwise
+/// the sentence to refuse it with.
+pub fn check(mode: Mode, driver: DriverVersion) -> Result<(), String> {
+    if runs(mode, driver) {
+        return Ok(());
+    }
+    let why = unavailable(driver).unwrap_or_default();
+    Err(format!(
+        "the {} mode cannot run on this driver: {why}",
+        mode.name()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_programmatic_modes_need_cuda_12_3_and_the_rest_run_anywhere() {
+        for old in [DriverVersion(12020), DriverVersion(11080)] {
+            assert!(!runs(Mode::GraphPdl, old));
+            assert!(!runs(Mode::Isolated, old));
+            for m in [Mode::Hot, Mode::ColdCache, Mode::Graph, Mode::Serial, Mode::Cupti] {
+                assert!(runs(m, old), "{m:?} on {old}");
+            }
+        }
+        for new in [PROGRAMMATIC_EDGES, DriverVersion(13000)] {
+            assert!(ALL.iter().all(|&m| runs(m, new)), "{new}");
+        }
+    }
+
+    #[test]
+    fn an_old_driver_gets_one_line_naming_what_needs_what() {
+        // CUDA 12.2 is the r535 series: one short of programmatic edges.
+        let line = unavailable(DriverVersion(12020)).unwrap();
+        assert!(!line.contains('\n'), "{line}");
+        assert!(
+            line.starts_with("graph-pdl and isolated need a driver of the r545 series or newer (CUDA 12.3"),
+            "{line}"
+        );
+        assert!(line.contains("this driver supports CUDA 12.2"), "{line}");
+        assert!(
+            line.ends_with("on which hot, cold-cache, graph, serial and cupti run"),
+            "{line}"
+        );
+        assert_eq!(unavailable(DriverVersion(13000)), None, "nothing to say");
+        assert_eq!(unavailable(PROGRAMMATIC_EDGES), None, "12.3 itself is enough");
+    }
+
+    #[test]
+    fn a_mode_the_driver_cannot_run_is_refused_with_that_line() {
+        let old = DriverVersion(12020);
+        let why = check(Mode::Isolated, old).unwrap_err();
+        assert!(
+            why.starts_with("the isolated mode cannot run on this driver: graph-pdl and isolated need"),
+            "{why}"
+        );
+        assert_eq!(check(Mode::Graph, old), Ok(()));
+        assert_eq!(check(Mode::Isolated, DriverVersion(13000)), Ok(()));
+    }
+
+    #[test]
+    fn lists_read_as_sentences() {
+        assert_eq!(listed(&[]), "");
+        assert_eq!(listed(&["a"]), "a");
+        assert_eq!(listed(&["a", "b"]), "a and b");
+        assert_eq!(listed(&["a", "b", "c"]), "a, b and c");
+    }
+}
