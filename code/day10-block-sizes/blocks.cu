@@ -7,7 +7,10 @@
 // timings beside it:
 //
 //   vectorAdd   Day 9's kernel at its full n: 12 bytes per element, one add.
-//               Memory-bound: the bytes decide, the block size barely does.
+//               Memory-bound at its best block sizes only: below them the
+//               rate at which the GPU starts blocks sets the time, above them
+//               the SMs wait on whole blocks to retire, and the block size
+//               moves the time by several times (the README's "Why").
 //   fmaChains   eight independent chains of fused multiply-adds per thread:
 //               compute-bound, so idle lanes in a warp cost time directly.
 //
@@ -90,7 +93,8 @@ constexpr int blocksFor(size_t n, int threads) {
 }
 
 // out[i] = a[i] + b[i], one thread per element: Day 9's kernel unchanged.
-// 12 bytes move for one add, so the memory system sets the pace.
+// 12 bytes move for one add, so with enough warps resident the memory system
+// sets the pace; how many are resident depends on the block size.
 //
 // Needs gridDim.x * blockDim.x >= n. The body sits inside the guard rather
 // than after an early return (CUDA-CODE-STYLE.md rule 7).
@@ -178,7 +182,11 @@ static cudaError_t blocksPerSm(const void* kernel, int threads, int* blocks) {
 }
 
 // The block size cudaOccupancyMaxPotentialBlockSize suggests for a kernel:
-// the size that gives the highest theoretical occupancy.
+// the size that gives the highest theoretical occupancy. It tries sizes from
+// the largest down and keeps the first of any tie (cuda_runtime.h), so a
+// kernel that reaches full occupancy at several sizes gets the largest. The
+// minGridSize it also returns, the fewest blocks that fill every SM at that
+// size, is dropped here: this lesson sizes every grid to cover n instead.
 static cudaError_t suggestedBlockSize(const void* kernel, int* threads) {
     int minGridSize = 0;
     return cudaOccupancyMaxPotentialBlockSize(&minGridSize, threads, kernel, 0,

@@ -8,7 +8,7 @@
 //
 //   row 4 again          the kernel's time and its effective rate
 //   the peak             memory clock x 2 (double data rate) x bus width
-//   the copy ceiling     cudaMemcpy device to device, and a float4 copy kernel
+//   the copy reference   cudaMemcpy device to device, and a float4 copy kernel
 //   float4 vectorAdd     the same add with 16-byte loads and stores
 //   row 4 against n      from 64 Ki elements, where the three arrays sit in
 //                        the L2 cache, to full n, where they do not
@@ -119,7 +119,7 @@ __global__ void vectorAdd4(const float* a, const float* b, float* out,
 }
 
 // dst[i] = src[i] through float4s: the least a kernel can do with the same
-// bytes, 8 per element. Its rate is the ceiling vectorAdd is held against.
+// bytes, 8 per element. Its rate is the reference vectorAdd is held against.
 //
 // Needs gridDim.x * blockDim.x >= max(n / 4, n % 4).
 __global__ void copy4(const float* src, float* dst, size_t n) {
@@ -161,9 +161,10 @@ static void vectorAddCpu(const float* a, const float* b, float* out,
 }
 
 // The memory facts this page leans on, from cudaDeviceGetAttribute. CUDA 13
-// dropped memoryClockRate and memoryBusWidth from cudaDeviceProp, but the
-// two attributes remain. A device that reports 0 for either has no peak
-// this program can compute, and the report says "not available".
+// dropped memoryClockRate from cudaDeviceProp (memoryBusWidth is still
+// there); both attributes remain, so both are read that way. A device that
+// reports 0 for either has no peak this program can compute, and the
+// report says "not available".
 struct MemoryFacts {
     int memoryClockKhz;
     int busWidthBits;
@@ -446,7 +447,7 @@ int main() {
         vectorAdd<<<blocks, kThreadsPerBlock>>>(d_a, d_b, d_out, kElems);
     });
 
-    // The copy ceiling: the runtime's device-to-device copy, then a kernel
+    // The copy reference: the runtime's device-to-device copy, then a kernel
     // that does nothing but move float4s. Each destination starts as NaN so
     // a copy that did not happen cannot pass the check.
     CUDA_CHECK(cudaMemset(d_copy, 0xFF, bytes));

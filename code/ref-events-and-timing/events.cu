@@ -9,7 +9,8 @@
 //   3  Spinning against blocking sync: the process's CPU time while it waits
 //      on a 50 ms kernel, and how late it wakes, for both kinds of event.
 //   4  DisableTiming events are cheaper: the host cost of a record plus a
-//      stream wait, and the device cost of records in a chain of kernels.
+//      stream wait, and a chain of kernels with records, timed per link (a
+//      launched link is the host's launch call: gpu-phases/why-chain.cu).
 //   5  Cross-stream dependencies without the host: a producer on one stream,
 //      a consumer on another behind cudaStreamWaitEvent.
 //   6  What an event interval holds: work queued before its start, a host
@@ -560,9 +561,10 @@ static double recordWaitUs(cudaEvent_t e, cudaStream_t a, cudaStream_t b) {
     return (t1 - t0) * 1.0e3 / kPart4Ops;
 }
 
-// Part 4's device cost: a chain of empty kernels on `a`, each followed by a
-// record of `e` (none when e is null), timed by an outer event pair; per
-// link in us.
+// Part 4's chain: empty kernels on `a`, each followed by a record of `e`
+// (none when e is null), timed by an outer event pair; per link in us. The
+// report calls it the device cost, but the GPU finishes each empty kernel
+// before the host launches the next, so a link is the launch call's time.
 static double chainUs(cudaEvent_t e, cudaStream_t a, cudaEvent_t start,
                       cudaEvent_t stop) {
     CUDA_CHECK(cudaEventRecord(start, a));

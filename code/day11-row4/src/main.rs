@@ -84,7 +84,7 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     check_result("vectorAdd", &dev.out, &host.want, &mut host.got)?;
 
     let row4_ms = timer.time(&stream, || dev.vector_add(ELEMS, &stream))?.mean_ms();
-    let (memcpy_ms, copy_ms) = copy_ceiling(&timer, &stream, &mut dev, &mut host)?;
+    let (memcpy_ms, copy_ms) = copy_reference(&timer, &stream, &mut dev, &mut host)?;
     let add4_ms = float4_vector_add(&timer, &stream, &mut dev, &mut host)?;
     let sweep_ms = SWEEP
         .iter()
@@ -220,10 +220,10 @@ fn check_result(what: &str, got: &DeviceBuffer<f32>, want: &[f32], host: &mut [f
     }
 }
 
-/// The copy ceiling: cudaMemcpy device to device, then the float4 copy
+/// The copy reference: cudaMemcpy device to device, then the float4 copy
 /// kernel, each into a destination set to NaN first. Returns (cudaMemcpy,
 /// copy kernel) in ms.
-fn copy_ceiling(
+fn copy_reference(
     timer: &KernelTimer,
     stream: &Arc<CudaStream>,
     dev: &mut DeviceArrays,

@@ -9,13 +9,16 @@ use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Outcome};
 
 use crate::load::{self, LoadError};
 use crate::transcript::Transcript;
-use crate::{claims, lessons};
+use crate::{claims, lessons, why};
 
-/// What the check found: each lesson's table as text, and every problem,
+/// What the check found: each lesson's table as text, each lesson's causes
+/// as measured ([`crate::why`]), and every problem,
 /// one line each (a file that is no record, a twin that disagrees, a copy,
 /// a bad expected-failure list, a claim that fails unexpected).
 pub struct Checked {
     pub tables: Vec<String>,
+    /// Each lesson's "why, as measured" table, as text.
+    pub whys: Vec<String>,
     pub problems: Vec<String>,
 }
 
@@ -31,7 +34,19 @@ pub fn run(dir: &Path) -> Result<Checked, LoadError> {
         tables.push(render(&t));
         problems.extend(t.unexpected_failures());
     }
-    Ok(Checked { tables, problems })
+    // A cause that fails on a GPU is a finding, and a folder of one
+    // session's runs may hold no cause's figures at all: neither is a
+    // problem of the evidence (the repository's own evidence is held to
+    // judging every cause by a test, `every_cause_is_judged`).
+    let whys = lessons::LESSONS
+        .iter()
+        .map(|lesson| why::render(&why::table(*lesson, &loaded.transcripts)))
+        .collect();
+    Ok(Checked {
+        tables,
+        whys,
+        problems,
+    })
 }
 
 /// Every lesson's table over `transcripts`, in the registry's order; a

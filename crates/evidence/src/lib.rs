@@ -18,7 +18,8 @@
 //!   evidence file, a regular one and no larger than its cap; [`folder_lock`]
 //!   holds a folder for one process (a merge, a site being staged).
 //! - [`claims`] applies the lessons' claims (and the shared sanitizer claim)
-//!   to recorded runs; [`check`] tables them over every transcript.
+//!   to recorded runs; [`check`] tables them over every transcript, and
+//!   [`why`] judges the lessons' causes per GPU ("why, as measured").
 //! - [`compare`] sets two runs, or two groups of runs by their medians, side
 //!   by side with ratios.
 //! - [`plot`] draws the lessons' sweeps as SVG from the evidence.
@@ -49,6 +50,7 @@ pub mod record;
 pub mod site;
 pub mod transcript;
 pub mod twin;
+pub mod why;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -362,6 +362,9 @@ fn check(dir: &Path) -> anyhow::Result<ExitCode> {
     for table in &checked.tables {
         println!("{table}");
     }
+    for table in &checked.whys {
+        println!("{table}");
+    }
     if checked.problems.is_empty() {
         println!("every claim holds, or fails only where the lesson's expected-failures.txt says why");
         return Ok(ExitCode::SUCCESS);

@@ -661,3 +661,30 @@ fn alone_folders() -> std::collections::BTreeSet<PathBuf> {
         })
         .collect()
 }
+
+/// The repository's evidence judges every cause every lesson's README gives
+/// on some GPU, and every cause holds on the NVIDIA H200, the GPU the
+/// READMEs state them for (a cause that fails on another GPU is shown as
+/// such; on the H200 it would make its README wrong).
+#[test]
+fn every_cause_is_judged() {
+    let transcripts = evidence::load::load(&evidence_dir()).unwrap().transcripts;
+    let mut wrong = Vec::new();
+    for lesson in evidence::lessons::LESSONS {
+        assert!(
+            !lesson.whys().is_empty(),
+            "{} names no cause check",
+            lesson.name()
+        );
+        let table = evidence::why::table(*lesson, &transcripts);
+        wrong.extend(table.unjudged());
+        for row in &table.rows {
+            for on in row.gpus.iter().filter(|g| g.gpu == "NVIDIA H200") {
+                if on.outcome != lesson_spec::Outcome::Holds {
+                    wrong.push(format!("{}: {:?} on the H200", row.why.id, on.outcome));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -396,3 +396,85 @@ fn one_gpu_spelled_two_ways_gets_charts_of_its_own_for_each_spelling() {
         .collect();
     assert!(plots.iter().any(|p| p.ends_with("-2.svg")), "{plots:?}");
 }
+
+/// A copy of the committed diagnostics run `file` as if recorded on `gpu`
+/// (`word` in its name), every `label: NUMBER` line for a label in
+/// `values` given that value instead, with a twin written for it.
+fn diagnostic_as_if_on(into: &Path, file: &str, gpu: &str, word: &str, values: &[(&str, &str)]) -> String {
+    let from = repository().join("evidence/diagnostics").join(file);
+    let text = std::fs::read_to_string(from).unwrap();
+    let h200 = "# gpu: NVIDIA H200 (compute capability 9.0)";
+    assert!(text.contains(h200), "{file} is an H200 run");
+    let mut moved = text.replace(h200, &format!("# gpu: {gpu} (compute capability 7.5)"));
+    for (label, value) in values {
+        moved = moved
+            .lines()
+            .map(|l| match l.strip_prefix(&format!("{label}: ")) {
+                Some(_) => format!("{label}: {value}"),
+                None => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n";
+    }
+    let name = file.replace("-h200-", &format!("-{word}-"));
+    let path = into.join("diagnostics").join(&name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &moved).unwrap();
+    evidence::twin::write(&path, &moved).unwrap();
+    name
+}
+
+#[test]
+fn a_cause_is_shown_per_gpu_with_its_figures_and_a_failure_on_one_gpu_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    let file = "2026-12-01T225536Z-h200-empty-blocks.txt";
+    std::fs::create_dir_all(ev.join("diagnostics")).unwrap();
+    for f in [file.to_string(), file.replace(".txt", ".json")] {
+        std::fs::copy(
+            repository().join("evidence/diagnostics").join(&f),
+            ev.join("diagnostics").join(&f),
+        )
+        .unwrap();
+    }
+    // On the other GPU the empty kernel takes a tenth of vectorAdd's time at
+    // 32 threads: the block starts do not pace it there.
+    diagnostic_as_if_on(
+        &ev,
+        file,
+        "Tesla T4",
+        "t4",
+        &[("empty kernel at 32 threads, ms", "0.03172")],
+    );
+    let out = tmp.path().join("site");
+    site::build(&repository(), &ev, &out).unwrap();
+    let page = read(&out, &site::lesson_page("day10-block-sizes"));
+    assert!(
+        page.contains("<h2 id=\"why\">Why, as measured</h2>"),
+        "the section is there"
+    );
+    let start = page
+        .find("id=\"why-d10-why-block-starts\"")
+        .expect("the cause has a section");
+    let section = &page[start..start + page[start..].find("</section>").unwrap()];
+    assert!(
+        section.contains("NVIDIA H200: <span class=\"verdict holds\">holds</span>"),
+        "{section}"
+    );
+    assert!(
+        section.contains("Tesla T4: <span class=\"verdict fails\">fails</span> (empty kernel 10% "),
+        "{section}"
+    );
+    // The T4's figure is its own, the H200's its own: the median, then the
+    // range of the run's three passes.
+    assert!(section.contains("<td class=\"num\">0.03172</td>"), "{section}");
+    assert!(
+        section.contains("<td class=\"num\">0.317 (0.317 to 0.3173)</td>"),
+        "{section}"
+    );
+    // A cause whose figures no GPU here recorded is shown as not measured.
+    let start = page.find("id=\"why-d10-why-turnover\"").unwrap();
+    let turnover = &page[start..start + page[start..].find("</section>").unwrap()];
+    assert!(turnover.contains("not measured"), "{turnover}");
+}

@@ -4,8 +4,9 @@
 //! failures name its own claims, every line its renderer prints is one of
 //! its .cu's printf formats, a C++ and a Rust transcript of the lesson in
 //! `evidence/` give the same fields, every figure its claims name is one a
-//! parsed report gives, and its page's run, where it has one, parses. Each
-//! panics with what differs, as a test assertion does.
+//! parsed report gives, its page's run, where it has one, parses, and
+//! every explanation paragraph of its README names one of its cause checks
+//! (`why_named`). Each panics with what differs, as a test assertion does.
 //!
 //! Not for: a lesson's own numbers (its round-trip and fixture tests).
 
@@ -28,6 +29,29 @@ pub fn assert_recipe_is_the_documented_nvcc_line<R: LessonReport>(readme: &str, 
         R::LESSON
     );
     assert_eq!(R::recipe().binary(), Some(binary), "the nvcc line's -o");
+}
+
+/// Every explanation paragraph of the lesson's README names one of its
+/// cause checks, every check it names is one, each check is named, and
+/// every check's id starts with the lesson's prefix and is unique
+/// ([`crate::why::unnamed_causes`]).
+pub fn assert_every_cause_is_named<R: LessonReport>(readme: &str) {
+    let ids: Vec<&str> = R::whys().iter().map(|w| w.id).collect();
+    let mut problems = crate::why::unnamed_causes(&format!("code/{}/README.md", R::LESSON), readme, &ids);
+    for (i, id) in ids.iter().enumerate() {
+        if !crate::why::is_why_id(id) {
+            problems.push(format!("`{id}` is not shaped `<prefix>-why-<name>`"));
+        }
+        if ids[..i].contains(id) {
+            problems.push(format!("`{id}` is declared twice"));
+        }
+    }
+    for w in R::whys() {
+        if w.figures.is_empty() {
+            problems.push(format!("`{}` reads no figure", w.id));
+        }
+    }
+    assert!(problems.is_empty(), "{}:\n{}", R::LESSON, problems.join("\n"));
 }
 
 /// Every line of the lesson's expected-failure list is well formed and
@@ -245,6 +269,14 @@ macro_rules! conformance_tests {
         }
 
         #[test]
+        fn why_named_every_explanation_paragraph_names_a_cause_check_of_this_lesson() {
+            $crate::conformance::assert_every_cause_is_named::<$report>(include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../README.md"
+            )));
+        }
+
+        #[test]
         fn the_expected_failures_name_this_lessons_claims() {
             $crate::conformance::assert_expected_failures_name_its_claims::<$report>();
         }
@@ -326,6 +358,9 @@ mod tests {
                 figures: &["row 3 first launch, ms", "row 4 afetr warm-up, ms"],
                 check: |_, _| Outcome::Holds,
             }]
+        }
+        fn whys() -> &'static [crate::Why] {
+            &[]
         }
         fn expected_failures() -> &'static str {
             ""

@@ -3,7 +3,8 @@
 //! A lesson directory holds a small pure-Rust package (`code/<lesson>/report`)
 //! with its report type, which implements [`LessonReport`]: how the report
 //! prints and parses, the page's claims and the figures each reads, the
-//! page's own run where it prints one, the charts and the recording recipe.
+//! page's own run where it prints one, the causes its README gives as
+//! checks ([`why`]), the charts and the recording recipe.
 //! The Rust twin renders its report with it; `evidence` parses transcripts,
 //! checks claims, compares and plots with it; the recording scripts read its
 //! recipe. The shared tools see a lesson through [`Lesson`], which
@@ -16,7 +17,8 @@
 //! failures, the renderer against the `.cu`'s printf formats, the twin's
 //! rows and parts against the `.cu`'s, the claims' figures against parsed
 //! reports', the page's run against the parser, a transcript pair from
-//! `evidence/`).
+//! `evidence/`, every explanation paragraph of the README against the
+//! lesson's cause checks, [`why`]).
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
 //! or reading transcript headers (that is `evidence`'s).
@@ -31,6 +33,7 @@ pub mod nvcc_line;
 pub mod on_this_gpu;
 pub mod recipe;
 pub mod twin_order;
+pub mod why;
 
 use std::any::Any;
 use std::fmt::Debug;
@@ -41,6 +44,7 @@ pub use claims::{figure_matches, median, verdict, Claim, ClaimInfo, ExpectedFail
 pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Failure, Finite, Lines};
 pub use on_this_gpu::{claims_block, ClaimsBlock, ClaimsBlockError};
 pub use recipe::{Recipe, Reference, Variant};
+pub use why::{Source, Why};
 
 /// A lesson's report: what its programs print, as numbers.
 pub trait LessonReport: Debug + serde::Serialize + Send + Sync + Sized + 'static {
@@ -53,6 +57,8 @@ pub trait LessonReport: Debug + serde::Serialize + Send + Sync + Sized + 'static
     fn parse(body: &Lines<'_>) -> Result<Self, Failure>;
     /// The lesson page's claims.
     fn claims() -> &'static [Claim<Self>];
+    /// The causes the lesson's README gives, as checks ([`why`]).
+    fn whys() -> &'static [Why];
     /// The lesson's expected-failure list (`expected-failures.txt` in its
     /// directory), as text.
     fn expected_failures() -> &'static str;
@@ -84,11 +90,12 @@ pub struct PageRun {
 
 /// The items of a report package's [`LessonReport`] impl that every lesson
 /// writes alike, declared: its name, its parser, its claims and its
-/// `expected-failures.txt` (in the lesson directory, beside `report/`).
+/// `expected-failures.txt` (in the lesson directory, beside `report/`),
+/// and its causes' checks ([`why`]).
 ///
 /// ```ignore
 /// impl LessonReport for Report {
-///     lesson_spec::lesson_items!(lesson: "day09-timing", parse: parse, claims: claims::CLAIMS);
+///     lesson_spec::lesson_items!(lesson: "day09-timing", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
 ///     type Reference = NoReference;
 ///     fn recipe() -> Recipe { ... }
 ///     // figures, charts
@@ -96,7 +103,7 @@ pub struct PageRun {
 /// ```
 #[macro_export]
 macro_rules! lesson_items {
-    (lesson: $lesson:literal, parse: $parse:path, claims: $claims:path $(,)?) => {
+    (lesson: $lesson:literal, parse: $parse:path, claims: $claims:path, whys: $whys:path $(,)?) => {
         const LESSON: &'static str = $lesson;
 
         fn parse(body: &$crate::Lines<'_>) -> Result<Self, $crate::Failure> {
@@ -105,6 +112,10 @@ macro_rules! lesson_items {
 
         fn claims() -> &'static [$crate::Claim<Self>] {
             $claims
+        }
+
+        fn whys() -> &'static [$crate::Why] {
+            $whys
         }
 
         fn expected_failures() -> &'static str {
@@ -180,6 +191,8 @@ pub trait Lesson: Sync {
     /// Parses the reference tool's output.
     fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure>;
     fn claims(&self) -> Vec<ClaimInfo>;
+    /// The causes the lesson's README gives, as checks.
+    fn whys(&self) -> &'static [Why];
     /// The figures of the run the lesson's page prints (see
     /// [`LessonReport::page`]), with whose run it is. `None` for a lesson
     /// whose page prints none, or one that does not parse, which the
@@ -239,6 +252,10 @@ impl<R: LessonReport> Lesson for Entry<R> {
                 figures: c.figures,
             })
             .collect()
+    }
+
+    fn whys(&self) -> &'static [Why] {
+        R::whys()
     }
 
     fn page_figures(&self) -> Option<(&'static str, Vec<(String, f64)>)> {

@@ -135,6 +135,9 @@ mod tests {
     impl LessonReport for Tiny {
         const LESSON: &'static str = "tiny";
         type Reference = NoReference;
+        fn whys() -> &'static [crate::Why] {
+            &[]
+        }
         fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
             let (n, rest) = Cursor::new(body).expect("value: ")?;
             Ok(Tiny {

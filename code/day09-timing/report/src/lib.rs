@@ -13,6 +13,7 @@
 
 mod claims;
 mod parse;
+mod why;
 
 use std::fmt::Write;
 
@@ -188,7 +189,7 @@ impl Report {
 }
 
 impl LessonReport for Report {
-    lesson_spec::lesson_items!(lesson: "day09-timing", parse: parse, claims: claims::CLAIMS);
+    lesson_spec::lesson_items!(lesson: "day09-timing", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
     type Reference = NoReference;
 
     fn recipe() -> Recipe {

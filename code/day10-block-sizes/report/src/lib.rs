@@ -269,7 +269,7 @@ impl Report {
 }
 
 impl LessonReport for Report {
-    lesson_spec::lesson_items!(lesson: "day10-block-sizes", parse: parse, claims: claims::CLAIMS);
+    lesson_spec::lesson_items!(lesson: "day10-block-sizes", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
     type Reference = NoReference;
 
     fn recipe() -> Recipe {
@@ -339,3 +339,4 @@ impl LessonReport for Report {
 
 #[cfg(test)]
 mod tests;
+mod why;

@@ -240,7 +240,7 @@ impl Report {
 }
 
 impl LessonReport for Report {
-    lesson_spec::lesson_items!(lesson: "day11-row4", parse: parse, claims: claims::CLAIMS);
+    lesson_spec::lesson_items!(lesson: "day11-row4", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
     type Reference = NoReference;
 
     fn recipe() -> Recipe {
@@ -315,3 +315,4 @@ impl LessonReport for Report {
 
 #[cfg(test)]
 mod tests;
+mod why;

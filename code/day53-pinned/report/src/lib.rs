@@ -17,6 +17,7 @@ mod claims;
 mod parse;
 pub mod reference;
 pub mod render;
+mod why;
 
 use lesson_spec::{median, Chart, LessonReport, Mark, Recipe, Reference, Series};
 
@@ -24,7 +25,7 @@ pub use parse::{parse, AsyncRow, BandwidthRow, Report};
 pub use reference::PinnedCopy;
 
 impl LessonReport for Report {
-    lesson_spec::lesson_items!(lesson: "day53-pinned", parse: parse, claims: claims::CLAIMS);
+    lesson_spec::lesson_items!(lesson: "day53-pinned", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
     type Reference = PinnedCopy;
 
     fn recipe() -> Recipe {

@@ -18,6 +18,7 @@ pub mod claims;
 mod parse;
 pub mod parts;
 pub mod render;
+mod why;
 
 use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Series};
 
@@ -25,7 +26,7 @@ pub use parse::parse;
 pub use parts::Report;
 
 impl LessonReport for Report {
-    lesson_spec::lesson_items!(lesson: "ref-events-and-timing", parse: parse, claims: claims::CLAIMS);
+    lesson_spec::lesson_items!(lesson: "ref-events-and-timing", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
     type Reference = NoReference;
 
     fn recipe() -> Recipe {

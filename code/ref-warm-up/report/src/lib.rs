@@ -17,6 +17,7 @@ pub mod malloc_run;
 mod parse;
 mod render;
 pub mod then;
+mod why;
 
 use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Variant};
 
@@ -24,7 +25,7 @@ pub use parse::{over_percent, parse, FirstCall, KernelRows, MallocRow, MallocRun
 pub use render::first_call_text;
 
 impl LessonReport for Report {
-    lesson_spec::lesson_items!(lesson: "ref-warm-up", parse: parse, claims: claims::CLAIMS);
+    lesson_spec::lesson_items!(lesson: "ref-warm-up", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
     type Reference = NoReference;
 
     /// The plain runs' first call is cudaSetDevice, the post's own program;

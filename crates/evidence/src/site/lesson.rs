@@ -1,11 +1,12 @@
 //! A lesson's page: each claim with its verdicts and the figures behind
-//! them, the lesson's charts, the C++ and Rust twins side by side, and
+//! them, each cause the README gives with its verdict per GPU ("why, as
+//! measured"), the lesson's charts, the C++ and Rust twins side by side, and
 //! every transcript.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lesson_spec::{median, ClaimInfo, Lesson};
+use lesson_spec::{median, ClaimInfo, Lesson, Outcome};
 use maud::{html, Markup};
 
 use super::index::{claims_table, transcript_list};
@@ -15,6 +16,7 @@ use super::{Evidence, SiteChart};
 use crate::check::{Cell, Table};
 use crate::compare;
 use crate::transcript::Transcript;
+use crate::why;
 
 /// How many failures a claim lists with what each measured; the rest are
 /// counted, and every one is on its transcript's page.
@@ -47,6 +49,7 @@ pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteCha
         @for claim in &table.claims {
             (claim_section(&path, lesson, claim, table, &tallies[claim.id]))
         }
+        (why_section(ev, lesson))
         h2 { "Charts" }
         @if charts.is_empty() {
             p { "This lesson draws no charts." }
@@ -114,6 +117,56 @@ fn claim_section(
                 }
             }
             (figures_behind(lesson, claim, table))
+        }
+    }
+}
+
+/// The causes the lesson's README gives, each with its verdict on every GPU
+/// that recorded its figures and the figures behind it ([`crate::why`]).
+fn why_section(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
+    let table = why::table(lesson, ev.transcripts);
+    html! {
+        h2 id="why" { "Why, as measured" }
+        p {
+            "Each cause the lesson's README gives is a check (" code { "report/src/why.rs" } "), judged on every GPU "
+            "whose runs hold all its figures, from each figure's median over that GPU's runs. A cause that fails "
+            "on a GPU is what that GPU does, not an error."
+        }
+        @for row in &table.rows {
+            section.claim id=(format!("why-{}", row.why.id)) {
+                h3 { code { (row.why.id) } }
+                p { (row.why.cause) }
+                @if row.gpus.is_empty() {
+                    p { span.verdict.unchecked { "not measured" } ": no GPU in the evidence recorded its figures." }
+                }
+                @for on in &row.gpus {
+                    @let class = match on.outcome {
+                        Outcome::Holds => "holds",
+                        Outcome::Fails(_) => "fails",
+                        Outcome::NotApplicable => "unchecked",
+                    };
+                    p {
+                        (on.gpu) ": " span.verdict.(class) { (why::word(&on.outcome)) }
+                        @if let Outcome::Fails(detail) = &on.outcome { " (" (detail) ")" }
+                    }
+                    (scroll(html! {
+                        table {
+                            caption { "The figures " code { (row.why.id) } " reads on the " (on.gpu) ": median (minimum to maximum), values and runs" }
+                            thead { tr { th scope="col" { "figure" } th scope="col" { "recorded in" } th scope="col" { "median" } th scope="col" { "values (runs)" } } }
+                            tbody {
+                                @for f in &on.figures {
+                                    tr {
+                                        th scope="row" { (f.source.label) }
+                                        td { code { (f.source.folder) "/" (f.source.runs) } }
+                                        td.num { (spread(&f.values)) }
+                                        td.num { (f.values.len()) " (" (f.runs) ")" }
+                                    }
+                                }
+                            }
+                        }
+                    }))
+                }
+            }
         }
     }
 }

@@ -1,0 +1,170 @@
+//! The causes this lesson's README gives, as checks (`lesson_spec::why`):
+//! each is judged per GPU on the medians of its figures, from the lesson's
+//! runs and the diagnostics its `dispatch` and `why` phases record
+//! (`gpu-phases/empty-blocks.cu`, `gpu-phases/why-blocks.cu`).
+
+use lesson_spec::why::{lines, report};
+use lesson_spec::{verdict, Why};
+
+const LESSON: &str = "day10-block-sizes";
+
+/// The ncu line of a launch's achieved occupancy (warps active over the
+/// SM's maximum, while active), as `ncu-lines.py` prints it.
+macro_rules! achieved {
+    ($launch:literal) => {
+        concat!(
+            "ncu ",
+            $launch,
+            ", sm__warps_active.avg.pct_of_peak_sustained_active"
+        )
+    };
+}
+
+pub static WHYS: &[Why] = &[
+    Why {
+        id: "d10-why-block-starts",
+        cause: "small blocks are paced by how fast blocks start: from 32 to 128 threads a kernel that does nothing \
+                takes at least 95% of vectorAdd's time over the same grid, and starts blocks at a rate that varies \
+                by at most 5% across those sizes",
+        figures: &[
+            lines("empty-blocks", "empty kernel at 32 threads, ms"),
+            lines("empty-blocks", "vectorAdd at 32 threads, ms"),
+            lines("empty-blocks", "empty kernel at 128 threads, ms"),
+            lines("empty-blocks", "vectorAdd at 128 threads, ms"),
+            lines("empty-blocks", "empty kernel at 32 threads, blocks per us"),
+            lines("empty-blocks", "empty kernel at 128 threads, blocks per us"),
+        ],
+        check: |m| {
+            let (share32, share128) = (m[0] / m[1], m[2] / m[3]);
+            let rates = m[4].max(m[5]) / m[4].min(m[5]);
+            verdict(share32 >= 0.95 && share128 >= 0.95 && rates <= 1.05, || {
+                format!(
+                    "empty kernel {:.0}% and {:.0}% of vectorAdd at 32 and 128 threads, start rates {:.3}x apart",
+                    share32 * 100.0,
+                    share128 * 100.0,
+                    rates
+                )
+            })
+        },
+    },
+    Why {
+        id: "d10-why-achieved-occupancy",
+        cause: "the start rate caps achieved occupancy, not theoretical: at 64 threads vectorAdd's achieved \
+                occupancy (ncu) is under half its theoretical 100%, and a grid-stride grid of the same blocks, \
+                started once, reaches at least 85% achieved and runs at least twice as fast",
+        figures: &[
+            lines("d10-why-ncu", "ncu vectorAdd at 64 threads, sm__maximum_warps_per_active_cycle_pct"),
+            lines("d10-why-ncu", achieved!("vectorAdd at 64 threads")),
+            lines("d10-why-ncu", achieved!("vectorAddGridStride at 64 threads")),
+            lines("d10-why", "vectorAdd at 64 threads, ms"),
+            lines("d10-why", "grid-stride persistent at 64 threads, ms"),
+        ],
+        check: |m| {
+            verdict(m[1] < m[0] / 2.0 && m[2] >= 85.0 && m[3] >= 2.0 * m[4], || {
+                format!(
+                    "achieved {:.1}% of theoretical {:.1}%, grid-stride {:.1}%, {:.2}x faster",
+                    m[1],
+                    m[0],
+                    m[2],
+                    m[3] / m[4]
+                )
+            })
+        },
+    },
+    Why {
+        id: "d10-why-turnover",
+        cause: "768 and 1024 threads are slow because an SM's slots free one whole block at a time (a block's \
+                slots wait for its last warp), not because only two blocks fit: 264 persistent grid-stride blocks \
+                of 1024 threads (also two per SM) run at least 10% faster than one element per thread at 1024, \
+                within 5% of 192 threads, with achieved occupancy at least 20 points higher",
+        figures: &[
+            lines("d10-why", "vectorAdd at 1024 threads, ms"),
+            lines("d10-why", "grid-stride persistent at 1024 threads, ms"),
+            lines("d10-why", "vectorAdd at 192 threads, ms"),
+            lines("d10-why-ncu", achieved!("vectorAdd at 1024 threads")),
+            lines("d10-why-ncu", achieved!("vectorAddGridStride at 1024 threads")),
+        ],
+        check: |m| {
+            verdict(m[1] <= m[0] / 1.10 && m[1] <= m[2] * 1.05 && m[4] >= m[3] + 20.0, || {
+                format!(
+                    "grid-stride {:.4} ms against {:.4} at 1024 and {:.4} at 192; achieved {:.1}% against {:.1}%",
+                    m[1], m[0], m[2], m[4], m[3]
+                )
+            })
+        },
+    },
+    Why {
+        id: "d10-why-partial-warp",
+        cause: "a block of 100 threads runs four warps, one with 28 idle lanes: fmaChains, bound by its lanes, \
+                takes 100 threads' time within 3% of 128/100 times 128 threads', while vectorAdd, bound by \
+                memory and block starts, is within 5% of 96 threads",
+        figures: &[
+            report(LESSON, "fmaChains 100 threads, ms"),
+            report(LESSON, "fmaChains 128 threads, ms"),
+            report(LESSON, "vectorAdd 100 threads, ms"),
+            report(LESSON, "vectorAdd 96 threads, ms"),
+        ],
+        check: |m| {
+            let lanes = (m[0] / m[1]) / (128.0 / 100.0);
+            let va = m[2] / m[3];
+            verdict((lanes - 1.0).abs() <= 0.03 && (va - 1.0).abs() <= 0.05, || {
+                format!("fmaChains at {lanes:.3} of the lanes' ratio, vectorAdd 100/96 = {va:.3}")
+            })
+        },
+    },
+    Why {
+        id: "d10-why-api-largest",
+        cause: "cudaOccupancyMaxPotentialBlockSize maximises theoretical occupancy and, among block sizes that \
+                tie, returns the largest: it picks 1024 threads for both kernels, and vectorAdd there is at \
+                least 10% slower than at 192",
+        figures: &[
+            report(LESSON, "vectorAdd occupancy API's block size, threads"),
+            report(LESSON, "fmaChains occupancy API's block size, threads"),
+            report(LESSON, "vectorAdd occupancy API's suggestion, ms"),
+            report(LESSON, "vectorAdd 192 threads, ms"),
+        ],
+        check: |m| {
+            verdict(m[0] == 1024.0 && m[1] == 1024.0 && m[2] >= 1.10 * m[3], || {
+                format!(
+                    "suggested {} and {} threads; vectorAdd there {:.3}x 192's",
+                    m[0],
+                    m[1],
+                    m[2] / m[3]
+                )
+            })
+        },
+    },
+    Why {
+        id: "d10-why-spread-ruler",
+        cause: "a run orders two block sizes only where their difference passes the spread: 256 threads' median \
+                distance from 192 is under twice 256's median spread, and 384's is over three times its own",
+        figures: &[
+            report(LESSON, "vectorAdd 192 threads, ms"),
+            report(LESSON, "vectorAdd 256 threads, ms"),
+            report(LESSON, "vectorAdd 256 threads spread, %"),
+            report(LESSON, "vectorAdd 384 threads, ms"),
+            report(LESSON, "vectorAdd 384 threads spread, %"),
+        ],
+        check: |m| {
+            let d256 = (m[1] / m[0] - 1.0) * 100.0;
+            let d384 = (m[3] / m[0] - 1.0) * 100.0;
+            verdict(d256 < 2.0 * m[2] && d384 > 3.0 * m[4], || {
+                format!(
+                    "256: {d256:.2}% against a {:.2}% spread; 384: {d384:.2}% against {:.2}%",
+                    m[2], m[4]
+                )
+            })
+        },
+    },
+    Why {
+        id: "d10-why-fma-peak",
+        cause: "fmaChains is sized by arithmetic: 4,096 flops per element at 128 FP32 lanes x 132 SMs x 1.98 GHz \
+                (66.9 TFLOP/s) is 1.03 ms, and at 128 threads it reaches at least 90% of that rate",
+        figures: &[report(LESSON, "fmaChains 128 threads, GFLOP/s")],
+        check: |m| {
+            verdict(m[0] >= 0.90 * 66_908.0, || {
+                format!("{:.0}% of 66,908 GFLOP/s", m[0] / 66_908.0 * 100.0)
+            })
+        },
+    },
+];

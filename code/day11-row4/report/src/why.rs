@@ -1,0 +1,187 @@
+//! The causes this lesson's README gives, as checks (`lesson_spec::why`):
+//! each is judged per GPU on the medians of its figures, from the lesson's
+//! runs, its `ncu` phase and the diagnostics its `why` and `coalesce` phases
+//! record (`gpu-phases/why-row4.cu`, `gpu-phases/why-coalesce.cu`).
+
+use lesson_spec::why::{lines, report, runs};
+use lesson_spec::{verdict, Why};
+
+const LESSON: &str = "day11-row4";
+
+pub static WHYS: &[Why] = &[
+    Why {
+        id: "d11-why-flush-control",
+        cause: "the per-launch row with nothing queued ahead is no control: its start event, stamped on an idle \
+                stream, also holds the host's launch submission. Behind a spin kernel that touches no memory the \
+                launch is at least 2 us faster; the read-only flush takes between 1 and 4 us more off, as does \
+                ncu's flush against --cache-control none",
+        figures: &[
+            lines("d11-why", "per-launch events no flush, ms"),
+            lines("d11-why", "per-launch events behind a spin kernel, ms"),
+            lines("d11-why", "per-launch events L2 flushed, ms"),
+            runs(LESSON, "cxx-ncu-cache-control-none", "ncu duration, ms, median"),
+            runs(LESSON, "cxx-ncu", "ncu duration, ms, median"),
+        ],
+        check: |m| {
+            let host = (m[0] - m[1]) * 1000.0;
+            let cache = (m[1] - m[2]) * 1000.0;
+            let ncu = (m[3] - m[4]) * 1000.0;
+            let band = |us: f64| (1.0..=4.0).contains(&us);
+            verdict(host >= 2.0 && band(cache) && band(ncu), || {
+                format!("submission {host:.1} us, flush {cache:.1} us, ncu's flush {ncu:.1} us")
+            })
+        },
+    },
+    Why {
+        id: "d11-why-work-per-thread",
+        cause: "more work per thread helps, and float4 is one way to get it: scalar loads of 4 elements per thread \
+                run within 3% of the float4 kernel, and at least 15% faster than 1 per thread; the float4 kernel \
+                launched over row 4's grid, 4 times the blocks it needs, is slower than row 4",
+        figures: &[
+            lines("d11-why", "scalar 1 per thread, ms"),
+            lines("d11-why", "scalar 4 per thread, ms"),
+            lines("d11-why", "vectorAdd4, ms"),
+            lines("d11-why", "vectorAdd4 at row 4's grid, ms"),
+            lines("d11-why", "row 4, ms"),
+        ],
+        check: |m| {
+            verdict(
+                (m[1] / m[2] - 1.0).abs() <= 0.03 && m[0] >= 1.15 * m[1] && m[3] > m[4],
+                || {
+                    format!(
+                        "4 per thread {:.4} ms, float4 {:.4}, 1 per thread {:.4}; float4 over row 4's grid {:.4} against {:.4}",
+                        m[1], m[2], m[0], m[3], m[4]
+                    )
+                },
+            )
+        },
+    },
+    Why {
+        id: "d11-why-launch-floor",
+        cause: "at small n the time is the host's launch call, not the GPU: a 64 Ki-element launch takes within 15% \
+                of an empty kernel's launch, and the same launches replayed in a CUDA graph take under a third of it",
+        figures: &[
+            lines("d11-why", "sweep n=65536, ms"),
+            lines("d11-why", "empty kernel launched, ms"),
+            lines("d11-why", "graph n=65536, ms"),
+            lines("d11-why", "empty kernel in a graph, ms"),
+        ],
+        check: |m| {
+            verdict((m[0] / m[1] - 1.0).abs() <= 0.15 && m[2] < m[0] / 3.0 && m[3] < m[1] / 3.0, || {
+                format!(
+                    "64 Ki {:.5} ms against an empty launch's {:.5}; in a graph {:.5} and {:.5}",
+                    m[0], m[1], m[2], m[3]
+                )
+            })
+        },
+    },
+    Why {
+        id: "d11-why-l2-shows-in-graphs",
+        cause: "the L2 shows once the launch floor is out of the way: a read-only kernel replayed in a graph over \
+                24 and 32 MiB reads faster than the DRAM's theoretical peak, and over 192 MiB slower",
+        figures: &[
+            lines("d11-why", "graph read-only 24 MiB, GB/s"),
+            lines("d11-why", "graph read-only 32 MiB, GB/s"),
+            lines("d11-why", "graph read-only 192 MiB, GB/s"),
+            report(LESSON, "theoretical peak, GB/s"),
+        ],
+        check: |m| {
+            verdict(m[0] > m[3] && m[1] > m[3] && m[2] < m[3], || {
+                format!("{:.0}, {:.0} and {:.0} GB/s against a {:.0} GB/s peak", m[0], m[1], m[2], m[3])
+            })
+        },
+    },
+    Why {
+        id: "d11-why-in-l2-is-sizes",
+        cause: "the `in L2` column compares sizes, not what is cached: under ncu, with caches left as the previous \
+                launch left them, the launches at 2 Mi and 4 Mi elements read at least 95% of their inputs from DRAM",
+        figures: &[
+            lines("d11-why-ncu-sweep", "ncu vectorAdd grid 8192, dram__bytes_read.sum"),
+            lines("d11-why-ncu-sweep", "ncu vectorAdd grid 16384, dram__bytes_read.sum"),
+        ],
+        check: |m| {
+            // Two float inputs of 2 Mi and 4 Mi elements.
+            let (two, four) = (8.0 * 2_097_152.0, 8.0 * 4_194_304.0);
+            verdict(m[0] >= 0.95 * two && m[1] >= 0.95 * four, || {
+                format!("{:.0}% and {:.0}% of the inputs from DRAM", m[0] / two * 100.0, m[1] / four * 100.0)
+            })
+        },
+    },
+    Why {
+        id: "d11-why-copy-reference",
+        cause: "the 64 MiB copy kernel is a reference, not the memory's ceiling: a 1 GiB copy runs at least 8% \
+                faster, and ncu sees the 64 MiB copy use less of the DRAM's bandwidth and leave over a fifth of \
+                its output unwritten to DRAM when it ends",
+        figures: &[
+            lines("d11-why", "copy4 64 MiB, GB/s"),
+            lines("d11-why", "copy4 1 GiB, GB/s"),
+            lines("d11-why-ncu-full", "ncu copy4 grid 16385, dram__throughput.avg.pct_of_peak_sustained_elapsed"),
+            lines("d11-why-ncu-full", "ncu copy4 grid 262144, dram__throughput.avg.pct_of_peak_sustained_elapsed"),
+            lines("d11-why-ncu-full", "ncu copy4 grid 16385, dram__bytes_write.sum"),
+        ],
+        check: |m| {
+            // copy4 at full n writes n floats: 16,777,827 x 4 bytes.
+            let output = 4.0 * 16_777_827.0;
+            verdict(m[1] >= 1.08 * m[0] && m[2] < m[3] && m[4] < 0.8 * output, || {
+                format!(
+                    "{:.0} against {:.0} GB/s; DRAM {:.1}% against {:.1}%; {:.0}% of the output written",
+                    m[0],
+                    m[1],
+                    m[2],
+                    m[3],
+                    m[4] / output * 100.0
+                )
+            })
+        },
+    },
+    Why {
+        id: "d11-why-first-launch-dirty",
+        cause: "the first profiled launch writes more because the inputs' host-to-device copies leave dirty lines \
+                in the L2: behind a read-only flush, the first launch writes at least 10% fewer bytes",
+        figures: &[
+            lines("d11-why-ncu-first", "ncu vectorAdd launch 0, dram__bytes_write.sum"),
+            lines("d11-why-ncu-first-flush", "ncu vectorAdd launch 0, dram__bytes_write.sum"),
+        ],
+        check: |m| {
+            verdict(m[1] <= 0.9 * m[0], || format!("{:.0} against {:.0} bytes", m[1], m[0]))
+        },
+    },
+    Why {
+        id: "d11-why-clocks-steady",
+        cause: "no row is slowed by the clocks: the SM and memory clocks read after the first row and after the \
+                last are the same",
+        figures: &[
+            lines("d11-why", "SM clock after the check launch, MHz"),
+            lines("d11-why", "SM clock after the per-launch rows, MHz"),
+            lines("d11-why", "memory clock after the check launch, MHz"),
+            lines("d11-why", "memory clock after the per-launch rows, MHz"),
+        ],
+        check: |m| {
+            verdict(m[0] == m[1] && m[2] == m[3], || {
+                format!("SM {} to {} MHz, memory {} to {} MHz", m[0], m[1], m[2], m[3])
+            })
+        },
+    },
+    Why {
+        id: "d11-why-coalescing",
+        cause: "a warp's loads coalesce into whole sectors: an offset that misaligns them costs under 10%, while a \
+                stride of 2 loses over a third of the useful rate and a stride of 32 over 90%",
+        figures: &[
+            lines("d11-why-coalesce", "offset 0, GB/s"),
+            lines("d11-why-coalesce", "offset 1, GB/s"),
+            lines("d11-why-coalesce", "stride 1, GB/s"),
+            lines("d11-why-coalesce", "stride 2, GB/s"),
+            lines("d11-why-coalesce", "stride 32, GB/s"),
+        ],
+        check: |m| {
+            verdict(m[1] >= 0.9 * m[0] && m[3] <= 0.65 * m[2] && m[4] <= 0.1 * m[2], || {
+                format!(
+                    "offset 1 at {:.2}, stride 2 at {:.2}, stride 32 at {:.2} of the aligned rate",
+                    m[1] / m[0],
+                    m[3] / m[2],
+                    m[4] / m[2]
+                )
+            })
+        },
+    },
+];

@@ -1,0 +1,82 @@
+//! The causes this lesson's README gives, as checks (`lesson_spec::why`):
+//! each is judged per GPU on the medians of its figures, from the lesson's
+//! runs and variants and the diagnostics its `why` phase records
+//! (`gpu-phases/why-pool.cu`).
+
+use lesson_spec::why::{lines, report, runs};
+use lesson_spec::{verdict, Why};
+
+const LESSON: &str = "ref-warm-up";
+
+pub static WHYS: &[Why] = &[
+    Why {
+        id: "wu-why-context",
+        cause: "the first call pays for the context, whichever call it is: it takes at least 100 times the first \
+                cudaMalloc made after it, and under a second",
+        figures: &[
+            report(LESSON, "first call (set-device), ms"),
+            report(LESSON, "cudaMalloc 40000 B first, ms"),
+        ],
+        check: |m| {
+            verdict(m[0] >= 100.0 * m[1] && m[0] < 1000.0, || {
+                format!("{:.1} ms against {:.4} ms", m[0], m[1])
+            })
+        },
+    },
+    Why {
+        id: "wu-why-pool",
+        cause: "small allocations are carved from 2 MiB blocks by the driver's allocator, not a pool of the \
+                runtime: cuMemAlloc called directly gives the same step between addresses as cudaMalloc, the same \
+                number of jumps, a first address at the start of a 2 MiB block, and a call at a jump at least 5 \
+                times as slow as the others",
+        figures: &[
+            lines("wu-why-pool-driver", "cuMemAlloc common step, bytes"),
+            lines("wu-why-pool-runtime", "cudaMalloc common step, bytes"),
+            lines("wu-why-pool-driver", "cuMemAlloc jumps"),
+            lines("wu-why-pool-runtime", "cudaMalloc jumps"),
+            lines("wu-why-pool-driver", "cuMemAlloc first address within its 2 MiB block, bytes"),
+            lines("wu-why-pool-driver", "cuMemAlloc median call at a jump, ms"),
+            lines("wu-why-pool-driver", "cuMemAlloc median call elsewhere, ms"),
+        ],
+        check: |m| {
+            verdict(m[0] == m[1] && m[2] == m[3] && m[4] == 0.0 && m[5] >= 5.0 * m[6], || {
+                format!(
+                    "steps {} and {} bytes, jumps {} and {}, first address {} into its block, {:.4} against {:.4} ms",
+                    m[0], m[1], m[2], m[3], m[4], m[5], m[6]
+                )
+            })
+        },
+    },
+    Why {
+        id: "wu-why-lazy-load",
+        cause: "the first launch pays the module's and the kernel's lazy load: with an empty kernel of the same \
+                module launched first, the simple kernel's first call costs less than half what it costs in a \
+                plain run, and under CUDA_MODULE_LOADING=EAGER less than half too",
+        figures: &[
+            report(LESSON, "simple 4 threads host #0, ms"),
+            runs(LESSON, "cxx-first-launch rust-first-launch", "simple 4 threads host #0, ms"),
+            runs(LESSON, "cxx-eager rust-eager", "simple 4 threads host #0, ms"),
+        ],
+        check: |m| {
+            verdict(m[1] < m[0] / 2.0 && m[2] < m[0] / 2.0, || {
+                format!("{:.3} ms plain, {:.3} after another launch, {:.3} eager", m[0], m[1], m[2])
+            })
+        },
+    },
+    Why {
+        id: "wu-why-no-sync",
+        cause: "without a synchronise a host clock around a launch reads the launch call: every call of the loop \
+                without one reads less than the same kernel timed with one",
+        figures: &[
+            report(LESSON, "without sync, host #1, ms"),
+            report(LESSON, "without sync, host #2, ms"),
+            report(LESSON, "without sync, host #3, ms"),
+            report(LESSON, "with sync, host #1, ms"),
+        ],
+        check: |m| {
+            verdict(m[..3].iter().all(|v| *v < m[3]), || {
+                format!("{:.4}, {:.4} and {:.4} ms against {:.4}", m[0], m[1], m[2], m[3])
+            })
+        },
+    },
+];
