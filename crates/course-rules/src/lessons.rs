@@ -87,16 +87,43 @@ pub fn check_build_lines(lesson: &Lesson) -> Result<String, BuildLineError> {
 #[error("{} copied alone does not build for {arch} with `{line}`", dir.display())]
 pub struct NotAlone {
     pub dir: PathBuf,
-    pub arch: &'static str,
+    /// The architecture it fails for (or the ones, where it builds for each
+    /// alone but not for all at once).
+    pub arch: String,
     pub line: String,
     #[source]
     pub source: BuildError,
 }
 
 /// Copies the lesson directory alone into a fresh folder and runs its nvcc
-/// line there with `nvcc`, once per architecture in [`ARCHS`]
+/// line there with `nvcc`, for every architecture in [`ARCHS`]
 /// (`lesson_registry::build_alone`, the routine the GPU scripts use too).
-pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), NotAlone> {
+/// One nvcc run builds for all of them; only when it fails is each built
+/// alone, so that the error names the architecture that fails.
+pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), Box<NotAlone>> {
+    let all = build_in_scratch(lesson, nvcc, line, &ARCHS);
+    let Err(together) = all else {
+        return Ok(());
+    };
+    for arch in ARCHS {
+        build_in_scratch(lesson, nvcc, line, &[arch]).map_err(|source| {
+            Box::new(NotAlone {
+                dir: lesson.dir.clone(),
+                arch: arch.to_string(),
+                line: line.to_string(),
+                source,
+            })
+        })?;
+    }
+    Err(Box::new(NotAlone {
+        dir: lesson.dir.clone(),
+        arch: ARCHS.join(" and "),
+        line: line.to_string(),
+        source: together,
+    }))
+}
+
+fn build_in_scratch(lesson: &Lesson, nvcc: &Path, line: &str, archs: &[&str]) -> Result<(), BuildError> {
     // A fresh folder per build: two checks of one lesson may run at once.
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let name = lesson
@@ -104,21 +131,16 @@ pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), NotAl
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("lesson");
-    for arch in ARCHS {
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let scratch =
-            std::env::temp_dir().join(format!("course-rules-{name}-{}-{arch}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
-        let built = lesson_registry::build_alone(&lesson.dir, nvcc, line, Some(arch), &scratch);
-        let _ = std::fs::remove_dir_all(&scratch);
-        built.map_err(|source| NotAlone {
-            dir: lesson.dir.clone(),
-            arch,
-            line: line.to_string(),
-            source,
-        })?;
-    }
-    Ok(())
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let scratch = std::env::temp_dir().join(format!(
+        "course-rules-{name}-{}-{}-{n}",
+        std::process::id(),
+        archs.join("-")
+    ));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let built = lesson_registry::build_alone(&lesson.dir, nvcc, line, archs, &scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    built.map(|_| ())
 }
 
 #[cfg(test)]

@@ -286,7 +286,7 @@ fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) ->
             .keep(),
     };
     let dir = root.join("code").join(lesson);
-    let built = lesson_registry::build_alone(&dir, nvcc, line, None, &into);
+    let built = lesson_registry::build_alone(&dir, nvcc, line, &[], &into);
     if built.is_err() && made_here {
         // A folder this command made and nothing was built in is not left behind.
         let _ = std::fs::remove_dir_all(&into);
