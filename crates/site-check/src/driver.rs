@@ -195,14 +195,18 @@ pub(crate) struct Browser {
     pub(crate) client: Client,
     // Dropped after the client: ending it ends Chromium too.
     driver: Driver,
+    // What it was opened with, for the one that replaces it.
+    timeout: Duration,
+    chromium_args: Vec<String>,
 }
 
 impl Browser {
     /// Starts chromedriver, opens a session, lays pages out at the phone's
-    /// width, and limits each page's load and each script to `timeout`.
-    pub(crate) async fn open(timeout: Duration) -> Result<Self, Error> {
+    /// width, and limits each page's load and each script to `timeout`;
+    /// `chromium_args` go on Chromium's command line after the check's own.
+    pub(crate) async fn open(timeout: Duration, chromium_args: &[String]) -> Result<Self, Error> {
         let driver = Driver::start()?;
-        let client = open_session(&driver).await?;
+        let client = open_session(&driver, chromium_args).await?;
         let setup = |e: fantoccini::error::CmdError| Error::Session(e.to_string());
         client
             .update_timeouts(TimeoutConfiguration::new(
@@ -215,15 +219,21 @@ impl Browser {
         set_viewport(&client, PHONE_WIDTH, PHONE_HEIGHT)
             .await
             .map_err(setup)?;
-        Ok(Browser { client, driver })
+        Ok(Browser {
+            client,
+            driver,
+            timeout,
+            chromium_args: chromium_args.to_vec(),
+        })
     }
 
     /// Ends this browser at once (a hung renderer may keep it from
     /// answering a polite close) and opens a fresh one in its place; the
     /// old one is gone before the new one starts.
-    pub(crate) async fn replace(&mut self, timeout: Duration) -> Result<(), Error> {
+    pub(crate) async fn replace(&mut self) -> Result<(), Error> {
         self.driver.end();
-        *self = Browser::open(timeout).await?;
+        let args = std::mem::take(&mut self.chromium_args);
+        *self = Browser::open(self.timeout, &args).await?;
         Ok(())
     }
 
@@ -235,32 +245,34 @@ impl Browser {
 }
 
 /// Opens a headless Chromium session on `driver`.
-async fn open_session(driver: &Driver) -> Result<Client, Error> {
+async fn open_session(driver: &Driver, chromium_args: &[String]) -> Result<Client, Error> {
+    let mut args = vec![
+        "--headless=new".to_string(),
+        "--no-sandbox".to_string(),
+        "--disable-gpu".to_string(),
+        // file:// pages may fetch their neighbours (a script loading JSON).
+        "--allow-file-access-from-files".to_string(),
+        // Offline on purpose: every host fails to resolve at once, so an
+        // external request fails fast, the way it would for a reader
+        // without a network, instead of waiting on DNS.
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1".to_string(),
+        "--force-device-scale-factor=1".to_string(),
+        "--hide-scrollbars".to_string(),
+        "--mute-audio".to_string(),
+        "--no-first-run".to_string(),
+        "--disable-extensions".to_string(),
+        "--disable-background-networking".to_string(),
+        "--disable-dev-shm-usage".to_string(),
+        format!("--window-size={PHONE_WIDTH},{PHONE_HEIGHT}"),
+    ];
+    args.extend(chromium_args.iter().cloned());
     let capabilities = json!({
         "browserName": "chrome",
         // An alert() would otherwise fail every later command.
         "unhandledPromptBehavior": "dismiss",
         "goog:loggingPrefs": { "browser": "ALL" },
         "goog:chromeOptions": {
-            "args": [
-                "--headless=new",
-                "--no-sandbox",
-                "--disable-gpu",
-                // file:// pages may fetch their neighbours (a script loading JSON).
-                "--allow-file-access-from-files",
-                // Offline on purpose: every host fails to resolve at once, so an
-                // external request fails fast, the way it would for a reader
-                // without a network, instead of waiting on DNS.
-                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-                "--force-device-scale-factor=1",
-                "--hide-scrollbars",
-                "--mute-audio",
-                "--no-first-run",
-                "--disable-extensions",
-                "--disable-background-networking",
-                "--disable-dev-shm-usage",
-                format!("--window-size={PHONE_WIDTH},{PHONE_HEIGHT}"),
-            ],
+            "args": args,
         },
     });
     let Value::Object(capabilities) = capabilities else {

@@ -15,8 +15,10 @@
 //! not load, pages wider than the 390 px viewport, a page that navigates
 //! away by itself, and a page that does not finish loading and running its
 //! scripts within a time limit (an endless script: the browser is then
-//! replaced and the check goes on). It can also take screenshots of pages
-//! at given widths.
+//! replaced and the check goes on). A page whose tab crashes is visited
+//! again in a fresh browser (a renderer killed for memory on a busy
+//! machine is not the page's fault); crashing it twice is a problem. It
+//! can also take screenshots of pages at given widths.
 //!
 //! Not for: generating the site, checking its prose or HTML syntax, links
 //! that only scripts write, or sites served over http (a server's redirects
@@ -60,6 +62,9 @@ pub struct Options {
     pub page_timeout: Duration,
     /// Which pages the browser lays out and runs.
     pub browse: Browse,
+    /// More arguments for Chromium's command line, after the check's own
+    /// (`--js-flags=--max-old-space-size=64` to give pages less memory).
+    pub chromium_args: Vec<String>,
 }
 
 /// The pages the browser visits; every page's HTML is checked either way.
@@ -92,6 +97,7 @@ impl Options {
             screenshot_dir: None,
             page_timeout: DEFAULT_PAGE_TIMEOUT,
             browse: Browse::Every,
+            chromium_args: Vec::new(),
         }
     }
 }
@@ -200,7 +206,7 @@ pub fn check(opts: &Options) -> Result<Report, Error> {
         .map(|page| (page.name.as_str(), &page.reported))
         .collect();
     runtime.block_on(async {
-        let mut browser = Browser::open(timeout).await?;
+        let mut browser = Browser::open(timeout, &opts.chromium_args).await?;
         let browsed = browse_pages(&mut browser, &site, &browse, &reported, timeout, &mut report).await;
         if browsed.is_ok() {
             for shot in shots {
@@ -332,6 +338,17 @@ enum Visit {
     Seen(Box<Facts>, Vec<driver::LogEntry>),
     /// It did not load, or did not answer the facts script, in time.
     TimedOut,
+    /// Chromium's tab crashed while it was open (its renderer died: out of
+    /// memory on a loaded machine, or the page itself).
+    Crashed,
+}
+
+/// Whether a WebDriver error says the tab's renderer died. chromedriver
+/// answers "tab crashed" (or "session deleted because of page crash")
+/// with a body fantoccini does not parse, so the message is what there is.
+fn is_tab_crash(e: &fantoccini::error::CmdError) -> bool {
+    let message = e.to_string();
+    message.contains("tab crashed") || message.contains("page crash") || message.contains("target crashed")
 }
 
 /// Loads page `name` and reads its facts and the browser log, each step
@@ -348,12 +365,14 @@ async fn visit(client: &Client, site: &Site, name: &str, timeout: Duration) -> R
     match loaded {
         Err(_) => return Ok(Visit::TimedOut),
         Ok(Err(e)) if e.is_timeout() => return Ok(Visit::TimedOut),
+        Ok(Err(e)) if is_tab_crash(&e) => return Ok(Visit::Crashed),
         Ok(Err(e)) => return Err(failed(e)),
         Ok(Ok(())) => {}
     }
     let value = match tokio::time::timeout(limit, client.execute_async(page::SCRIPT, vec![])).await {
         Err(_) => return Ok(Visit::TimedOut),
         Ok(Err(e)) if e.is_timeout() || e.is_script_timeout() => return Ok(Visit::TimedOut),
+        Ok(Err(e)) if is_tab_crash(&e) => return Ok(Visit::Crashed),
         Ok(Err(e)) => return Err(failed(e)),
         Ok(Ok(value)) => value,
     };
@@ -363,6 +382,7 @@ async fn visit(client: &Client, site: &Site, name: &str, timeout: Duration) -> R
     })?;
     let log = match tokio::time::timeout(limit, driver::browser_log(client)).await {
         Err(_) => return Ok(Visit::TimedOut),
+        Ok(Err(e)) if is_tab_crash(&e) => return Ok(Visit::Crashed),
         Ok(log) => log.map_err(failed)?,
     };
     Ok(Visit::Seen(Box::new(facts), log))
@@ -381,8 +401,26 @@ async fn browse_pages(
     let none = HashSet::new();
     for name in pages {
         report.browsed.push(name.clone());
-        let (facts, log) = match visit(&browser.client, site, name, timeout).await? {
+        let mut visited = visit(&browser.client, site, name, timeout).await?;
+        if let Visit::Crashed = visited {
+            // Once is taken for the machine's doing (a renderer killed for
+            // memory while other work runs): the page gets a fresh browser
+            // and a second visit. Twice is the page's.
+            browser.replace().await?;
+            visited = visit(&browser.client, site, name, timeout).await?;
+        }
+        let (facts, log) = match visited {
             Visit::Seen(facts, log) => (facts, log),
+            Visit::Crashed => {
+                report.problems.push(Problem {
+                    page: name.clone(),
+                    message: "crashed the browser's tab twice, each time in a fresh browser; \
+                              its browser checks were not made"
+                        .to_string(),
+                });
+                browser.replace().await?;
+                continue;
+            }
             Visit::TimedOut => {
                 report.problems.push(Problem {
                     page: name.clone(),
@@ -394,7 +432,7 @@ async fn browse_pages(
                 });
                 // A page that keeps its renderer busy may keep the whole
                 // browser from answering: the next page gets a fresh one.
-                browser.replace(timeout).await?;
+                browser.replace().await?;
                 continue;
             }
         };

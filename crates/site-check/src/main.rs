@@ -42,6 +42,11 @@ struct Cli {
     /// HTML is checked either way.
     #[arg(long, value_enum, default_value_t = BrowseArg::Every)]
     browse: BrowseArg,
+    /// One more argument for Chromium's command line, after the check's
+    /// own; may be given more than once
+    /// (`--chromium-arg=--js-flags=--max-old-space-size=64`).
+    #[arg(long = "chromium-arg", value_name = "ARG", allow_hyphen_values = true)]
+    chromium_args: Vec<String>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -109,6 +114,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             BrowseArg::Every => site_check::Browse::Every,
             BrowseArg::Sample => site_check::Browse::Sample,
         },
+        chromium_args: cli.chromium_args,
     };
     let report = site_check::check(&opts).with_context(|| format!("checking {}", cli.dir.display()))?;
     for path in &report.screenshots {

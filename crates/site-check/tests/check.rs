@@ -228,6 +228,50 @@ fn screenshots_are_pngs_of_the_asked_widths() {
 /// A page whose script never ends is named, within its timeout, and the
 /// crawl goes on past it in a fresh browser (issue 31's defect 13: it hung
 /// the check past 150 s).
+/// A tab that crashes once is the machine's doing (a renderer killed for
+/// memory while other work runs) and gets a second visit in a fresh
+/// browser; a page that crashes it twice is named, and the pages after it
+/// are still checked. The page runs out of a JavaScript heap made small
+/// for the test, so that it crashes in well under a second.
+#[test]
+fn a_page_that_crashes_the_tab_twice_is_named_and_the_rest_is_checked() {
+    let dir = site();
+    write(
+        dir.path(),
+        "guide/a.html",
+        &page(
+            "A",
+            "<a href=\"../index.html\">H</a> <a href=\"../b.html\">B</a>\n\
+             <script>const hoard = []; for (;;) hoard.push(new Array(1 << 20).fill(0.5));</script>",
+        ),
+    );
+    write(
+        dir.path(),
+        "b.html",
+        &page(
+            "B",
+            "<h2 id=\"part\">P</h2><a href=\"index.html\">H</a><script>console.error(\"after\");</script>",
+        ),
+    );
+    let opts = Options {
+        chromium_args: vec!["--js-flags=--max-old-space-size=32".into()],
+        ..Options::new(dir.path())
+    };
+    let report = site_check::check(&opts).unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<String> = report.problems.iter().map(Problem::to_string).collect();
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("b.html: console error: ") && lines[0].contains("after"),
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines[1],
+        "guide/a.html: crashed the browser's tab twice, each time in a fresh browser; \
+         its browser checks were not made",
+        "{lines:#?}"
+    );
+}
+
 #[test]
 fn a_page_with_an_endless_script_times_out_by_name_and_the_rest_is_checked() {
     let dir = site();
