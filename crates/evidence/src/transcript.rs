@@ -396,7 +396,8 @@ pub fn is_run_name(name: &str) -> bool {
 
 /// Why a file in the evidence is not even read: its name is none
 /// `evidence record` gives (`<date without colons>-NAME.txt` or `.json`,
-/// NAME a [run name](is_run_name)). The name is quoted, so a line break or
+/// NAME a [run name](is_run_name)), starting with a letter or digit (no
+/// hidden files, no `-x` an argument parser reads as a flag). The name is quoted, so a line break or
 /// any other character in it is shown, not printed.
 pub fn misnamed(path: &Path) -> Option<String> {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
@@ -405,7 +406,9 @@ pub fn misnamed(path: &Path) -> Option<String> {
     // the run's name stand is [`place`]'s to say, once the header is read.
     let longest = "2026-11-30T054300Z-".len() + MAX_RUN_NAME;
     let fits = stem.is_some_and(|s| {
-        s.len() <= longest && s.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+        s.len() <= longest
+            && s.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
     });
     if fits {
         return None;
@@ -485,10 +488,19 @@ pub fn place(path: &Path, t: &Transcript) -> Result<(), ParseError> {
         .strip_prefix(&stamp)
         .and_then(|rest| rest.strip_prefix('-'))
         .and_then(|rest| rest.strip_suffix(".txt"));
-    if run_name.is_none_or(str::is_empty) {
+    let Some(run_name) = run_name.filter(|n| !n.is_empty()) else {
         return Err(err(
             "date",
             format!("the file name does not begin with the run's date as `evidence record` names it: `{stamp}-NAME.txt`"),
+        ));
+    };
+    if !is_run_name(run_name) {
+        return Err(err(
+            "date",
+            format!(
+                "`{run_name}` in the file name is not a run name `evidence record --name` takes: \
+                 at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-', starting with a letter or digit"
+            ),
         ));
     }
     program_matches(t).map_err(|m| err("command", m.to_string()))

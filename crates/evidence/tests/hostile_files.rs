@@ -165,6 +165,52 @@ fn names_no_recorder_gives_are_refused_on_one_line_each() {
     assert!(!dest.join("day53-pinned").exists());
 }
 
+/// The names a file name's characters allow but `record --name` refuses:
+/// a flag, dots, a hidden file. Refused by check and merge alike, by name.
+#[test]
+fn run_names_record_refuses_are_refused_in_file_names_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    let runs = small_evidence(&ev);
+    let folder = ev.join("day53-pinned");
+    let original = runs[0].file_name().unwrap().to_string_lossy().into_owned();
+    let stamp = &original[..original.find('Z').unwrap() + 1];
+    let text = std::fs::read(&runs[0]).unwrap();
+    let odd = ["-x", "..", ".hidden"];
+    for name in odd {
+        std::fs::write(folder.join(format!("{stamp}-{name}.txt")), &text).unwrap();
+    }
+    std::fs::write(folder.join(".hidden.txt"), &text).unwrap();
+    let refusals = |err: &str| -> Vec<String> {
+        let mut named: Vec<String> = odd
+            .iter()
+            .filter(|name| {
+                err.lines().any(|l| {
+                    l.contains(&format!("{stamp}-{name}.txt:"))
+                        && l.contains(&format!("`{name}` in the file name is not a run name"))
+                })
+            })
+            .map(|name| name.to_string())
+            .collect();
+        if err.lines().any(|l| l.contains("/.hidden.txt: not a file name")) {
+            named.push(".hidden.txt".into());
+        }
+        named
+    };
+    let mut check = evidence(&ev);
+    check.arg("check");
+    let out = within_a_minute(check);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(refusals(&stderr(&out)).len(), 4, "{}", stderr(&out));
+    let dest = dir.path().join("dest");
+    let mut merge = Command::new(env!("CARGO_BIN_EXE_evidence"));
+    merge.arg("--evidence").arg(&dest).arg("merge").arg(&ev);
+    let out = within_a_minute(merge);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(refusals(&stderr(&out)).len(), 4, "{}", stderr(&out));
+    assert!(!dest.join("day53-pinned").exists());
+}
+
 #[test]
 fn a_run_name_too_long_for_a_file_is_a_usage_error_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
