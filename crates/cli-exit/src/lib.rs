@@ -14,12 +14,18 @@
 //!   never get here. Output still buffered is written first, so a failure to
 //!   write it is not lost when the program returns.
 //!
+//! - [`OwnMessage`]: a clap value parser whose refusal of a value is the
+//!   parser's own message, the value quoted, never clap's echo of it as
+//!   typed, which a line break in it would break.
+//!
 //! - [`testing`]: what tests hold a binary to when its stdout is full.
 //!
 //! Not for: parsing command lines (clap does) or CUDA's error shapes
 //! (`cuda-check` makes them; a lesson prints them through `lesson-cli`).
 
 pub mod testing;
+mod value;
+pub use value::OwnMessage;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

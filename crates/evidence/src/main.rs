@@ -44,23 +44,23 @@ enum Command {
     /// with its twin.
     Record {
         /// A lesson (`evidence lessons`) or one of the other evidence folders.
-        #[arg(long, value_parser = record::lesson_folder)]
+        #[arg(long, value_parser = cli_exit::OwnMessage(record::lesson_folder))]
         lesson: String,
         /// The run's name, one word: the transcript is <UTC start>-NAME.txt.
-        #[arg(long, value_parser = record::run_name)]
+        #[arg(long, value_parser = cli_exit::OwnMessage(record::run_name))]
         name: String,
         /// End a program still running after SECONDS (SIGKILL to everything
         /// it started), and record that.
-        #[arg(long, value_name = "SECONDS", value_parser = record::parse_seconds)]
+        #[arg(long, value_name = "SECONDS", value_parser = cli_exit::OwnMessage(record::parse_seconds))]
         timeout: Option<std::time::Duration>,
         /// After passing SIGINT, SIGTERM or SIGHUP on to the program, end it
         /// with SIGKILL if it is still running SECONDS later.
-        #[arg(long, value_name = "SECONDS", value_parser = record::parse_seconds, default_value = "5")]
+        #[arg(long, value_name = "SECONDS", value_parser = cli_exit::OwnMessage(record::parse_seconds), default_value = "5")]
         grace: std::time::Duration,
         /// VAR=value assignments the command runs with, then `--` and the command.
-        #[arg(value_name = "VAR=value", value_parser = env_assignment)]
+        #[arg(value_name = "VAR=value", value_parser = cli_exit::OwnMessage(env_assignment))]
         env: Vec<(String, String)>,
-        #[arg(last = true, required = true, value_name = "COMMAND", value_parser = record::header_word)]
+        #[arg(last = true, required = true, value_name = "COMMAND", value_parser = cli_exit::OwnMessage(record::header_word))]
         command: Vec<String>,
     },
     /// Add GPU sessions' evidence folders to the evidence, all or nothing,

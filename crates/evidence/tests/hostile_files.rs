@@ -211,6 +211,36 @@ fn run_names_record_refuses_are_refused_in_file_names_too() {
     assert!(!dest.join("day53-pinned").exists());
 }
 
+/// A refused value with a line break is shown quoted: the error stays the
+/// one line it is (clap's own message would print the value as typed).
+#[test]
+fn a_run_name_with_a_line_break_is_refused_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .arg("--evidence")
+        .arg(dir.path())
+        .args([
+            "record",
+            "--lesson",
+            "diagnostics",
+            "--name",
+            "a\nb",
+            "--",
+            "true",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    let first = err.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(r#"error: invalid value for '--name <NAME>': "a\nb" is not a run name"#)
+            && first.ends_with("starting with a letter or digit"),
+        "{err}"
+    );
+    assert!(err.contains("Usage: evidence record"), "{err}");
+}
+
 #[test]
 fn a_run_name_too_long_for_a_file_is_a_usage_error_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
