@@ -47,7 +47,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
             0,
             format!(
                 "{}: a merge was killed part way, and some of the files it lists are in the evidence; \
-                 the next `evidence merge` removes them (merging the same folders again adds them whole)",
+                 the next `evidence merge` removes them, each once its digest and date show that merge wrote it (merging the same folders again adds them whole)",
                 journal.display()
             ),
         );

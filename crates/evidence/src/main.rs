@@ -77,8 +77,10 @@ enum Command {
     /// byte for byte is skipped, so merging again is harmless. New files are
     /// written whole, each transcript before its twin. The evidence folder is
     /// locked for the whole merge; a merge killed part way leaves a journal
-    /// (EVIDENCE/.merge-journal), and the next merge removes what it added
-    /// first, so the evidence gets all of a merge or none of it.
+    /// (EVIDENCE/.merge-journal, each file with its SHA-256), and the next
+    /// merge removes what it added first, so the evidence gets all of a
+    /// merge or none of it; a journal listing a file no merge wrote (other
+    /// bytes, or older than the journal) removes nothing and stops the merge.
     ///
     /// Exit status: 0 when merged; 1, with nothing written, when anything is
     /// refused (one line for each problem, naming its file), or when a DIR

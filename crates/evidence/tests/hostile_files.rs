@@ -345,7 +345,7 @@ fn a_killed_merge_is_rolled_back_by_the_next_and_named_by_check_meanwhile() {
     std::fs::create_dir_all(dest.join("day53-pinned")).unwrap();
     let rel: Vec<String> = added
         .iter()
-        .map(|p| format!("{}\n", p.strip_prefix(&session).unwrap().display()))
+        .map(|p| evidence::merge::journal_line(p.strip_prefix(&session).unwrap(), &std::fs::read(p).unwrap()))
         .collect();
     std::fs::write(dest.join(evidence::merge::JOURNAL), rel.concat()).unwrap();
     let first = dest.join(added[0].strip_prefix(&session).unwrap());
@@ -372,6 +372,52 @@ fn a_killed_merge_is_rolled_back_by_the_next_and_named_by_check_meanwhile() {
     check.arg("check");
     let out = within_a_minute(check);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// A journal no merge wrote (forged, or copied from elsewhere) removes
+/// nothing: each file it lists that is in the evidence must be no older
+/// than the journal and hold the bytes of its digest. Here one line names
+/// a committed file with its true digest (older than the journal), one
+/// gives a wrong digest, one has no digest at all: the merge is refused
+/// with all three named, and every file is still there.
+#[test]
+fn a_journal_no_merge_wrote_removes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    let runs = small_evidence(&ev);
+    let rel = |p: &Path| p.strip_prefix(&ev).unwrap().to_path_buf();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let journal = [
+        evidence::merge::journal_line(&rel(&runs[0]), &std::fs::read(&runs[0]).unwrap()),
+        evidence::merge::journal_line(&rel(&runs[1]), b"other bytes"),
+        format!("{}\n", rel(&runs[2]).display()),
+    ]
+    .concat();
+    std::fs::write(ev.join(evidence::merge::JOURNAL), journal).unwrap();
+    let session = dir.path().join("session");
+    std::fs::create_dir_all(session.join("day53-pinned")).unwrap();
+    std::fs::copy(&runs[3], session.join("day53-pinned/x.json")).unwrap();
+    let mut merge = Command::new(env!("CARGO_BIN_EXE_evidence"));
+    merge.arg("--evidence").arg(&ev).arg("merge").arg(&session);
+    let out = within_a_minute(merge);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("nothing was removed"), "{err}");
+    let name = |p: &Path| p.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        err.contains(&format!("{} is older than the journal", name(&runs[0]))),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{} has other bytes", name(&runs[1]))),
+        "{err}"
+    );
+    assert!(err.contains("line 3 is not `<SHA-256> <folder>/<file>`"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    for run in &runs {
+        assert!(run.exists(), "{} was removed", run.display());
+    }
+    assert!(ev.join(evidence::merge::JOURNAL).exists());
 }
 
 #[test]
