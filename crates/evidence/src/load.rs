@@ -41,6 +41,23 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         return Err(LoadError::NoTranscripts(dir.to_path_buf()));
     }
     let mut loaded = joining(&files, &twins, &[])?;
+    let mut unpaired = Vec::new();
+    // Every transcript `evidence record` writes has its twin beside it: one
+    // without is a file half copied, or one no recorder wrote. Said of the
+    // transcripts that parsed (one that did not has its problem already);
+    // a merge refuses such a pair itself, so this is not in [`joining`].
+    let twins: std::collections::HashSet<&Path> = twins.iter().map(PathBuf::as_path).collect();
+    for f in loaded.transcripts.iter().map(|t| Path::new(&t.file)) {
+        let twin = f.with_extension("json");
+        if !twins.contains(twin.as_path()) {
+            unpaired.push(format!(
+                "{}: a transcript with no twin: {} is missing (`evidence --evidence DIR twins` writes it)",
+                transcript::shown(f),
+                transcript::shown(&twin)
+            ));
+        }
+    }
+    loaded.problems.extend(unpaired);
     let journal = dir.join(crate::merge::JOURNAL);
     if journal.exists() {
         loaded.problems.insert(

@@ -57,7 +57,9 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
         .filter(|p| p.is_dir())
         .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
         .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
+        // By name alone: a `.json` that is a link to a device, a FIFO or a
+        // folder is a twin the reader refuses by name, not one left out.
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     out.sort();
     out

@@ -181,7 +181,9 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
             .iter()
             .filter(|f| f.parent().unwrap().ends_with(lesson))
         {
-            std::fs::copy(f, dir.join(lesson).join(f.file_name().unwrap())).unwrap();
+            let to = dir.join(lesson).join(f.file_name().unwrap());
+            std::fs::copy(f, &to).unwrap();
+            std::fs::copy(f.with_extension("json"), to.with_extension("json")).unwrap();
         }
     }
     let victim = first(&dir, "day53-pinned", "-h200-cxx.txt");
@@ -192,7 +194,9 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
         .unwrap();
     let percent = pinned_line.rsplit("call is").next().unwrap();
     let edited = text.replace(pinned_line, &pinned_line.replace(percent, "  50.0%"));
-    std::fs::write(&victim, edited).unwrap();
+    std::fs::write(&victim, &edited).unwrap();
+    // Its twin says what it now says: the claim is all that fails.
+    evidence::twin::write(&victim, &edited).unwrap();
 
     let transcripts = all(&dir);
     let day53 = lesson("day53-pinned");
@@ -236,7 +240,9 @@ fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
     let failing = good.replace(pinned_line, &pinned_line.replace(percent, "  50.0%"));
     let cut: String = good.lines().take(20).map(|l| format!("{l}\n")).collect();
     for (name, text) in [(&a, &good), (&b, &cut), (&c, &failing), (&d, &cut)] {
-        std::fs::write(dir.join("day53-pinned").join(name), text).unwrap();
+        let file = dir.join("day53-pinned").join(name);
+        std::fs::write(&file, text).unwrap();
+        evidence::twin::write(&file, text).unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["check", "--evidence"])

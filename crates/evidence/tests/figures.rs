@@ -276,8 +276,9 @@ fn diagnostic(root: &Path, date: &str, name: &str, exit_code: i32, body: &str) {
          # commit: 0123456789abcdef0123456789abcdef01234567\n# exit code: {exit_code}\n# ---\n\
          GPU: NVIDIA H200 (compute capability 9.0)\n{body}"
     );
-    let file = format!("{}-{name}.txt", date.replace(':', ""));
-    std::fs::write(folder.join(file), text).unwrap();
+    let file = folder.join(format!("{}-{name}.txt", date.replace(':', "")));
+    std::fs::write(&file, &text).unwrap();
+    evidence::twin::write(&file, &text).unwrap();
 }
 
 /// Two successful `pageable-rotated` runs (one of two passes, one of one)

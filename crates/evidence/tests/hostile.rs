@@ -50,6 +50,7 @@ fn stamp(text: &str) -> String {
     let date = text
         .lines()
         .find_map(|l| l.strip_prefix("# date: "))
+        .filter(|d| !d.is_empty())
         .unwrap_or("x");
     date.replace(':', "")
 }

@@ -241,6 +241,35 @@ fn a_run_name_with_a_line_break_is_refused_on_one_line() {
     assert!(err.contains("Usage: evidence record"), "{err}");
 }
 
+/// A transcript whose twin is missing, or is a link to a device, is a
+/// problem by name, never a run that passes with nothing to hold it to.
+#[test]
+fn a_missing_twin_or_a_twin_linked_to_a_device_fails_check_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    let runs = small_evidence(&ev);
+    let (missing, linked) = (&runs[1], &runs[3]);
+    std::fs::remove_file(missing).unwrap();
+    std::fs::remove_file(linked).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", linked).unwrap();
+    let mut check = evidence(&ev);
+    check.arg("check");
+    let out = within_a_minute(check);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.lines()
+            .any(|l| l.contains("a transcript with no twin") && l.contains(&*missing.to_string_lossy())),
+        "{err}"
+    );
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with(&format!("error: {}", linked.display()))
+                && l.contains("not a regular file")),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_run_name_too_long_for_a_file_is_a_usage_error_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
