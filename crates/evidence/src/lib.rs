@@ -68,7 +68,11 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        // No line to name when the file could not be read at all.
+        match self.line {
+            0 => write!(f, "{}: {}", self.file, self.message),
+            line => write!(f, "{}:{line}: {}", self.file, self.message),
+        }
     }
 }
 
@@ -133,5 +137,16 @@ mod tests {
         ));
         assert!(!in_group("e/l/2026-11-30T054300Z-h200-rust.txt", "h200-cxx"));
         assert!(!in_group("e/l/2026-11-30T054300Z-h200-cxx.json", "h200-cxx"));
+    }
+
+    #[test]
+    fn a_parse_error_names_its_line_and_no_line_when_the_file_was_not_read() {
+        let at = |line| ParseError {
+            file: "e/l/x.txt".into(),
+            line,
+            message: "m".into(),
+        };
+        assert_eq!(at(3).to_string(), "e/l/x.txt:3: m");
+        assert_eq!(at(0).to_string(), "e/l/x.txt: m");
     }
 }
