@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn a_parse_error_names_its_line_and_no_line_when_the_file_was_not_read() {
-        let at = |line| ParseError {
+        let at = |line| crate::ParseError {
             file: "e/l/x.txt".into(),
             line,
             message: "m".into(),
