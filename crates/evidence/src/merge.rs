@@ -230,10 +230,17 @@ fn shown(path: &Path) -> String {
     transcript::shown(path)
 }
 
+/// When a file was last written, as its inode says (seconds and
+/// nanoseconds): a file attribute compared with another's, not a clock read.
+fn written_at(meta: &std::fs::Metadata) -> (i64, i64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.mtime(), meta.mtime_nsec())
+}
+
 /// Why a journal's file does not stand as the merge left it, if it does
 /// not: a file a merge wrote is a regular file, no older than the journal
 /// (which is written first), with the bytes the journal's digest gives.
-fn unlike_written(path: &Path, wanted: &str, journal_time: std::time::SystemTime) -> Option<String> {
+fn unlike_written(path: &Path, wanted: &str, journal_written: (i64, i64)) -> Option<String> {
     let bytes = match capped::read(path, capped::TWIN_CAP, "merged file") {
         Ok(bytes) => bytes,
         Err(e) => return Some(format!("{}: {e}", shown(path))),
@@ -244,9 +251,8 @@ fn unlike_written(path: &Path, wanted: &str, journal_time: std::time::SystemTime
             shown(path)
         ));
     }
-    let modified = std::fs::metadata(path).and_then(|m| m.modified());
-    modified
-        .is_ok_and(|t| t < journal_time)
+    std::fs::metadata(path)
+        .is_ok_and(|m| written_at(&m) < journal_written)
         .then(|| format!("{} is older than the journal", shown(path)))
 }
 
@@ -268,9 +274,7 @@ pub fn roll_back(evidence: &Path) -> Result<usize, MergeError> {
         Err(e) if e.io_kind() == Some(io::ErrorKind::NotFound) => return Ok(0),
         Err(e) => return Err(at(io::Error::other(e))),
     };
-    let journal_time = std::fs::metadata(&journal)
-        .and_then(|m| m.modified())
-        .map_err(at)?;
+    let journal_written = written_at(&std::fs::metadata(&journal).map_err(at)?);
     let mut remove_listed = Vec::new();
     let mut unverified = Vec::new();
     for (n, line) in listed.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
@@ -293,7 +297,7 @@ pub fn roll_back(evidence: &Path) -> Result<usize, MergeError> {
         if std::fs::symlink_metadata(&path).is_err() {
             continue; // not written yet when the merge was killed
         }
-        match unlike_written(&path, hex, journal_time) {
+        match unlike_written(&path, hex, journal_written) {
             Some(why) => unverified.push(why),
             None => remove_listed.push(path),
         }
