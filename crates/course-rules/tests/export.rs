@@ -176,12 +176,15 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_holds_its_fo
 
         let built = Command::new(cargo())
             .args(["build", "--offline"])
+            .args(own_artifacts(&dest))
             .current_dir(&dest)
             .env("CARGO_TARGET_DIR", &target)
             .env("CARGO_BUILD_BUILD_DIR", workspace_target_dir())
-            .env("CUDA_HOME", &toolkit.root)
-            .env_remove("LESSON_NVCC")
-            .env_remove("CUDA_PATH")
+            // The nvcc named by the variable cuda-build reads first; not
+            // CUDA_HOME, which cudarc's build script watches: changed here,
+            // it would rebuild cudarc, and all above it, here and again in
+            // the workspace's next build.
+            .env(cuda_build::NVCC_VAR, &toolkit.nvcc)
             .output()
             .unwrap();
         assert!(
@@ -194,6 +197,40 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_holds_its_fo
         assert!(rust_binary.is_file(), "{} was not built", rust_binary.display());
     }
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `--config` arguments that give every package of the export at `dest` a
+/// profile value of its own (253 codegen units, which changes nothing a
+/// program does), so that its artifacts in the shared build folder never
+/// take the place of the workspace's packages of the same names and paths:
+/// cargo names a path package's artifacts by its path inside its
+/// workspace, which an export keeps. Registry crates keep the workspace's
+/// profile and stay shared.
+fn own_artifacts(dest: &Path) -> Vec<String> {
+    let out = Command::new(cargo())
+        .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
+        .current_dir(dest)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cargo metadata in {}: {}",
+        dest.display(),
+        text(&out.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| {
+            let name = p["name"].as_str().unwrap();
+            [
+                "--config".to_string(),
+                format!("profile.dev.package.{name}.codegen-units=253"),
+            ]
+        })
+        .collect()
 }
 
 /// Every file of the lesson's folder is in the export with the same bytes,

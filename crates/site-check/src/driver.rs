@@ -219,6 +219,13 @@ impl Browser {
         set_viewport(&client, PHONE_WIDTH, PHONE_HEIGHT)
             .await
             .map_err(setup)?;
+        cdp(
+            &client,
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": crate::page::BEFORE_PAGE_SCRIPTS }),
+        )
+        .await
+        .map_err(setup)?;
         Ok(Browser {
             client,
             driver,

@@ -12,7 +12,8 @@
 //! symlinks that lead out of the folder. Seen in the browser, on the pages
 //! [`Browse`] chooses (every page, or a sample): console errors and failed
 //! loads, requests that leave the folder (a script's too), images that did
-//! not load, pages wider than the 390 px viewport, a page that navigates
+//! not load, pages wider than the 390 px viewport, dialogs a script opens
+//! (`alert`, `confirm`, `prompt`: answered, not shown), a page that navigates
 //! away by itself, and a page that does not finish loading and running its
 //! scripts within a time limit (an endless script: the browser is then
 //! replaced and the check goes on). A page whose tab crashes is visited

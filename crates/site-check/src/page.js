@@ -41,6 +41,8 @@ const collect = () => {
       loaded: i.complete && i.naturalWidth > 0,
     })),
     resources,
+    // What dialogs.js recorded: each dialog the page's scripts opened.
+    dialogs: window.__siteCheckDialogs ? [...window.__siteCheckDialogs] : [],
   };
 };
 if (document.readyState === "complete") done(collect());

@@ -16,6 +16,9 @@ use crate::Problem;
 /// The script every page runs once: see page.js.
 pub(crate) const SCRIPT: &str = include_str!("page.js");
 
+/// The script every page runs before its own: see dialogs.js.
+pub(crate) const BEFORE_PAGE_SCRIPTS: &str = include_str!("dialogs.js");
+
 /// What page.js returns: what only a browser knows.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Facts {
@@ -27,6 +30,8 @@ pub(crate) struct Facts {
     pub(crate) widest: String,
     pub(crate) images: Vec<Image>,
     pub(crate) resources: Vec<Resource>,
+    /// The dialogs its scripts opened, as `alert("message")` (dialogs.js).
+    pub(crate) dialogs: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -350,6 +355,11 @@ pub(crate) fn examine_browsed(
         message,
     };
     let mut problems = Vec::new();
+    for dialog in &facts.dialogs {
+        problems.push(say(format!(
+            "a script opened a dialog, {dialog}: a generated page runs no script that does"
+        )));
+    }
     if facts.scroll_width > facts.inner_width {
         let culprit = match facts.widest.as_str() {
             "" => String::new(),

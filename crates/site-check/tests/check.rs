@@ -228,6 +228,41 @@ fn screenshots_are_pngs_of_the_asked_widths() {
 /// A page whose script never ends is named, within its timeout, and the
 /// crawl goes on past it in a fresh browser (issue 31's defect 13: it hung
 /// the check past 150 s).
+/// A page whose scripts open dialogs is named with each dialog, and its
+/// other checks still run (the dialogs are answered, not shown).
+#[test]
+fn a_page_that_opens_a_dialog_is_reported_with_each_dialog() {
+    let dir = site();
+    write(
+        dir.path(),
+        "guide/a.html",
+        &page(
+            "A",
+            "<a href=\"../index.html\">H</a>\n\
+             <script>alert(\"hi\"); if (!confirm(\"sure?\")) console.error(\"declined\");</script>",
+        ),
+    );
+    let lines: Vec<String> = check(dir.path())
+        .problems
+        .iter()
+        .map(Problem::to_string)
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    assert_eq!(
+        lines[0],
+        r#"guide/a.html: a script opened a dialog, alert("hi"): a generated page runs no script that does"#
+    );
+    assert_eq!(
+        lines[1],
+        r#"guide/a.html: a script opened a dialog, confirm("sure?"): a generated page runs no script that does"#
+    );
+    // confirm() was answered "no", and the page went on.
+    assert!(
+        lines[2].starts_with("guide/a.html: console error: ") && lines[2].contains("declined"),
+        "{lines:#?}"
+    );
+}
+
 /// A tab that crashes once is the machine's doing (a renderer killed for
 /// memory while other work runs) and gets a second visit in a fresh
 /// browser; a page that crashes it twice is named, and the pages after it
