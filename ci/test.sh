@@ -116,19 +116,36 @@ cargo run --quiet -p course-rules -- check --nvcc "$newest/bin/nvcc"
 
 phase "CUDA 13.5: every lesson's Rust twin (LESSON_NVCC)"
 # LESSON_NVCC changes what the workspace's own crates that compile CUDA
-# (cuda-check and the lessons) and the crates above them are built from.
+# (those with cuda-build as a build dependency: cuda-check, the lessons,
+# the instrument suite) and the workspace crates above them are built from.
 # Built in place, they would overwrite the 13.0 artifacts the tests use,
 # and each run would build both twice. A profile value that changes nothing
-# a program does (255 codegen units instead of 256) gives every workspace
-# crate of these builds artifacts of their own beside the 13.0 ones, while
-# the registry crates, which no toolkit changes, are shared; a second run
-# finds both sets fresh. (An explicit --target did the same by building
-# every registry crate a second time.)
+# a program does (255 codegen units instead of 256) gives exactly those
+# crates artifacts of their own beside the 13.0 ones, while every other
+# crate, the registry's and the workspace's that no toolkit changes (the
+# report crates, lesson-spec, ...), is shared; a second run finds both sets
+# fresh. (An explicit --target did the same by building every crate a
+# second time.)
 mapfile -t lessons < <(cargo run --quiet -p evidence -- lessons)
-mapfile -t members < <(cargo metadata --no-deps --format-version 1 --locked |
-  python3 -c 'import json, sys; print(*(p["name"] for p in json.load(sys.stdin)["packages"]), sep="\n")')
+mapfile -t toolkit_built < <(cargo metadata --format-version 1 --locked | python3 -c '
+import json, sys
+meta = json.load(sys.stdin)
+members = set(meta["workspace_members"])
+package = {p["id"]: p for p in meta["packages"]}
+node = {n["id"]: n for n in meta["resolve"]["nodes"]}
+compiles_cuda = {m for m in members if any(
+    d["name"] == "cuda-build" and d["kind"] == "build" for d in package[m]["dependencies"])}
+memo = {}
+def built_by_toolkit(m):
+    if m not in memo:
+        memo[m] = False
+        memo[m] = m in compiles_cuda or any(
+            built_by_toolkit(d["pkg"]) for d in node[m]["deps"]
+            if d["pkg"] in members and any(k["kind"] in (None, "build") for k in d["dep_kinds"]))
+    return memo[m]
+print(*sorted(package[m]["name"] for m in members if built_by_toolkit(m)), sep="\n")')
 own_artifacts=()
-for member in "${members[@]}"; do
+for member in "${toolkit_built[@]}"; do
   own_artifacts+=(--config "profile.dev.package.$member.codegen-units=255")
 done
 LESSON_NVCC="$newest/bin/nvcc" cargo build --quiet --locked "${own_artifacts[@]}" \
