@@ -174,28 +174,68 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_holds_its_fo
         }
         reuse_times_of_identical_crates(&dest.join("crates"), &mut built_crates);
 
-        let built = Command::new(cargo())
-            .args(["build", "--offline"])
-            .args(own_artifacts(&dest))
-            .current_dir(&dest)
-            .env("CARGO_TARGET_DIR", &target)
-            .env("CARGO_BUILD_BUILD_DIR", workspace_target_dir())
-            // The nvcc named by the variable cuda-build reads first; not
-            // CUDA_HOME, which cudarc's build script watches: changed here,
-            // it would rebuild cudarc, and all above it, here and again in
-            // the workspace's next build.
-            .env(cuda_build::NVCC_VAR, &toolkit.nvcc)
-            .output()
-            .unwrap();
-        assert!(
-            built.status.success(),
-            "cargo build in {}:\n{}",
-            dest.display(),
-            text(&built.stderr)
-        );
+        if let Err(e) = build_export(name, &dest, &target, &toolkit.nvcc) {
+            panic!("{e}");
+        }
         let rust_binary = target.join("debug").join(name);
         assert!(rust_binary.is_file(), "{} was not built", rust_binary.display());
     }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// Builds the export of `lesson` at `dest` as a learner would (`cargo
+/// build`, offline), into `target`; the error names the lesson and gives
+/// cargo's output.
+fn build_export(lesson: &str, dest: &Path, target: &Path, nvcc: &Path) -> Result<(), String> {
+    let fails = |why: String| format!("the export of {lesson} does not build: {why}");
+    let own = own_artifacts(dest).map_err(fails)?;
+    let built = Command::new(cargo())
+        .args(["build", "--offline"])
+        .args(own)
+        .current_dir(dest)
+        .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_BUILD_BUILD_DIR", workspace_target_dir())
+        // The nvcc named by the variable cuda-build reads first; not
+        // CUDA_HOME, which cudarc's build script watches: changed here,
+        // it would rebuild cudarc, and all above it, here and again in
+        // the workspace's next build.
+        .env(cuda_build::NVCC_VAR, nvcc)
+        .output()
+        .unwrap();
+    match built.status.success() {
+        true => Ok(()),
+        false => Err(fails(format!(
+            "cargo build in {}:\n{}",
+            dest.display(),
+            text(&built.stderr)
+        ))),
+    }
+}
+
+/// A planted fault: an export whose manifest names a crate that is not
+/// there fails to build, by the lesson's name, before anything compiles.
+#[test]
+fn an_export_that_does_not_build_fails_naming_its_lesson() {
+    let root = repository_root();
+    let toolkit = cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(&root))
+        .expect("nvcc: run ci/provision.sh (the test command does)");
+    let base = scratch("broken");
+    let dest = base.join("lesson");
+    let out = export("day09-timing", &dest);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let manifest = dest.join("Cargo.toml");
+    let before = std::fs::read_to_string(&manifest).unwrap();
+    let planted = before.replacen(
+        "[dependencies]",
+        "[dependencies]\nplanted = { path = \"crates/planted\" }",
+        1,
+    );
+    assert_ne!(planted, before, "no [dependencies] in {}", manifest.display());
+    std::fs::write(&manifest, planted).unwrap();
+    let e = build_export("day09-timing", &dest, &base.join("target"), &toolkit.nvcc)
+        .expect_err("a planted fault");
+    assert!(e.starts_with("the export of day09-timing does not build"), "{e}");
+    assert!(e.contains("planted"), "{e}");
     let _ = std::fs::remove_dir_all(&base);
 }
 
@@ -206,20 +246,21 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_holds_its_fo
 /// cargo names a path package's artifacts by its path inside its
 /// workspace, which an export keeps. Registry crates keep the workspace's
 /// profile and stay shared.
-fn own_artifacts(dest: &Path) -> Vec<String> {
+fn own_artifacts(dest: &Path) -> Result<Vec<String>, String> {
     let out = Command::new(cargo())
         .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
         .current_dir(dest)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "cargo metadata in {}: {}",
-        dest.display(),
-        text(&out.stderr)
-    );
+    if !out.status.success() {
+        return Err(format!(
+            "cargo metadata in {}: {}",
+            dest.display(),
+            text(&out.stderr)
+        ));
+    }
     let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    metadata["packages"]
+    Ok(metadata["packages"]
         .as_array()
         .unwrap()
         .iter()
@@ -230,7 +271,7 @@ fn own_artifacts(dest: &Path) -> Vec<String> {
                 format!("profile.dev.package.{name}.codegen-units=253"),
             ]
         })
-        .collect()
+        .collect())
 }
 
 /// Every file of the lesson's folder is in the export with the same bytes,
