@@ -100,6 +100,17 @@ fn assert_self_contained(dest: &Path) {
     }
 }
 
+/// The nvcc the workspace's own build finds (the project's CUDA 13.0).
+fn project_nvcc() -> PathBuf {
+    cuda_build::locate(
+        &|name| std::env::var_os(name),
+        &|p| p.is_file(),
+        Some(&repository_root()),
+    )
+    .expect("nvcc: run ci/provision.sh (the test command does)")
+    .nvcc
+}
+
 /// The workspace's own target folder: this test's binary is in its `debug/`.
 fn workspace_target_dir() -> PathBuf {
     let bin = Path::new(BIN);
@@ -132,8 +143,7 @@ fn workspace_target_dir() -> PathBuf {
 #[test]
 fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_holds_its_folder_whole() {
     let root = repository_root();
-    let toolkit = cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(&root))
-        .expect("nvcc: run ci/provision.sh (the test command does)");
+    let nvcc = project_nvcc();
     let base = scratch("build");
     // One target folder for every exported lesson's binary.
     let target = base.join("target");
@@ -174,7 +184,7 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_holds_its_fo
         }
         reuse_times_of_identical_crates(&dest.join("crates"), &mut built_crates);
 
-        if let Err(e) = build_export(name, &dest, &target, &toolkit.nvcc) {
+        if let Err(e) = build_export(name, &dest, &target, &nvcc) {
             panic!("{e}");
         }
         let rust_binary = target.join("debug").join(name);
@@ -216,9 +226,7 @@ fn build_export(lesson: &str, dest: &Path, target: &Path, nvcc: &Path) -> Result
 /// there fails to build, by the lesson's name, before anything compiles.
 #[test]
 fn an_export_that_does_not_build_fails_naming_its_lesson() {
-    let root = repository_root();
-    let toolkit = cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(&root))
-        .expect("nvcc: run ci/provision.sh (the test command does)");
+    let nvcc = project_nvcc();
     let base = scratch("broken");
     let dest = base.join("lesson");
     let out = export("day09-timing", &dest);
@@ -232,8 +240,7 @@ fn an_export_that_does_not_build_fails_naming_its_lesson() {
     );
     assert_ne!(planted, before, "no [dependencies] in {}", manifest.display());
     std::fs::write(&manifest, planted).unwrap();
-    let e = build_export("day09-timing", &dest, &base.join("target"), &toolkit.nvcc)
-        .expect_err("a planted fault");
+    let e = build_export("day09-timing", &dest, &base.join("target"), &nvcc).expect_err("a planted fault");
     assert!(e.starts_with("the export of day09-timing does not build"), "{e}");
     assert!(e.contains("planted"), "{e}");
     let _ = std::fs::remove_dir_all(&base);
