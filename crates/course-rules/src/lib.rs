@@ -1,6 +1,6 @@
 //! The course's rules from CUDA-CODE-STYLE.md, as checks that fail CI.
 //!
-//! - rule 1, no host clocks outside the allow-listed files ([`host_clock`]),
+//! - rule 1, no host clocks outside the allow-listed files ([`clock_ban`]),
 //!   in C, C++, CUDA, Rust, Python and shell;
 //! - rule 8, verbatim blocks identical in every lesson `.cu` ([`verbatim`]);
 //! - rule 9, snippet markers well formed and every quote of a snippet or a
@@ -15,9 +15,9 @@
 //! findings for a person. Not for: rules a compiler or clippy already keeps.
 
 pub mod blocks;
+pub mod clock_ban;
 pub mod export;
 pub mod files;
-pub mod host_clock;
 pub mod lessons;
 pub mod lexer;
 pub mod quotes;
@@ -68,7 +68,7 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
 /// project, and the Rust its Rust files bring in.
 pub fn check_host_clocks(root: &Path) -> Vec<String> {
     let (allow, mut problems) = allow_lists(root);
-    let (findings, unreadable) = host_clock::scan_project(root, &files::project_files(root));
+    let (findings, unreadable) = clock_ban::scan_project(root, &files::project_files(root));
     problems.extend(unreadable);
     problems.extend(
         findings
@@ -91,13 +91,13 @@ pub fn check_host_clocks(root: &Path) -> Vec<String> {
 /// of the repository needs beside the lessons for rule 1 to pass there.
 pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Vec<String>> {
     let text = read_text(&root.join(ALLOW_LIST)).map_err(|e| vec![e.line()])?;
-    let list = host_clock::AllowList::parse(&text, Path::new(ALLOW_LIST), Path::new(""))?;
+    let list = clock_ban::AllowList::parse(&text, Path::new(ALLOW_LIST), Path::new(""))?;
     Ok(list.entries.into_keys().collect())
 }
 
 /// The shared allow-list and every lesson's, merged, with every problem
 /// reading or parsing them.
-fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
+fn allow_lists(root: &Path) -> (clock_ban::AllowList, Vec<String>) {
     let mut lists = vec![(PathBuf::from(ALLOW_LIST), PathBuf::new())];
     let mut problems = Vec::new();
     let registered = lessons::lessons(root).unwrap_or_else(|e| {
@@ -110,7 +110,7 @@ fn allow_lists(root: &Path) -> (host_clock::AllowList, Vec<String>) {
             lists.push((rel.join(LESSON_ALLOW_LIST), rel));
         }
     }
-    let mut allow = host_clock::AllowList::default();
+    let mut allow = clock_ban::AllowList::default();
     for (source, base) in lists {
         match read_text(&root.join(&source)) {
             Ok(text) => {
@@ -145,7 +145,7 @@ pub fn check_verbatim(root: &Path) -> Vec<String> {
 pub fn check_snippets(root: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     for rel in files::project_files(root) {
-        let is_source = host_clock::lang_of(&rel).is_some();
+        let is_source = clock_ban::lang_of(&rel).is_some();
         let is_doc = rel.extension().is_some_and(|e| e == "md");
         if !is_source && !is_doc {
             continue;
