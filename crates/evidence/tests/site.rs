@@ -538,6 +538,14 @@ fn the_committed_evidence_s_site_shows_sessions_history_changes_and_a_summary() 
         row(&index, "sanitizer-clean")
     );
 
+    // A claim that judges only the EAGER variant's runs re-runs under it.
+    assert!(
+        row(&index, "d9-eager-warms-first-launches")
+            .contains("<code>CUDA_MODULE_LOADING=EAGER ci/lesson.sh day09-timing --claims</code>"),
+        "{}",
+        row(&index, "d9-eager-warms-first-launches")
+    );
+
     let changes = read(&out, site::CHANGES);
     assert!(
         changes.contains("<h2>NVIDIA H200</h2>"),

@@ -34,11 +34,10 @@ pub fn page(ev: &Evidence) -> String {
         }
         h2 { "False alarms, measured" }
         p {
-            "The rule on identical code (A/A), from this evidence: sessions of one commit on one machine, "
-            (alarms.same_commit_pairs) " pair(s), called " (alarms.same_commit.words()) " of their figures moved; "
-            "each session's runs split in two (odd against even, figures with at least " (2 * MIN_VALUES) " values), "
-            (alarms.split_half.words()) " called moved ("
-            (alarms.split_half.unsure) " UNSURE)."
+            "The rule on identical code (A/A), from this evidence. Sessions of one commit on one machine: "
+            (alarms.same_commit_pairs) " pair(s), their figures called moved " (alarms.same_commit.words()) ". "
+            "Each session's runs split in two (odd against even, figures with at least " (2 * MIN_VALUES) " values): "
+            "called moved " (alarms.split_half.words()) ", UNSURE " (alarms.split_half.unsure) " times."
         }
         @for (gpu, on_gpu) in &by_gpu {
             (gpu_section(gpu, on_gpu, &flips, &figure_changes))

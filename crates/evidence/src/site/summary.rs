@@ -238,7 +238,9 @@ pub fn json(ev: &Evidence) -> Result<String, SiteError> {
         figures: figures(ev),
         false_alarms: changes::false_alarms(ev.history),
     };
-    let mut text = serde_json::to_string_pretty(&summary)?;
+    // Compact: a year of sessions on four GPUs is megabytes of it, and
+    // tools read it, not people (`jq .` prints it indented).
+    let mut text = serde_json::to_string(&summary)?;
     text.push('\n');
     Ok(text)
 }
