@@ -513,6 +513,18 @@ fn the_committed_evidence_s_site_shows_sessions_history_changes_and_a_summary() 
         !charts.is_empty(),
         "Day 10's figures are charted over the H200's sessions"
     );
+    // Each claim links the history of the figures it reads, beside its verdict.
+    let claim = &lesson[lesson.find("id=\"claim-d10-tiny-blocks-starve\"").unwrap()..];
+    let claim = &claim[..claim.find("</section>").unwrap()];
+    let link = claim
+        .find("href=\"#history-")
+        .expect("the claim links its figures' history");
+    let anchor = &claim[link + "href=\"#".len()..];
+    let anchor = &anchor[..anchor.find('"').unwrap()];
+    assert!(
+        lesson.contains(&format!("id=\"{anchor}\"")),
+        "{anchor} is on the page"
+    );
     for chart in charts {
         let path = &chart[..chart.find('"').unwrap()];
         assert!(read(&out, path).contains("<polygon"), "{path} draws a band");

@@ -60,7 +60,7 @@ pub fn page(
         (claims_table(&path, lesson, table, &ev.columns, false))
         h2 { "Each claim, and the figures behind it" }
         @for claim in &table.claims {
-            (claim_section(ev, &path, lesson, claim, table, &tallies[claim.id], by_session))
+            (claim_section(ev, &path, lesson, claim, table, &tallies[claim.id], by_session, history))
         }
         (why_section(ev, lesson))
         h2 { "Charts" }
@@ -83,8 +83,8 @@ pub fn page(
                 a href=(rel(&path, super::CHANGES)) { "What changed" } " labels the last two sessions' difference."
             }
         }
-        @for chart in history {
-            figure {
+        @for (n, chart) in history.iter().enumerate() {
+            figure id=(history_anchor(n)) {
                 img src=(rel(&path, &chart.path)) alt=(format!("{} on the {} over its sessions: each session's median as a point on a line, its lowest to highest value as a band", chart.title, chart.gpu));
                 figcaption { (chart.title) ", " (chart.gpu) }
             }
@@ -107,6 +107,7 @@ fn claim_section(
     table: &Table,
     tallies: &BTreeMap<Column, Tally>,
     by_session: &PerSession,
+    history: &[SiteChart],
 ) -> Markup {
     // Unexplained failures first: a few dozen known ones must not push one
     // that nobody expected out of sight.
@@ -151,6 +152,40 @@ fn claim_section(
                 }
             }
             (figures_behind(lesson, claim, table))
+            (history_links(claim, history))
+        }
+    }
+}
+
+/// The anchor of the `n`th history chart on a lesson's page.
+fn history_anchor(n: usize) -> String {
+    format!("history-{}", n + 1)
+}
+
+/// Links to the history charts of the figures `claim` reads, beside its
+/// verdict: how each moved over the sessions.
+fn history_links(claim: &ClaimInfo, history: &[SiteChart]) -> Markup {
+    let charts: Vec<(usize, &SiteChart)> = history
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            claim
+                .figures
+                .iter()
+                .any(|p| lesson_spec::figure_matches(p, &c.title))
+        })
+        .collect();
+    if charts.is_empty() {
+        return html! {};
+    }
+    html! {
+        p {
+            "Over the sessions: "
+            @for (i, (n, chart)) in charts.iter().enumerate() {
+                @if i > 0 { ", " }
+                a href=(format!("#{}", history_anchor(*n))) { (chart.title) " (" (chart.gpu) ")" }
+            }
+            "."
         }
     }
 }
