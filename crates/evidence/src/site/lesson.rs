@@ -60,7 +60,7 @@ pub fn page(
         (claims_table(&path, lesson, table, &ev.columns, false))
         h2 { "Each claim, and the figures behind it" }
         @for claim in &table.claims {
-            (claim_section(ev, &path, lesson, claim, table, &tallies[claim.id], by_session, history))
+            (claim_section(ev, lesson, claim, table, &tallies[claim.id], by_session, history))
         }
         (why_section(ev, lesson))
         h2 { "Charts" }
@@ -101,7 +101,6 @@ pub fn page(
 /// what the failures measured, and the figures the claim reads.
 fn claim_section(
     ev: &Evidence,
-    path: &str,
     lesson: &dyn Lesson,
     claim: &ClaimInfo,
     table: &Table,
@@ -109,6 +108,7 @@ fn claim_section(
     by_session: &PerSession,
     history: &[SiteChart],
 ) -> Markup {
+    let path = &lesson_page(lesson.name());
     // Unexplained failures first: a few dozen known ones must not push one
     // that nobody expected out of sight.
     let failures = |known: bool| -> Vec<&Failure> {
