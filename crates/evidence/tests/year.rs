@@ -16,7 +16,7 @@
 //! weekly workflow merges them. Each step is timed with the workspace's one
 //! sanctioned clock (host-clock; it times these tools and no GPU work).
 //!
-//! Ignored by default: it took 54.5 s in a release build on the 2-core
+//! Ignored by default: it took 41 to 72 s in a release build on the 2-core
 //! machine it was written on (the workflow runs `evidence` built with
 //! --release), and a debug build is slower. Run it as
 //! `cargo nextest run --release -p evidence -E 'test(a_simulated_year)' --run-ignored all --no-capture`.
@@ -191,10 +191,14 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
     }
     let generated = seconds_since(started);
     let sessions = WEEKS as usize * GPUS.len();
+    let size = |dir: &Path| -> u64 { files_under(dir).iter().map(|f| f.metadata().unwrap().len()).sum() };
+    let grown =
+        size(&ev) + arriving.iter().map(|d| size(d)).sum::<u64>() - size(&repository().join("evidence"));
     println!(
-        "generated {sessions} sessions of {} transcripts each ({written} transcripts, {} files) in {generated:.1} s",
+        "generated {sessions} sessions of {} transcripts each ({written} transcripts, {} files, {:.1} MB) in {generated:.1} s",
         templates.len(),
-        2 * written
+        2 * written,
+        grown as f64 / 1e6
     );
     assert!(
         (60..=80).contains(&templates.len()),
