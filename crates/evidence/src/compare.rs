@@ -29,17 +29,26 @@ pub fn medians(group: &[&Transcript]) -> Vec<(String, f64)> {
     let Some(first) = group.first() else {
         return Vec::new();
     };
+    // Each run's fields read once, its first value of each label kept: a
+    // year of runs makes reading them again for every label the site's
+    // slowest part.
+    let read: Vec<Vec<(String, f64)>> = group.iter().map(|t| fields(&t.body)).collect();
+    let firsts: Vec<std::collections::HashMap<&str, f64>> = read
+        .iter()
+        .map(|f| {
+            let mut m = std::collections::HashMap::new();
+            for (label, v) in f {
+                m.entry(label.as_str()).or_insert(*v);
+            }
+            m
+        })
+        .collect();
     fields(&first.body)
         .into_iter()
         .filter_map(|(label, _)| {
-            let values: Vec<f64> = group
+            let values: Vec<f64> = firsts
                 .iter()
-                .filter_map(|t| {
-                    fields(&t.body)
-                        .into_iter()
-                        .find(|(l, _)| *l == label)
-                        .map(|(_, v)| v)
-                })
+                .filter_map(|m| m.get(label.as_str()).copied())
                 .collect();
             median(values).map(|m| (label, m))
         })

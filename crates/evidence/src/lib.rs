@@ -26,6 +26,11 @@
 //! - [`record`] runs a program and writes its transcript and JSON twin.
 //! - [`figures`] writes the documents' figure blocks from the evidence,
 //!   and finds the blocks the evidence has made stale.
+//! - [`sessions`] groups the runs into recording sessions (one machine,
+//!   one commit, one stretch of time); [`history`] follows each figure a
+//!   claim or a cause reads over a GPU's sessions, and [`changes`] labels
+//!   what moved between a GPU's last two sessions (robust-stats' rule) and
+//!   which verdicts flipped, with the rate of false alarms measured.
 //! - [`site`] writes the evidence as a static site: every claim on every
 //!   GPU, each lesson's figures and charts, every transcript.
 //! - [`instrument`] tables the time-kernel instrument's proof against ncu
@@ -36,17 +41,20 @@
 
 pub mod atomic;
 pub mod capped;
+pub mod changes;
 pub mod check;
 pub mod claims;
 pub mod compare;
 pub mod figures;
 pub mod folder_lock;
+pub mod history;
 pub mod instrument;
 pub mod lessons;
 pub mod load;
 pub mod merge;
 pub mod plot;
 pub mod record;
+pub mod sessions;
 pub mod site;
 pub mod transcript;
 pub mod twin;
@@ -108,6 +116,19 @@ pub fn group<'a>(all: &'a [Transcript], lesson: &str, name: &str) -> Vec<&'a Tra
         .collect()
 }
 
+/// The run's name in a transcript's file name: what follows its date,
+/// less the `-N` that `evidence record` adds for a clash (`h200-cxx` from
+/// `.../2026-12-01T213005Z-h200-cxx-2.txt`).
+pub fn run_name(file: &str) -> &str {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let stem = name.strip_suffix(".txt").unwrap_or(name);
+    let after_date = stem.get("2026-11-30T054300Z-".len()..).unwrap_or(stem);
+    match after_date.rsplit_once('-') {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
+        _ => after_date,
+    }
+}
+
 /// Whether `file` is a run named `name`: `...-NAME.txt`, or `...-NAME-N.txt`,
 /// the name `evidence record` gives a run that started in the same second
 /// as another of the same name.
@@ -137,6 +158,17 @@ mod tests {
         ));
         assert!(!in_group("e/l/2026-11-30T054300Z-h200-rust.txt", "h200-cxx"));
         assert!(!in_group("e/l/2026-11-30T054300Z-h200-cxx.json", "h200-cxx"));
+    }
+
+    #[test]
+    fn a_run_s_name_is_what_follows_its_date_less_a_clash_number() {
+        use super::run_name;
+        assert_eq!(run_name("e/l/2026-11-30T054300Z-h200-cxx.txt"), "h200-cxx");
+        assert_eq!(run_name("e/l/2026-11-30T054300Z-h200-cxx-2.txt"), "h200-cxx");
+        assert_eq!(
+            run_name("2026-11-30T054300Z-h200-cxx-cuda13.5.txt"),
+            "h200-cxx-cuda13.5"
+        );
     }
 
     #[test]

@@ -154,6 +154,24 @@ enum Command {
         #[arg(value_name = "DIR")]
         out: PathBuf,
     },
+    /// The recording sessions in the evidence, oldest first, one line each:
+    /// its id, GPU, driver, toolkits, commit, runs, span and folders.
+    ///
+    /// A session is the runs whose headers give the same GPU, driver, host
+    /// and commit, each started at most 30 minutes after the one before
+    /// it; the toolkit may differ within one (a recording builds with the
+    /// machine's nvcc and with CUDA 13.5). Exit status: 1, with one line,
+    /// when the evidence has a problem (`evidence check` lists them).
+    Sessions,
+    /// What changed between each GPU's last two sessions: the claims whose
+    /// verdict flipped, each figure a claim or cause reads that moved
+    /// beyond its noise (SAME, FASTER, SLOWER, HIGHER, LOWER or UNSURE,
+    /// by the instrument's rule), and the rule's false alarms on the
+    /// evidence's own A/A comparisons.
+    ///
+    /// Exit status: 0 whatever changed; 1, with one line, when the evidence
+    /// has a problem.
+    Changes,
     /// The lessons this workspace knows, one per line.
     Lessons,
     /// How a lesson is recorded, as `key value` lines for scripts.
@@ -254,6 +272,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 out.join(evidence::site::INDEX).display()
             );
         }
+        Command::Sessions => {
+            let all = read_all_or_fail(&evidence)?;
+            print!("{}", evidence::sessions::render(&evidence::sessions::of(&all)));
+        }
+        Command::Changes => print!("{}", changes_cmd(&evidence)?),
         Command::Lessons => {
             for lesson in lessons::LESSONS {
                 println!("{}", lesson.name());
@@ -473,6 +496,24 @@ fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> a
     }
     print!("{}", compare::render(a, &ga, b, &gb));
     Ok(())
+}
+
+/// `evidence changes`: the flips and the moved figures of each GPU, then
+/// the false alarms, as text.
+fn changes_cmd(dir: &Path) -> anyhow::Result<String> {
+    let all = read_all_or_fail(dir)?;
+    let sessions = evidence::sessions::of(&all);
+    let history = evidence::history::of(&sessions);
+    let mut problems = Vec::new();
+    let mut flips = Vec::new();
+    for (lesson, table) in lessons::LESSONS
+        .iter()
+        .zip(check::every_lesson(&all, &mut problems))
+    {
+        let per = evidence::changes::per_session(&table, &sessions);
+        flips.extend(evidence::changes::flips(lesson.name(), &per, &sessions));
+    }
+    Ok(evidence::changes::render(&sessions, &history, &flips))
 }
 
 /// Writes every transcript's twin; a transcript that cannot be read is

@@ -314,7 +314,8 @@ pub fn describe(group: &[&Transcript]) -> String {
     )
 }
 
-const PALETTE: [[u8; 3]; 4] = [
+/// The series colours, in order (colour-blind safe, from ColorBrewer's Dark2).
+pub const PALETTE: [[u8; 3]; 4] = [
     [0xd9, 0x5f, 0x02],
     [0x1b, 0x9e, 0x77],
     [0x75, 0x70, 0xb3],

@@ -66,7 +66,7 @@ fn is_source_run(t: &Transcript, source: &Source) -> bool {
 
 /// The values of `label` in one run: its report's figure of that label,
 /// or, for output no lesson parses, the number after `label:` on each line.
-fn values_in(t: &Transcript, label: &str) -> Vec<f64> {
+pub fn values_in(t: &Transcript, label: &str) -> Vec<f64> {
     if let Body::Unparsed { lines } = &t.body {
         return lines
             .iter()

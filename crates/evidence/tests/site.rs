@@ -109,8 +109,9 @@ fn the_index_counts_each_claim_s_verdict_over_the_runs_it_applies_to() {
         );
         assert!(text.contains("known failure"), "{page} gives its verdicts");
     }
-    // 3 transcripts, 6 lessons, the index and the instrument's page.
-    assert_eq!(built.pages, 3 + 6 + 2, "{built:?}");
+    // 3 transcripts, 6 lessons, the index and the instrument's page, and
+    // the list of sessions, the one session's page and what changed.
+    assert_eq!(built.pages, 3 + 6 + 2 + 3, "{built:?}");
     assert!(built.charts > 0);
 }
 
@@ -477,4 +478,169 @@ fn a_cause_is_shown_per_gpu_with_its_figures_and_a_failure_on_one_gpu_says_so() 
     let start = page.find("id=\"why-d10-why-turnover\"").unwrap();
     let turnover = &page[start..start + page[start..].find("</section>").unwrap()];
     assert!(turnover.contains("not measured"), "{turnover}");
+}
+
+/// The committed evidence's site over time: the sessions' list and pages,
+/// the history charts on a lesson's page, what changed, the runs and the
+/// re-run command in every verdict cell, and the summary for tools.
+#[test]
+fn the_committed_evidence_s_site_shows_sessions_history_changes_and_a_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    site::build(&repository(), &repository().join("evidence"), &out).unwrap();
+    let loaded = evidence::load::load(&repository().join("evidence")).unwrap();
+    let sessions = evidence::sessions::of(&loaded.transcripts);
+
+    let list = read(&out, site::SESSIONS);
+    for s in &sessions {
+        let page = site::session_page(s);
+        assert!(list.contains(&format!("href=\"{page}\"")), "{page} is listed");
+        let text = read(&out, &page);
+        assert!(text.contains(&s.commit), "{page} gives its commit");
+    }
+
+    let lesson_path = site::lesson_page("day10-block-sizes");
+    let lesson = read(&out, &lesson_path);
+    assert!(
+        lesson.contains("id=\"history\""),
+        "the lesson page has its history"
+    );
+    let charts: Vec<&str> = lesson
+        .match_indices("../plots/history/")
+        .map(|(i, _)| &lesson[i + 3..])
+        .collect();
+    assert!(
+        !charts.is_empty(),
+        "Day 10's figures are charted over the H200's sessions"
+    );
+    // Each claim links the history of the figures it reads, beside its verdict.
+    let claim = &lesson[lesson.find("id=\"claim-d10-tiny-blocks-starve\"").unwrap()..];
+    let claim = &claim[..claim.find("</section>").unwrap()];
+    let link = claim
+        .find("href=\"#history-")
+        .expect("the claim links its figures' history");
+    let anchor = &claim[link + "href=\"#".len()..];
+    let anchor = &anchor[..anchor.find('"').unwrap()];
+    assert!(
+        lesson.contains(&format!("id=\"{anchor}\"")),
+        "{anchor} is on the page"
+    );
+    for chart in charts {
+        let path = &chart[..chart.find('"').unwrap()];
+        assert!(read(&out, path).contains("<polygon"), "{path} draws a band");
+    }
+
+    // Every verdict cell links to its runs, and the anchor is there.
+    let index = read(&out, site::INDEX);
+    let cell = row(&index, "d10-tiny-blocks-starve");
+    let anchor = "runs-d10-tiny-blocks-starve-nvidia-h200-cuda-13-0";
+    assert!(cell.contains(&format!("#{anchor}\"")), "{cell}");
+    assert!(
+        lesson.contains(&format!("id=\"{anchor}\"")),
+        "the lesson page has {anchor}"
+    );
+    assert!(
+        cell.contains("<code>ci/lesson.sh day10-block-sizes --claims</code>"),
+        "{cell}"
+    );
+    assert!(
+        row(&index, "sanitizer-clean")
+            .contains("cargo build --release -p day09-timing &amp;&amp; compute-sanitizer --tool memcheck target/release/day09-timing"),
+        "{}",
+        row(&index, "sanitizer-clean")
+    );
+
+    // A claim that judges only the EAGER variant's runs re-runs under it.
+    assert!(
+        row(&index, "d9-eager-warms-first-launches")
+            .contains("<code>CUDA_MODULE_LOADING=EAGER ci/lesson.sh day09-timing --claims</code>"),
+        "{}",
+        row(&index, "d9-eager-warms-first-launches")
+    );
+
+    let changes = read(&out, site::CHANGES);
+    assert!(
+        changes.contains("<h2>NVIDIA H200</h2>"),
+        "what changed, for the H200"
+    );
+    assert!(changes.contains("False alarms, measured"));
+
+    let summary: serde_json::Value = serde_json::from_str(&read(&out, site::SUMMARY)).unwrap();
+    assert_eq!(summary["format"], "evidence-summary/1");
+    assert_eq!(summary["sessions"].as_array().unwrap().len(), sessions.len());
+    let claim = summary["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "d10-tiny-blocks-starve")
+        .unwrap();
+    assert_eq!(claim["rerun"], "ci/lesson.sh day10-block-sizes --claims");
+    assert_eq!(claim["verdicts"][0]["verdict"], "holds");
+    assert!(!claim["verdicts"][0]["sessions"].as_array().unwrap().is_empty());
+    let figures = summary["figures"].as_array().unwrap();
+    assert!(figures
+        .iter()
+        .any(|f| f["direction"] == "time" && f["latest_change"]["label"].is_string()));
+    assert!(
+        summary["false_alarms"]["split_half"]["compared"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+}
+
+/// `file`, a run of `lesson` in `ev`, re-dated `date` (its name and its
+/// twin too): the same run, as if recorded then.
+fn redate(ev: &Path, lesson: &str, file: &str, date: &str) -> String {
+    let from = ev.join(lesson).join(file);
+    let text = std::fs::read_to_string(&from).unwrap();
+    let old = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# date: "))
+        .unwrap()
+        .to_string();
+    let moved = text.replace(&format!("# date: {old}"), &format!("# date: {date}"));
+    let name = file.replace(&old.replace(':', ""), &date.replace(':', ""));
+    std::fs::remove_file(&from).unwrap();
+    std::fs::remove_file(from.with_extension("json")).unwrap();
+    let to = ev.join(lesson).join(&name);
+    std::fs::write(&to, &moved).unwrap();
+    evidence::twin::write(&to, &moved).unwrap();
+    name
+}
+
+#[test]
+fn a_run_of_a_session_long_before_its_gpu_s_latest_is_listed_on_its_session_page_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    let cxx = copy_runs(&ev, "day10-block-sizes", "h200-cxx", 2);
+    let old = redate(&ev, "day10-block-sizes", &cxx[0], "2026-10-01T10:00:00Z");
+    let out = tmp.path().join("site");
+    site::build(&repository(), &ev, &out).unwrap();
+    let old_stem = old.trim_end_matches(".txt");
+    let recent_stem = cxx[1].trim_end_matches(".txt");
+    assert!(
+        !out.join(format!("runs/day10-block-sizes/{old_stem}.html"))
+            .exists(),
+        "no page of its own"
+    );
+    assert!(out
+        .join(format!("runs/day10-block-sizes/{recent_stem}.html"))
+        .is_file());
+    let lesson = read(&out, &site::lesson_page("day10-block-sizes"));
+    assert!(
+        lesson.contains("1 older runs, of sessions that began more than 28 days"),
+        "{lesson}"
+    );
+    assert!(
+        !lesson.contains(&format!("{old_stem}.html")),
+        "the lesson page links no page it has not"
+    );
+    let session = read(&out, "sessions/2026-10-01T100000Z-h200.html");
+    assert!(session.contains(old_stem), "its session's page lists it");
+    assert!(session.contains("holds"), "with its verdicts");
+    assert!(
+        !session.contains(&format!("{old_stem}.html")),
+        "and no link to a page it has not"
+    );
 }

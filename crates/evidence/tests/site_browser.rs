@@ -42,7 +42,7 @@ fn the_committed_evidence_s_site_passes_in_a_real_browser() {
     site::build(&repository(), &repository().join("evidence"), &out).unwrap();
     let shots_dir = target().join("site-screenshots");
     let lesson = site::lesson_page("day10-block-sizes");
-    let screenshots = [site::INDEX, lesson.as_str()]
+    let screenshots = [site::INDEX, lesson.as_str(), site::CHANGES]
         .iter()
         .flat_map(|page| {
             [1280, 390].map(|width| Shot {
@@ -97,7 +97,7 @@ fn the_committed_evidence_s_site_passes_in_a_real_browser() {
         "{} pages in the browser",
         report.browsed.len()
     );
-    assert_eq!(report.screenshots.len(), 4);
+    assert_eq!(report.screenshots.len(), 6);
     for shot in &report.screenshots {
         assert!(
             shot.starts_with(&shots_dir) && shot.is_file(),

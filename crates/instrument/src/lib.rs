@@ -27,7 +27,9 @@
 
 pub mod calibrate;
 pub mod clocks;
-pub mod compare;
+// The pure statistics live in robust-stats, which `evidence` shares; kept
+// reachable here under their old paths.
+pub use robust_stats::{compare, stats};
 pub mod driver;
 pub mod flush;
 pub mod json_out;
@@ -37,7 +39,6 @@ pub mod reject;
 pub mod replay;
 pub mod report;
 pub mod sampling;
-pub mod stats;
 #[cfg(feature = "cupti")]
 pub mod trace;
 

@@ -77,6 +77,8 @@ pub enum DataError {
     },
     #[error("session `{0}` recommended no mode")]
     NoRecommendation(String),
+    #[error("no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)")]
+    NoAlarmCount { kind: String, stat: String },
 }
 
 /// An evidence folder (a repository's `evidence/`), read when a query
@@ -254,6 +256,39 @@ impl Evidence {
             [a, b] => format!("{a} and {b}"),
             _ => format!("{} to {}", days[0], days[days.len() - 1]),
         })
+    }
+
+    /// A count of "what changed"'s false alarms on this evidence's A/A
+    /// comparisons ([`crate::changes::false_alarms`]): `kind` is
+    /// `same_commit` or `split_half`, `stat` is `compared`, `alarms` or
+    /// `unsure`, or, for `same_commit`, `pairs` (of sessions).
+    pub fn false_alarms(&self, kind: &str, stat: &str) -> Result<f64, DataError> {
+        let transcripts = self.transcripts()?;
+        let sessions = crate::sessions::of(transcripts);
+        let alarms = crate::changes::false_alarms(&crate::history::of(&sessions));
+        let counts = match kind {
+            "same_commit" if stat == "pairs" => return Ok(alarms.same_commit_pairs as f64),
+            "same_commit" => alarms.same_commit,
+            "split_half" => alarms.split_half,
+            _ => {
+                return Err(DataError::NoAlarmCount {
+                    kind: kind.to_string(),
+                    stat: stat.to_string(),
+                })
+            }
+        };
+        let n = match stat {
+            "compared" => counts.compared,
+            "alarms" => counts.alarms,
+            "unsure" => counts.unsure,
+            _ => {
+                return Err(DataError::NoAlarmCount {
+                    kind: kind.to_string(),
+                    stat: stat.to_string(),
+                })
+            }
+        };
+        Ok(n as f64)
     }
 
     /// The sessions a query names: `*` for all, or their names.

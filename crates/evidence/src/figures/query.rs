@@ -335,6 +335,9 @@ fn all_numbers(args: &[Value]) -> Result<Vec<f64>, QueryError> {
 ///   METHOD is a mode (`GraphPdl`), `recommended`, `course`, `ncu`, or a peer
 ///   tool's first word.
 /// - `copy_ceiling("SESSION ..." | "*")`: each process's copy ceiling, GB/s.
+/// - `false_alarms("same_commit" | "split_half", "compared" | "alarms" |
+///   "unsure")`: what changed's A/A counts; `false_alarms("same_commit",
+///   "pairs")` the pairs of sessions of one commit on one machine.
 /// - `median`, `min`, `max`, `sum`, `count`, `range` of lists (`min` and
 ///   `max` of several arguments too), `abs` of each element.
 /// - Texts: `days("LESSON", "GROUP ...")` (the UTC dates of the runs),
@@ -374,6 +377,10 @@ fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, QueryError> 
             .map(Value::List)
             .map_err(data),
         "copy_ceiling" => ev.copy_ceilings(text(arg(0)?)?).map(Value::List).map_err(data),
+        "false_alarms" => ev
+            .false_alarms(text(arg(0)?)?, text(arg(1)?)?)
+            .map(Value::Num)
+            .map_err(data),
         "days" => ev
             .days(text(arg(0)?)?, text(arg(1)?)?)
             .map(Value::Text)

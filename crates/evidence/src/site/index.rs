@@ -5,9 +5,15 @@ use std::collections::BTreeSet;
 
 use maud::{html, Markup};
 
-use super::layout::{self, folder_page, lesson_page, rel, scroll, transcript_page, INDEX, INSTRUMENT};
+use lesson_spec::Lesson;
+
+use super::layout::{
+    self, folder_page, lesson_page, rel, scroll, session_page, transcript_page, CHANGES, INDEX, INSTRUMENT,
+    SESSIONS,
+};
+use super::summary::SUMMARY;
 use super::verdicts::{self, Column};
-use super::Evidence;
+use super::{repro, Evidence, PAGED_DAYS};
 use crate::check::Table;
 use crate::lessons;
 use crate::transcript::Transcript;
@@ -21,12 +27,18 @@ pub fn page(ev: &Evidence) -> String {
             (gpus.len()) " GPU(s). A cell counts the runs the claim applies to; "
             "a known failure is one the lesson's " code { "expected-failures.txt" }
             " explains, with its reason. A run that exited non-zero printed no report, "
-            "so no claim judges it: each table's last row counts them."
+            "so no claim judges it: each table's last row counts them. Each cell links to its runs "
+            "and gives the command that re-runs the claim on your own GPU."
+        }
+        p {
+            "Over time: " a href=(SESSIONS) { (ev.sessions.len()) " recording sessions" } ", "
+            a href=(CHANGES) { "what changed" } " between each GPU's last two, and every verdict and figure "
+            "by GPU and session as JSON for tools (" a href=(SUMMARY) { code { (SUMMARY) } } ")."
         }
         @for (lesson, table) in &ev.tables {
             section {
                 h2 { a href=(lesson_page(lesson.name())) { (ev.title(lesson.name())) } }
-                (claims_table(INDEX, table, &ev.columns, true))
+                (claims_table(INDEX, *lesson, table, &ev.columns, true))
             }
         }
         h2 { "Other evidence" }
@@ -56,19 +68,28 @@ pub fn page(ev: &Evidence) -> String {
 /// A lesson's claims (rows) against every column of the evidence, then
 /// the runs that exited non-zero: on the index with links to each claim on
 /// the lesson's page; on the lesson page itself, links to the claims below.
-pub fn claims_table(from: &str, table: &Table, columns: &BTreeSet<Column>, link_out: bool) -> Markup {
+pub fn claims_table(
+    from: &str,
+    lesson: &dyn Lesson,
+    table: &Table,
+    columns: &BTreeSet<Column>,
+    link_out: bool,
+) -> Markup {
     if columns.is_empty() {
         return html! { p { "No runs of any lesson are recorded yet: every claim is not checked." } };
     }
     let verdicts = verdicts::tally(table, columns);
     let exits = verdicts::exits(table, columns);
-    let anchor = |id: &str| {
+    let commands = repro::commands(lesson, table);
+    let on_page = |fragment: String| {
         if link_out {
-            format!("{}#claim-{id}", rel(from, &lesson_page(&table.lesson)))
+            format!("{}#{fragment}", rel(from, &lesson_page(&table.lesson)))
         } else {
-            format!("#claim-{id}")
+            format!("#{fragment}")
         }
     };
+    let anchor = |id: &str| on_page(format!("claim-{id}"));
+    let runs = |id: &str, c: &Column| on_page(runs_anchor(id, c));
     let mut head = vec!["claim".to_string()];
     head.extend(columns.iter().map(Column::label));
     scroll(html! {
@@ -82,7 +103,7 @@ pub fn claims_table(from: &str, table: &Table, columns: &BTreeSet<Column>, link_
                             span.statement { (claim.statement) }
                         }
                         @for c in columns {
-                            td { (layout::verdict(&verdicts[claim.id][c])) }
+                            td { (layout::cell(&verdicts[claim.id][c], &runs(claim.id, c), &commands[claim.id])) }
                         }
                     }
                 }
@@ -109,6 +130,45 @@ pub fn claims_table(from: &str, table: &Table, columns: &BTreeSet<Column>, link_
     })
 }
 
+/// The anchor of a claim's runs in one column, on its lesson's page.
+pub fn runs_anchor(claim: &str, column: &Column) -> String {
+    format!("runs-{claim}-{}", layout::column_slug(column))
+}
+
+/// A link to `t`'s page from `from`, or, for a run with no page of its own,
+/// its name and a link to its session's page, which lists it.
+pub fn run_link(ev: &Evidence, from: &str, t: &Transcript) -> Markup {
+    let name = layout::folder_and_stem(t).1;
+    if ev.has_page(t) {
+        return html! { a href=(rel(from, &transcript_page(t))) { (name) } };
+    }
+    match ev.session(t) {
+        Some(s) => html! { (name) " (" a href=(rel(from, &session_page(s))) { "its session" } ")" },
+        None => html! { (name) },
+    }
+}
+
+/// [`transcript_list`] of the runs of `runs` that have a page of their
+/// own, then how many older ones are listed on their sessions' pages.
+pub fn paged_list(
+    ev: &Evidence,
+    from: &str,
+    runs: &[&Transcript],
+    verdicts: impl Fn(&Transcript) -> Option<String>,
+) -> Markup {
+    let paged: Vec<&Transcript> = runs.iter().copied().filter(|t| ev.has_page(t)).collect();
+    let older = runs.len() - paged.len();
+    html! {
+        @if older > 0 {
+            p {
+                (older) " older runs, of sessions that began more than " (PAGED_DAYS) " days before their GPU's latest, "
+                "are listed with their verdicts on " a href=(rel(from, SESSIONS)) { "their sessions' pages" } "."
+            }
+        }
+        (transcript_list(ev, from, &paged, verdicts))
+    }
+}
+
 /// The transcripts of an evidence folder, in name order.
 pub fn in_folder<'a>(ev: &Evidence<'a>, folder: &str) -> Vec<&'a Transcript> {
     ev.transcripts
@@ -120,6 +180,7 @@ pub fn in_folder<'a>(ev: &Evidence<'a>, folder: &str) -> Vec<&'a Transcript> {
 /// A list of transcripts with their header's main facts, each linked to
 /// its page; `from` is the linking page.
 pub fn transcript_list(
+    ev: &Evidence,
     from: &str,
     runs: &[&Transcript],
     verdicts: impl Fn(&Transcript) -> Option<String>,
@@ -135,7 +196,7 @@ pub fn transcript_list(
             tbody {
                 @for t in runs {
                     tr {
-                        th scope="row" { a href=(rel(from, &transcript_page(t))) { (layout::folder_and_stem(t).1) } }
+                        th scope="row" { (run_link(ev, from, t)) }
                         td { (t.header.gpu_name()) }
                         td { (verdicts::toolkit(&t.header.nvcc)) }
                         td { code { (t.header.commit.get(..7).unwrap_or(&t.header.commit)) } }
@@ -161,7 +222,7 @@ pub fn folder(ev: &Evidence, folder: &str) -> Option<String> {
         @if folder == "instrument-suite" {
             p { "The " a href=(rel(&path, INSTRUMENT)) { "instrument page" } " reads them." }
         }
-        (transcript_list(&path, &runs, |_| None))
+        (paged_list(ev, &path, &runs, |_| None))
     };
     Some(layout::page(
         &path,

@@ -41,7 +41,7 @@ pub fn page(ev: &Evidence) -> String {
                 (suite.len()) " transcripts of the suite are listed on "
                 a href=(folder_page("instrument-suite")) { "its folder's page" } "."
             }
-            (transcript_list(INSTRUMENT, &sessions, |_| None))
+            (transcript_list(ev, INSTRUMENT, &sessions, |_| None))
         }
     };
     layout::page(INSTRUMENT, &title, &[(INDEX, "index")], body)
@@ -105,6 +105,9 @@ fn quote_link(ev: &Evidence, raw: &str) -> Option<String> {
         let (folder, stem) = layout::folder_and_stem(t);
         format!("{folder}/{stem}.txt") == in_evidence
     })?;
+    if !ev.has_page(t) {
+        return None;
+    }
     let name = layout::folder_and_stem(t).1;
     Some(
         html! {

@@ -14,6 +14,14 @@ pub const CSS: &str = include_str!("style.css");
 
 pub const INDEX: &str = "index.html";
 pub const INSTRUMENT: &str = "instrument.html";
+/// Every recording session, oldest first.
+pub const SESSIONS: &str = "sessions.html";
+/// What changed between each GPU's last two sessions.
+pub const CHANGES: &str = "changes.html";
+
+pub fn session_page(session: &crate::sessions::Session) -> String {
+    format!("sessions/{}.html", session.id)
+}
 
 pub fn lesson_page(lesson: &str) -> String {
     format!("lessons/{lesson}.html")
@@ -108,6 +116,35 @@ pub fn verdict(tally: &Tally) -> Markup {
             }
         }
     }
+}
+
+/// A verdict cell as the claim tables show it: the verdict ([`verdict`]),
+/// a link to the runs behind it (`runs`, a link from the cell's page), and
+/// the command that re-runs the claim on a learner's own GPU.
+pub fn cell(tally: &Tally, runs: &str, command: &str) -> Markup {
+    html! {
+        (verdict(tally))
+        div.cell-links {
+            @if tally.runs() > 0 { a href=(runs) { "runs" } " · " }
+            details.rerun {
+                summary { "re-run" }
+                code { (command) }
+            }
+        }
+    }
+}
+
+/// A column as one word for an anchor: `nvidia-h200-cuda-13-0`.
+pub fn column_slug(column: &super::verdicts::Column) -> String {
+    let text = format!("{} {}", column.gpu, column.toolkit).to_lowercase();
+    let word: String = text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    word.split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// A measured number with at most four significant digits, no exponent and

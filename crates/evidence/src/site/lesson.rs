@@ -1,7 +1,8 @@
-//! A lesson's page: each claim with its verdicts and the figures behind
-//! them, each cause the README gives with its verdict per GPU ("why, as
-//! measured"), the lesson's charts, the C++ and Rust twins side by side, and
-//! every transcript.
+//! A lesson's page: each claim with its verdicts, the sessions that
+//! checked it and the figures behind them, each cause the README gives
+//! with its verdict per GPU ("why, as measured"), the lesson's charts, each
+//! figure's history over the sessions, the C++ and Rust twins side by side,
+//! and every recent transcript.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -9,10 +10,11 @@ use std::path::Path;
 use lesson_spec::{median, ClaimInfo, Lesson, Outcome};
 use maud::{html, Markup};
 
-use super::index::{claims_table, transcript_list};
-use super::layout::{self, lesson_page, number, rel, scroll, transcript_page, INDEX};
+use super::index::{claims_table, paged_list, run_link, runs_anchor};
+use super::layout::{self, lesson_page, number, rel, scroll, session_page, INDEX};
 use super::verdicts::{self, Column, Failure, Tally};
 use super::{Evidence, SiteChart};
+use crate::changes::PerSession;
 use crate::check::{Cell, Table};
 use crate::compare;
 use crate::transcript::Transcript;
@@ -34,7 +36,18 @@ pub fn title(root: &Path, lesson: &str) -> String {
         .unwrap_or_else(|| lesson.to_string())
 }
 
-pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteChart]) -> String {
+/// How many sessions a claim's column lists, the latest first; the rest
+/// are counted, and each is on the sessions' list.
+const SESSIONS_SHOWN: usize = 8;
+
+pub fn page(
+    ev: &Evidence,
+    lesson: &dyn Lesson,
+    table: &Table,
+    by_session: &PerSession,
+    charts: &[SiteChart],
+    history: &[SiteChart],
+) -> String {
     let path = lesson_page(lesson.name());
     let runs: Vec<&Transcript> = table.rows.iter().map(|r| r.transcript).collect();
     let tallies = verdicts::tally(table, &ev.columns);
@@ -44,10 +57,10 @@ pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteCha
             "its known failures in " code { "code/" (lesson.name()) "/expected-failures.txt" } ". "
             (runs.len()) " transcripts of it are recorded."
         }
-        (claims_table(&path, table, &ev.columns, false))
+        (claims_table(&path, lesson, table, &ev.columns, false))
         h2 { "Each claim, and the figures behind it" }
         @for claim in &table.claims {
-            (claim_section(&path, lesson, claim, table, &tallies[claim.id]))
+            (claim_section(ev, lesson, claim, table, &tallies[claim.id], by_session, history))
         }
         (why_section(ev, lesson))
         h2 { "Charts" }
@@ -60,10 +73,26 @@ pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteCha
                 figcaption { (chart.title) ", " (chart.gpu) }
             }
         }
+        h2 id="history" { "History: each figure over the sessions" }
+        @if history.is_empty() {
+            p { "No figure a claim or cause of this lesson reads was recorded in two sessions of one GPU yet." }
+        } @else {
+            p {
+                "Each figure a claim or a cause reads, per GPU, over the sessions that recorded it: "
+                "a point per session at its median, the band from its lowest to its highest value. "
+                a href=(rel(&path, super::CHANGES)) { "What changed" } " labels the last two sessions' difference."
+            }
+        }
+        @for (n, chart) in history.iter().enumerate() {
+            figure id=(history_anchor(n)) {
+                img src=(rel(&path, &chart.path)) alt=(format!("{} on the {} over its sessions: each session's median as a point on a line, its lowest to highest value as a band", chart.title, chart.gpu));
+                figcaption { (chart.title) ", " (chart.gpu) }
+            }
+        }
         h2 { "The C++ program and its Rust twin" }
         (twins(ev, lesson))
         h2 { "Every transcript" }
-        (transcript_list(&path, &runs, |t| Some(summary(table, t))))
+        (paged_list(ev, &path, &runs, |t| Some(summary(table, t))))
     };
     layout::page(&path, ev.title(lesson.name()), &[(INDEX, "index")], body)
 }
@@ -71,12 +100,15 @@ pub fn page(ev: &Evidence, lesson: &dyn Lesson, table: &Table, charts: &[SiteCha
 /// One claim: its verdict per column, why a known failure is expected,
 /// what the failures measured, and the figures the claim reads.
 fn claim_section(
-    path: &str,
+    ev: &Evidence,
     lesson: &dyn Lesson,
     claim: &ClaimInfo,
     table: &Table,
     tallies: &BTreeMap<Column, Tally>,
+    by_session: &PerSession,
+    history: &[SiteChart],
 ) -> Markup {
+    let path = &lesson_page(lesson.name());
     // Unexplained failures first: a few dozen known ones must not push one
     // that nobody expected out of sight.
     let failures = |known: bool| -> Vec<&Failure> {
@@ -100,7 +132,10 @@ fn claim_section(
             p { (claim.statement) }
             ul {
                 @for (column, tally) in tallies {
-                    li { (column.label()) ": " (layout::verdict(tally)) }
+                    li id=(runs_anchor(claim.id, column)) {
+                        (column.label()) ": " (layout::verdict(tally))
+                        (sessions_checked(ev, path, by_session.get(&(claim.id, column.clone()))))
+                    }
                 }
             }
             @for (list, class, lead) in &groups {
@@ -108,7 +143,7 @@ fn claim_section(
                     p { span.verdict.(class) { (lead) } }
                     ul {
                         @for f in list.iter().take(FAILURES_SHOWN) {
-                            li { (run_link(path, table, &f.file)) ": " (f.why) }
+                            li { (failed_run(ev, path, table, &f.file)) ": " (f.why) }
                         }
                         @if list.len() > FAILURES_SHOWN {
                             li { "and " (list.len() - FAILURES_SHOWN) " more, each on its transcript's page" }
@@ -117,6 +152,40 @@ fn claim_section(
                 }
             }
             (figures_behind(lesson, claim, table))
+            (history_links(claim, history))
+        }
+    }
+}
+
+/// The anchor of the `n`th history chart on a lesson's page.
+fn history_anchor(n: usize) -> String {
+    format!("history-{}", n + 1)
+}
+
+/// Links to the history charts of the figures `claim` reads, beside its
+/// verdict: how each moved over the sessions.
+fn history_links(claim: &ClaimInfo, history: &[SiteChart]) -> Markup {
+    let charts: Vec<(usize, &SiteChart)> = history
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            claim
+                .figures
+                .iter()
+                .any(|p| lesson_spec::figure_matches(p, &c.title))
+        })
+        .collect();
+    if charts.is_empty() {
+        return html! {};
+    }
+    html! {
+        p {
+            "Over the sessions: "
+            @for (i, (n, chart)) in charts.iter().enumerate() {
+                @if i > 0 { ", " }
+                a href=(format!("#{}", history_anchor(*n))) { (chart.title) " (" (chart.gpu) ")" }
+            }
+            "."
         }
     }
 }
@@ -171,13 +240,40 @@ fn why_section(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
     }
 }
 
-/// A link to the page of the run recorded in `file`.
-fn run_link(path: &str, table: &Table, file: &str) -> Markup {
+/// A link to the run recorded in `file` ([`run_link`]).
+fn failed_run(ev: &Evidence, path: &str, table: &Table, file: &str) -> Markup {
     match table.rows.iter().find(|r| r.transcript.file == file) {
-        Some(row) => html! {
-            a href=(rel(path, &transcript_page(row.transcript))) { (layout::folder_and_stem(row.transcript).1) }
-        },
+        Some(row) => run_link(ev, path, row.transcript),
         None => html! { (file) },
+    }
+}
+
+/// The sessions that checked a claim in one column, the latest first, each
+/// linked with its verdict there: the runs behind the cell.
+fn sessions_checked(ev: &Evidence, path: &str, by_session: Option<&BTreeMap<usize, Tally>>) -> Markup {
+    let checked: Vec<(&usize, &Tally)> = by_session
+        .into_iter()
+        .flatten()
+        .filter(|(_, t)| t.runs() > 0)
+        .rev()
+        .collect();
+    if checked.is_empty() {
+        return html! {};
+    }
+    html! {
+        ul.sessions {
+            @for (index, tally) in checked.iter().take(SESSIONS_SHOWN) {
+                @let session = &ev.sessions[**index];
+                li {
+                    a href=(rel(path, &session_page(session))) { (session.id) }
+                    " (commit " code { (session.short_commit()) } "): " (tally.words())
+                }
+            }
+            @if checked.len() > SESSIONS_SHOWN {
+                li { "and " (checked.len() - SESSIONS_SHOWN) " earlier sessions, on "
+                    a href=(rel(path, super::SESSIONS)) { "the list of sessions" } }
+            }
+        }
     }
 }
 

@@ -7,9 +7,14 @@
 //! - A page per lesson ([`lesson`]): each claim with the figures behind its
 //!   verdict, the lesson's charts, the C++ and Rust twins side by side, and
 //!   every transcript.
+//! - A page per recording session and their list ([`sessions`]), what
+//!   changed between each GPU's last two sessions ([`changes`]), and each
+//!   lesson's figures over its sessions as charts ([`history`]).
 //! - A page per transcript ([`transcript`]), as recorded, with its
-//!   verdicts; a page per other evidence folder; the instrument's page
-//!   ([`instrument`]).
+//!   verdicts, for the runs [`paged`] picks; a page per other evidence
+//!   folder; the instrument's page ([`instrument`]).
+//! - `summary.json` ([`summary`]): the same verdicts and figures, claims by
+//!   GPU by session, for tools.
 //!
 //! Every link is relative and nothing is fetched from outside the site, so
 //! it works from `file://` and from any static host. The same evidence
@@ -19,21 +24,31 @@
 //! Not for: judging runs (that is [`crate::check`]) or drawing charts
 //! (that is [`crate::plot`]).
 
+mod changes;
+mod history;
 mod index;
 mod instrument;
 mod layout;
 mod lesson;
+mod repro;
+mod sessions;
+mod summary;
 mod transcript;
 pub mod verdicts;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-pub use layout::{folder_page, lesson_page, transcript_page, INDEX, INSTRUMENT};
+pub use layout::{
+    folder_page, lesson_page, session_page, transcript_page, CHANGES, INDEX, INSTRUMENT, SESSIONS,
+};
+pub use summary::SUMMARY;
 
 use crate::check::{self, Table};
 use crate::folder_lock::FolderLock;
+use crate::history::Series;
 use crate::load::{self, LoadError};
+use crate::sessions::Session;
 use crate::transcript::Transcript;
 use crate::{lessons, plot};
 use verdicts::Column;
@@ -60,6 +75,8 @@ pub enum SiteError {
     SamePath(String),
     #[error("{}: {why}; name a folder of its own for the site", .out.display())]
     BadPlace { out: PathBuf, why: String },
+    #[error("writing the site's summary as JSON")]
+    Summary(#[from] serde_json::Error),
 }
 
 /// `out` made absolute, its links and `..` resolved (a folder that does not
@@ -159,13 +176,67 @@ pub(crate) struct Evidence<'a> {
     /// Each lesson's title, read from its README once.
     pub titles: BTreeMap<&'static str, String>,
     pub problems: &'a [String],
+    /// The recording sessions, oldest first ([`crate::sessions::of`]).
+    pub sessions: &'a [Session<'a>],
+    /// Each run's session, by file: an index into `sessions`.
+    pub session_of: HashMap<&'a str, usize>,
+    /// Every figure a claim or a cause reads, per GPU over its sessions.
+    pub history: &'a [Series<'a, 'a>],
+    /// The runs that have a page of their own ([`paged`]), by file.
+    pub paged: HashSet<&'a str>,
+    /// Each lesson's verdicts by claim, column and session, in the order of
+    /// `tables`.
+    pub per_session: Vec<crate::changes::PerSession>,
 }
 
-impl Evidence<'_> {
+impl<'a> Evidence<'a> {
     /// The title of `lesson`: the first heading of its README, else its name.
     pub fn title<'s>(&'s self, lesson: &'s str) -> &'s str {
         self.titles.get(lesson).map_or(lesson, String::as_str)
     }
+
+    /// Whether `t` has a page of its own.
+    pub fn has_page(&self, t: &Transcript) -> bool {
+        self.paged.contains(t.file.as_str())
+    }
+
+    /// The session `t` was recorded in.
+    pub fn session(&self, t: &Transcript) -> Option<&'a Session<'a>> {
+        self.session_of.get(t.file.as_str()).map(|&i| &self.sessions[i])
+    }
+}
+
+/// How far back from its GPU's latest session a session's runs each keep
+/// a page of their own, in days. A year of weekly sessions on four GPUs is
+/// about 14,000 runs, and a page each would be most of the site's time and
+/// bytes for pages no reader pages through (tests/year.rs measures the
+/// year). Older runs are listed, with their verdicts, on
+/// their session's page, and every figure they recorded stays in the
+/// history charts and the summary.
+pub const PAGED_DAYS: i64 = 28;
+
+/// The runs with a page of their own: every run of a session that began
+/// within [`PAGED_DAYS`] of its GPU's latest session. A link to any other
+/// run goes to its session's page, which lists it with its verdicts.
+pub fn paged<'a>(sessions: &[Session<'a>]) -> HashSet<&'a str> {
+    let window = time::Duration::days(PAGED_DAYS);
+    let mut out = HashSet::new();
+    for on_gpu in crate::sessions::by_gpu(sessions).values() {
+        let latest = on_gpu
+            .iter()
+            .filter_map(|s| crate::transcript::date(&s.start))
+            .max();
+        for s in on_gpu {
+            let recent = match (latest, crate::transcript::date(&s.start)) {
+                (Some(latest), Some(start)) => latest - start <= window,
+                _ => true,
+            };
+            if recent {
+                out.extend(s.runs.iter().map(|t| t.file.as_str()));
+            }
+        }
+    }
+    out
 }
 
 /// Writes the site of the evidence in `dir` (the repository at `root`, for
@@ -194,6 +265,18 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
         .iter()
         .map(|l| (l.name(), lesson::title(root, l.name())))
         .collect();
+    let sessions = crate::sessions::of(&loaded.transcripts);
+    let history = crate::history::of(&sessions);
+    let session_of = sessions
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.runs.iter().map(move |t| (t.file.as_str(), i)))
+        .collect();
+    let paged = paged(&sessions);
+    let per_session = tables
+        .iter()
+        .map(|(_, table)| crate::changes::per_session(table, &sessions))
+        .collect();
     let evidence = Evidence {
         dir,
         titles,
@@ -201,6 +284,11 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
         tables,
         columns,
         problems: &problems,
+        sessions: &sessions,
+        session_of,
+        history: &history,
+        paged,
+        per_session,
     };
     let files = pages(&evidence)?;
     let built = Built {
@@ -219,23 +307,30 @@ fn pages(ev: &Evidence) -> Result<Files, SiteError> {
         "written by `evidence site`; replaced whole when it writes again\n".into(),
     )?;
     files.add(INDEX.into(), index::page(ev))?;
-    for (lesson, table) in &ev.tables {
+    for ((lesson, table), by_session) in ev.tables.iter().zip(&ev.per_session) {
         let charts = plot_charts(ev.transcripts, *lesson)?;
+        let history = history::charts(ev, *lesson)?;
         files.add(
             lesson_page(lesson.name()),
-            lesson::page(ev, *lesson, table, &charts),
+            lesson::page(ev, *lesson, table, by_session, &charts, &history),
         )?;
-        for chart in charts {
+        for chart in charts.into_iter().chain(history) {
             files.add(chart.path, chart.svg)?;
         }
     }
+    files.add(SESSIONS.into(), sessions::list(ev))?;
+    for (path, page) in sessions::pages(ev) {
+        files.add(path, page)?;
+    }
+    files.add(CHANGES.into(), changes::page(ev))?;
+    files.add(SUMMARY.into(), summary::json(ev)?)?;
     for folder in lessons::OTHER_FOLDERS {
         if let Some(page) = index::folder(ev, folder) {
             files.add(folder_page(folder), page)?;
         }
     }
     files.add(INSTRUMENT.into(), instrument::page(ev))?;
-    for t in ev.transcripts {
+    for t in ev.transcripts.iter().filter(|t| ev.has_page(t)) {
         files.add(transcript_page(t), transcript::page(ev, t)?)?;
     }
     Ok(files)

@@ -93,6 +93,30 @@ impl Kind {
 }
 
 impl Tally {
+    /// Counts one run's cell (the run recorded in `file`).
+    pub fn add(&mut self, file: &str, cell: &Cell) {
+        let failure = |why: &str, known| Failure {
+            file: file.to_string(),
+            why: why.to_string(),
+            known,
+        };
+        match cell {
+            Cell::Holds => self.holds += 1,
+            Cell::NotApplicable => {}
+            Cell::Fails(why) => {
+                self.fails += 1;
+                self.failures.push(failure(why, false));
+            }
+            Cell::ExpectedToFail(why, reason) => {
+                self.known += 1;
+                self.failures.push(failure(why, true));
+                // The list's reasons come with their figure blocks
+                // already written out as text.
+                self.reasons.insert(reason.clone());
+            }
+        }
+    }
+
     /// The runs the claim applies to.
     pub fn runs(&self) -> usize {
         self.holds + self.known + self.fails
@@ -152,26 +176,7 @@ pub fn tally(table: &Table, columns: &BTreeSet<Column>) -> Verdicts {
         let column = Column::of(row.transcript);
         for (id, cell) in &row.cells {
             let t = out.entry(id).or_default().entry(column.clone()).or_default();
-            let failure = |why: &str, known| Failure {
-                file: row.transcript.file.clone(),
-                why: why.to_string(),
-                known,
-            };
-            match cell {
-                Cell::Holds => t.holds += 1,
-                Cell::NotApplicable => {}
-                Cell::Fails(why) => {
-                    t.fails += 1;
-                    t.failures.push(failure(why, false));
-                }
-                Cell::ExpectedToFail(why, reason) => {
-                    t.known += 1;
-                    t.failures.push(failure(why, true));
-                    // The list's reasons come with their figure blocks
-                    // already written out as text.
-                    t.reasons.insert(reason.clone());
-                }
-            }
+            t.add(&row.transcript.file, cell);
         }
     }
     out

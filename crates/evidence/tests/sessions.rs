@@ -1,0 +1,271 @@
+//! Sessions, the figures' history and what changed: the grouping rule on
+//! the committed evidence, and on small evidence folders the tests write
+//! (two sessions of made-up diagnostics runs a cause reads, and a
+//! sanitizer run whose verdict flips), through the library and through
+//! `evidence sessions` and `evidence changes`.
+
+use std::path::Path;
+use std::process::Command;
+
+use evidence::changes::{self, Change};
+use evidence::sessions::{self, GAP};
+use evidence::transcript;
+use support::repository;
+
+#[allow(
+    dead_code,
+    reason = "the tests share support; this one reads the repository alone"
+)]
+mod support;
+
+/// The committed evidence's sessions hold to the rule: each run of a
+/// session shares its machine and commit, starts within the gap of the one
+/// before, and two sessions of one machine and commit are more than the
+/// gap apart.
+#[test]
+fn the_committed_evidence_groups_into_sessions_by_the_rule() {
+    let loaded = evidence::load::load(&repository().join("evidence")).unwrap();
+    let all = sessions::of(&loaded.transcripts);
+    let in_sessions: usize = all.iter().map(|s| s.runs.len()).sum();
+    assert_eq!(
+        in_sessions,
+        loaded.transcripts.len(),
+        "every run is in one session"
+    );
+    for s in &all {
+        let first = &s.runs[0].header;
+        for pair in s.runs.windows(2) {
+            let (a, b) = (&pair[0].header, &pair[1].header);
+            assert_eq!(
+                (&a.gpu, &a.driver, &a.host, a.commit.get(..7)),
+                (&b.gpu, &b.driver, &b.host, b.commit.get(..7)),
+                "{}",
+                s.id
+            );
+            let gap = transcript::date(&b.date).unwrap() - transcript::date(&a.date).unwrap();
+            assert!(gap <= GAP && gap >= time::Duration::ZERO, "{}: {gap}", s.id);
+        }
+        assert_eq!(s.start, first.date);
+        assert!(s.id.starts_with(&first.date.replace(':', "")), "{}", s.id);
+    }
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            let same = a.gpu == b.gpu
+                && a.driver == b.driver
+                && a.host == b.host
+                && a.short_commit() == b.short_commit();
+            if same {
+                let gap = transcript::date(&b.start).unwrap() - transcript::date(&a.end).unwrap();
+                assert!(gap > GAP, "{} and {} should be one session", a.id, b.id);
+            }
+        }
+    }
+    // A session of the 13.0 and 13.5 builds is one session with two toolkits.
+    assert!(
+        all.iter().any(|s| s.toolkits.len() == 2),
+        "no session holds both builds"
+    );
+}
+
+/// A made-up diagnostics run that Day 10's causes read
+/// (`vectorAdd at 64 threads, ms:`), dated `date`, at `commit`.
+fn write_run(ev: &Path, date: &str, commit: &str, ms: f64) {
+    let text = format!(
+        "# lesson: diagnostics\n# date: {date}\n# gpu: NVIDIA H200 (compute capability 9.0)\n\
+         # driver: 580.159.04 (CUDA 13.0)\n# cuda runtime: runtime 13.0, driver supports 13.0\n\
+         # nvcc: Cuda compilation tools, release 13.0, V13.0.88\n# host: Linux x86_64, 16 cores\n\
+         # command: why-blocks time 3\n# environment: (nothing that changes behaviour)\n\
+         # commit: {commit}\n# exit code: 0\n# ---\nvectorAdd at 64 threads, ms: {ms:.5}\n"
+    );
+    let path = ev
+        .join("diagnostics")
+        .join(format!("{}-h200-d10-why.txt", date.replace(':', "")));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &text).unwrap();
+    evidence::twin::write(&path, &text).unwrap();
+}
+
+/// Six runs a minute apart from `hour`:00 on 2026-11-01, at `commit`, each
+/// `scale` times a value within 0.2% of 0.16 ms.
+fn write_session(ev: &Path, hour: u32, commit: &str, scale: f64) {
+    for i in 0..6 {
+        let ms = 0.16 * (1.0 + 0.001 * f64::from(i % 3)) * scale;
+        write_run(ev, &format!("2026-11-01T{hour:02}:{i:02}:00Z"), commit, ms);
+    }
+}
+
+fn the_change(ev: &Path) -> (Change, Vec<String>) {
+    let loaded = evidence::load::load(ev).unwrap();
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    let all = sessions::of(&loaded.transcripts);
+    let history = evidence::history::of(&all);
+    let latest = changes::latest(&history);
+    let c = latest
+        .iter()
+        .find(|c| c.series.figure.label == "vectorAdd at 64 threads, ms")
+        .expect("the figure is compared");
+    assert_eq!(c.series.figure.lesson, "day10-block-sizes");
+    assert_eq!(c.series.figure.run, "h200-d10-why");
+    (
+        c.compared.change,
+        changes::differences(c.before.session, c.after.session),
+    )
+}
+
+#[test]
+fn a_figure_ten_percent_slower_at_another_commit_is_slower_and_says_what_differed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    write_session(&ev, 10, "aaaaaaa", 1.0);
+    write_session(&ev, 12, "bbbbbbb", 1.1);
+    let (change, differed) = the_change(&ev);
+    assert_eq!(change, Change::Slower);
+    assert_eq!(differed, ["commit aaaaaaa to bbbbbbb"]);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["--evidence", ev.to_str().unwrap(), "changes"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("SLOWER  diagnostics/h200-d10-why vectorAdd at 64 threads, ms: +10.0%"),
+        "{text}"
+    );
+    assert!(text.contains("commit aaaaaaa to bbbbbbb"), "{text}");
+}
+
+#[test]
+fn the_same_commit_recorded_twice_is_an_a_a_pair_and_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    write_session(&ev, 10, "aaaaaaa", 1.0);
+    write_session(&ev, 12, "aaaaaaa", 1.0);
+    let (change, differed) = the_change(&ev);
+    assert_eq!(change, Change::Same);
+    assert!(differed.is_empty(), "{differed:?}");
+    let loaded = evidence::load::load(&ev).unwrap();
+    let all = sessions::of(&loaded.transcripts);
+    assert_eq!(all.len(), 2, "two hours apart is two sessions");
+    let alarms = changes::false_alarms(&evidence::history::of(&all));
+    assert_eq!(alarms.same_commit_pairs, 1);
+    assert_eq!(alarms.same_commit.compared, 1);
+    assert_eq!(alarms.same_commit.alarms, 0);
+}
+
+#[test]
+fn runs_minutes_apart_are_one_session_and_too_few_runs_are_unsure() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    // Two runs 29 minutes apart: one session (the gap is 30 minutes).
+    write_run(&ev, "2026-11-01T10:00:00Z", "aaaaaaa", 0.16);
+    write_run(&ev, "2026-11-01T10:29:00Z", "aaaaaaa", 0.161);
+    // Then four runs at another commit, twice as slow: too few to say.
+    for i in 0..4 {
+        write_run(
+            &ev,
+            &format!("2026-11-01T13:0{i}:00Z"),
+            "bbbbbbb",
+            0.32 + 0.001 * f64::from(i),
+        );
+    }
+    let loaded = evidence::load::load(&ev).unwrap();
+    let all = sessions::of(&loaded.transcripts);
+    assert_eq!(
+        all.len(),
+        2,
+        "{:?}",
+        all.iter().map(|s| &s.id).collect::<Vec<_>>()
+    );
+    assert_eq!(all[0].runs.len(), 2);
+    assert_eq!(all[0].id, "2026-11-01T100000Z-h200");
+    assert_eq!(the_change(&ev).0, Change::Unsure);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["--evidence", ev.to_str().unwrap(), "sessions"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "a header and a line per session: {text}");
+    assert!(lines[0].starts_with("session"), "{text}");
+    assert!(
+        lines[1].starts_with("2026-11-01T100000Z-h200  NVIDIA H200") && lines[1].contains("aaaaaaa"),
+        "{text}"
+    );
+    assert!(
+        lines[1].contains("  1740  diagnostics 2"),
+        "29 minutes, two runs: {text}"
+    );
+}
+
+#[test]
+fn sessions_of_a_folder_that_is_no_evidence_is_one_line_and_exit_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["--evidence", tmp.path().to_str().unwrap(), "sessions"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no transcripts found"), "{err}");
+}
+
+/// The committed Day 10 memcheck run, as if recorded at `date` and `commit`,
+/// its sanitizer summary `summary`.
+fn sanitizer_run(ev: &Path, date: &str, commit: &str, summary: &str) {
+    let from = repository().join("evidence/day10-block-sizes/2026-12-01T213106Z-h200-cxx-memcheck.txt");
+    let text = std::fs::read_to_string(from).unwrap();
+    let text = text
+        .replace("# date: 2026-12-01T21:31:06Z", &format!("# date: {date}"))
+        .replace("# commit: d21747b", &format!("# commit: {commit}"))
+        .replace("========= ERROR SUMMARY: 0 errors", summary);
+    let path = ev
+        .join("day10-block-sizes")
+        .join(format!("{}-h200-cxx-memcheck.txt", date.replace(':', "")));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &text).unwrap();
+    evidence::twin::write(&path, &text).unwrap();
+}
+
+#[test]
+fn a_claim_that_held_and_now_fails_is_a_flip() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    sanitizer_run(
+        &ev,
+        "2026-11-01T10:00:00Z",
+        "aaaaaaa",
+        "========= ERROR SUMMARY: 0 errors",
+    );
+    sanitizer_run(
+        &ev,
+        "2026-11-02T10:00:00Z",
+        "bbbbbbb",
+        "========= ERROR SUMMARY: 1 error",
+    );
+    let loaded = evidence::load::load(&ev).unwrap();
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    let all = sessions::of(&loaded.transcripts);
+    let lesson = evidence::lessons::find("day10-block-sizes").unwrap();
+    let table = evidence::check::table(lesson, &loaded.transcripts, &Default::default());
+    let per = changes::per_session(&table, &all);
+    let flips = changes::flips(lesson.name(), &per, &all);
+    assert_eq!(flips.len(), 1, "{flips:?}");
+    let f = &flips[0];
+    assert_eq!(f.claim, "sanitizer-clean");
+    assert_eq!(
+        (f.before.1.words(), f.after.1.words()),
+        ("holds 1/1".into(), "fails 1/1".into())
+    );
+    assert_eq!(
+        (f.before.0.short_commit(), f.after.0.short_commit()),
+        ("aaaaaaa", "bbbbbbb")
+    );
+}
