@@ -169,26 +169,48 @@ pub fn check_snippets(root: &Path) -> Vec<String> {
 }
 
 /// Rule 10: every lesson's README and `.cu` header agree on the nvcc line,
-/// and with `nvcc` given, the lesson copied alone builds with it.
+/// and with `nvcc` given, the lesson copied alone builds with it. The
+/// builds run side by side, one per CPU (each nvcc is one process on one
+/// core), and the problems come in the lessons' order.
 pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
-    let mut problems = Vec::new();
     let all = match lessons::lessons(root) {
         Ok(all) => all,
         Err(e) => return vec![cli_exit::with_causes(&e)],
     };
-    for lesson in all {
-        match lessons::check_build_lines(&lesson) {
-            Err(e) => problems.push(cli_exit::with_causes(&e)),
-            Ok(line) => {
-                if let Some(nvcc) = nvcc {
-                    if let Err(e) = lessons::build_alone(&lesson, nvcc, &line) {
-                        problems.push(cli_exit::with_causes(&e));
-                    }
-                }
-            }
+    let mut problems: Vec<Option<String>> = vec![None; all.len()];
+    let mut to_build = Vec::new();
+    for (i, lesson) in all.iter().enumerate() {
+        match lessons::check_build_lines(lesson) {
+            Err(e) => problems[i] = Some(cli_exit::with_causes(&e)),
+            Ok(line) => to_build.push((i, lesson, line)),
         }
     }
-    problems
+    if let Some(nvcc) = nvcc {
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let built = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..workers.min(to_build.len()) {
+                scope.spawn(|| loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((i, lesson, line)) = to_build.get(n) else {
+                        break;
+                    };
+                    if let Err(e) = lessons::build_alone(lesson, nvcc, line) {
+                        let problem = cli_exit::with_causes(&e);
+                        built
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push((*i, problem));
+                    }
+                });
+            }
+        });
+        for (i, problem) in built.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            problems[i] = Some(problem);
+        }
+    }
+    problems.into_iter().flatten().collect()
 }
 
 /// No nvcc where the build looks; cuda-build's message, which names the

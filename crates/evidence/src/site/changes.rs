@@ -34,8 +34,12 @@ pub fn page(ev: &Evidence) -> String {
         }
         h2 { "False alarms, measured" }
         p {
-            "The rule on identical code (A/A), from this evidence. Sessions of one commit on one machine: "
-            (alarms.same_commit_pairs) " pair(s), their figures called moved " (alarms.same_commit.words()) ". "
+            "The rule on identical code (A/A), from this evidence. "
+            @match alarms.same_commit_pairs {
+                0 => "No two sessions here are of one commit on one machine (each commit was recorded in one sitting). ",
+                pairs => { "Sessions of one commit on one machine: " (pairs) " pair(s), their figures called moved "
+                    (alarms.same_commit.words()) ". " }
+            }
             "Each session's runs split in two (odd against even, figures with at least " (2 * MIN_VALUES) " values): "
             "called moved " (alarms.split_half.words()) ", UNSURE " (alarms.split_half.unsure) " times."
         }
