@@ -148,7 +148,10 @@ own_artifacts=()
 for member in "${toolkit_built[@]}"; do
   own_artifacts+=(--config "profile.dev.package.$member.codegen-units=255")
 done
-LESSON_NVCC="$newest/bin/nvcc" cargo build --quiet --locked "${own_artifacts[@]}" \
+# For one architecture (sm_90): this phase proves each Rust twin compiles
+# and links with 13.5's nvcc and runtime; that every lesson's .cu builds
+# for each of the three architectures with 13.5 is the phase before's.
+LESSON_NVCC="$newest/bin/nvcc" LESSON_CUDA_ARCHS=90 cargo build --quiet --locked "${own_artifacts[@]}" \
   "${lessons[@]/#/--package=}"
 
 phase "tests"

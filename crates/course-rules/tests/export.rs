@@ -210,6 +210,11 @@ fn build_export(lesson: &str, dest: &Path, target: &Path, nvcc: &Path) -> Result
         // it would rebuild cudarc, and all above it, here and again in
         // the workspace's next build.
         .env(cuda_build::NVCC_VAR, nvcc)
+        // One architecture: the export proves the project resolves, compiles
+        // and links from its own files. That every lesson compiles for each of
+        // the default architectures is the workspace's own build and the
+        // copied-alone test's to prove, which build them all.
+        .env(cuda_build::ARCHS_VAR, "90")
         .output()
         .unwrap();
     match built.status.success() {
