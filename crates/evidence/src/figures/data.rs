@@ -87,6 +87,8 @@ pub struct Evidence {
     dir: PathBuf,
     transcripts: OnceCell<Result<Vec<Transcript>, DataError>>,
     sessions: OnceCell<Result<Vec<Session>, DataError>>,
+    // Worked out once: a document may quote several of its counts.
+    alarms: OnceCell<crate::changes::FalseAlarms>,
 }
 
 impl Evidence {
@@ -95,6 +97,7 @@ impl Evidence {
             dir: dir.to_path_buf(),
             transcripts: OnceCell::new(),
             sessions: OnceCell::new(),
+            alarms: OnceCell::new(),
         }
     }
 
@@ -264,8 +267,10 @@ impl Evidence {
     /// `unsure`, or, for `same_commit`, `pairs` (of sessions).
     pub fn false_alarms(&self, kind: &str, stat: &str) -> Result<f64, DataError> {
         let transcripts = self.transcripts()?;
-        let sessions = crate::sessions::of(transcripts);
-        let alarms = crate::changes::false_alarms(&crate::history::of(&sessions));
+        let alarms = *self.alarms.get_or_init(|| {
+            let sessions = crate::sessions::of(transcripts);
+            crate::changes::false_alarms(&crate::history::of(&sessions))
+        });
         let counts = match kind {
             "same_commit" if stat == "pairs" => return Ok(alarms.same_commit_pairs as f64),
             "same_commit" => alarms.same_commit,
