@@ -412,8 +412,15 @@ pub fn lesson_charts(
 /// A GPU's name as one file-name word, as `ci/gpu-session.sh` names runs:
 /// `NVIDIA H200` gives `h200`.
 pub fn gpu_word(name: &str) -> String {
-    let name = name.strip_prefix("NVIDIA ").unwrap_or(name).to_lowercase();
-    let word: String = name
+    file_word(name.strip_prefix("NVIDIA ").unwrap_or(name))
+}
+
+/// Any text as one lower-case file-name (or anchor) word: each run of
+/// characters that are not ASCII letters or digits becomes one `-`, none
+/// at either end (`NVIDIA H200 CUDA 13.0` gives `nvidia-h200-cuda-13-0`).
+pub fn file_word(text: &str) -> String {
+    let word: String = text
+        .to_lowercase()
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();

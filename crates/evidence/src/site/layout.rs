@@ -136,15 +136,7 @@ pub fn cell(tally: &Tally, runs: &str, command: &str) -> Markup {
 
 /// A column as one word for an anchor: `nvidia-h200-cuda-13-0`.
 pub fn column_slug(column: &super::verdicts::Column) -> String {
-    let text = format!("{} {}", column.gpu, column.toolkit).to_lowercase();
-    let word: String = text
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    word.split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-")
+    crate::plot::file_word(&format!("{} {}", column.gpu, column.toolkit))
 }
 
 /// A measured number with at most four significant digits, no exponent and
