@@ -16,6 +16,11 @@
 # them all, so that a phase that grows is seen the day it lands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# No incremental compilation: each build here starts from nothing (a fresh
+# clone), or finds everything fresh (a second run), or builds throwaway
+# copies (the export test's), and incremental's caches only cost the
+# writing. It changes how rustc works, never what it makes.
+export CARGO_INCREMENTAL=0
 
 timings=()
 phase_start=
