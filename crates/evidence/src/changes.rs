@@ -14,6 +14,9 @@
 //! with probability 1 - 2/2^n; with five, 93.75%, so two sessions'
 //! intervals hold together only 87.5% of the time, short of the 90% the
 //! rule reads them as; with six, 93.75%.
+//! Medians one printed step apart are UNSURE as well ([`label`]): a
+//! figure printed to three decimals that reads 0.004 ms in one session and
+//! 0.005 in the next may be one time rounded two ways.
 //!
 //! "Latest and previous" is per figure: the GPU's two latest sessions that
 //! recorded it, as a session may record only some lessons.
@@ -118,10 +121,37 @@ pub fn label(before: &[f64], after: &[f64], direction: Direction) -> Compared {
         };
     };
     let comparison = compare(a, b, DEFAULT_BAND);
+    // A program prints its figures to a fixed number of decimals: medians
+    // one printed step apart (0.004 and 0.005 ms) may be the same time
+    // rounded either way, so such a move is no change, whatever the
+    // intervals say.
+    let step = printed_step(before.iter().chain(after));
+    let change = match Change::of(comparison.label, direction) {
+        moved if moved.moved() && (b.ms - a.ms).abs() <= step * (1.0 + 1e-9) => Change::Unsure,
+        change => change,
+    };
     Compared {
-        change: Change::of(comparison.label, direction),
+        change,
         comparison: Some(comparison),
     }
+}
+
+/// The smallest step the values were printed in: one unit of the last
+/// decimal the most precise of them shows (`0.004` and `0.0125` give
+/// 0.0001). A figure is read from text, so its shortest form is how it
+/// was printed; a lesson's report holds its times as `f32`, as the `.cu`
+/// does, so a value that is an `f32` is written as one (0.004 read into an
+/// `f32` is 0.004000000189989805 as an `f64`).
+fn printed_step<'a>(values: impl Iterator<Item = &'a f64>) -> f64 {
+    let shortest = |v: f64| match f64::from(v as f32) == v {
+        true => (v as f32).to_string(),
+        false => v.to_string(),
+    };
+    let decimals = values
+        .map(|&v| shortest(v).split_once('.').map_or(0, |(_, d)| d.len()))
+        .max()
+        .unwrap_or(0);
+    10f64.powi(-(decimals.min(300) as i32))
 }
 
 /// What differed between two sessions' headers, in words: `commit d21747b
@@ -430,6 +460,28 @@ mod tests {
         assert_eq!(label(&a, &a, Direction::Time).change, Change::Same);
         let (wide_a, wide_b) = (values(1.0, 0.2, 9), values(1.03, 0.2, 9));
         assert_eq!(label(&wide_a, &wide_b, Direction::Time).change, Change::Unsure);
+    }
+
+    /// The H200's `sweep n=65536 kernel, ms`, printed to three decimals,
+    /// read 0.004 in one session and 0.005 in the next: one printed step,
+    /// which rounding alone can make, is no change however tight the
+    /// intervals.
+    #[test]
+    fn medians_one_printed_step_apart_are_unsure() {
+        let (a, b) = (vec![0.004; 15], vec![0.005; 40]);
+        assert_eq!(label(&a, &b, Direction::Time).change, Change::Unsure);
+        // Two steps apart is a change.
+        let c = vec![0.006; 40];
+        assert_eq!(label(&a, &c, Direction::Time).change, Change::Slower);
+        assert_eq!(printed_step([0.004, 0.0125, 3.0].iter()), 0.0001);
+        assert_eq!(printed_step([1.0, 63665.0].iter()), 1.0);
+        // As the reports hold them: f32 times widened to f64.
+        let f32s = |x: f32, n| vec![f64::from(x); n];
+        assert_eq!(printed_step(f32s(0.004, 1).iter()), 0.001);
+        assert_eq!(
+            label(&f32s(0.004, 15), &f32s(0.005, 40), Direction::Time).change,
+            Change::Unsure
+        );
     }
 
     #[test]

@@ -29,8 +29,9 @@ pub fn page(ev: &Evidence) -> String {
             a href=(SESSIONS) { "sessions" } " that recorded it: each session's values (one per run) give a median and "
             "its 95% interval, and the difference is labelled as the instrument labels two runs (robust-stats' "
             code { "compare" } ", a band of ±1% of the earlier median): SAME, FASTER or SLOWER (HIGHER or LOWER for "
-            "a figure that is neither a time nor a rate), or UNSURE where the interval reaches across the band, or "
-            "either session has fewer than " (MIN_VALUES) " values."
+            "a figure that is neither a time nor a rate), or UNSURE where the interval reaches across the band, "
+            "either session has fewer than " (MIN_VALUES) " values, or the medians are one printed step apart "
+            "(0.004 and 0.005 ms: rounding alone can make that)."
         }
         h2 { "False alarms, measured" }
         p {
