@@ -14,8 +14,7 @@ use crate::changes::{self, Change, FigureChange, Flip, MIN_VALUES};
 use crate::sessions::{self, Session};
 
 pub fn page(ev: &Evidence) -> String {
-    let figure_changes = changes::latest(ev.history);
-    let alarms = changes::false_alarms(ev.history);
+    let alarms = ev.alarms;
     let flips: Vec<Flip> = ev
         .tables
         .iter()
@@ -45,7 +44,7 @@ pub fn page(ev: &Evidence) -> String {
             "called moved " (alarms.split_half.words()) ", UNSURE " (alarms.split_half.unsure) " times."
         }
         @for (gpu, on_gpu) in &by_gpu {
-            (gpu_section(gpu, on_gpu, &flips, &figure_changes))
+            (gpu_section(gpu, on_gpu, &flips, &ev.latest))
         }
     };
     layout::page(CHANGES, "What changed", &[(INDEX, "index")], body)

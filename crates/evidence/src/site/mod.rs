@@ -187,6 +187,11 @@ pub(crate) struct Evidence<'a> {
     /// Each lesson's verdicts by claim, column and session, in the order of
     /// `tables`.
     pub per_session: Vec<crate::changes::PerSession>,
+    /// Each figure's change between its GPU's last two sessions, and the
+    /// false alarms measured: worked out once, for the "what changed" page
+    /// and `summary.json` both.
+    pub latest: Vec<crate::changes::FigureChange<'a, 'a, 'a>>,
+    pub alarms: crate::changes::FalseAlarms,
 }
 
 impl<'a> Evidence<'a> {
@@ -277,6 +282,8 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
         .iter()
         .map(|(_, table)| crate::changes::per_session(table, &sessions))
         .collect();
+    let latest = crate::changes::latest(&history);
+    let alarms = crate::changes::false_alarms(&history);
     let evidence = Evidence {
         dir,
         titles,
@@ -289,6 +296,8 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
         history: &history,
         paged,
         per_session,
+        latest,
+        alarms,
     };
     let files = pages(&evidence)?;
     let built = Built {

@@ -189,7 +189,7 @@ fn claims(ev: &Evidence) -> Vec<ClaimEntry> {
 }
 
 fn figures(ev: &Evidence) -> Vec<FigureEntry> {
-    let latest = changes::latest(ev.history);
+    let latest = &ev.latest;
     ev.history
         .iter()
         .map(|series| {
@@ -236,7 +236,7 @@ pub fn json(ev: &Evidence) -> Result<String, SiteError> {
         sessions: sessions(ev),
         claims: claims(ev),
         figures: figures(ev),
-        false_alarms: changes::false_alarms(ev.history),
+        false_alarms: ev.alarms,
     };
     // Compact: a year of sessions on four GPUs is megabytes of it, and
     // tools read it, not people (`jq .` prints it indented).
