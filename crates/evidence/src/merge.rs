@@ -217,17 +217,13 @@ fn digest(bytes: &[u8]) -> String {
 #[error(
     "{}: the journal of a killed merge lists what no merge wrote, so nothing was removed: {}; \
      if the evidence is as it should be, remove the journal",
-    shown(journal),
+    transcript::shown(journal),
     unverified.join("; ")
 )]
 pub struct UnverifiedJournal {
     pub journal: PathBuf,
     /// Each line it could not verify, with why.
     pub unverified: Vec<String>,
-}
-
-fn shown(path: &Path) -> String {
-    transcript::shown(path)
 }
 
 /// When a file was last written, as its inode says (seconds and
@@ -243,17 +239,17 @@ fn written_at(meta: &std::fs::Metadata) -> (i64, i64) {
 fn unlike_written(path: &Path, wanted: &str, journal_written: (i64, i64)) -> Option<String> {
     let bytes = match capped::read(path, capped::TWIN_CAP, "merged file") {
         Ok(bytes) => bytes,
-        Err(e) => return Some(format!("{}: {e}", shown(path))),
+        Err(e) => return Some(format!("{}: {e}", transcript::shown(path))),
     };
     if digest(&bytes) != wanted {
         return Some(format!(
             "{} has other bytes than the journal's digest",
-            shown(path)
+            transcript::shown(path)
         ));
     }
     std::fs::metadata(path)
         .is_ok_and(|m| written_at(&m) < journal_written)
-        .then(|| format!("{} is older than the journal", shown(path)))
+        .then(|| format!("{} is older than the journal", transcript::shown(path)))
 }
 
 /// Undoes a merge that was killed part way, if the journal says one was:
