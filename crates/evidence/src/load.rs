@@ -50,11 +50,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     for f in loaded.transcripts.iter().map(|t| Path::new(&t.file)) {
         let twin = f.with_extension("json");
         if !twins.contains(twin.as_path()) {
-            unpaired.push(format!(
-                "{}: a transcript with no twin: {} is missing (`evidence --evidence DIR twins` writes it)",
-                transcript::shown(f),
-                transcript::shown(&twin)
-            ));
+            unpaired.push(twin::NoTwin(f.to_path_buf()).to_string());
         }
     }
     loaded.problems.extend(unpaired);

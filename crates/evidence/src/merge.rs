@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use crate::folder_lock::FolderLock;
 use crate::lessons::{self, UnknownFolder};
 use crate::load::{self, LoadError};
-use crate::{atomic, capped, transcript, transcript_files};
+use crate::{atomic, capped, transcript, transcript_files, twin};
 
 /// What a merge did with one source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,12 +70,8 @@ pub enum Refusal {
         taken.display()
     )]
     Clash { file: PathBuf, taken: PathBuf },
-    #[error(
-        "{}: a transcript with no twin: {} is missing (`evidence --evidence DIR twins` writes it)",
-        .0.display(),
-        .0.with_extension("json").display()
-    )]
-    NoTwin(PathBuf),
+    #[error(transparent)]
+    NoTwin(twin::NoTwin),
     #[error(
         "{}: a twin with no transcript: {} is missing",
         .0.display(),
@@ -417,7 +413,7 @@ fn plan(listings: &[(PathBuf, Vec<PathBuf>)], evidence: &Path, refused: &mut Vec
             let paired = names.contains(partner.as_path());
             if !paired {
                 refused.push(if transcript {
-                    Refusal::NoTwin(from.clone())
+                    Refusal::NoTwin(twin::NoTwin(from.clone()))
                 } else {
                     Refusal::NoTranscript(from.clone())
                 });

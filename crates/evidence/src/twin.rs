@@ -65,6 +65,16 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// A transcript with no twin beside it, as one line naming both files:
+/// `evidence check` and `evidence merge` say it alike.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}: a transcript with no twin: {} is missing (`evidence --evidence DIR twins` writes it)",
+    crate::transcript::shown(.0),
+    crate::transcript::shown(&.0.with_extension("json"))
+)]
+pub struct NoTwin(pub PathBuf);
+
 /// Why a twin is not its transcript's.
 #[derive(Debug, thiserror::Error)]
 pub enum TwinError {
