@@ -18,6 +18,10 @@ pub struct Package {
     /// The folders of the packages it depends on by path, normal and build
     /// dependencies only: what building it needs.
     pub build_needs: Vec<PathBuf>,
+    /// The folders of the packages its tests alone depend on by path
+    /// (dev-dependencies): a lesson's test kit, which its export keeps so
+    /// that its tests run there too.
+    pub test_needs: Vec<PathBuf>,
 }
 
 /// Why the packages a lesson needs could not be listed.
@@ -96,24 +100,28 @@ fn package(entry: &Value) -> Result<Package, ClosureError> {
             name: name.to_string(),
             manifest: manifest.to_string(),
         })?;
-    let build_needs = entry["dependencies"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        // kind is null for normal dependencies, "build" or "dev" otherwise.
-        .filter(|dep| dep["kind"].is_null() || dep["kind"] == "build")
-        .filter_map(|dep| dep["path"].as_str().map(PathBuf::from))
-        .collect();
+    let path_deps = |tests_only: bool| {
+        entry["dependencies"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            // kind is null for normal dependencies, "build" or "dev" otherwise.
+            .filter(|dep| (dep["kind"] == "dev") == tests_only)
+            .filter_map(|dep| dep["path"].as_str().map(PathBuf::from))
+            .collect()
+    };
     Ok(Package {
         name: name.to_string(),
         dir: dir.to_path_buf(),
-        build_needs,
+        build_needs: path_deps(false),
+        test_needs: path_deps(true),
     })
 }
 
-/// The packages inside `lesson_dir` (the lesson and any sub-package of it)
-/// and, transitively, every package they need to build, each once, in the
-/// order found.
+/// The packages inside `lesson_dir` (the lesson and any sub-package of it),
+/// the packages their tests need, and, transitively, every package those
+/// need to build, each once, in the order found. A shared crate's own
+/// test-only dependencies are left out: its tests stay in the repository.
 pub fn closure<'a>(packages: &'a [Package], lesson_dir: &Path) -> Result<Vec<&'a Package>, ClosureError> {
     let mut found: Vec<&Package> = packages
         .iter()
@@ -121,7 +129,11 @@ pub fn closure<'a>(packages: &'a [Package], lesson_dir: &Path) -> Result<Vec<&'a
         .collect();
     let mut next = 0;
     while let Some(&package) = found.get(next) {
-        for dir in &package.build_needs {
+        let tests = match package.dir.starts_with(lesson_dir) {
+            true => &package.test_needs[..],
+            false => &[],
+        };
+        for dir in package.build_needs.iter().chain(tests) {
             let needed = packages
                 .iter()
                 .find(|p| &p.dir == dir)
@@ -147,7 +159,29 @@ mod tests {
             name: name.into(),
             dir: dir.into(),
             build_needs: needs.iter().map(PathBuf::from).collect(),
+            test_needs: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_lessons_test_needs_come_along_and_a_shared_crates_do_not() {
+        let tested = |mut p: Package, tests: &str| {
+            p.test_needs.push(tests.into());
+            p
+        };
+        let all = [
+            tested(pkg("lesson", "/r/code/lesson", &["/r/crates/a"]), "/r/crates/kit"),
+            tested(pkg("a", "/r/crates/a", &[]), "/r/crates/a-tests"),
+            pkg("kit", "/r/crates/kit", &["/r/crates/b"]),
+            pkg("b", "/r/crates/b", &[]),
+            pkg("a-tests", "/r/crates/a-tests", &[]),
+        ];
+        let names: Vec<&str> = closure(&all, Path::new("/r/code/lesson"))
+            .unwrap()
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(names, ["lesson", "a", "kit", "b"]);
     }
 
     #[test]
