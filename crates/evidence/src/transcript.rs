@@ -236,7 +236,7 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
         .partition(|(_, l)| l.starts_with("========="));
     let sanitizer = sanitizer.into_iter().map(|(_, l)| l.to_string()).collect();
 
-    let body = body(file, &header, &output).map_err(|(line, m)| err(line, m))?;
+    let body = body(file, &header, &output).map_err(|f| err(f.line, f.message))?;
     if let Some(parsed) = body.parsed() {
         impossible_figure(parsed).map_err(|m| err(first_body_line, m.to_string()))?;
     }
@@ -333,7 +333,7 @@ fn impossible_figure(parsed: &dyn Parsed) -> Result<(), Impossible> {
 /// lesson is its report, or its reference tool's output when the file is
 /// named after the lesson's reference (`...-<reference name>.txt`); anything
 /// else stays lines. Test runners' output (`--ignored`) is never a report.
-fn body(file: &str, header: &Header, output: &[(usize, &str)]) -> Result<Body, lesson_spec::Failure> {
+fn body(file: &str, header: &Header, output: &[(usize, &str)]) -> Result<Body, lesson_spec::ParseFailure> {
     let lines = || Body::Unparsed {
         lines: output.iter().map(|(_, l)| l.to_string()).collect(),
     };

@@ -9,6 +9,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::lines::ParseFailure;
+
 /// How one claim came out on one run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -107,14 +109,6 @@ pub fn figure_matches(pattern: &str, label: &str) -> bool {
     }
 }
 
-/// A malformed line in an expected-failure list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListError {
-    /// 1-based.
-    pub line: usize,
-    pub message: String,
-}
-
 /// An expected-failure list: lines of `claim | GPU name | reason`, or
 /// `claim | GPU name @ commit prefix | reason` for a failure that belongs to
 /// the runs of one commit (a bug since fixed, kept on the record). `#`
@@ -127,8 +121,8 @@ pub struct ExpectedFailures {
 
 impl ExpectedFailures {
     /// Parses `text`; every claim named must be one of `known`. Reports
-    /// every bad line, not the first.
-    pub fn parse(text: &str, known: &[&str]) -> Result<Self, Vec<ListError>> {
+    /// every malformed line, not the first.
+    pub fn parse(text: &str, known: &[&str]) -> Result<Self, Vec<ParseFailure>> {
         let mut entries = BTreeMap::new();
         let mut errors = Vec::new();
         for (i, line) in text.lines().enumerate() {
@@ -137,7 +131,7 @@ impl ExpectedFailures {
                 continue;
             }
             let parts: Vec<&str> = line.splitn(3, '|').map(str::trim).collect();
-            let mut bad = |message: String| errors.push(ListError { line: i + 1, message });
+            let mut bad = |message: String| errors.push(ParseFailure::at(i + 1, message));
             if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {
                 bad("expected `claim | GPU name | reason`".into());
                 continue;
@@ -236,11 +230,11 @@ mod tests {
         assert_eq!(
             errors,
             [
-                ListError {
+                ParseFailure {
                     line: 1,
                     message: "expected `claim | GPU name | reason`".into()
                 },
-                ListError {
+                ParseFailure {
                     line: 2,
                     message: "no claim is named `zz`".into()
                 },

@@ -67,8 +67,7 @@ pub fn assert_expected_failures_name_its_claims<R: LessonReport>() {
 /// output alone); a text that does not parse fails the test, naming `which`
 /// text it is and the line.
 pub fn parse_or_fail<R: LessonReport>(which: &str, text: &str) -> R {
-    R::parse(&numbered_output(text))
-        .unwrap_or_else(|(line, e)| panic!("{}: {which}, line {line}: {e}", R::LESSON))
+    R::parse(&numbered_output(text)).unwrap_or_else(|e| panic!("{}: {which}, {e}", R::LESSON))
 }
 
 /// Parses a C++ and a Rust transcript of the lesson (headers and all) and
@@ -339,7 +338,7 @@ macro_rules! conformance_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Chart, Claim, Failure, Lines, NoReference, Outcome, Recipe};
+    use crate::{Chart, Claim, Lines, NoReference, Outcome, ParseFailure, Recipe};
 
     /// A lesson of one figure whose claim names it and a misspelling of it.
     #[derive(Debug, serde::Serialize)]
@@ -348,7 +347,7 @@ mod tests {
     impl LessonReport for Misspelt {
         const LESSON: &'static str = "misspelt";
         type Reference = NoReference;
-        fn parse(_: &Lines<'_>) -> Result<Self, Failure> {
+        fn parse(_: &Lines<'_>) -> Result<Self, ParseFailure> {
             Ok(Misspelt)
         }
         fn claims() -> &'static [Claim<Self>] {

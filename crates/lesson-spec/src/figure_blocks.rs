@@ -11,6 +11,8 @@
 //! ([`plain`]), as `evidence check` does. Not for: evaluating queries (that
 //! needs the evidence, and is `evidence`'s).
 
+use crate::lines::ParseFailure;
+
 pub const OPEN: &str = "<!-- figure ";
 pub const CLOSE: &str = "<!-- /figure -->";
 
@@ -41,7 +43,7 @@ impl Block {
 }
 
 /// Every block in `text`, or the line of the first malformed marker and why.
-pub fn blocks(text: &str) -> Result<Vec<Block>, (usize, String)> {
+pub fn blocks(text: &str) -> Result<Vec<Block>, ParseFailure> {
     let mut found = Vec::new();
     let mut from = 0;
     let line_of = |at: usize| text[..at].matches('\n').count() + 1;
@@ -50,22 +52,24 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, (usize, String)> {
         let end = text[start..]
             .find("-->")
             .map(|i| i + start)
-            .ok_or((line, "a figure marker has no closing `-->`".to_string()))?;
+            .ok_or_else(|| ParseFailure::at(line, "a figure marker has no closing `-->`"))?;
         let inner = &text[start + OPEN.len()..end];
-        let (name, template) = inner.split_once(':').ok_or((
-            line,
-            "a figure marker is `<!-- figure NAME: QUERY -->`".to_string(),
-        ))?;
+        let (name, template) = inner
+            .split_once(':')
+            .ok_or_else(|| ParseFailure::at(line, "a figure marker is `<!-- figure NAME: QUERY -->`"))?;
         if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err((line, format!("a figure block's name is one word, not {name:?}")));
+            return Err(ParseFailure::at(
+                line,
+                format!("a figure block's name is one word, not {name:?}"),
+            ));
         }
         let body = end + 3;
         let close = text[body..]
             .find(CLOSE)
             .map(|i| i + body)
-            .ok_or((line, format!("figure block `{name}` has no `{CLOSE}`")))?;
+            .ok_or_else(|| ParseFailure::at(line, format!("figure block `{name}` has no `{CLOSE}`")))?;
         if text[body..close].contains(OPEN) {
-            return Err((
+            return Err(ParseFailure::at(
                 line,
                 format!("figure block `{name}` is not closed before the next one"),
             ));
@@ -73,7 +77,7 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, (usize, String)> {
         let own_lines = inner.contains('\n');
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
         if !own_lines && text[line_start..start].trim().is_empty() {
-            return Err((
+            return Err(ParseFailure::at(
                 line,
                 format!("inline figure block `{name}` begins a line, where Markdown would end the paragraph"),
             ));
@@ -81,7 +85,10 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, (usize, String)> {
         if !own_lines && inner.contains("--") {
             // Markdown before CommonMark 0.31 (GitHub's among them) reads an
             // inline comment holding `--` as text.
-            return Err((line, format!("inline figure block `{name}` holds `--`")));
+            return Err(ParseFailure::at(
+                line,
+                format!("inline figure block `{name}` holds `--`"),
+            ));
         }
         found.push(Block {
             name: name.to_string(),

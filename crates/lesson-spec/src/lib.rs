@@ -11,6 +11,8 @@
 //! [`Entry`] makes from any [`LessonReport`], so they hold one list of lessons
 //! and no lesson's name or numbers.
 //!
+//! A parser's failure names its line ([`ParseFailure`]).
+//!
 //! What every report package would otherwise write alike is declared:
 //! [`lesson_items!`] in its `LessonReport` impl, and [`conformance_tests!`]
 //! in its tests (the recipe against the documented nvcc line, the expected
@@ -41,7 +43,7 @@ use std::marker::PhantomData;
 
 pub use chart::{Chart, Mark, Series};
 pub use claims::{figure_matches, median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
-pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Failure, Finite, Lines};
+pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Finite, Lines, ParseFailure};
 pub use on_this_gpu::{claims_block, ClaimsBlock, ClaimsBlockError};
 pub use recipe::{Recipe, Reference, Variant};
 pub use why::{Source, Why};
@@ -54,7 +56,7 @@ pub trait LessonReport: Debug + serde::Serialize + Send + Sync + Sized + 'static
     type Reference: ReferenceOutput;
 
     /// Reads the report from a program's output. Errors name the line.
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure>;
+    fn parse(body: &Lines<'_>) -> Result<Self, ParseFailure>;
     /// The lesson page's claims.
     fn claims() -> &'static [Claim<Self>];
     /// The causes the lesson's README gives, as checks ([`why`]).
@@ -106,7 +108,7 @@ macro_rules! lesson_items {
     (lesson: $lesson:literal, parse: $parse:path, claims: $claims:path, whys: $whys:path $(,)?) => {
         const LESSON: &'static str = $lesson;
 
-        fn parse(body: &$crate::Lines<'_>) -> Result<Self, $crate::Failure> {
+        fn parse(body: &$crate::Lines<'_>) -> Result<Self, $crate::ParseFailure> {
             $parse(body)
         }
 
@@ -129,7 +131,7 @@ macro_rules! lesson_items {
 
 /// What a reference tool recorded beside a lesson prints.
 pub trait ReferenceOutput: Debug + serde::Serialize + Send + Sync + Sized + 'static {
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure>;
+    fn parse(body: &Lines<'_>) -> Result<Self, ParseFailure>;
     fn figures(&self) -> Vec<(String, f64)>;
 }
 
@@ -138,10 +140,10 @@ pub trait ReferenceOutput: Debug + serde::Serialize + Send + Sync + Sized + 'sta
 pub enum NoReference {}
 
 impl ReferenceOutput for NoReference {
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
-        Err((
+    fn parse(body: &Lines<'_>) -> Result<Self, ParseFailure> {
+        Err(ParseFailure::at(
             body.first().map_or(1, |l| l.0),
-            "this lesson records no reference tool".into(),
+            "this lesson records no reference tool",
         ))
     }
 
@@ -187,9 +189,9 @@ pub trait Lesson: Sync {
     fn name(&self) -> &'static str;
     fn recipe(&self) -> Recipe;
     /// Parses a program's output into the lesson's report.
-    fn parse_report(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure>;
+    fn parse_report(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, ParseFailure>;
     /// Parses the reference tool's output.
-    fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure>;
+    fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, ParseFailure>;
     fn claims(&self) -> Vec<ClaimInfo>;
     /// The causes the lesson's README gives, as checks.
     fn whys(&self) -> &'static [Why];
@@ -229,14 +231,14 @@ impl<R: LessonReport> Lesson for Entry<R> {
         R::recipe()
     }
 
-    fn parse_report(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure> {
+    fn parse_report(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, ParseFailure> {
         Ok(Box::new(Erased {
             value: R::parse(body)?,
             figures: R::figures,
         }))
     }
 
-    fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, Failure> {
+    fn parse_reference(&self, body: &Lines<'_>) -> Result<Box<dyn Parsed>, ParseFailure> {
         Ok(Box::new(Erased {
             value: R::Reference::parse(body)?,
             figures: R::Reference::figures,

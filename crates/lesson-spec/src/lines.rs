@@ -3,8 +3,27 @@
 /// The lines of a body, each with its line number in the file.
 pub type Lines<'a> = [(usize, &'a str)];
 
-/// A parse failure inside a body: (line number, message).
-pub type Failure = (usize, String);
+/// A line of a text that does not read as it must: a report's body, an
+/// expected-failure list, a document's figure markers. Printed as `line N:
+/// message`; a tool that names the file prints `FILE:N: message` from the
+/// fields.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct ParseFailure {
+    /// 1-based, in the whole file.
+    pub line: usize,
+    pub message: String,
+}
+
+impl ParseFailure {
+    /// The failure of line `line`, saying `message`.
+    pub fn at(line: usize, message: impl Into<String>) -> Self {
+        ParseFailure {
+            line,
+            message: message.into(),
+        }
+    }
+}
 
 /// A cursor over the body's lines that skips blank lines on request.
 pub struct Cursor<'a, 'b> {
@@ -23,21 +42,24 @@ impl<'a, 'b> Cursor<'a, 'b> {
     }
 
     /// The next non-blank line.
-    pub fn next(&mut self, what: &str) -> Result<(usize, &'a str), Failure> {
+    pub fn next(&mut self, what: &str) -> Result<(usize, &'a str), ParseFailure> {
         while let Some(&(n, line)) = self.lines.get(self.pos) {
             self.pos += 1;
             if !line.trim().is_empty() {
                 return Ok((n, line));
             }
         }
-        Err((self.end_line(), format!("the transcript ends before {what}")))
+        Err(ParseFailure::at(
+            self.end_line(),
+            format!("the transcript ends before {what}"),
+        ))
     }
 
     /// The next non-blank line, which must start with `prefix`; returns the rest.
-    pub fn expect(&mut self, prefix: &str) -> Result<(usize, &'a str), Failure> {
+    pub fn expect(&mut self, prefix: &str) -> Result<(usize, &'a str), ParseFailure> {
         let (n, line) = self.next(&format!("`{prefix}`"))?;
         line.strip_prefix(prefix).map(|rest| (n, rest)).ok_or_else(|| {
-            (
+            ParseFailure::at(
                 n,
                 format!("expected a line starting {prefix:?}, got {}", quoted(line)),
             )
@@ -90,13 +112,13 @@ impl Finite for f64 {
 }
 
 /// A finite number, or a failure naming the line and what was expected.
-pub fn number<T: std::str::FromStr + Finite>(line: usize, text: &str, what: &str) -> Result<T, Failure> {
+pub fn number<T: std::str::FromStr + Finite>(line: usize, text: &str, what: &str) -> Result<T, ParseFailure> {
     let value: T = text
         .trim()
         .parse()
-        .map_err(|_| (line, format!("{what}: {} is not a number", quoted(text.trim()))))?;
+        .map_err(|_| ParseFailure::at(line, format!("{what}: {} is not a number", quoted(text.trim()))))?;
     if !value.is_finite_number() {
-        return Err((
+        return Err(ParseFailure::at(
             line,
             format!("{what}: {} is not a finite number", quoted(text.trim())),
         ));
@@ -105,9 +127,9 @@ pub fn number<T: std::str::FromStr + Finite>(line: usize, text: &str, what: &str
 }
 
 /// `<value> ms` at the end of a labelled row: returns the value.
-pub fn ms_at_end(line: usize, text: &str, what: &str) -> Result<f64, Failure> {
+pub fn ms_at_end(line: usize, text: &str, what: &str) -> Result<f64, ParseFailure> {
     let rest = text.trim_end().strip_suffix(" ms").ok_or_else(|| {
-        (
+        ParseFailure::at(
             line,
             format!("{what}: expected a value in ms, got {}", quoted(text)),
         )

@@ -8,7 +8,7 @@
 //! recorded runs answers those).
 
 use crate::claims::{ExpectedFailures, Outcome, Run};
-use crate::lines::numbered_output;
+use crate::lines::{numbered_output, ParseFailure};
 use crate::LessonReport;
 
 /// What `--claims` prints after the report, and how many claims failed
@@ -23,13 +23,13 @@ pub struct ClaimsBlock {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ClaimsBlockError {
     /// The report does not parse: the first line it could not read.
-    #[error("the report's line {line}: {message}")]
-    Report { line: usize, message: String },
+    #[error("the report's {0}")]
+    Report(ParseFailure),
     /// The lesson's expected-failure list is malformed: every bad line.
-    #[error("{lesson}'s expected-failures.txt: {}", lines.iter().map(|e| format!("line {}: {}", e.line, e.message)).collect::<Vec<_>>().join("; "))]
+    #[error("{lesson}'s expected-failures.txt: {}", lines.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     ExpectedFailures {
         lesson: &'static str,
-        lines: Vec<crate::claims::ListError>,
+        lines: Vec<ParseFailure>,
     },
 }
 
@@ -43,7 +43,7 @@ pub fn claims_block<R: LessonReport>(
     environment: &str,
 ) -> Result<ClaimsBlock, ClaimsBlockError> {
     let lines = numbered_output(printed);
-    let report = R::parse(&lines).map_err(|(line, message)| ClaimsBlockError::Report { line, message })?;
+    let report = R::parse(&lines).map_err(ClaimsBlockError::Report)?;
     let ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
     // Every bad line, not the first: the list is fixed by editing all of them.
     let known = ExpectedFailures::parse(R::expected_failures(), &ids).map_err(|lines| {
@@ -105,7 +105,7 @@ pub fn claims_block<R: LessonReport>(
 mod tests {
     use super::*;
     use crate::claims::{verdict, Claim};
-    use crate::lines::{number, Cursor, Failure, Lines};
+    use crate::lines::{number, Cursor, Lines};
     use crate::{Chart, NoReference, Recipe};
 
     /// A lesson that prints one line, `value: X`.
@@ -138,7 +138,7 @@ mod tests {
         fn whys() -> &'static [crate::Why] {
             &[]
         }
-        fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+        fn parse(body: &Lines<'_>) -> Result<Self, ParseFailure> {
             let (n, rest) = Cursor::new(body).expect("value: ")?;
             Ok(Tiny {
                 value: number(n, rest, "value")?,

@@ -1,6 +1,6 @@
 //! Day 9's report read back from either program's output.
 
-use lesson_spec::{ms_at_end, number, Cursor, Failure, Lines};
+use lesson_spec::{ms_at_end, number, Cursor, Lines, ParseFailure};
 
 use crate::{Report, SweepRow};
 
@@ -16,7 +16,7 @@ const ROWS: [&str; 7] = [
 ];
 
 /// Reads the report; errors name the line.
-pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
+pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     let mut c = Cursor::new(lines);
     let (n, gpu) = c.expect("GPU: ")?;
     let (gpu_name, compute_capability) = gpu_line(n, gpu)?;
@@ -26,14 +26,17 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
         sizes
             .split(", ")
             .find_map(|part| part.strip_suffix(suffix))
-            .ok_or_else(|| (n, format!("expected `..., <count>{suffix}`")))
+            .ok_or_else(|| ParseFailure::at(n, format!("expected `..., <count>{suffix}`")))
     };
     let threads_per_block = number(n, field(" threads/block")?, "threads per block")?;
     let blocks = number(n, field(" blocks")?, "blocks")?;
     let (n, context) = c.expect("cudaSetDevice(")?;
     let device = number(n, context.split(')').next().unwrap_or(""), "device")?;
     if !context.contains("), the first CUDA call in this process:") {
-        return Err((n, format!("expected the first CUDA call's line, got {context:?}")));
+        return Err(ParseFailure::at(
+            n,
+            format!("expected the first CUDA call's line, got {context:?}"),
+        ));
     }
     let context_ms = ms_at_end(n, context, "context")?;
     c.expect("No arithmetic of yours has run yet.")?;
@@ -83,19 +86,19 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
 }
 
 /// `NVIDIA H200 (compute capability 9.0)`.
-fn gpu_line(n: usize, text: &str) -> Result<(String, (i32, i32)), Failure> {
+fn gpu_line(n: usize, text: &str) -> Result<(String, (i32, i32)), ParseFailure> {
     let (name, cc) = text
         .rsplit_once(" (compute capability ")
         .and_then(|(name, rest)| Some((name, rest.strip_suffix(')')?)))
         .ok_or_else(|| {
-            (
+            ParseFailure::at(
                 n,
                 format!("expected `<name> (compute capability X.Y)`, got {text:?}"),
             )
         })?;
     let (major, minor) = cc
         .split_once('.')
-        .ok_or_else(|| (n, format!("compute capability {cc:?} is not X.Y")))?;
+        .ok_or_else(|| ParseFailure::at(n, format!("compute capability {cc:?} is not X.Y")))?;
     Ok((
         name.to_string(),
         (
@@ -106,7 +109,7 @@ fn gpu_line(n: usize, text: &str) -> Result<(String, (i32, i32)), Failure> {
 }
 
 /// The crossover sweep's rows, up to the closing lines.
-fn sweep(c: &mut Cursor<'_, '_>, lines: &Lines<'_>) -> Result<Vec<SweepRow>, Failure> {
+fn sweep(c: &mut Cursor<'_, '_>, lines: &Lines<'_>) -> Result<Vec<SweepRow>, ParseFailure> {
     let mut sweep = Vec::new();
     loop {
         let (n, line) = c.next("the sweep's closing lines")?;
@@ -115,7 +118,10 @@ fn sweep(c: &mut Cursor<'_, '_>, lines: &Lines<'_>) -> Result<Vec<SweepRow>, Fai
         }
         let cells: Vec<&str> = line.split_whitespace().collect();
         if cells.len() != 4 {
-            return Err((n, format!("a sweep row has 4 numbers, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("a sweep row has 4 numbers, got {line:?}"),
+            ));
         }
         sweep.push(SweepRow {
             n: number(n, cells[0], "sweep n")?,
@@ -125,7 +131,10 @@ fn sweep(c: &mut Cursor<'_, '_>, lines: &Lines<'_>) -> Result<Vec<SweepRow>, Fai
         });
     }
     if sweep.is_empty() {
-        return Err((lines.last().map_or(1, |l| l.0), "the sweep has no rows".into()));
+        return Err(ParseFailure::at(
+            lines.last().map_or(1, |l| l.0),
+            "the sweep has no rows",
+        ));
     }
     Ok(sweep)
 }

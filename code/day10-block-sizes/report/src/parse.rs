@@ -1,17 +1,17 @@
 //! Day 10's report read back from either program's output.
 
-use lesson_spec::{number, quoted, Cursor, Failure, Lines};
+use lesson_spec::{number, quoted, Cursor, Lines, ParseFailure};
 
 use crate::{Noise, Report, Row, Table, SUGGESTION_LINE};
 
 /// Reads the report; errors name the line.
-pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
+pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     let mut c = Cursor::new(lines);
     let (_, gpu) = c.expect("GPU: ")?;
     let (n, limits) = c.next("the SM line")?;
     let words: Vec<&str> = limits.split_whitespace().collect();
     if words.len() != 11 || !limits.contains(" SMs, each holding at most ") {
-        return Err((
+        return Err(ParseFailure::at(
             n,
             format!(
                 "expected `<n> SMs, each holding at most ...`, got {}",
@@ -59,10 +59,13 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
 
 /// A table's header, its rows up to the suggestion line, and the
 /// suggestion's row.
-fn table(c: &mut Cursor<'_, '_>, unit: &str) -> Result<Table, Failure> {
+fn table(c: &mut Cursor<'_, '_>, unit: &str) -> Result<Table, ParseFailure> {
     let (n, header) = c.expect(" threads")?;
     if !header.contains(unit) {
-        return Err((n, format!("expected a {unit} column, got {}", quoted(header))));
+        return Err(ParseFailure::at(
+            n,
+            format!("expected a {unit} column, got {}", quoted(header)),
+        ));
     }
     let mut rows = Vec::new();
     loop {
@@ -73,7 +76,7 @@ fn table(c: &mut Cursor<'_, '_>, unit: &str) -> Result<Table, Failure> {
         rows.push(row(n, line)?);
     }
     if rows.is_empty() {
-        return Err((c.next("a row")?.0, "the table has no rows".into()));
+        return Err(ParseFailure::at(c.next("a row")?.0, "the table has no rows"));
     }
     let (n, line) = c.next("the suggestion's row")?;
     Ok(Table {
@@ -83,23 +86,26 @@ fn table(c: &mut Cursor<'_, '_>, unit: &str) -> Result<Table, Failure> {
 }
 
 /// `%` at the end of a cell, removed.
-fn percent<'a>(n: usize, cell: &'a str, what: &str) -> Result<&'a str, Failure> {
+fn percent<'a>(n: usize, cell: &'a str, what: &str) -> Result<&'a str, ParseFailure> {
     cell.strip_suffix('%')
-        .ok_or_else(|| (n, format!("{what}: expected a percentage, got {}", quoted(cell))))
+        .ok_or_else(|| ParseFailure::at(n, format!("{what}: expected a percentage, got {}", quoted(cell))))
 }
 
 /// `threads blocks/SM occupancy% mean spread% rate vs-best% verdict`.
-fn row(n: usize, line: &str) -> Result<Row, Failure> {
+fn row(n: usize, line: &str) -> Result<Row, ParseFailure> {
     let cells: Vec<&str> = line.split_whitespace().collect();
     if cells.len() != 8 {
-        return Err((n, format!("a row has 8 cells, got {}", quoted(line))));
+        return Err(ParseFailure::at(
+            n,
+            format!("a row has 8 cells, got {}", quoted(line)),
+        ));
     }
     let noise = match cells[7] {
         "best" => Noise::Best,
         "yes" => Noise::Within,
         "no" => Noise::Outside,
         other => {
-            return Err((
+            return Err(ParseFailure::at(
                 n,
                 format!("within noise: expected best, yes or no, got {}", quoted(other)),
             ))

@@ -179,8 +179,8 @@ fn mean_spread_and_rate_are_blocks_cus() {
 fn a_row_with_a_cell_missing_names_its_line() {
     let text = planted().render().replacen("  best\n", "\n", 1);
     let err = parse(&body(&text)).unwrap_err();
-    assert_eq!(err.0, 14, "{err:?}");
-    assert!(err.1.starts_with("a row has 8 cells"), "{err:?}");
+    assert_eq!(err.line, 14, "{err:?}");
+    assert!(err.message.starts_with("a row has 8 cells"), "{err:?}");
 }
 
 // The first plain pair of the lesson's first H200 session.

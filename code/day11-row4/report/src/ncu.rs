@@ -6,7 +6,7 @@
 //! launch count that reaches past row 4 into the sweep's smaller sizes is
 //! an error here, not a wrong bytes-per-element figure.
 
-use lesson_spec::{median, quoted, Failure};
+use lesson_spec::{median, quoted, ParseFailure};
 use serde::Serialize;
 
 /// The metrics the phase asks ncu for.
@@ -89,14 +89,14 @@ fn cells(line: &str) -> Vec<String> {
 }
 
 /// `(65539, 1, 1)` -> 65539 x 1 x 1.
-fn dims(n: usize, text: &str) -> Result<u64, Failure> {
+fn dims(n: usize, text: &str) -> Result<u64, ParseFailure> {
     let inner = text.trim().trim_start_matches('(').trim_end_matches(')');
     inner
         .split(',')
         .map(|d| d.trim().parse::<u64>())
         .try_fold(1u64, |acc, d| d.map(|d| acc * d))
         .map_err(|_| {
-            (
+            ParseFailure::at(
                 n,
                 format!("expected a size such as (65539, 1, 1), got {}", quoted(text)),
             )
@@ -105,14 +105,14 @@ fn dims(n: usize, text: &str) -> Result<u64, Failure> {
 
 /// A metric's value in its base unit (bytes or ns), from ncu's value with
 /// thousands separators and its unit.
-fn value(n: usize, text: &str, unit: &str) -> Result<f64, Failure> {
+fn value(n: usize, text: &str, unit: &str) -> Result<f64, ParseFailure> {
     let scale = match unit {
         "byte" | "ns" | "nsecond" => 1.0,
         "Kbyte" | "us" | "usecond" => 1.0e3,
         "Mbyte" | "ms" | "msecond" => 1.0e6,
         "Gbyte" | "s" | "second" => 1.0e9,
         "Tbyte" => 1.0e12,
-        other => return Err((n, format!("unknown ncu unit {}", quoted(other)))),
+        other => return Err(ParseFailure::at(n, format!("unknown ncu unit {}", quoted(other)))),
     };
     let v: f64 = lesson_spec::number(n, &text.replace(',', ""), "ncu metric value")?;
     Ok(v * scale)
@@ -120,13 +120,13 @@ fn value(n: usize, text: &str, unit: &str) -> Result<f64, Failure> {
 
 /// ncu's CSV: `header` (its line number and text), then `rows`. Every launch
 /// needs all three metrics and full n's grid (`full_grid` blocks).
-pub fn parse(header: (usize, &str), rows: &[(usize, &str)], full_grid: u64) -> Result<Ncu, Failure> {
+pub fn parse(header: (usize, &str), rows: &[(usize, &str)], full_grid: u64) -> Result<Ncu, ParseFailure> {
     let names = cells(header.1);
     let col = |name: &str| {
         names
             .iter()
             .position(|c| c == name)
-            .ok_or_else(|| (header.0, format!("ncu's CSV header has no {name:?} column")))
+            .ok_or_else(|| ParseFailure::at(header.0, format!("ncu's CSV header has no {name:?} column")))
     };
     let (id, grid, metric, unit, val) = (
         col("ID")?,
@@ -139,7 +139,7 @@ pub fn parse(header: (usize, &str), rows: &[(usize, &str)], full_grid: u64) -> R
     for &(n, line) in rows {
         let c = cells(line);
         if c.len() != names.len() {
-            return Err((
+            return Err(ParseFailure::at(
                 n,
                 format!("an ncu row has {} cells, its header {}", c.len(), names.len()),
             ));
@@ -147,7 +147,7 @@ pub fn parse(header: (usize, &str), rows: &[(usize, &str)], full_grid: u64) -> R
         let launch_id: u32 = lesson_spec::number(n, &c[id], "ncu launch ID")?;
         let launch_grid = dims(n, &c[grid])?;
         if launch_grid != full_grid {
-            return Err((
+            return Err(ParseFailure::at(
                 n,
                 format!("ncu profiled a launch of {launch_grid} blocks, not full n's {full_grid}: the launch count reaches past row 4"),
             ));
@@ -172,7 +172,7 @@ pub fn parse(header: (usize, &str), rows: &[(usize, &str)], full_grid: u64) -> R
             WRITE => l.write_bytes = v,
             DURATION => l.duration_ns = v,
             other => {
-                return Err((
+                return Err(ParseFailure::at(
                     n,
                     format!("an ncu metric this lesson does not ask for: {}", quoted(other)),
                 ))
@@ -183,13 +183,13 @@ pub fn parse(header: (usize, &str), rows: &[(usize, &str)], full_grid: u64) -> R
         .iter()
         .find(|l| l.read_bytes.is_nan() || l.write_bytes.is_nan() || l.duration_ns.is_nan())
     {
-        return Err((
+        return Err(ParseFailure::at(
             rows.last().map_or(header.0, |r| r.0),
             format!("ncu launch {} lacks one of {READ}, {WRITE}, {DURATION}", l.id),
         ));
     }
     if launches.is_empty() {
-        return Err((header.0, "ncu's CSV has no rows".into()));
+        return Err(ParseFailure::at(header.0, "ncu's CSV has no rows"));
     }
     Ok(Ncu { launches })
 }

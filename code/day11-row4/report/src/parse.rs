@@ -2,7 +2,7 @@
 //! under Nsight Compute: ncu's own lines (`==PROF==`, `==WARNING==`) are
 //! skipped, and its CSV rows after the report are read by [`crate::ncu`].
 
-use lesson_spec::{number, quoted, Cursor, Failure, Lines};
+use lesson_spec::{number, quoted, Cursor, Lines, ParseFailure};
 
 use crate::{ncu, Peak, Rate, Report, SweepRow, NO_PEAK};
 
@@ -21,7 +21,7 @@ const COLD: [&str; 2] = [
 ];
 
 /// Reads the report; errors name the line.
-pub fn parse(all: &Lines<'_>) -> Result<Report, Failure> {
+pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
     // A profiler's lines are not the program's.
     let lines: Vec<(usize, &str)> = all
         .iter()
@@ -42,13 +42,13 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, Failure> {
             .split([',', ';'])
             .map(str::trim)
             .find_map(|part| part.strip_suffix(suffix))
-            .ok_or_else(|| (n, format!("expected `..., <count>{suffix}`")))
+            .ok_or_else(|| ParseFailure::at(n, format!("expected `..., <count>{suffix}`")))
     };
     let threads_per_block: u32 = number(n, field(" threads/block")?, "threads per block")?;
     let l2 = sizes
         .rsplit_once("; L2 cache ")
         .and_then(|(_, rest)| rest.strip_suffix(" MiB"))
-        .ok_or_else(|| (n, "expected `...; L2 cache <size> MiB`".to_string()))?;
+        .ok_or_else(|| ParseFailure::at(n, "expected `...; L2 cache <size> MiB`".to_string()))?;
     let l2_mib = number(n, l2, "L2 cache")?;
     c.expect("Rates count bytes read plus bytes written")?;
     let (n, means) = c.expect("Times are means of ")?;
@@ -80,9 +80,9 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, Failure> {
         sweep.push(sweep_row(n, line)?);
     }
     if sweep.is_empty() {
-        return Err((
+        return Err(ParseFailure::at(
             report_lines.last().map_or(1, |l| l.0),
-            "the sweep has no rows".into(),
+            "the sweep has no rows",
         ));
     }
     let (n, flush) = c.next("the flush's size")?;
@@ -91,7 +91,7 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, Failure> {
         flush
             .strip_suffix(" MiB) before each start event")
             .ok_or_else(|| {
-                (
+                ParseFailure::at(
                     n,
                     format!(
                         "expected `<size> MiB) before each start event`, got {}",
@@ -104,7 +104,10 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, Failure> {
     let each = rate_row(&mut c, COLD[0])?;
     let cold = rate_row(&mut c, COLD[1])?;
     if let Ok((n, extra)) = c.next("") {
-        return Err((n, format!("unexpected line after the report: {}", quoted(extra))));
+        return Err(ParseFailure::at(
+            n,
+            format!("unexpected line after the report: {}", quoted(extra)),
+        ));
     }
     let ncu = match csv {
         Some(csv) => {
@@ -134,9 +137,9 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, Failure> {
 }
 
 /// `  3201 MHz memory clock x 2 (double data rate) x 6144-bit bus = 4917.2 GB/s`.
-fn peak_line(n: usize, line: &str) -> Result<Peak, Failure> {
+fn peak_line(n: usize, line: &str) -> Result<Peak, ParseFailure> {
     let bad = || {
-        (
+        ParseFailure::at(
             n,
             format!(
                 "expected the peak's arithmetic or `not available`, got {}",
@@ -158,11 +161,11 @@ fn peak_line(n: usize, line: &str) -> Result<Peak, Failure> {
 
 /// A labelled row: `label  ms  GB/s  of-peak` (the last `-` without a
 /// peak; it is derived, so it is read only as present).
-fn rate_row(c: &mut Cursor<'_, '_>, label: &str) -> Result<Rate, Failure> {
+fn rate_row(c: &mut Cursor<'_, '_>, label: &str) -> Result<Rate, ParseFailure> {
     let (n, rest) = c.expect(label)?;
     let cells: Vec<&str> = rest.split_whitespace().collect();
     if cells.len() != 3 {
-        return Err((
+        return Err(ParseFailure::at(
             n,
             format!(
                 "{}: expected ms, GB/s and of peak, got {}",
@@ -178,15 +181,23 @@ fn rate_row(c: &mut Cursor<'_, '_>, label: &str) -> Result<Rate, Failure> {
 }
 
 /// `n  arrays-MiB  yes|no  ms  GB/s`.
-fn sweep_row(n: usize, line: &str) -> Result<SweepRow, Failure> {
+fn sweep_row(n: usize, line: &str) -> Result<SweepRow, ParseFailure> {
     let cells: Vec<&str> = line.split_whitespace().collect();
     if cells.len() != 5 {
-        return Err((n, format!("a sweep row has 5 cells, got {}", quoted(line))));
+        return Err(ParseFailure::at(
+            n,
+            format!("a sweep row has 5 cells, got {}", quoted(line)),
+        ));
     }
     let in_l2 = match cells[2] {
         "yes" => true,
         "no" => false,
-        other => return Err((n, format!("in L2: expected yes or no, got {}", quoted(other)))),
+        other => {
+            return Err(ParseFailure::at(
+                n,
+                format!("in L2: expected yes or no, got {}", quoted(other)),
+            ))
+        }
     };
     Ok(SweepRow {
         n: number(n, cells[0], "sweep n")?,

@@ -308,7 +308,7 @@ fn an_ncu_launch_that_is_not_full_n_is_refused() {
     let text = under_ncu(&ncu_csv(&[(65_539, 1, 1, 1), (256, 1, 1, 1)]));
     let err = parse(&body(&text)).unwrap_err();
     assert!(
-        err.1.contains("a launch of 256 blocks, not full n's 65539"),
+        err.message.contains("a launch of 256 blocks, not full n's 65539"),
         "{err:?}"
     );
 }

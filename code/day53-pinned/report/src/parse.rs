@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use lesson_spec::{number, Cursor, Failure, Lines};
+use lesson_spec::{number, Cursor, Lines, ParseFailure};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -41,7 +41,7 @@ fn words(line: &str) -> Vec<&str> {
 }
 
 /// Reads the report; errors name the line.
-pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
+pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     let mut c = Cursor::new(lines);
     let (_, gpu) = c.expect("GPU: ")?;
     c.expect("Part 1: host-to-device bandwidth, cudaMemcpy")?;
@@ -61,7 +61,10 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
             && w[9] == "GB/s"
             && w[10].ends_with('x');
         if !shape {
-            return Err((n, format!("expected a Part 1 row, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected a Part 1 row, got {line:?}"),
+            ));
         }
         let ratio = w.get(10).and_then(|r| r.strip_suffix('x')).unwrap_or("");
         bandwidth.push(BandwidthRow {
@@ -75,15 +78,18 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
         next = c.next("Part 2")?;
     }
     if bandwidth.is_empty() {
-        return Err((next.0, "Part 1 has no rows".into()));
+        return Err(ParseFailure::at(next.0, "Part 1 has no rows"));
     }
     c.expect("mean of ")?;
-    let async_row = |c: &mut Cursor, source: &str| -> Result<AsyncRow, Failure> {
+    let async_row = |c: &mut Cursor, source: &str| -> Result<AsyncRow, ParseFailure> {
         let (n, line) = c.next(source)?;
         // ` pageable  call    9.916 ms  completion    9.939 ms  call is  99.8%`
         let w = words(line);
         if w.len() != 10 || w[0] != source || w[1] != "call" || w[4] != "completion" {
-            return Err((n, format!("expected the {source} row of Part 2, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected the {source} row of Part 2, got {line:?}"),
+            ));
         }
         Ok(AsyncRow {
             call_ms: number(n, w[2], "call ms")?,
@@ -95,11 +101,14 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
     let async_pinned = async_row(&mut c, "pinned")?;
     c.expect("Part 3: scaleCopy over ")?;
     c.expect("mean of ")?;
-    let variant = |c: &mut Cursor, name: &str| -> Result<(f64, f64), Failure> {
+    let variant = |c: &mut Cursor, name: &str| -> Result<(f64, f64), ParseFailure> {
         let (n, line) = c.next(name)?;
         let w = words(line);
         if w.len() != 6 || w[0] != name || w[2] != "ms" {
-            return Err((n, format!("expected the {name} row of Part 3, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected the {name} row of Part 3, got {line:?}"),
+            ));
         }
         Ok((number(n, w[1], "ms")?, number(n, w[3], "GB/s")?))
     };

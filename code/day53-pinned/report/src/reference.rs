@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use lesson_spec::{number, Cursor, Failure, Lines};
+use lesson_spec::{number, Cursor, Lines, ParseFailure};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PinnedCopy {
@@ -14,14 +14,14 @@ pub struct PinnedCopy {
 }
 
 /// Reads the reference tool's output; errors name the line.
-pub fn parse(lines: &Lines<'_>) -> Result<PinnedCopy, Failure> {
+pub fn parse(lines: &Lines<'_>) -> Result<PinnedCopy, ParseFailure> {
     let mut c = Cursor::new(lines);
     let (_, tool) = c.expect("PyTorch ")?;
     c.expect("pinned ")?;
     let (n, row) = c.next("the measurement")?;
     let w: Vec<&str> = row.split_whitespace().collect();
     if w.len() != 6 || w[1] != "MiB" || w[3] != "ms" || w[5] != "GB/s" {
-        return Err((
+        return Err(ParseFailure::at(
             n,
             format!("expected `<size> MiB <ms> ms <GB/s> GB/s`, got {row:?}"),
         ));
@@ -35,7 +35,7 @@ pub fn parse(lines: &Lines<'_>) -> Result<PinnedCopy, Failure> {
 }
 
 impl lesson_spec::ReferenceOutput for PinnedCopy {
-    fn parse(body: &Lines<'_>) -> Result<Self, Failure> {
+    fn parse(body: &Lines<'_>) -> Result<Self, ParseFailure> {
         parse(body)
     }
 

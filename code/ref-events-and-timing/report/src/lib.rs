@@ -175,7 +175,7 @@ impl LessonReport for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lesson_spec::numbered_output as body;
+    use lesson_spec::{numbered_output as body, ParseFailure};
     use parts::{
         Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
     };
@@ -415,7 +415,7 @@ mod tests {
         let cut: Vec<&str> = text.lines().take_while(|l| !l.starts_with("Part 7")).collect();
         let cut = cut.join("\n");
         let lines = body(&cut);
-        let (line, message) = parse(&lines).unwrap_err();
+        let ParseFailure { line, message } = parse(&lines).unwrap_err();
         assert_eq!(line, lines.len() + 1, "{message}");
         assert!(message.contains("Part 7"), "{message}");
     }

@@ -1,6 +1,6 @@
 //! The report read back from either program's output; errors name the line.
 
-use lesson_spec::{number, Cursor, Failure, Lines};
+use lesson_spec::{number, Cursor, Lines, ParseFailure};
 
 use crate::parts::{
     Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Report, Spread,
@@ -12,10 +12,10 @@ fn words(line: &str) -> Vec<&str> {
 }
 
 /// The `index`th word of `line`, or a failure naming what was expected.
-fn word<'a>(n: usize, w: &[&'a str], index: usize, what: &str) -> Result<&'a str, Failure> {
+fn word<'a>(n: usize, w: &[&'a str], index: usize, what: &str) -> Result<&'a str, ParseFailure> {
     w.get(index)
         .copied()
-        .ok_or_else(|| (n, format!("{what}: the line ends early")))
+        .ok_or_else(|| ParseFailure::at(n, format!("{what}: the line ends early")))
 }
 
 /// A number that follows `before` in `line` (the first word after it).
@@ -24,17 +24,17 @@ fn after<T: std::str::FromStr + lesson_spec::Finite>(
     line: &str,
     before: &str,
     what: &str,
-) -> Result<T, Failure> {
+) -> Result<T, ParseFailure> {
     let rest = line
         .split_once(before)
         .map(|(_, r)| r)
-        .ok_or_else(|| (n, format!("{what}: expected {before:?} in {line:?}")))?;
+        .ok_or_else(|| ParseFailure::at(n, format!("{what}: expected {before:?} in {line:?}")))?;
     let value = rest.split_whitespace().next().unwrap_or("");
     number(n, value.trim_end_matches(['%', 'x', ',', ':']), what)
 }
 
 /// Reads the report; errors name the line.
-pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
+pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     let mut c = Cursor::new(lines);
     let (_, gpu) = c.expect("GPU: ")?;
     Ok(Report {
@@ -50,7 +50,7 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
     })
 }
 
-fn part1(c: &mut Cursor) -> Result<Part1, Failure> {
+fn part1(c: &mut Cursor) -> Result<Part1, ParseFailure> {
     c.expect("Part 1: a launch returns once it is queued")?;
     let (n, line) = c.expect("host clock, median of ")?;
     let reps = after(n, line, "", "launches")?;
@@ -63,7 +63,10 @@ fn part1(c: &mut Cursor) -> Result<Part1, Failure> {
         }
         let w = words(line);
         if w.len() != 3 {
-            return Err((n, format!("expected a Part 1 row, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected a Part 1 row, got {line:?}"),
+            ));
         }
         rows.push(LaunchRow {
             kernel_ms: number(n, w[0], "kernel ms")?,
@@ -74,17 +77,20 @@ fn part1(c: &mut Cursor) -> Result<Part1, Failure> {
     Ok(Part1 { reps, rows })
 }
 
-fn part2(c: &mut Cursor) -> Result<Part2, Failure> {
+fn part2(c: &mut Cursor) -> Result<Part2, ParseFailure> {
     let (n, line) = c.expect("Part 2: events against a host clock plus sync, one ")?;
     let kernel_ms = after(n, line, "", "kernel ms")?;
     let (n, line) = c.next("Part 2's counts")?;
     let reps = after(n, line, "", "timings")?;
     c.expect("events: all pairs queued back to back")?;
-    let mut spread = |name: &str| -> Result<Spread, Failure> {
+    let mut spread = |name: &str| -> Result<Spread, ParseFailure> {
         let (n, line) = c.next(name)?;
         let w = words(line);
         if w.first() != Some(&name) || w.get(3) != Some(&"IQR") {
-            return Err((n, format!("expected the {name} row of Part 2, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected the {name} row of Part 2, got {line:?}"),
+            ));
         }
         Ok(Spread {
             median_ms: number(n, word(n, &w, 1, "median")?, "median ms")?,
@@ -104,7 +110,7 @@ fn part2(c: &mut Cursor) -> Result<Part2, Failure> {
     })
 }
 
-fn part3(c: &mut Cursor) -> Result<Part3, Failure> {
+fn part3(c: &mut Cursor) -> Result<Part3, ParseFailure> {
     let (n, line) = c.expect("Part 3: waiting on a ")?;
     let kernel_ms = after(n, line, "", "kernel ms")?;
     let (n, line) = c.next("Part 3's counts")?;
@@ -112,11 +118,14 @@ fn part3(c: &mut Cursor) -> Result<Part3, Failure> {
     // Newer programs print a sixth column, `after calls us`.
     let (_, header) = c.expect("     mode")?;
     let columns = if header.ends_with("after calls us") { 6 } else { 5 };
-    let mut wait = |name: &str| -> Result<Wait, Failure> {
+    let mut wait = |name: &str| -> Result<Wait, ParseFailure> {
         let (n, line) = c.next(name)?;
         let w = words(line);
         if w.len() != columns || w[0] != name {
-            return Err((n, format!("expected the {name} row of Part 3, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected the {name} row of Part 3, got {line:?}"),
+            ));
         }
         Ok(Wait {
             wait_ms: number(n, w[1], "wait ms")?,
@@ -139,16 +148,16 @@ fn part3(c: &mut Cursor) -> Result<Part3, Failure> {
 }
 
 /// A Part 4 row: `<label>  <value> us per pair|link`.
-fn labelled_us(c: &mut Cursor, label: &str) -> Result<f64, Failure> {
+fn labelled_us(c: &mut Cursor, label: &str) -> Result<f64, ParseFailure> {
     let (n, line) = c.next(label)?;
     let rest = line
         .trim_start()
         .strip_prefix(label)
-        .ok_or_else(|| (n, format!("expected the {label} row of Part 4, got {line:?}")))?;
+        .ok_or_else(|| ParseFailure::at(n, format!("expected the {label} row of Part 4, got {line:?}")))?;
     after(n, rest, "", label)
 }
 
-fn part4(c: &mut Cursor) -> Result<Part4, Failure> {
+fn part4(c: &mut Cursor) -> Result<Part4, ParseFailure> {
     c.expect("Part 4: cudaEventDisableTiming")?;
     let (n, line) = c.expect("host cost of cudaEventRecord + cudaStreamWaitEvent, median of ")?;
     let rounds = number(n, line.split_whitespace().next().unwrap_or(""), "rounds")?;
@@ -173,7 +182,7 @@ fn part4(c: &mut Cursor) -> Result<Part4, Failure> {
     })
 }
 
-fn part5(c: &mut Cursor) -> Result<Part5, Failure> {
+fn part5(c: &mut Cursor) -> Result<Part5, ParseFailure> {
     let (n, line) = c.expect("Part 5: a ")?;
     let producer_ms = after(n, line, "", "producer ms")?;
     let (n, line) = c.next("Part 5's runs")?;
@@ -192,16 +201,15 @@ fn part5(c: &mut Cursor) -> Result<Part5, Failure> {
     })
 }
 
-fn part6(c: &mut Cursor) -> Result<Part6, Failure> {
+fn part6(c: &mut Cursor) -> Result<Part6, ParseFailure> {
     let (n, line) = c.expect("Part 6: what an event interval around a ")?;
     let kernel_ms = after(n, line, "", "kernel ms")?;
     let reps = after(n, line, "median of", "reps")?;
-    let mut case = |name: &str| -> Result<Case, Failure> {
+    let mut case = |name: &str| -> Result<Case, ParseFailure> {
         let (n, line) = c.next(name)?;
-        let rest = line
-            .trim_start()
-            .strip_prefix(name)
-            .ok_or_else(|| (n, format!("expected the {name:?} row of Part 6, got {line:?}")))?;
+        let rest = line.trim_start().strip_prefix(name).ok_or_else(|| {
+            ParseFailure::at(n, format!("expected the {name:?} row of Part 6, got {line:?}"))
+        })?;
         Ok(Case {
             extra_ms: after(n, rest, "", "extra ms")?,
             interval_ms: after(n, rest, "interval", "interval ms")?,
@@ -221,7 +229,7 @@ fn part6(c: &mut Cursor) -> Result<Part6, Failure> {
     })
 }
 
-fn part7(c: &mut Cursor) -> Result<Part7, Failure> {
+fn part7(c: &mut Cursor) -> Result<Part7, ParseFailure> {
     let (n, line) = c.expect("Part 7: ")?;
     let count: usize = after(n, line, "", "launches")?;
     let cycles = number(
@@ -244,7 +252,10 @@ fn part7(c: &mut Cursor) -> Result<Part7, Failure> {
     if inside {
         c.expect("launch")?;
     } else if !line.starts_with("launch") {
-        return Err((n, format!("expected Part 7's table heading, got {line:?}")));
+        return Err(ParseFailure::at(
+            n,
+            format!("expected Part 7's table heading, got {line:?}"),
+        ));
     }
     let columns = if inside { 5 } else { 3 };
     let mut launches = Vec::with_capacity(count);
@@ -252,7 +263,10 @@ fn part7(c: &mut Cursor) -> Result<Part7, Failure> {
         let (n, line) = c.next("a Part 7 launch")?;
         let w = words(line);
         if w.len() != columns || w[0] != i.to_string() {
-            return Err((n, format!("expected launch {i} of Part 7, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected launch {i} of Part 7, got {line:?}"),
+            ));
         }
         launches.push(Launch {
             ms: number(n, w[1], "event ms")?,
@@ -279,13 +293,16 @@ fn part7(c: &mut Cursor) -> Result<Part7, Failure> {
     })
 }
 
-fn part8(c: &mut Cursor) -> Result<Part8, Failure> {
+fn part8(c: &mut Cursor) -> Result<Part8, ParseFailure> {
     let (n, line) = c.expect("Part 8: the page's pattern against timeKernel, the same ")?;
     let cycles = number(n, line.split('-').next().unwrap_or(""), "cycles")?;
-    let mut row = |label: &str| -> Result<f64, Failure> {
+    let mut row = |label: &str| -> Result<f64, ParseFailure> {
         let (n, line) = c.next(label)?;
         if !line.trim_start().starts_with(label) {
-            return Err((n, format!("expected the {label} row of Part 8, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected the {label} row of Part 8, got {line:?}"),
+            ));
         }
         after(n, line, ")", label)
     };

@@ -108,7 +108,7 @@ impl LessonReport for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lesson_spec::{conformance, numbered_output as body, Outcome, Run};
+    use lesson_spec::{conformance, numbered_output as body, Outcome, ParseFailure, Run};
 
     fn known() -> Report {
         let kernel = |kernel: &str, threads, host: [f64; 4], events: [f64; 4], warm| KernelRows {
@@ -191,7 +191,7 @@ mod tests {
     fn part5_with_a_wrong_distance_names_its_line() {
         let text = known().render().replace("+2138112", "+40960");
         let lines = body(&text);
-        let (n, message) = parse(&lines).unwrap_err();
+        let ParseFailure { line: n, message } = parse(&lines).unwrap_err();
         assert!(
             lines.iter().any(|&(m, l)| m == n && l.contains("+40960")),
             "{message}"

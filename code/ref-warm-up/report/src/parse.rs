@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use lesson_spec::{ms_at_end, number, Cursor, Failure, Lines};
+use lesson_spec::{ms_at_end, number, Cursor, Lines, ParseFailure};
 
 /// Calls per kernel, as warmup.cu's kCalls.
 pub const CALLS: usize = 4;
@@ -105,7 +105,7 @@ fn words(line: &str) -> Vec<&str> {
 }
 
 /// The last `CALLS` words of a row as numbers.
-fn calls(n: usize, w: &[&str], from: usize) -> Result<[f64; CALLS], Failure> {
+fn calls(n: usize, w: &[&str], from: usize) -> Result<[f64; CALLS], ParseFailure> {
     let mut out = [0.0; CALLS];
     for (c, slot) in out.iter_mut().enumerate() {
         let word = w.get(from + c).copied().unwrap_or("");
@@ -115,14 +115,14 @@ fn calls(n: usize, w: &[&str], from: usize) -> Result<[f64; CALLS], Failure> {
 }
 
 /// `NAME=value` or `NAME unset` from the environment line.
-fn env_value(n: usize, part: &str, name: &str) -> Result<Option<String>, Failure> {
+fn env_value(n: usize, part: &str, name: &str) -> Result<Option<String>, ParseFailure> {
     if part == format!("{name} unset") {
         return Ok(None);
     }
     part.strip_prefix(&format!("{name}="))
         .map(|v| Some(v.to_string()))
         .ok_or_else(|| {
-            (
+            ParseFailure::at(
                 n,
                 format!("expected {name}=value or `{name} unset`, got {part:?}"),
             )
@@ -130,14 +130,17 @@ fn env_value(n: usize, part: &str, name: &str) -> Result<Option<String>, Failure
 }
 
 /// Reads the report; errors name the line.
-pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
+pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     let mut c = Cursor::new(lines);
     c.expect("Warm-up, re-run:")?;
     let (_, gpu) = c.expect("GPU: ")?;
     let (n, env) = c.expect("GPUs visible: ")?;
     let parts: Vec<&str> = env.split(", ").collect();
     if parts.len() != 3 {
-        return Err((n, format!("expected a count and two variables, got {env:?}")));
+        return Err(ParseFailure::at(
+            n,
+            format!("expected a count and two variables, got {env:?}"),
+        ));
     }
     let visible_gpus = number(n, parts[0], "GPUs visible")?;
     let visible_devices = env_value(n, parts[1], "CUDA_VISIBLE_DEVICES")?;
@@ -147,7 +150,10 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
     let (n, line) = c.expect("first call: ")?;
     let w = words(line);
     if w.len() < 4 {
-        return Err((n, format!("expected a name, a call and ms, got {line:?}")));
+        return Err(ParseFailure::at(
+            n,
+            format!("expected a name, a call and ms, got {line:?}"),
+        ));
     }
     let first = FirstCall {
         name: w[0].to_string(),
@@ -163,7 +169,10 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
         let (n, line) = next;
         let w = words(line);
         if w.len() != 5 || !w[4].ends_with('x') {
-            return Err((n, format!("expected a Part 2 row, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected a Part 2 row, got {line:?}"),
+            ));
         }
         mallocs.push(MallocRow {
             bytes: number(n, w[0], "bytes")?,
@@ -182,7 +191,7 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
         next = c.next("Part 4")?;
     }
     c.expect("loop ")?;
-    let mut loop_row = |label: &str| -> Result<[f64; CALLS], Failure> {
+    let mut loop_row = |label: &str| -> Result<[f64; CALLS], ParseFailure> {
         let (n, rest) = c.expect(label)?;
         calls(n, &words(rest), 0)
     };
@@ -201,7 +210,10 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
     } else if line.starts_with("Then and now: ") {
         None
     } else {
-        return Err((n, format!("expected Part 5 or the closing table, got {line:?}")));
+        return Err(ParseFailure::at(
+            n,
+            format!("expected Part 5 or the closing table, got {line:?}"),
+        ));
     };
     Ok(Report {
         gpu: gpu.to_string(),
@@ -220,15 +232,15 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, Failure> {
 }
 
 /// A device address as Part 5 prints it, `0x` and hex digits.
-fn address(n: usize, text: &str, what: &str) -> Result<u64, Failure> {
+fn address(n: usize, text: &str, what: &str) -> Result<u64, ParseFailure> {
     text.strip_prefix("0x")
         .and_then(|hex| u64::from_str_radix(hex, 16).ok())
-        .ok_or_else(|| (n, format!("{what}: {text:?} is not a 0x address")))
+        .ok_or_else(|| ParseFailure::at(n, format!("{what}: {text:?} is not a 0x address")))
 }
 
 /// Part 5, its heading line already read; each row's distance from the one
 /// before must be what the addresses say.
-fn malloc_run(c: &mut Cursor, n: usize, heading: &str) -> Result<MallocRun, Failure> {
+fn malloc_run(c: &mut Cursor, n: usize, heading: &str) -> Result<MallocRun, ParseFailure> {
     let w = words(heading);
     let count: usize = number(n, w.get(2).copied().unwrap_or(""), "Part 5's count")?;
     let bytes = number(n, w.get(6).copied().unwrap_or(""), "Part 5's bytes")?;
@@ -243,7 +255,10 @@ fn malloc_run(c: &mut Cursor, n: usize, heading: &str) -> Result<MallocRun, Fail
         let (n, line) = c.next("a Part 5 call")?;
         let w = words(line);
         if w.len() != 4 || w[0] != i.to_string() {
-            return Err((n, format!("expected call {i} of Part 5, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected call {i} of Part 5, got {line:?}"),
+            ));
         }
         let call = RunCall {
             ms: number(n, w[1], "ms")?,
@@ -251,7 +266,7 @@ fn malloc_run(c: &mut Cursor, n: usize, heading: &str) -> Result<MallocRun, Fail
         };
         let step: i64 = number(n, w[3].trim_start_matches('+'), "from previous")?;
         if step != call.address.wrapping_sub(previous) as i64 {
-            return Err((
+            return Err(ParseFailure::at(
                 n,
                 format!("call {i}: {step} is not the distance from {previous:#x}"),
             ));
@@ -268,15 +283,18 @@ fn malloc_run(c: &mut Cursor, n: usize, heading: &str) -> Result<MallocRun, Fail
 }
 
 /// One kernel's three rows (host, events, warm), the first already read.
-fn kernel_rows(c: &mut Cursor, first: (usize, &str)) -> Result<KernelRows, Failure> {
+fn kernel_rows(c: &mut Cursor, first: (usize, &str)) -> Result<KernelRows, ParseFailure> {
     fn row<'a>(
         (n, line): (usize, &'a str),
         clock: &str,
         len: usize,
-    ) -> Result<(usize, Vec<&'a str>), Failure> {
+    ) -> Result<(usize, Vec<&'a str>), ParseFailure> {
         let w = words(line);
         if w.len() != len || w[2] != clock {
-            return Err((n, format!("expected a Part 3 `{clock}` row, got {line:?}")));
+            return Err(ParseFailure::at(
+                n,
+                format!("expected a Part 3 `{clock}` row, got {line:?}"),
+            ));
         }
         Ok((n, w))
     }
@@ -284,7 +302,10 @@ fn kernel_rows(c: &mut Cursor, first: (usize, &str)) -> Result<KernelRows, Failu
     let (n_events, events) = row(c.next("the events row")?, "events", 8)?;
     let (n_warm, warm) = row(c.next("the warm row")?, "warm", 4)?;
     if events[..2] != host[..2] || warm[..2] != host[..2] {
-        return Err((n_warm, "a kernel's three rows name different kernels".into()));
+        return Err(ParseFailure::at(
+            n_warm,
+            "a kernel's three rows name different kernels",
+        ));
     }
     Ok(KernelRows {
         kernel: host[0].to_string(),

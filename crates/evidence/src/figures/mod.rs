@@ -51,8 +51,11 @@ pub enum FiguresError {
 }
 
 impl FiguresError {
-    fn markers((line, why): (usize, String)) -> Self {
-        FiguresError::Markers { line, why }
+    fn markers(f: lesson_spec::ParseFailure) -> Self {
+        FiguresError::Markers {
+            line: f.line,
+            why: f.message,
+        }
     }
 }
 
@@ -295,18 +298,20 @@ mod tests {
 
     #[test]
     fn malformed_markers_name_their_line() {
-        assert_eq!(blocks("x\nx <!-- figure a: {1} -->1\n").unwrap_err().0, 2);
+        assert_eq!(blocks("x\nx <!-- figure a: {1} -->1\n").unwrap_err().line, 2);
         assert_eq!(
-            blocks("<!-- figure a b: {1} --><!-- /figure -->").unwrap_err().0,
+            blocks("<!-- figure a b: {1} --><!-- /figure -->")
+                .unwrap_err()
+                .line,
             1
         );
         assert!(blocks("x <!-- figure a: {1} -->1 <!-- figure b: {2} -->2<!-- /figure -->").is_err());
         let begins = blocks("x\n  <!-- figure a: {1} -->1<!-- /figure -->").unwrap_err();
-        assert_eq!(begins.0, 2);
-        assert!(begins.1.contains("begins a line"), "{}", begins.1);
+        assert_eq!(begins.line, 2);
+        assert!(begins.message.contains("begins a line"), "{}", begins.message);
         assert!(blocks("x <!-- figure a: {2 -- 1} -->3<!-- /figure -->")
             .unwrap_err()
-            .1
+            .message
             .contains("`--`"));
         let ev = Evidence::new(Path::new("/nonexistent"));
         let found = regenerate(&ev, "\nx <!-- figure bad: {nosuch(1)} -->x<!-- /figure -->").unwrap();
