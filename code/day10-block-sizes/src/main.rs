@@ -253,9 +253,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constants_are_blocks_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
+    fn constants_are_blocks_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
         let timer = KernelTimer::default();
-        lesson_cli::constants_match!(ffi::lesson_constants(), {
+        lesson_testkit::constants_match!(ffi::lesson_constants(), {
             elems: ELEMS,
             warmup_runs: timer.warmups(),
             timed_runs: timer.runs(),

@@ -298,9 +298,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constants_are_row4_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
+    fn constants_are_row4_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
         let timer = KernelTimer::default();
-        lesson_cli::constants_match!(ffi::lesson_constants(), {
+        lesson_testkit::constants_match!(ffi::lesson_constants(), {
             elems: ELEMS,
             threads_per_block: THREADS_PER_BLOCK,
             warmup_runs: timer.warmups(),

@@ -339,9 +339,9 @@ mod tests {
     }
 
     #[test]
-    fn constants_are_pinned_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
+    fn constants_are_pinned_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
         let timer = KernelTimer::default();
-        lesson_cli::constants_match!(ffi::lesson_constants(), {
+        lesson_testkit::constants_match!(ffi::lesson_constants(), {
             sweep_mib[num_sweep]: SWEEP_MIB,
             max_sweep_bytes: MAX_SWEEP_BYTES,
             probe_bytes: PROBE_BYTES,

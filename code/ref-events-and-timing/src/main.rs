@@ -560,8 +560,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constants_are_events_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
-        lesson_cli::constants_match!(ffi::lesson_constants(), {
+    fn constants_are_events_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
+        lesson_testkit::constants_match!(ffi::lesson_constants(), {
             part1_kernel_ms[num_part1]: PART1_KERNEL_MS,
             part1_reps: PART1_REPS,
             part2_kernel_ms: PART2_KERNEL_MS,

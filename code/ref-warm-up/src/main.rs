@@ -442,8 +442,8 @@ mod tests {
     }
 
     #[test]
-    fn constants_are_warmup_cus_own() -> Result<(), lesson_cli::constants::ConstantsMismatch> {
-        lesson_cli::constants_match!(ffi::lesson_constants(), {
+    fn constants_are_warmup_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
+        lesson_testkit::constants_match!(ffi::lesson_constants(), {
             elems: ELEMS,
             block_sizes[num_block_sizes]: BLOCK_SIZES,
             calls: CALLS,

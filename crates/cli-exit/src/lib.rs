@@ -18,12 +18,10 @@
 //!   parser's own message, the value quoted, never clap's echo of it as
 //!   typed, which a line break in it would break.
 //!
-//! - [`testing`]: what tests hold a binary to when its stdout is full.
-//!
-//! Not for: parsing command lines (clap does) or CUDA's error shapes
-//! (`cuda-check` makes them; a lesson prints them through `lesson-cli`).
+//! Not for: parsing command lines (clap does), CUDA's error shapes
+//! (`cuda-check` makes them; a lesson prints them through `lesson-cli`), or
+//! testing that a binary ends so (`lesson-testkit`'s `full_disk` and `cli`).
 
-pub mod testing;
 mod value;
 pub use value::OwnMessage;
 

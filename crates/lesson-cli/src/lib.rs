@@ -11,21 +11,16 @@
 //!   page's claims checked on the report just printed.
 //! - [`error_line`] and [`CheckFailed`]: that one line, in the course's
 //!   shapes where the course has one.
-//! - [`testing`]: what each lesson's tests hold its binary to, declared in
-//!   `tests/cli.rs` by [`cli_tests!`] and in `tests/on_gpu.rs` by
-//!   [`gpu_tests!`].
-//! - [`constants`]: the test that holds a twin's constants to its `.cu`'s,
-//!   declared by [`constants_match!`].
 //!
 //! Not for: a lesson's own flags (they belong to its `Args` struct), making
-//! CUDA errors (`cuda-check` makes them; this crate only prints them), or
-//! the closed-pipe rule itself (`cli-exit` has it; [`run`] applies it).
+//! CUDA errors (`cuda-check` makes them; this crate only prints them), the
+//! closed-pipe rule itself (`cli-exit` has it; [`run`] applies it), or
+//! testing a lesson's binary against these promises (`lesson-testkit`'s
+//! `cli_tests!`, a dev-dependency).
 
 mod claims;
-pub mod constants;
 mod device;
 mod error_line;
-pub mod testing;
 
 use std::process::ExitCode;
 

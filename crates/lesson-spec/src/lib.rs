@@ -11,30 +11,22 @@
 //! [`Entry`] makes from any [`LessonReport`], so they hold one list of lessons
 //! and no lesson's name or numbers.
 //!
-//! A parser's failure names its line ([`ParseFailure`]).
-//!
-//! What every report package would otherwise write alike is declared:
-//! [`lesson_items!`] in its `LessonReport` impl, and [`conformance_tests!`]
-//! in its tests (the recipe against the documented nvcc line, the expected
-//! failures, the renderer against the `.cu`'s printf formats, the twin's
-//! rows and parts against the `.cu`'s, the claims' figures against parsed
-//! reports', the page's run against the parser, a transcript pair from
-//! `evidence/`, every explanation paragraph of the README against the
-//! lesson's cause checks, [`why`]).
+//! What every report package would otherwise write alike in its impl is
+//! declared by [`lesson_items!`]. A parser's failure names its line
+//! ([`ParseFailure`]).
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
-//! or reading transcript headers (that is `evidence`'s).
+//! reading transcript headers (that is `evidence`'s), or holding a lesson
+//! to this contract in its tests (`lesson-testkit`'s `conformance_tests!`,
+//! a dev-dependency).
 
 pub mod chart;
 pub mod claims;
-pub mod conformance;
-pub mod cu_formats;
 pub mod figure_blocks;
 pub mod lines;
 pub mod nvcc_line;
 pub mod on_this_gpu;
 pub mod recipe;
-pub mod twin_order;
 pub mod why;
 
 use std::any::Any;

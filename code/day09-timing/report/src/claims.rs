@@ -247,7 +247,7 @@ mod tests {
 
     /// The lesson page's own run.
     fn page() -> Report {
-        lesson_spec::conformance::assert_the_page_run_parses().unwrap()
+        lesson_testkit::conformance::assert_the_page_run_parses().unwrap()
     }
 
     #[test]

@@ -343,7 +343,7 @@ mod tests {
     }
 
     // Two runs recorded on the H200 by ci/gpu-session.sh.
-    lesson_spec::conformance_tests! {
+    lesson_testkit::conformance_tests! {
         report: Report,
         cu: "timing.cu",
         printed: [t4().render()],

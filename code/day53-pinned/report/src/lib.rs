@@ -106,7 +106,8 @@ impl LessonReport for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lesson_spec::{conformance, ReferenceOutput};
+    use lesson_spec::ReferenceOutput;
+    use lesson_testkit::conformance;
 
     use lesson_spec::numbered_output as body;
 
@@ -160,7 +161,7 @@ mod tests {
     }
 
     // Two runs recorded on the H200 by ci/gpu-session.sh.
-    lesson_spec::conformance_tests! {
+    lesson_testkit::conformance_tests! {
         report: Report,
         cu: "pinned.cu",
         printed: [rendered()],

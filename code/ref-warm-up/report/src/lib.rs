@@ -108,7 +108,8 @@ impl LessonReport for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lesson_spec::{conformance, numbered_output as body, Outcome, ParseFailure, Run};
+    use lesson_spec::{numbered_output as body, Outcome, ParseFailure, Run};
+    use lesson_testkit::conformance;
 
     fn known() -> Report {
         let kernel = |kernel: &str, threads, host: [f64; 4], events: [f64; 4], warm| KernelRows {
@@ -217,7 +218,7 @@ mod tests {
     const CXX: &str = "2026-11-30T051656Z-h200-cxx.txt";
 
     // Two runs recorded on the H200 by ci/gpu-session.sh.
-    lesson_spec::conformance_tests! {
+    lesson_testkit::conformance_tests! {
         report: Report,
         cu: "warmup.cu",
         printed: [known().render()],

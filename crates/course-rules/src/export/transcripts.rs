@@ -2,7 +2,7 @@
 //! export: a report package's tests read the lesson's C++/Rust pair from
 //! `evidence/<lesson>/` and its README quotes a run from there, so an
 //! exported lesson holds those files under its own `evidence/<lesson>/`
-//! (where lesson-spec's `evidence_dir` looks in an export) and its tests
+//! (where lesson-testkit's `evidence_dir` looks in an export) and its tests
 //! check what the repository's do.
 
 use std::collections::BTreeSet;

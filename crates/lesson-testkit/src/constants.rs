@@ -11,7 +11,7 @@
 //!
 //! Not for: reading a constant at run time (a lesson's `ffi.rs` has a small
 //! accessor for the one it needs), or any other conformance check
-//! (`lesson-spec` has those).
+//! ([`crate::conformance`] has those).
 
 use std::fmt;
 
@@ -199,7 +199,7 @@ where
 /// const RUNS: u32 = 20;
 /// const SIZES: [u32; 2] = [32, 64];
 ///
-/// let checked = lesson_cli::constants_match!(lesson_constants(), {
+/// let checked = lesson_testkit::constants_match!(lesson_constants(), {
 ///     elems: ELEMS,
 ///     runs: RUNS,
 ///     sizes[num_sizes]: SIZES,

@@ -11,9 +11,9 @@
 //! Not for: a lesson's own numbers (its round-trip and fixture tests).
 
 use crate::cu_formats::lines_not_in;
-use crate::lines::numbered_output;
-use crate::nvcc_line::documented_nvcc_line;
-use crate::{figure_matches, twin_order, ExpectedFailures, LessonReport};
+use crate::twin_order;
+use lesson_spec::nvcc_line::documented_nvcc_line;
+use lesson_spec::{figure_matches, numbered_output, ExpectedFailures, LessonReport};
 
 use std::path::{Path, PathBuf};
 
@@ -34,12 +34,13 @@ pub fn assert_recipe_is_the_documented_nvcc_line<R: LessonReport>(readme: &str, 
 /// Every explanation paragraph of the lesson's README names one of its
 /// cause checks, every check it names is one, each check is named, and
 /// every check's id starts with the lesson's prefix and is unique
-/// ([`crate::why::unnamed_causes`]).
+/// ([`crate::why_named::unnamed_causes`]).
 pub fn assert_every_cause_is_named<R: LessonReport>(readme: &str) {
     let ids: Vec<&str> = R::whys().iter().map(|w| w.id).collect();
-    let mut problems = crate::why::unnamed_causes(&format!("code/{}/README.md", R::LESSON), readme, &ids);
+    let mut problems =
+        crate::why_named::unnamed_causes(&format!("code/{}/README.md", R::LESSON), readme, &ids);
     for (i, id) in ids.iter().enumerate() {
-        if !crate::why::is_why_id(id) {
+        if !crate::why_named::is_why_id(id) {
             problems.push(format!("`{id}` is not shaped `<prefix>-why-<name>`"));
         }
         if ids[..i].contains(id) {
@@ -83,7 +84,7 @@ pub fn assert_same_fields<R: LessonReport>(cxx: &str, rust: &str) -> (R, R) {
     (cxx, rust)
 }
 
-/// Every figure the lesson's claims name ([`crate::Claim::figures`]) is one
+/// Every figure the lesson's claims name ([`lesson_spec::Claim::figures`]) is one
 /// that `reports`, parsed reports of the lesson, give: each label, or
 /// prefix pattern, matches a label of some report's
 /// [`LessonReport::figures`]. A misspelt label, or one renamed in
@@ -156,7 +157,7 @@ pub fn assert_prints_only_the_cus_formats<R: LessonReport, S: AsRef<str>>(
 
 /// The twin's `lesson` takes the `.cu`'s "Row N" and "Part N" blocks in the
 /// `.cu`'s order, and defines the functions named after them in that order
-/// too (see [`crate::twin_order`]).
+/// too (this crate's `twin_order` module says what counts as a label).
 pub fn assert_twin_follows_the_cu<R: LessonReport>(cu: &str, main_rs: &str) {
     // Without either body there is nothing to compare, and the check would pass unseen.
     let starts = |text: &str, opening: &str| text.lines().any(|l| l.starts_with(opening));
@@ -228,7 +229,7 @@ pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: 
 /// A report package's conformance tests, declared once in its test module:
 ///
 /// ```ignore
-/// lesson_spec::conformance_tests! {
+/// lesson_testkit::conformance_tests! {
 ///     report: Report,
 ///     cu: "timing.cu",
 ///     printed: [t4().render()],
@@ -338,7 +339,7 @@ macro_rules! conformance_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Chart, Claim, Lines, NoReference, Outcome, ParseFailure, Recipe};
+    use lesson_spec::{Chart, Claim, Lines, NoReference, Outcome, ParseFailure, Recipe};
 
     /// A lesson of one figure whose claim names it and a misspelling of it.
     #[derive(Debug, serde::Serialize)]
@@ -358,7 +359,7 @@ mod tests {
                 check: |_, _| Outcome::Holds,
             }]
         }
-        fn whys() -> &'static [crate::Why] {
+        fn whys() -> &'static [lesson_spec::Why] {
             &[]
         }
         fn expected_failures() -> &'static str {
