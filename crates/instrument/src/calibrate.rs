@@ -137,7 +137,7 @@ pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, CudaError> {
     let owned = check!(BlockingStream::create(ctx))?;
     let stream = owned.stream();
     check!(ctx.bind_to_thread())?;
-    let empty = LoadedKernel::from_ptx(EMPTY_PTX, c"calibrate_empty")?;
+    let empty = LoadedKernel::from_ptx(ctx, EMPTY_PTX, c"calibrate_empty")?;
     // SAFETY: the kernel takes no parameters.
     let mut launch = |s: &CudaStream| unsafe { empty.launch(1, 32, &mut [], s) };
     let events = EventPair::new(ctx)?;
