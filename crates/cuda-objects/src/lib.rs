@@ -16,7 +16,7 @@
 //!
 //! This is the one safe layer, as cudarc's `safe` is over its `result`: code
 //! outside this crate and `cuda-check` makes no raw driver call (CUPTI's few
-//! aside, in the instrument's `trace`).
+//! aside, in the instrument's `trace` and `libcupti`).
 //! A kernel launcher's safe wrapper takes [`DeviceMemory`], which only a
 //! [`DeviceBuffer`] and a [`MappedView`] implement, never a raw address.
 //! Every owner holds its context and drops as cudarc's do: the context made
