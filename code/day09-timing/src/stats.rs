@@ -11,13 +11,13 @@ use std::sync::Arc;
 use cuda_check::{check, CudaError};
 use cuda_objects::{DeviceBuffer, DeviceFacts};
 use cudarc::driver::{CudaContext, CudaStream};
-use instrument::calibrate::device_memory_peak_gb_s;
+use instrument::calibrate::{copy_ceiling_gb_s, device_memory_peak_gb_s};
 use instrument::json_out::{JsonOut, JsonOutError};
-use instrument::measure::{
-    copy_ceiling_gb_s, has_programmatic_launch, recommend, FirstLaunch, Instrument, Launch, Measurement, Mode,
-};
+use instrument::measure::{FirstLaunch, Instrument, Measurement};
+use instrument::recommend::recommend;
 use instrument::reject::MemoryFloor;
-use instrument::report::{table, DeviceInfo, Report, Traffic};
+use instrument::report::{table, DeviceInfo, Report};
+use instrument::{has_programmatic_launch, Launch, Mode, Traffic};
 
 use crate::ffi;
 
@@ -27,13 +27,26 @@ pub struct CourseNumbers {
     pub mean_of_10_ms: f32,
 }
 
-/// Why the instrument's view could not be made: a CUDA call, or the JSON file.
+/// Why the instrument's view could not be made: a CUDA call, the
+/// instrument's own refusal, or the JSON file.
 #[derive(Debug, thiserror::Error)]
 pub enum StatsError {
     #[error(transparent)]
     Cuda(#[from] CudaError),
     #[error(transparent)]
+    Instrument(instrument::Error),
+    #[error(transparent)]
     Json(#[from] JsonOutError),
+}
+
+impl From<instrument::Error> for StatsError {
+    /// A CUDA call the instrument made keeps its own type, as the lesson's do.
+    fn from(e: instrument::Error) -> StatsError {
+        match e {
+            instrument::Error::Cuda(cuda) => StatsError::Cuda(cuda),
+            other => StatsError::Instrument(other),
+        }
+    }
 }
 
 /// Measures; prints the table when `print_table`; writes every sample as JSON
@@ -159,7 +172,7 @@ fn measure_modes(
     instrument: &Instrument,
     programmatic: bool,
     launch: &mut impl Launch,
-) -> Result<Vec<Measurement>, CudaError> {
+) -> Result<Vec<Measurement>, instrument::Error> {
     let mut modes = vec![Mode::Hot, Mode::ColdCache, Mode::Graph];
     if programmatic {
         modes.extend([Mode::GraphPdl, Mode::Isolated]);

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{result, sys, CudaContext, CudaStream, DeviceRepr, DriverError};
 
+use crate::owner::{invalid_value, release};
 use crate::DeviceMemory;
 
 /// `len` elements of `T` in device memory from `cuMemAlloc`, freed on drop.
@@ -23,7 +24,7 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         ctx.bind_to_thread()?;
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
-            .ok_or_else(super::invalid_value)?;
+            .ok_or_else(invalid_value)?;
         // SAFETY: a plain allocation; the contents are never read as T before
         // a copy or a kernel writes them.
         let ptr = unsafe { result::malloc_sync(bytes) }?;
@@ -63,7 +64,7 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
     /// default stream, staged through a bounce buffer when `src` is pageable.
     pub fn copy_from_host(&mut self, src: &[T]) -> Result<(), DriverError> {
         if src.len() > self.len {
-            return Err(super::invalid_value());
+            return Err(invalid_value());
         }
         self.ctx.bind_to_thread()?;
         // SAFETY: the destination holds at least src.len() elements.
@@ -74,7 +75,7 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
     /// cudaMemcpyDeviceToHost)`.
     pub fn copy_to_host(&self, dst: &mut [T]) -> Result<(), DriverError> {
         if dst.len() > self.len {
-            return Err(super::invalid_value());
+            return Err(invalid_value());
         }
         self.ctx.bind_to_thread()?;
         // SAFETY: the source holds at least dst.len() elements.
@@ -100,7 +101,7 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         stream: &CudaStream,
     ) -> Result<(), DriverError> {
         if src.len > self.len {
-            return Err(super::invalid_value());
+            return Err(invalid_value());
         }
         let bytes = src.len * std::mem::size_of::<T>();
         // SAFETY: both buffers hold at least `bytes` bytes, and free waits for the copy.
@@ -119,7 +120,7 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         stream: sys::CUstream,
     ) -> Result<(), DriverError> {
         if src.len() > self.len {
-            return Err(super::invalid_value());
+            return Err(invalid_value());
         }
         self.ctx.bind_to_thread()?;
         result::memcpy_htod_async(self.ptr, src, stream)
@@ -142,8 +143,7 @@ impl<T> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
         // A failed free at exit has no one to report to; the context records
         // it, as cudarc does for its own objects.
-        self.ctx.record_err(self.ctx.bind_to_thread());
         // SAFETY: ptr came from cuMemAlloc and is freed exactly once.
-        self.ctx.record_err(unsafe { result::free_sync(self.ptr) });
+        release(&*self.ctx, |keep| keep(unsafe { result::free_sync(self.ptr) }));
     }
 }

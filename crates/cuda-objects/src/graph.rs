@@ -1,17 +1,23 @@
 //! A CUDA graph captured from a stream, shaped as cudarc's `safe/graph.rs`:
-//! one owner of the graph and its executable, destroyed on drop. Unlike
+//! one owner of the graph and its executable, which holds their context and
+//! destroys both on drop with that context current, any failure recorded on
+//! it (module `owner`). Unlike
 //! cudarc's `end_capture`, capture here stops short of instantiating, so
 //! the captured edges can be rewired first (programmatic dependent launch).
 //!
 //! Not for: deciding what to capture or how to time its replays (the
 //! instrument's `replay` and `modes`).
 
+use std::sync::Arc;
+
 use cuda_check::{check, CudaError};
 use cudarc::driver::sys::{
     self, CUgraph, CUgraphDependencyType, CUgraphEdgeData, CUgraphExec, CUgraphNode, CUgraphNodeType,
     CUstreamCaptureMode,
 };
-use cudarc::driver::CudaStream;
+use cudarc::driver::{CudaContext, CudaStream};
+
+use crate::owner::release;
 
 /// A node of a [`Graph`], as an identity only: edges can be compared and
 /// followed, never handed back to the driver.
@@ -29,6 +35,8 @@ pub struct Edge {
 pub struct Graph {
     graph: CUgraph,
     exec: CUgraphExec,
+    /// The context of the stream it was captured on, which made both.
+    ctx: Arc<CudaContext>,
 }
 
 /// An edge as the driver lists it.
@@ -61,6 +69,7 @@ impl Graph {
         let owned = Graph {
             graph,
             exec: std::ptr::null_mut(),
+            ctx: stream.context().clone(),
         };
         captured?;
         ended?;
@@ -223,14 +232,18 @@ fn is_kernel(node: CUgraphNode) -> Result<bool, CudaError> {
 
 impl Drop for Graph {
     fn drop(&mut self) {
-        // Failures here have no one to report to; the handles are gone either way.
-        if !self.exec.is_null() {
-            // SAFETY: instantiated once, destroyed once.
-            let _ = unsafe { sys::cuGraphExecDestroy(self.exec) };
-        }
-        if !self.graph.is_null() {
-            // SAFETY: made by the capture, destroyed once.
-            let _ = unsafe { sys::cuGraphDestroy(self.graph) };
-        }
+        let (exec, graph) = (self.exec, self.graph);
+        // The executable first, as cudarc's CudaGraph does: it was made from
+        // the graph.
+        release(&*self.ctx, |keep| {
+            if !exec.is_null() {
+                // SAFETY: instantiated once, destroyed once.
+                keep(unsafe { sys::cuGraphExecDestroy(exec) }.result());
+            }
+            if !graph.is_null() {
+                // SAFETY: made by the capture, destroyed once.
+                keep(unsafe { sys::cuGraphDestroy(graph) }.result());
+            }
+        });
     }
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{result, sys, CudaContext, DeviceRepr, DriverError, ValidAsZeroBits};
 
+use crate::owner::{invalid_value, release};
 use crate::DeviceMemory;
 
 /// Whether the pages are also mapped into the device's address space.
@@ -31,7 +32,7 @@ impl<T: DeviceRepr + ValidAsZeroBits> PinnedHost<T> {
         ctx.bind_to_thread()?;
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
-            .ok_or_else(super::invalid_value)?;
+            .ok_or_else(invalid_value)?;
         let flags = match mapping {
             Mapping::Unmapped => 0,
             Mapping::Mapped => sys::CU_MEMHOSTALLOC_DEVICEMAP,
@@ -54,7 +55,7 @@ impl<T: DeviceRepr + ValidAsZeroBits> PinnedHost<T> {
     /// written from the host while a launcher holds it.
     pub fn device_view(&self) -> Result<MappedView<'_, T>, DriverError> {
         if self.mapping != Mapping::Mapped {
-            return Err(super::invalid_value());
+            return Err(invalid_value());
         }
         let mut address: sys::CUdeviceptr = 0;
         // SAFETY: ptr is a live mapped allocation from cuMemHostAlloc.
@@ -99,8 +100,9 @@ impl<T> DerefMut for PinnedHost<T> {
 
 impl<T> Drop for PinnedHost<T> {
     fn drop(&mut self) {
-        self.ctx.record_err(self.ctx.bind_to_thread());
         // SAFETY: ptr came from cuMemHostAlloc and is freed exactly once.
-        self.ctx.record_err(unsafe { result::free_host(self.ptr.cast()) });
+        release(&*self.ctx, |keep| {
+            keep(unsafe { result::free_host(self.ptr.cast()) })
+        });
     }
 }

@@ -16,9 +16,12 @@
 //!
 //! This is the one safe layer, as cudarc's `safe` is over its `result`: code
 //! outside this crate and `cuda-check` makes no raw driver call (CUPTI's few
-//! aside, in the instrument's `trace`).
+//! aside, in the instrument's `trace` and `libcupti`).
 //! A kernel launcher's safe wrapper takes [`DeviceMemory`], which only a
 //! [`DeviceBuffer`] and a [`MappedView`] implement, never a raw address.
+//! Every owner holds its context and drops as cudarc's do: the context made
+//! current, the destroy call's failure recorded on it, where
+//! `CudaContext::check_err` finds it (module `owner`).
 //!
 //! cudarc's own helpers differ in ways a timing lesson cannot ignore: its
 //! stream allocations come from a stream-ordered pool (`cuMemAllocAsync`), its
@@ -36,6 +39,7 @@ mod graph;
 mod host;
 mod info;
 mod module;
+mod owner;
 mod stream;
 
 pub use device::DeviceBuffer;
@@ -46,13 +50,3 @@ pub use host::{MappedView, Mapping, PinnedHost};
 pub use info::{free_memory, DeviceFacts, DriverVersion};
 pub use module::LoadedKernel;
 pub use stream::{runtime_stream, BlockingStream};
-
-use cudarc::driver::DriverError;
-
-/// A copy asked to move more elements than one side holds, or a device address
-/// asked of unmapped memory. Reported as a
-/// driver `CUDA_ERROR_INVALID_VALUE`, which is what `cuMemcpy` itself would
-/// say, so every failure goes through the same check.
-fn invalid_value() -> DriverError {
-    DriverError(cudarc::driver::sys::cudaError_enum::CUDA_ERROR_INVALID_VALUE)
-}

@@ -1,59 +1,67 @@
 //! A kernel loaded at run time from PTX text or a cubin, with the module it
-//! lives in: one owner, unloaded on drop.
+//! lives in: one owner, which holds the module's context and unloads it on
+//! drop with that context current, any failure recorded on it (module
+//! `owner`), as cudarc's `CudaModule` does.
 //!
 //! Not for: the lessons' kernels, which are linked in from their `.cu` and
 //! launched through each lesson's FFI.
 
 use std::ffi::{c_void, CStr};
+use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
 use cudarc::driver::sys::{self, CUfunction, CUmodule};
-use cudarc::driver::{result, CudaStream};
+use cudarc::driver::{result, CudaContext, CudaStream};
 
-/// One function of a module loaded into the current context; the module
-/// lives as long as it.
+use crate::owner::{release, KeepsErrors};
+
+/// One function of a module loaded into a context; the module lives as long
+/// as it.
 pub struct LoadedKernel {
     module: CUmodule,
     function: CUfunction,
+    ctx: Arc<CudaContext>,
 }
 
 impl LoadedKernel {
-    /// Loads NUL-terminated PTX text, which the driver compiles for the GPU
-    /// it runs on, and finds `name` in it.
-    pub fn from_ptx(ptx: &CStr, name: &CStr) -> Result<LoadedKernel, CudaError> {
+    /// Loads NUL-terminated PTX text into `ctx`, which the driver compiles
+    /// for the GPU it runs on, and finds `name` in it.
+    pub fn from_ptx(ctx: &Arc<CudaContext>, ptx: &CStr, name: &CStr) -> Result<LoadedKernel, CudaError> {
+        // A module is loaded into the current context.
+        check!(ctx.bind_to_thread())?;
         // SAFETY: NUL-terminated PTX text, read by the call only.
         let module = check!(unsafe { result::module::load_data(ptx.as_ptr() as *const c_void) })?;
-        Self::find(module, name)
+        Self::find(ctx, module, name)
     }
 
-    /// Loads a cubin (an ELF image for one architecture) and finds `name`
-    /// in it. Refused when `cubin` is not an ELF image, which the driver
-    /// would read past the end of.
-    pub fn from_cubin(cubin: &[u8], name: &CStr) -> Result<LoadedKernel, CudaError> {
-        if !cubin.starts_with(b"\x7fELF") {
-            return Err(CudaError::refused(
-                file!(),
-                line!(),
-                "LoadedKernel::from_cubin",
-                "the image is not a cubin (no ELF header)",
-            ));
-        }
+    /// Loads a cubin (an ELF image for one architecture) into `ctx` and
+    /// finds `name` in it. Refused when `cubin` is not an ELF image, which
+    /// the driver would read past the end of.
+    pub fn from_cubin(ctx: &Arc<CudaContext>, cubin: &[u8], name: &CStr) -> Result<LoadedKernel, CudaError> {
+        check_is_cubin(cubin)?;
+        check!(ctx.bind_to_thread())?;
         // SAFETY: an ELF image, whose header gives the driver its length.
         let module = check!(unsafe { result::module::load_data(cubin.as_ptr() as *const c_void) })?;
-        Self::find(module, name)
+        Self::find(ctx, module, name)
     }
 
-    fn find(module: CUmodule, name: &CStr) -> Result<LoadedKernel, CudaError> {
+    fn find(ctx: &Arc<CudaContext>, module: CUmodule, name: &CStr) -> Result<LoadedKernel, CudaError> {
         let mut function: CUfunction = std::ptr::null_mut();
         // SAFETY: a loaded module and a NUL-terminated name; writes one handle.
         let found =
             check!(unsafe { sys::cuModuleGetFunction(&mut function, module, name.as_ptr()) }.result());
         if let Err(e) = found {
-            // SAFETY: loaded by the caller, unloaded once.
-            let _ = unsafe { result::module::unload(module) };
+            // The lookup's error is the one to return; an unload that fails
+            // too is kept on the context, as Drop keeps it.
+            // SAFETY: loaded by the caller into ctx, still current; unloaded once.
+            ctx.keep(unsafe { result::module::unload(module) });
             return Err(e);
         }
-        Ok(LoadedKernel { module, function })
+        Ok(LoadedKernel {
+            module,
+            function,
+            ctx: ctx.clone(),
+        })
     }
 
     /// Queues one launch of a one-dimensional grid on `stream`.
@@ -82,24 +90,39 @@ impl LoadedKernel {
     }
 }
 
+/// Refuses an image that is not a cubin before the driver reads it: the
+/// driver takes an ELF image's length from its header.
+fn check_is_cubin(image: &[u8]) -> Result<(), CudaError> {
+    if image.starts_with(b"\x7fELF") {
+        return Ok(());
+    }
+    Err(CudaError::refused(
+        file!(),
+        line!(),
+        "LoadedKernel::from_cubin",
+        "the image is not a cubin (no ELF header)",
+    ))
+}
+
 impl Drop for LoadedKernel {
     fn drop(&mut self) {
-        // SAFETY: loaded once, unloaded once; a failure has no one to report to.
-        let _ = unsafe { result::module::unload(self.module) };
+        let module = self.module;
+        // SAFETY: loaded once, unloaded once (cuModuleUnload acts on the
+        // current context, which release makes the module's own).
+        release(&*self.ctx, |keep| keep(unsafe { result::module::unload(module) }));
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::LoadedKernel;
+    use super::check_is_cubin;
 
     #[test]
     fn an_image_that_is_not_a_cubin_is_refused_before_the_driver_reads_it() {
-        // Refused before any driver call, so no GPU is needed.
-        let err = LoadedKernel::from_cubin(b"// PTX, not ELF", c"k")
-            .err()
-            .expect("refused");
+        // from_cubin's first step, before any driver call, so no GPU is needed.
+        let err = check_is_cubin(b"// PTX, not ELF").expect_err("refused");
         assert_eq!(err.call, "LoadedKernel::from_cubin");
         assert!(err.message.contains("no ELF header"), "{err}");
+        assert_eq!(check_is_cubin(b"\x7fELF\x02\x01"), Ok(()));
     }
 }

@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{result, CudaContext, CudaStream, DriverError};
 
+use crate::owner::release;
+
 /// A blocking stream: it synchronises with the legacy default stream, as a
 /// stream from `cudaStreamCreate` does. cudarc's `new_stream` makes
 /// non-blocking ones, which would change what a lesson measures.
@@ -29,10 +31,11 @@ impl BlockingStream {
 
 impl Drop for BlockingStream {
     fn drop(&mut self) {
-        let ctx = self.stream.context();
-        ctx.record_err(ctx.bind_to_thread());
+        let raw = self.stream.cu_stream();
         // SAFETY: the stream was created in `create` and is destroyed once.
-        ctx.record_err(unsafe { result::stream::destroy(self.stream.cu_stream()) });
+        release(&**self.stream.context(), |keep| {
+            keep(unsafe { result::stream::destroy(raw) })
+        });
     }
 }
 

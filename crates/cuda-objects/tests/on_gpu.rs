@@ -105,7 +105,7 @@ fn captured_empty_launches(
     cuda_objects::Graph,
 ) {
     let stream = ctx.new_stream().unwrap();
-    let kernel = cuda_objects::LoadedKernel::from_ptx(EMPTY_PTX, c"empty").unwrap();
+    let kernel = cuda_objects::LoadedKernel::from_ptx(ctx, EMPTY_PTX, c"empty").unwrap();
     // SAFETY: the kernel takes no parameters.
     let launch = |s: &cudarc::driver::CudaStream| unsafe { kernel.launch(1, 32, &mut [], s) };
     let graph = cuda_objects::Graph::capture(&stream, |s| (0..launches).try_for_each(|_| launch(s)))
@@ -130,6 +130,27 @@ fn a_graph_captures_replays_and_refuses_out_of_order_use() {
     let pair = cuda_objects::EventPair::new(&ctx).unwrap();
     let ms = pair.time(&stream, || graph.launch(&stream)).unwrap();
     assert!(ms > 0.0, "{ms} ms");
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn a_graph_and_a_kernel_drop_in_their_own_context_and_leave_no_error_on_it() {
+    let ctx = ctx();
+    let (stream, kernel, mut graph) = captured_empty_launches(&ctx, 2);
+    graph.instantiate().unwrap();
+    graph.launch(&stream).unwrap();
+    stream.synchronize().unwrap();
+    assert_eq!(ctx.check_err(), Ok(()), "nothing recorded before the drops");
+    // No context current on this thread: each Drop must make its own
+    // current (cuModuleUnload unloads from the current context, and fails
+    // without one), and would record the failure on the context if it did not.
+    // SAFETY: unbinds only; every handle above stays valid.
+    unsafe { cudarc::driver::result::ctx::set_current(std::ptr::null_mut()) }.unwrap();
+    drop(graph);
+    drop(kernel);
+    assert_eq!(ctx.check_err(), Ok(()), "no destroy call failed");
+    // And the context is usable after them.
+    ctx.synchronize().unwrap();
 }
 
 #[test]

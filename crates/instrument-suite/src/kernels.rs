@@ -15,7 +15,7 @@ use clap::ValueEnum;
 use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::{CudaContext, CudaStream};
-use instrument::report::Traffic;
+use instrument::Traffic;
 
 /// Day 9's full n (the ELEMS of the Day 9 lesson).
 pub const DAY09_ELEMS: usize = 16 * 1024 * 1024 + 611;

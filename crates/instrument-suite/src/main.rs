@@ -21,7 +21,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use cudarc::driver::CudaContext;
 use instrument::compare::DEFAULT_BAND;
 use instrument::json_out::JsonOut;
-use instrument::measure::Mode;
+use instrument::Mode;
 use lesson_cli::DeviceArg;
 
 use kernels::Kernel;

@@ -10,10 +10,12 @@ use cuda_check::{check, CudaError};
 use cuda_objects::{free_memory, DeviceFacts};
 use cudarc::driver::CudaContext;
 use instrument::calibrate::{calibrate, Calibration};
-use instrument::measure::{has_programmatic_launch, recommend, Instrument, Measurement, Mode};
+use instrument::measure::{Instrument, Measurement};
+use instrument::recommend::recommend;
 use instrument::reject::{MemoryFloor, Rejection};
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
+use instrument::{has_programmatic_launch, Launch, Mode};
 
 use crate::kernels::{Kernel, Workload};
 use crate::suite_report::{KernelResult, SuiteReport};
@@ -66,7 +68,7 @@ pub fn measure_suite(
     kernels: &[Kernel],
     scale: f64,
     modes: &[Mode],
-) -> Result<SuiteReport, CudaError> {
+) -> Result<SuiteReport, instrument::Error> {
     // The driver's version first, before any graph is captured: it decides
     // whether the programmatic modes can run at all.
     let facts = DeviceFacts::query(ctx)?;
@@ -125,7 +127,7 @@ struct Suite<'a> {
 impl Suite<'_> {
     /// One kernel in `mode`, or the one [`recommend`] picks, its samples
     /// spread over [`buffer_sets`] allocations of its buffers and pooled.
-    fn measure(&self, kernel: Kernel, mode: Option<Mode>) -> Result<KernelResult, CudaError> {
+    fn measure(&self, kernel: Kernel, mode: Option<Mode>) -> Result<KernelResult, instrument::Error> {
         let sets = buffer_sets(self.ctx, kernel, self.scale)?;
         let mut workloads = (0..sets)
             .map(|_| Workload::new(self.ctx, kernel, self.scale))
@@ -161,13 +163,9 @@ impl Suite<'_> {
             };
             parts.push(part.measure(self.ctx, mode, &mut |s: &_| workload.launch(s))?);
         }
+        let samples = parts.iter().map(|p| p.samples.len()).sum();
         let Some(measurement) = Measurement::pooled(parts, SUITE_BUDGET) else {
-            return Err(CudaError::refused(
-                file!(),
-                line!(),
-                "Measurement::pooled",
-                "every sample was taken while the GPU was throttling",
-            ));
+            return Err(instrument::Error::AllThrottled { samples });
         };
         let mut result = KernelResult::new(
             kernel.name().to_string(),
@@ -195,7 +193,7 @@ fn budget_share(sets: usize) -> Budget {
 
 /// A hot median of five short samples after one warm-up launch: enough to
 /// tell a 10 us kernel from a 10 ms one, which is all [`recommend`] needs.
-fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl instrument::measure::Launch) -> Result<f64, CudaError> {
+fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<f64, instrument::Error> {
     let quick = Instrument {
         warmup: Warmup::Count(1),
         budget: Budget {

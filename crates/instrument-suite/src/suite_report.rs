@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use instrument::calibrate::{flags, Calibration, Flag};
 use instrument::compare::Median;
 use instrument::measure::Measurement;
-use instrument::report::{too_many_rejected, DeviceInfo, Traffic};
+use instrument::report::{too_many_rejected, DeviceInfo};
+use instrument::Traffic;
 
 /// Everything one suite run measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -197,10 +198,10 @@ fn footer(o: &mut String, kernels: &[KernelResult]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use instrument::measure::Mode;
     use instrument::reject::Rejection;
     use instrument::sampling::{Budget, Stop, Warmup};
     use instrument::stats::summarize;
+    use instrument::Mode;
 
     /// The JSON JsonOut writes of a report.
     fn to_json(report: &SuiteReport) -> String {
@@ -227,7 +228,7 @@ mod tests {
             budget: Budget::default(),
             samples: values
                 .iter()
-                .map(|&ms| instrument::measure::Sample {
+                .map(|&ms| instrument::samples::Sample {
                     ms,
                     clocks: None,
                     dropped: false,

@@ -6,21 +6,27 @@
 //! kernel's result against them: a median under ten timer ticks, or traffic
 //! faster than the memory ceiling, is not trusted silently.
 //!
+//! The copy ceiling ([`copy_ceiling_gb_s`]) is here, not beside the
+//! sampling, because it is one of these figures: a property of the process's
+//! device measured once, which the calibration and Day 9's report each read
+//! (as the memory ceiling where the device gives no peak), and no mode's
+//! sample.
+//!
 //! Not for: sampling a kernel ([`crate::measure`]).
 
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cuda_objects::{timing_event, BlockingStream, EventPair, LoadedKernel};
+use cuda_objects::{timing_event, BlockingStream, DeviceBuffer, EventPair, LoadedKernel};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaStream};
+use robust_stats::stats::summarize;
 use serde::{Deserialize, Serialize};
 
-use crate::measure::copy_ceiling_gb_s;
-use crate::modes::timed_ms;
+use crate::error::Error;
+use crate::modes::setup::timed_ms;
 use crate::reject::DOCUMENTED_EVENT_RESOLUTION_MS;
 use crate::replay::{CapturedGraph, Dependencies};
-use crate::stats::summarize;
 
 /// An empty kernel for the launch floors.
 const EMPTY_PTX: &std::ffi::CStr = c"
@@ -133,11 +139,11 @@ pub fn resolution(readings: &[f64]) -> Option<f64> {
 /// Measures the calibration on `ctx`'s device: a few hundred empty launches
 /// and replays and twenty 512 MiB copies, well under a second; and reads the
 /// memory's clock and bus width.
-pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, CudaError> {
+pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, Error> {
     let owned = check!(BlockingStream::create(ctx))?;
     let stream = owned.stream();
     check!(ctx.bind_to_thread())?;
-    let empty = LoadedKernel::from_ptx(EMPTY_PTX, c"calibrate_empty")?;
+    let empty = LoadedKernel::from_ptx(ctx, EMPTY_PTX, c"calibrate_empty")?;
     // SAFETY: the kernel takes no parameters.
     let mut launch = |s: &CudaStream| unsafe { empty.launch(1, 32, &mut [], s) };
     let events = EventPair::new(ctx)?;
@@ -156,6 +162,25 @@ pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, CudaError> {
         copy_ceiling_gb_s: copy_ceiling_gb_s(ctx, CEILING_BYTES)?,
         memory_peak_gb_s: device_memory_peak_gb_s(ctx)?,
     })
+}
+
+/// The device-to-device copy rate, counting bytes read plus bytes written:
+/// the memory ceiling a memory-bound kernel is held against, measured in the
+/// same process. Median of 20 copies of `bytes` after 3 warm-ups, in GB/s.
+pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, CudaError> {
+    let src = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+    let mut dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
+    let stream = ctx.default_stream();
+    let mut copy = || check!(dst.copy_from_device_async(&src, &stream));
+    for _ in 0..3 {
+        copy()?;
+    }
+    let events = EventPair::new(ctx)?;
+    let mut ms = Vec::with_capacity(20);
+    for _ in 0..20 {
+        ms.push(timed_ms(&events, &stream, &mut copy)?);
+    }
+    Ok(2.0 * bytes as f64 / (median(&ms) * 1e-3) / 1e9)
 }
 
 /// [`memory_peak_gb_s`] of `ctx`'s device, from its memory clock and bus

@@ -13,12 +13,12 @@
 //! tested without a GPU.
 //!
 //! Not for: whether the GPU has programmatic launch (compute capability,
-//! [`crate::measure::has_programmatic_launch`]) or whether libcupti is there
+//! [`crate::has_programmatic_launch`]) or whether libcupti is there
 //! ([`crate::cupti_available`]).
 
 use cuda_objects::DriverVersion;
 
-use crate::measure::Mode;
+use crate::mode::Mode;
 
 /// The oldest driver with programmatic graph edges: CUDA 12.3, the r545
 /// series, as `cuDriverGetVersion` numbers it.
@@ -76,17 +76,22 @@ pub fn unavailable(driver: DriverVersion) -> Option<String> {
     ))
 }
 
+/// A mode asked of a driver that cannot run it, said as one line: the mode,
+/// then which modes need what and which this driver runs ([`unavailable`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the {} mode cannot run on this driver: {}", .mode.name(), unavailable(*.driver).unwrap_or_default())]
+pub struct DriverTooOld {
+    pub mode: Mode,
+    pub driver: DriverVersion,
+}
+
 /// `Ok` where a driver that supports CUDA `driver` runs `mode`; otherwise
-/// the sentence to refuse it with.
-pub fn check(mode: Mode, driver: DriverVersion) -> Result<(), String> {
+/// why not.
+pub fn check(mode: Mode, driver: DriverVersion) -> Result<(), DriverTooOld> {
     if runs(mode, driver) {
         return Ok(());
     }
-    let why = unavailable(driver).unwrap_or_default();
-    Err(format!(
-        "the {} mode cannot run on this driver: {why}",
-        mode.name()
-    ))
+    Err(DriverTooOld { mode, driver })
 }
 
 #[cfg(test)]
@@ -128,7 +133,7 @@ mod tests {
     #[test]
     fn a_mode_the_driver_cannot_run_is_refused_with_that_line() {
         let old = DriverVersion(12020);
-        let why = check(Mode::Isolated, old).unwrap_err();
+        let why = check(Mode::Isolated, old).unwrap_err().to_string();
         assert!(
             why.starts_with("the isolated mode cannot run on this driver: graph-pdl and isolated need"),
             "{why}"

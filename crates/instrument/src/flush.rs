@@ -91,7 +91,7 @@ impl L2Flush {
         check!(buffer.zero())?;
         Ok(L2Flush {
             buffer,
-            read: LoadedKernel::from_ptx(READ_PTX, c"l2_flush_read")?,
+            read: LoadedKernel::from_ptx(ctx, READ_PTX, c"l2_flush_read")?,
             blocks: sms * BLOCKS_PER_SM,
         })
     }

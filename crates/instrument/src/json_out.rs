@@ -68,7 +68,7 @@ impl JsonOut {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::Mode;
+    use crate::mode::Mode;
     use crate::report::{DeviceInfo, Report};
 
     fn a_report() -> Report {

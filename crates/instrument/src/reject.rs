@@ -13,12 +13,11 @@
 //! peak, and a sample below that floor is rejected the same way.
 //!
 //! Not for: samples left out because the card was throttling
-//! ([`crate::measure`]), which are real times taken in the wrong conditions.
+//! ([`crate::samples`]), which are real times taken in the wrong conditions.
 
 use serde::{Deserialize, Serialize};
 
-use crate::measure::Mode;
-use crate::report::Traffic;
+use crate::mode::{Mode, Traffic};
 
 /// The CUDA event timer's resolution as CUDA's documentation gives it
 /// (`cudaEventElapsedTime`: "around 0.5 microseconds"), in ms: the floor

@@ -18,6 +18,8 @@ use cuda_check::CudaError;
 use cuda_objects::Graph;
 use cudarc::driver::CudaStream;
 
+use crate::error::Error;
+
 /// How captured launches wait for each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dependencies {
@@ -43,20 +45,16 @@ pub struct CapturedGraph {
 impl CapturedGraph {
     /// Captures `launches` calls of `launch` on `stream` and instantiates the
     /// graph. The stream must be one capture can use (not the legacy default).
+    /// Refused ([`Error::EmptyCapture`]) where `launch` queued nothing.
     pub fn capture(
         stream: &CudaStream,
         launches: usize,
         dependencies: Dependencies,
         launch: &mut impl FnMut(&CudaStream) -> Result<(), CudaError>,
-    ) -> Result<CapturedGraph, CudaError> {
+    ) -> Result<CapturedGraph, Error> {
         let captured = Graph::capture(stream, |s| (0..launches).try_for_each(|_| launch(s)))?;
         let Some(mut graph) = captured else {
-            return Err(CudaError::refused(
-                file!(),
-                line!(),
-                "cuStreamEndCapture",
-                "the graph capture recorded no work",
-            ));
+            return Err(Error::EmptyCapture);
         };
         let (mut programmatic_edges, mut first_edge_programmatic) = (0, false);
         let mut programmatic_after = Vec::new();

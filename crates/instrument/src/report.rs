@@ -7,26 +7,9 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::measure::{FirstLaunch, Measurement, Mode};
-
-/// Bytes a launch moves, as the caller declares them: reads and writes
-/// counted separately, each once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Traffic {
-    pub bytes_read: u64,
-    pub bytes_written: u64,
-}
-
-impl Traffic {
-    pub fn total(&self) -> u64 {
-        self.bytes_read + self.bytes_written
-    }
-
-    /// GB/s (10^9 bytes/s) at `ms` per launch.
-    pub fn gb_s(&self, ms: f64) -> f64 {
-        self.total() as f64 / (ms * 1e-3) / 1e9
-    }
-}
+use crate::measure::{FirstLaunch, Measurement};
+use crate::mode::{Mode, Traffic};
+use crate::sampling::Stop;
 
 /// The device the measurements ran on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -93,9 +76,9 @@ impl Report {
 
 fn stop_name(m: &Measurement) -> &'static str {
     match m.stop {
-        crate::sampling::Stop::NoiseTarget => "noise target",
-        crate::sampling::Stop::SampleBudget => "sample budget",
-        crate::sampling::Stop::TimeBudget => "time budget",
+        Stop::NoiseTarget => "noise target",
+        Stop::SampleBudget => "sample budget",
+        Stop::TimeBudget => "time budget",
     }
 }
 
@@ -303,7 +286,7 @@ mod tests {
 
     #[test]
     fn samples_below_the_memory_floor_get_their_own_line_under_the_table() {
-        use crate::measure::Sample;
+        use crate::samples::Sample;
         let sample = |ms: f64, rejected: bool, below_floor: bool| Sample {
             ms,
             clocks: None,
@@ -322,7 +305,7 @@ mod tests {
             launches_per_sample: 1,
             warmup: crate::sampling::Warmup::Count(1),
             budget: crate::sampling::Budget::default(),
-            summary: crate::stats::summarize(&[0.0577, 0.0578]).unwrap(),
+            summary: robust_stats::stats::summarize(&[0.0577, 0.0578]).unwrap(),
             stop: crate::sampling::Stop::NoiseTarget,
             dropped: 0,
             rejected: 2,

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::stats::summarize;
+use robust_stats::stats::summarize;
 
 /// How much to warm up before sampling.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -9,23 +9,20 @@
 //! the GPU, so the gaps are not in it. [`KernelTrace`] turns those records on
 //! for one stream and hands back what each launch's kernels took.
 //!
-//! libcupti ships with the CUDA toolkit, not the driver, and is often not on
-//! the loader's path ([`available`] also looks in the toolkit's usual
-//! places). Where it cannot be found the instrument says why and measures
-//! without it.
+//! Whether libcupti is there is asked first (`libcupti`); a trace that
+//! cannot run says why in a [`TraceError`].
 //!
-//! The CUPTI calls below (`is_culib_present`, `activity::register_callbacks`,
-//! `enable`, `flush_all`, `get_next_record`, `disable`, `get_stream_id_ex`)
-//! are the only raw calls left outside `cuda-objects` and `cuda-check`, on
-//! purpose: CUPTI is the profiler's interface, not the CUDA driver's, with
-//! state of its own for the whole process (one callback registration, one
-//! kind of record on, buffers CUPTI hands back through C callbacks), and this
-//! module is its one user. Moved into `cuda-objects`, every lesson's safe
-//! layer would build cudarc's CUPTI bindings for a mode only the instrument
-//! has.
+//! The CUPTI calls below (`activity::register_callbacks`, `enable`,
+//! `flush_all`, `get_next_record`, `disable`, `get_stream_id_ex`), and
+//! `is_culib_present` in `libcupti`, are the only raw calls left outside
+//! `cuda-objects` and `cuda-check`, on purpose: CUPTI is the profiler's
+//! interface, not the CUDA driver's, with state of its own for the whole
+//! process (one callback registration, one kind of record on, buffers CUPTI
+//! hands back through C callbacks), and these two modules are its one user.
+//! Moved into `cuda-objects`, every lesson's safe layer would build cudarc's
+//! CUPTI bindings for a mode only the instrument has.
 
 use std::alloc::{alloc, dealloc, Layout};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -34,7 +31,7 @@ use cudarc::cupti::result::{activity, get_stream_id_ex};
 use cudarc::cupti::sys::{self, CUpti_ActivityFlag, CUpti_ActivityKind};
 use cudarc::driver::CudaStream;
 
-use crate::CuptiUnavailable;
+use crate::libcupti::{self, CuptiUnavailable};
 
 /// One kernel as CUPTI recorded it: the GPU's timestamps, in ns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +45,26 @@ impl KernelSpan {
     pub fn ms(&self) -> f64 {
         self.end_ns.saturating_sub(self.start_ns) as f64 * 1e-6
     }
+}
+
+/// Why a [`KernelTrace`] could not start, or lost its records.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TraceError {
+    /// libcupti is not there, or this build has no CUPTI.
+    #[error(transparent)]
+    Unavailable(#[from] CuptiUnavailable),
+    /// CUPTI has one set of activity callbacks per process: one trace at a
+    /// time.
+    #[error("a kernel trace is already running in this process")]
+    Busy,
+    /// CUPTI asked for record buffers that could not be allocated.
+    #[error("{buffers} CUPTI record buffer(s) could not be allocated; records were lost")]
+    RecordsLost { buffers: usize },
+    /// CUPTI refused a call (a profiling permission, another tool attached),
+    /// or the context could not be made current for one: the status as
+    /// cuda-check names it.
+    #[error(transparent)]
+    Refused(#[from] CudaError),
 }
 
 /// Kernel records that cannot be launches' times.
@@ -180,57 +197,6 @@ extern "C" fn buffer_completed(
     unsafe { dealloc(buffer, buffer_layout()) };
 }
 
-/// Where libcupti lives in a CUDA toolkit, most specific first.
-fn toolkit_library_candidates() -> Vec<PathBuf> {
-    let mut roots: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"]
-        .iter()
-        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
-        .collect();
-    roots.push(PathBuf::from("/usr/local/cuda"));
-    let mut out = Vec::new();
-    for root in roots {
-        for dir in ["extras/CUPTI/lib64", "lib64", "targets/x86_64-linux/lib"] {
-            for name in ["libcupti.so.13", "libcupti.so"] {
-                out.push(root.join(dir).join(name));
-            }
-        }
-    }
-    out
-}
-
-fn load() -> Result<(), CuptiUnavailable> {
-    // CUPTI, raw on purpose (see the header): whether libcupti, the toolkit's
-    // library and not the driver's, can be opened.
-    // SAFETY: only tries to open the library by its usual names.
-    if unsafe { sys::is_culib_present() } {
-        return Ok(());
-    }
-    for path in toolkit_library_candidates() {
-        let Some(text) = path.to_str().filter(|_| path.is_file()) else {
-            continue;
-        };
-        let Ok(c_path) = std::ffi::CString::new(text) else {
-            continue;
-        };
-        // Loaded once by its full path and kept: the loader then answers
-        // cudarc's later open by the library's own name (its soname) with it.
-        // SAFETY: loading a shared library; the handle is never closed.
-        let handle = unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
-        // CUPTI, as above: opened now that the loader holds it.
-        // SAFETY: as above.
-        if !handle.is_null() && unsafe { sys::is_culib_present() } {
-            return Ok(());
-        }
-    }
-    Err(CuptiUnavailable::NotFound)
-}
-
-/// Whether CUPTI can be used in this process, and why not if not. Asked once.
-pub fn available() -> Result<(), CuptiUnavailable> {
-    static LOADED: OnceLock<Result<(), CuptiUnavailable>> = OnceLock::new();
-    LOADED.get_or_init(load).clone()
-}
-
 /// Kernel activity recording for one stream, on while this value lives.
 pub struct KernelTrace {
     stream_id: u32,
@@ -239,22 +205,10 @@ pub struct KernelTrace {
 impl KernelTrace {
     /// Turns kernel records on for `stream`. Refused when CUPTI is not
     /// available or another trace is running.
-    pub fn start(stream: &CudaStream) -> Result<KernelTrace, CudaError> {
-        if let Err(why) = available() {
-            return Err(CudaError::refused(
-                file!(),
-                line!(),
-                "KernelTrace::start",
-                why.to_string(),
-            ));
-        }
+    pub fn start(stream: &CudaStream) -> Result<KernelTrace, TraceError> {
+        libcupti::available()?;
         if TRACING.swap(true, Ordering::AcqRel) {
-            return Err(CudaError::refused(
-                file!(),
-                line!(),
-                "KernelTrace::start",
-                "a kernel trace is already running in this process",
-            ));
+            return Err(TraceError::Busy);
         }
         // From here on, Drop ends the trace on every path.
         let mut trace = KernelTrace { stream_id: 0 };
@@ -290,16 +244,16 @@ impl KernelTrace {
         Ok(trace)
     }
 
-    fn flush() -> Result<(), CudaError> {
+    fn flush() -> Result<(), TraceError> {
         // cudarc binds the flag's enum with a value shared by two names, so
         // the forced-flush flag is passed by its number.
         let forced = CUpti_ActivityFlag::CUPTI_ACTIVITY_FLAG_FLUSH_FORCED as u32;
         // CUPTI, raw on purpose (see the header): every buffer, process-wide.
-        check!(activity::flush_all(forced))
+        Ok(check!(activity::flush_all(forced))?)
     }
 
     /// Forgets every record so far.
-    pub fn discard(&mut self) -> Result<(), CudaError> {
+    pub fn discard(&mut self) -> Result<(), TraceError> {
         Self::flush()?;
         spans_lock().clear();
         Ok(())
@@ -307,16 +261,11 @@ impl KernelTrace {
 
     /// The kernels this stream ran since the last call, in start order. Call
     /// after synchronising the stream, so every kernel has finished.
-    pub fn take(&mut self) -> Result<Vec<KernelSpan>, CudaError> {
+    pub fn take(&mut self) -> Result<Vec<KernelSpan>, TraceError> {
         Self::flush()?;
-        let refused = BUFFERS_REFUSED.swap(0, Ordering::Relaxed);
-        if refused > 0 {
-            return Err(CudaError::refused(
-                file!(),
-                line!(),
-                "KernelTrace::take",
-                format!("{refused} CUPTI record buffer(s) could not be allocated; records were lost"),
-            ));
+        let buffers = BUFFERS_REFUSED.swap(0, Ordering::Relaxed);
+        if buffers > 0 {
+            return Err(TraceError::RecordsLost { buffers });
         }
         let mut spans: Vec<KernelSpan> = spans_lock()
             .drain(..)
@@ -414,13 +363,15 @@ mod tests {
     }
 
     #[test]
-    fn the_toolkit_search_looks_in_extras_cupti_first() {
-        let c = toolkit_library_candidates();
-        let first_default = c.iter().position(|p| p.starts_with("/usr/local/cuda")).unwrap();
-        assert!(
-            c[first_default].ends_with("extras/CUPTI/lib64/libcupti.so.13"),
-            "{:?}",
-            c[first_default]
+    fn a_trace_error_says_what_went_wrong_in_one_line() {
+        assert_eq!(
+            TraceError::RecordsLost { buffers: 2 }.to_string(),
+            "2 CUPTI record buffer(s) could not be allocated; records were lost"
+        );
+        assert_eq!(
+            TraceError::from(CuptiUnavailable::NotFound).to_string(),
+            CuptiUnavailable::NotFound.to_string(),
+            "libcupti's absence is said as it is"
         );
     }
 }

@@ -9,8 +9,9 @@ use time_kernel::KernelTimer;
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn the_instrument_measures_in_every_mode_within_its_budget() {
-    use instrument::measure::{Instrument, Mode};
+    use instrument::measure::Instrument;
     use instrument::sampling::Budget;
+    use instrument::Mode;
 
     let ctx = ctx();
     let bytes = 64 << 20;
@@ -72,14 +73,17 @@ fn a_memset() -> impl FnMut(&cudarc::driver::CudaStream) -> Result<(), cuda_chec
     move |s| check!(unsafe { result::memset_d8_async(buf, 1, 1024, s.cu_stream()) })
 }
 
-/// `mode` refuses a launch that runs no kernel (a memset), saying `why`.
+/// `mode` refuses a launch that runs no kernel (a memset) with an error
+/// `is` picks out, saying `why`.
 fn assert_refused_for_a_memset(
     ctx: &std::sync::Arc<CudaContext>,
-    mode: instrument::measure::Mode,
+    mode: instrument::Mode,
+    is: impl Fn(&instrument::Error) -> bool,
     why: &str,
 ) {
     let err = small_budget().measure(ctx, mode, &mut a_memset()).unwrap_err();
-    assert!(err.message.contains(why), "{err}");
+    assert!(is(&err), "{err:?}");
+    assert!(err.to_string().contains(why), "{err}");
     ctx.synchronize().unwrap();
 }
 
@@ -105,18 +109,21 @@ fn small_budget() -> instrument::measure::Instrument {
 #[test]
 #[ignore = "needs an NVIDIA GPU and libcupti"]
 fn cupti_mode_times_each_kernel_from_its_own_records() {
-    use instrument::measure::Mode;
-    use instrument::trace::KernelTrace;
+    use instrument::trace::{KernelTrace, TraceError};
+    use instrument::Mode;
 
     cuda_check::require_driver().expect("this test needs an NVIDIA driver");
-    instrument::trace::available().expect("this test needs libcupti");
+    instrument::cupti_available().expect("this test needs libcupti");
     let ctx = CudaContext::new(0).unwrap();
     let kernel = a_kernel(&ctx);
 
     // The trace on its own: one record per launch, in order, on our stream.
     let stream = ctx.new_stream().unwrap();
     let mut trace = KernelTrace::start(&stream).unwrap();
-    assert!(KernelTrace::start(&stream).is_err(), "one trace at a time");
+    assert!(
+        matches!(KernelTrace::start(&stream), Err(TraceError::Busy)),
+        "one trace at a time"
+    );
     for _ in 0..5 {
         kernel.queue(&stream).unwrap();
     }
@@ -141,14 +148,19 @@ fn cupti_mode_times_each_kernel_from_its_own_records() {
     assert!(cupti.summary.median > 0.0);
 
     // A launch that runs no kernel has nothing for CUPTI to time.
-    assert_refused_for_a_memset(&ctx, Mode::Cupti, "kernel records for");
+    assert_refused_for_a_memset(
+        &ctx,
+        Mode::Cupti,
+        |e| matches!(e, instrument::Error::Records(_)),
+        "kernel records for",
+    );
 }
 
 #[test]
 #[ignore = "needs a GPU with programmatic dependent launch (compute capability 9.0+)"]
 fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
-    use instrument::measure::Mode;
     use instrument::replay::{CapturedGraph, Dependencies};
+    use instrument::Mode;
 
     let ctx = ctx();
     let kernel = a_kernel(&ctx);
@@ -211,6 +223,7 @@ fn a_programmatic_graph_rewires_kernel_edges_and_replays() {
     assert_refused_for_a_memset(
         &ctx,
         Mode::Isolated,
+        |e| *e == instrument::Error::IsolatedNeedsKernel,
         "needs a launch that starts with a kernel launch",
     );
 }
@@ -242,7 +255,7 @@ fn the_l2_flush_covers_twice_the_l2_and_runs_on_the_stream() {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn a_serial_launch_takes_no_less_than_a_pipelined_one() {
-    use instrument::measure::Mode;
+    use instrument::Mode;
 
     let ctx = ctx();
     let flush = a_kernel(&ctx);

@@ -1,0 +1,122 @@
+//! [`Error`]: why a measurement could not be made, one variant per cause, so
+//! a caller can match on what went wrong. A CUDA call that failed is
+//! [`Error::Cuda`], printed in the course's shape; every other variant is a
+//! refusal of the instrument's own, said in one line that names its real
+//! cause (none of them is a CUDA error, so none names one).
+//!
+//! Not for: the causes' own types, each beside what it is about
+//! ([`BudgetError`] in `sampling`, [`DriverTooOld`] in `driver`,
+//! [`CuptiUnavailable`] in `libcupti`, the trace's errors in `trace`).
+
+use cuda_check::CudaError;
+
+use crate::driver::DriverTooOld;
+use crate::libcupti::CuptiUnavailable;
+use crate::sampling::BudgetError;
+#[cfg(feature = "cupti")]
+use crate::trace::{RecordsError, TraceError};
+
+/// Why [`crate::measure::Instrument::measure`] (or the calibration, or a
+/// graph capture) stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// A CUDA call failed: where it was made, and what CUDA said.
+    #[error(transparent)]
+    Cuda(#[from] CudaError),
+    /// The budget is one no sampling can keep (a caller's mistake).
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
+    /// The installed driver lacks the calls this mode makes.
+    #[error(transparent)]
+    Driver(#[from] DriverTooOld),
+    /// The card was throttling through every sample, and the instrument was
+    /// asked to leave such samples out.
+    #[error("all {samples} samples were taken while the GPU was throttling")]
+    AllThrottled { samples: usize },
+    /// The cupti mode was asked for where it cannot run.
+    #[error(transparent)]
+    CuptiUnavailable(#[from] CuptiUnavailable),
+    /// CUPTI's trace could not start, or lost records.
+    #[cfg(feature = "cupti")]
+    #[error(transparent)]
+    Trace(TraceError),
+    /// The trace's records are not one set of kernels per launch (a launch
+    /// that runs no kernel, say).
+    #[cfg(feature = "cupti")]
+    #[error(transparent)]
+    Records(#[from] RecordsError),
+    /// The isolated mode joins the flush to the launch through a
+    /// programmatic edge, which only a kernel can take.
+    #[error(
+        "isolated mode needs a launch that starts with a kernel launch \
+         (the flush joins it through a programmatic edge)"
+    )]
+    IsolatedNeedsKernel,
+    /// The launch queued nothing while its graph was captured.
+    #[error("the graph capture recorded no work")]
+    EmptyCapture,
+}
+
+#[cfg(feature = "cupti")]
+impl From<TraceError> for Error {
+    /// A trace that cannot start for want of libcupti is the same failure
+    /// as a build without CUPTI, [`Error::CuptiUnavailable`], whichever way
+    /// it is met.
+    fn from(e: TraceError) -> Error {
+        match e {
+            TraceError::Unavailable(why) => Error::CuptiUnavailable(why),
+            other => Error::Trace(other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_instruments_own_refusals_name_their_cause_and_no_cuda_error() {
+        let budget = BudgetError::Samples { min: 60, max: 50 };
+        let lines = [
+            Error::from(budget).to_string(),
+            Error::AllThrottled { samples: 400 }.to_string(),
+            Error::from(CuptiUnavailable::NotBuilt).to_string(),
+            Error::IsolatedNeedsKernel.to_string(),
+            Error::EmptyCapture.to_string(),
+        ];
+        assert_eq!(lines[0], "sample budget: min 60 and max 50 samples cannot be met");
+        assert_eq!(
+            lines[1],
+            "all 400 samples were taken while the GPU was throttling"
+        );
+        for line in &lines {
+            assert!(
+                !line.contains("cudaError") && !line.contains("CUDA error"),
+                "{line}"
+            );
+            assert!(!line.contains('\n'), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_cuda_error_is_printed_as_cuda_says_it() {
+        let cuda = CudaError::new(
+            "a.rs",
+            7,
+            "f()",
+            "cudaErrorMemoryAllocation".into(),
+            "out of memory".into(),
+        );
+        let e = Error::from(cuda.clone());
+        assert_eq!(e.to_string(), cuda.to_string());
+        assert!(matches!(e, Error::Cuda(c) if c == cuda));
+    }
+
+    #[cfg(feature = "cupti")]
+    #[test]
+    fn a_missing_libcupti_is_cupti_unavailable_however_it_is_met() {
+        let from_trace = Error::from(TraceError::Unavailable(CuptiUnavailable::NotFound));
+        assert_eq!(from_trace, Error::CuptiUnavailable(CuptiUnavailable::NotFound));
+        assert_eq!(Error::from(TraceError::Busy), Error::Trace(TraceError::Busy));
+    }
+}

@@ -1,0 +1,104 @@
+//! The isolated mode ([`crate::Mode::Isolated`]): one launch alone on a
+//! clean L2, timed as a replay of [flush, then the launch] less a replay of
+//! the flush alone, as Nsight Compute times a kernel.
+//!
+//! Not for: the flush's kernel (`flush`), the programmatic edge's wiring
+//! (`replay`), or the loop around the samples (`sampling_loop`).
+
+use cuda_check::{check, runtime, CudaError};
+use cuda_objects::{event, EventPair};
+use cudarc::driver::CudaStream;
+
+use super::setup::Setup;
+use crate::error::Error;
+use crate::flush::L2Flush;
+use crate::mode::Launch;
+use crate::replay::{CapturedGraph, Dependencies};
+
+/// Isolated: a replay of [flush, then the launch] less a replay of the flush
+/// alone, each after an untimed flush, with the start and stop events
+/// recorded by the graphs themselves.
+///
+/// Where the host records the events and queues the timed replay behind an
+/// untimed flush, the flush's ~30 us is all that keeps the GPU from idling
+/// inside the timed span: a host late by more than that (a descheduled
+/// thread, a slow graph launch) stretches whichever replay it delays, and a
+/// stretched flush-only replay makes the difference smaller than the kernel
+/// can be. The recorded Day 9 sessions show both ends (json-1b45835-a's
+/// -0.1318 ms, json-0334369's 0.0383 ms against a 0.0578 ms median, beside
+/// highs of 0.109 ms). With the untimed flush, both records and the timed
+/// work in one graph, the whole span is queued at once and no host delay
+/// can land between the records.
+pub(crate) struct Isolated {
+    /// Kept alive for the graphs, which launch its kernel.
+    _flush: L2Flush,
+    /// Recorded by both graphs' event nodes, read after each replay.
+    span: EventPair,
+    flush_only: CapturedGraph,
+    flush_then_launch: CapturedGraph,
+}
+
+/// Where the timed flush sits in an isolated graph's chain: after the
+/// untimed flush (0) and the start record (1).
+const TIMED_FLUSH: usize = 2;
+
+impl Isolated {
+    pub(super) fn new(setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<Isolated, Error> {
+        let (stream, launch) = (setup.stream, &mut *setup.launch);
+        let flush = L2Flush::new(setup.ctx)?;
+        let span = EventPair::new(setup.ctx)?;
+        // Each graph: untimed flush, start record, then what is timed, then
+        // the stop record.
+        let timed = |s: &CudaStream, then: &mut dyn FnMut(&CudaStream) -> Result<(), CudaError>| {
+            flush.queue(s)?;
+            event::record_external(&span.start, s)?;
+            flush.queue(s)?;
+            then(s)?;
+            event::record_external(&span.stop, s)
+        };
+        let flush_only =
+            CapturedGraph::capture(stream, 1, Dependencies::Full, &mut |s| timed(s, &mut |_| Ok(())))?;
+        let flush_then_launch = CapturedGraph::capture(stream, 1, Dependencies::Programmatic, &mut |s| {
+            timed(s, &mut *launch)
+        })?;
+        if !flush_then_launch.programmatic_after.contains(&TIMED_FLUSH) {
+            return Err(Error::IsolatedNeedsKernel);
+        }
+        let isolated = Isolated {
+            _flush: flush,
+            span,
+            flush_only,
+            flush_then_launch,
+        };
+        // A replay has first-time costs of its own, which no sample should
+        // hold. Each replay's untimed flush is GPU time as long as a timed
+        // flush alone.
+        let flush_ms = isolated.replay_ms(&isolated.flush_only, stream)?;
+        let with_ms = isolated.replay_ms(&isolated.flush_then_launch, stream)?;
+        *gpu_ms += 3.0 * flush_ms + with_ms;
+        Ok(isolated)
+    }
+
+    /// Replays `graph` and reads the span its own event nodes recorded.
+    fn replay_ms(&self, graph: &CapturedGraph, stream: &CudaStream) -> Result<f64, CudaError> {
+        graph.launch(stream)?;
+        check!(self.span.stop.synchronize())?;
+        check!(runtime::last_error())?;
+        Ok(f64::from(check!(self.span.start.elapsed_ms(&self.span.stop))?))
+    }
+
+    pub(super) fn take(&self, setup: &Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
+        let stream = setup.stream;
+        // Both timed spans start on an L2 that holds only the untimed
+        // flush's clean lines, with whatever the previous launch left dirty
+        // already written back. What differs is the launch after the timed
+        // flush, which starts as the flush's last block exits (a programmatic
+        // edge) and whose own dirty lines are left in the L2 when the clock
+        // stops.
+        let without = self.replay_ms(&self.flush_only, stream)?;
+        let with = self.replay_ms(&self.flush_then_launch, stream)?;
+        // The two untimed flushes take as long as the timed one.
+        *gpu_ms += 3.0 * without + with;
+        Ok(with - without)
+    }
+}
