@@ -34,6 +34,9 @@ pub enum ReadError {
     NotAFile(&'static str),
     #[error("{size} bytes, over the {cap}-byte cap on what is read from one {what} (evidence/README.md)")]
     TooLarge { size: u64, cap: u64, what: &'static str },
+    /// The pack a path runs through could not be read ([`crate::pack`]).
+    #[error("{0}")]
+    Pack(String),
 }
 
 impl ReadError {
@@ -64,8 +67,13 @@ fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
 /// of them. The file is opened without waiting (a FIFO with no writer would
 /// otherwise block the open) and its kind is read from the open file, so
 /// nothing is swapped in between; at most `cap + 1` bytes are read, so a
-/// file that grows while it is read is refused too.
+/// file that grows while it is read is refused too. A path that runs
+/// through a pack (`packed/<id>.tar.gz/<folder>/<name>`) is read from the
+/// pack, under the same cap.
 pub fn read(path: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
+    if let Some((pack, member)) = crate::pack::split(path) {
+        return crate::pack::read_member(pack, &member, cap, what);
+    }
     let file = File::options()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)

@@ -52,6 +52,7 @@ pub mod instrument;
 pub mod lessons;
 pub mod load;
 pub mod merge;
+pub mod pack;
 pub mod plot;
 pub mod record;
 pub mod sessions;
@@ -86,7 +87,9 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// The transcripts (`*.txt`) under `dir`, one folder deep, in name order.
+/// The transcripts (`*.txt`) under `dir`, one folder deep, and those in
+/// its packs ([`pack::listed`]), in name order by folder: a packed run
+/// stands where its file stood.
 pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -105,7 +108,8 @@ pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
             }
         }
     }
-    files.sort();
+    files.extend(pack::listed(dir, "txt"));
+    files.sort_by(|a, b| pack::in_folder_order(a, b));
     files
 }
 

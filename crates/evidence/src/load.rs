@@ -54,6 +54,12 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         }
     }
     loaded.problems.extend(unpaired);
+    // Only a folder with packs has their problems to tell, so the sessions
+    // are not worked out for any other.
+    if dir.join(crate::pack::FOLDER).exists() {
+        let sessions = crate::sessions::of(&loaded.transcripts);
+        loaded.problems.extend(crate::pack::problems(dir, &sessions));
+    }
     let journal = dir.join(crate::merge::JOURNAL);
     if journal.exists() {
         loaded.problems.insert(

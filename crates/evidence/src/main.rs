@@ -238,7 +238,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(record_cmd(&request));
         }
         Command::Check => return check(&evidence),
-        Command::Merge { dirs } => return merge_cmd(&dirs, &evidence),
+        Command::Merge { dirs } => return merge_cmd(&dirs, &root, &evidence),
         Command::Compare {
             lesson,
             run_a,
@@ -405,14 +405,23 @@ fn check(dir: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::FAILURE)
 }
 
-/// Merges `dirs` into `evidence`, one line for each DIR; or every refusal
-/// on its own line, and nothing written.
-fn merge_cmd(dirs: &[PathBuf], evidence: &Path) -> anyhow::Result<ExitCode> {
+/// Merges `dirs` into `evidence`, one line for each DIR, then packs the
+/// sessions old enough to pack, one line for those; or every refusal on
+/// its own line, and nothing written.
+fn merge_cmd(dirs: &[PathBuf], root: &Path, evidence: &Path) -> anyhow::Result<ExitCode> {
     let mut waiting = || eprintln!("waiting for another merge into {} to finish", evidence.display());
     match merge::merge(dirs, evidence, &mut waiting) {
         Ok(merged) => {
             for m in &merged {
                 println!("{m}");
+            }
+            // The merge stands whatever the packing does: a folder that
+            // `check` finds problems in is merged into but not packed.
+            match evidence::pack::pack_old(evidence, &evidence::pack::pinned(root, evidence), &mut waiting) {
+                Ok(packed) if packed.is_empty() => {}
+                Ok(packed) => println!("{}", evidence::pack::summary(&packed, evidence)),
+                Err(e @ evidence::pack::PackError::Problems { .. }) => eprintln!("note: {e}"),
+                Err(e) => return Err(e.into()),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -523,6 +532,11 @@ fn twins(dir: &Path) -> anyhow::Result<ExitCode> {
     if files.is_empty() {
         bail!("{}: no transcripts found", dir.display());
     }
+    // A packed run's twin is in its pack beside it, packed with it.
+    let files: Vec<PathBuf> = files
+        .into_iter()
+        .filter(|f| evidence::pack::split(f).is_none())
+        .collect();
     let mut failed = 0;
     for f in &files {
         let written = std::fs::read(f)

@@ -397,6 +397,12 @@ fn is_transcript(path: &Path) -> bool {
 /// each transcript paired with its twin.
 fn plan(listings: &[(PathBuf, Vec<PathBuf>)], evidence: &Path, refused: &mut Vec<Refusal>) -> Plan {
     let mut plan = Plan::default();
+    // A packed run's name is taken as a file's is ([`crate::pack`]).
+    let in_packs: HashMap<PathBuf, PathBuf> = crate::pack::listed(evidence, "txt")
+        .into_iter()
+        .chain(crate::pack::listed(evidence, "json"))
+        .filter_map(|p| Some((PathBuf::from(crate::pack::split(&p)?.1), p.clone())))
+        .collect();
     // Each name a source brings new, and its copy in `plan.copies`.
     let mut claimed: HashMap<&Path, usize> = HashMap::new();
     for (dir, files) in listings {
@@ -429,7 +435,7 @@ fn plan(listings: &[(PathBuf, Vec<PathBuf>)], evidence: &Path, refused: &mut Vec
                     continue;
                 }
             };
-            let to = evidence.join(rel);
+            let to = in_packs.get(rel).cloned().unwrap_or_else(|| evidence.join(rel));
             let taken = match read(&to) {
                 Ok(there) => Some((to.clone(), there == bytes)),
                 Err(e) if e.io_kind() == Some(io::ErrorKind::NotFound) => {

@@ -160,6 +160,33 @@ pub fn by_gpu<'s, 'a>(sessions: &'s [Session<'a>]) -> BTreeMap<&'s str, Vec<&'s 
     out
 }
 
+/// How far back from its GPU's latest session a session counts as recent,
+/// in days: a recent session's runs each have a page on the site, and an
+/// older one's runs are packed into one file ([`crate::pack`]).
+pub const RECENT_DAYS: i64 = 28;
+
+/// Whether each of `sessions` began within [`RECENT_DAYS`] of its GPU's
+/// latest session (a session whose date cannot be read counts as recent).
+pub fn recent(sessions: &[Session]) -> Vec<bool> {
+    let window = time::Duration::days(RECENT_DAYS);
+    let mut latest: HashMap<&str, time::PrimitiveDateTime> = HashMap::new();
+    for s in sessions {
+        if let Some(start) = transcript::date(&s.start) {
+            let l = latest.entry(s.gpu.as_str()).or_insert(start);
+            *l = (*l).max(start);
+        }
+    }
+    sessions
+        .iter()
+        .map(
+            |s| match (latest.get(s.gpu.as_str()), transcript::date(&s.start)) {
+                (Some(&latest), Some(start)) => latest - start <= window,
+                _ => true,
+            },
+        )
+        .collect()
+}
+
 /// The sessions as `evidence sessions` prints them: a header line, then
 /// one line each, oldest first.
 pub fn render(sessions: &[Session]) -> String {

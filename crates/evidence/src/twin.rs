@@ -46,7 +46,8 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<PathBuf> {
     Ok(twin)
 }
 
-/// The twins (`*.json`) under `dir`, one folder deep, in name order: where
+/// The twins (`*.json`) under `dir`, one folder deep, and those in its
+/// packs ([`crate::pack::listed`]), in name order by folder: where
 /// the transcripts are, and not the instrument's own JSON folders below.
 pub fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -61,7 +62,8 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
         // folder is a twin the reader refuses by name, not one left out.
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
-    out.sort();
+    out.extend(crate::pack::listed(dir, "json"));
+    out.sort_by(|a, b| crate::pack::in_folder_order(a, b));
     out
 }
 

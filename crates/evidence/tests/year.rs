@@ -25,8 +25,10 @@ use std::path::{Path, PathBuf};
 
 use evidence::transcript;
 use support::{files_under, repository};
+use synthetic::{copy_tree, templates, write_session};
 
 mod support;
+mod synthetic;
 
 const WEEKS: i64 = 52;
 
@@ -37,124 +39,6 @@ const GPUS: [(&str, &str); 4] = [
     ("NVIDIA L4", "l4"),
     ("NVIDIA GeForce RTX 4090", "geforce-rtx-4090"),
 ];
-
-/// The committed session every synthetic one is made from.
-const TEMPLATE_COMMIT: &str = "3819bed";
-
-/// A template run: its folder, its name after the date, its text, and how
-/// many seconds after the session's start it began.
-struct Template {
-    folder: String,
-    run: String,
-    text: String,
-    offset: i64,
-}
-
-fn templates() -> Vec<Template> {
-    let loaded = evidence::load::load(&repository().join("evidence")).unwrap();
-    let all = evidence::sessions::of(&loaded.transcripts);
-    let session = all
-        .iter()
-        .find(|s| s.short_commit() == TEMPLATE_COMMIT)
-        .expect("the committed evidence holds the template session");
-    let start = transcript::date(&session.start).unwrap();
-    session
-        .runs
-        .iter()
-        .step_by(2)
-        .map(|t| {
-            let path = Path::new(&t.file);
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            Template {
-                folder: t.header.lesson.clone(),
-                run: name["2026-12-01T225221Z-".len()..].to_string(),
-                text: std::fs::read_to_string(path).unwrap(),
-                offset: (transcript::date(&t.header.date).unwrap() - start).whole_seconds(),
-            }
-        })
-        .collect()
-}
-
-/// `d` as a header's `# date:` writes it.
-fn header_date(d: time::PrimitiveDateTime) -> String {
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-        d.year(),
-        u8::from(d.month()),
-        d.day(),
-        d.hour(),
-        d.minute(),
-        d.second()
-    )
-}
-
-/// `body` with the last digit of its first three numbers that have three
-/// or more decimals moved on by the digits of `id` (units, tens,
-/// hundreds): a different body for every id from 1 to 999.
-fn nudged(body: &str, id: usize) -> String {
-    let bytes = body.as_bytes();
-    let mut lasts = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() && lasts.len() < 3 {
-        if bytes[i] == b'.' && i > 0 && bytes[i - 1].is_ascii_digit() {
-            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
-            if digits >= 3 {
-                lasts.push(i + digits);
-            }
-            i += digits + 1;
-        } else {
-            i += 1;
-        }
-    }
-    let mut out = bytes.to_vec();
-    for (n, &at) in lasts.iter().enumerate() {
-        let step = (id / 10usize.pow(n as u32)) % 10;
-        out[at] = b'0' + (out[at] - b'0' + step as u8) % 10;
-    }
-    String::from_utf8(out).unwrap()
-}
-
-/// Writes one synthetic session into `into` (an evidence folder): the
-/// templates as recorded on `gpu` from `start`, at `commit`.
-fn write_session(
-    into: &Path,
-    templates: &[Template],
-    gpu: (&str, &str),
-    start: time::PrimitiveDateTime,
-    commit: &str,
-    id: usize,
-) -> usize {
-    for t in templates {
-        let date = header_date(start + time::Duration::seconds(t.offset));
-        let (head, body) = t.text.split_once("\n# ---\n").unwrap();
-        let head: String = head
-            .lines()
-            .map(|l| match l.split_once(": ") {
-                Some(("# date", _)) => format!("# date: {date}"),
-                Some(("# commit", _)) => format!("# commit: {commit}"),
-                _ => l.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
-        let text = format!("{head}\n# ---\n{}", nudged(body, id)).replace("NVIDIA H200", gpu.0);
-        let run = t.run.replacen("h200", gpu.1, 1);
-        let path = into
-            .join(&t.folder)
-            .join(format!("{}-{run}.txt", date.replace(':', "")));
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &text).unwrap();
-        evidence::twin::write(&path, &text).unwrap();
-    }
-    templates.len()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for file in files_under(from) {
-        let dest = to.join(file.strip_prefix(from).unwrap());
-        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-        std::fs::copy(&file, &dest).unwrap();
-    }
-}
 
 fn seconds_since(start_ms: f64) -> f64 {
     (host_clock::now_ms() - start_ms) / 1000.0
@@ -216,6 +100,38 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
         "week 52's four sessions are merged"
     );
 
+    // `evidence merge` packs what the library's merge leaves as files: each
+    // session that began more than four weeks before its GPU's latest.
+    let started = host_clock::now_ms();
+    let pinned = evidence::pack::pinned(&repository(), &ev);
+    let packed = evidence::pack::pack_old(&ev, &pinned, &mut || {}).unwrap_or_else(|e| panic!("{e}"));
+    let pack_s = seconds_since(started);
+    let after = size(&ev) - size(&repository().join("evidence"));
+    println!(
+        "packed {} sessions ({} files, {:.1} MB into {:.1} MB) in {pack_s:.1} s; the year grows the evidence by {:.1} MB, not {:.1} MB",
+        packed.len(),
+        packed.iter().map(|p| p.files).sum::<usize>(),
+        packed.iter().map(|p| p.bytes).sum::<u64>() as f64 / 1e6,
+        packed.iter().map(|p| p.packed_bytes).sum::<u64>() as f64 / 1e6,
+        after as f64 / 1e6,
+        grown as f64 / 1e6
+    );
+    // Each GPU's sessions are a week apart to the second, so its latest and
+    // the four before it began within RECENT_DAYS (28) of its latest; the
+    // H200's committed sessions, of early December 2026, may be its latest
+    // instead, and then its fifth-latest synthetic one is packed too.
+    let recent = (evidence::sessions::RECENT_DAYS / 7 + 1) as usize * GPUS.len();
+    assert!(
+        (sessions - recent..=sessions - recent + 1).contains(&packed.len()),
+        "every session older than four weeks is packed: {} of {sessions}",
+        packed.len()
+    );
+    assert!(
+        after < 50_000_000,
+        "the year grows the evidence by {:.1} MB, over issue 35's 50 MB cap",
+        after as f64 / 1e6
+    );
+
     let started = host_clock::now_ms();
     let checked = evidence::check::run(&ev).unwrap();
     let check_s = seconds_since(started);
@@ -256,7 +172,7 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
     let summary = out.join(evidence::site::SUMMARY).metadata().unwrap().len();
     println!(
         "evidence: {} transcripts in {all_sessions} sessions; merge of week 52 ({new} transcripts) {merge_s:.1} s; \
-         check {check_s:.1} s ({} claim failures from the renaming); site {site_s:.1} s: {} pages ({run_pages} of runs), \
+         pack {pack_s:.1} s; check {check_s:.1} s ({} claim failures from the renaming); site {site_s:.1} s: {} pages ({run_pages} of runs), \
          {} charts, {:.1} MB ({:.1} MB of summary.json)",
         loaded.transcripts.len(),
         checked.problems.len(),

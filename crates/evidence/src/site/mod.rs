@@ -212,36 +212,26 @@ impl<'a> Evidence<'a> {
 }
 
 /// How far back from its GPU's latest session a session's runs each keep
-/// a page of their own, in days. A year of weekly sessions on four GPUs is
-/// about 14,000 runs, and a page each would be most of the site's time and
-/// bytes for pages no reader pages through (tests/year.rs measures the
-/// year). Older runs are listed, with their verdicts, on
+/// a page of their own, in days ([`crate::sessions::RECENT_DAYS`]; the
+/// runs of older sessions are packed too). A year of weekly sessions on
+/// four GPUs is about 14,000 runs, and a page each would be most of the
+/// site's time and bytes for pages no reader pages through (tests/year.rs
+/// measures the year). Older runs are listed, with their verdicts, on
 /// their session's page, and every figure they recorded stays in the
 /// history charts and the summary.
-pub const PAGED_DAYS: i64 = 28;
+pub const PAGED_DAYS: i64 = crate::sessions::RECENT_DAYS;
 
 /// The runs with a page of their own: every run of a session that began
 /// within [`PAGED_DAYS`] of its GPU's latest session. A link to any other
 /// run goes to its session's page, which lists it with its verdicts.
 pub fn paged<'a>(sessions: &[Session<'a>]) -> HashSet<&'a str> {
-    let window = time::Duration::days(PAGED_DAYS);
-    let mut out = HashSet::new();
-    for on_gpu in crate::sessions::by_gpu(sessions).values() {
-        let latest = on_gpu
-            .iter()
-            .filter_map(|s| crate::transcript::date(&s.start))
-            .max();
-        for s in on_gpu {
-            let recent = match (latest, crate::transcript::date(&s.start)) {
-                (Some(latest), Some(start)) => latest - start <= window,
-                _ => true,
-            };
-            if recent {
-                out.extend(s.runs.iter().map(|t| t.file.as_str()));
-            }
-        }
-    }
-    out
+    let recent = crate::sessions::recent(sessions);
+    sessions
+        .iter()
+        .zip(recent)
+        .filter(|(_, recent)| *recent)
+        .flat_map(|(s, _)| s.runs.iter().map(|t| t.file.as_str()))
+        .collect()
 }
 
 /// Writes the site of the evidence in `dir` (the repository at `root`, for
