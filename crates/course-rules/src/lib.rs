@@ -17,7 +17,6 @@
 pub mod blocks;
 pub mod clock_ban;
 pub mod export;
-pub mod files;
 pub mod lessons;
 pub mod lexer;
 pub mod quotes;
@@ -68,7 +67,7 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
 /// project, and the Rust its Rust files bring in.
 pub fn check_host_clocks(root: &Path) -> Vec<String> {
     let (allow, mut problems) = allow_lists(root);
-    let (findings, unreadable) = clock_ban::scan_project(root, &files::project_files(root));
+    let (findings, unreadable) = clock_ban::scan_project(root, &project_files::project_files(root));
     problems.extend(unreadable);
     problems.extend(
         findings
@@ -144,7 +143,7 @@ pub fn check_verbatim(root: &Path) -> Vec<String> {
 /// Rule 9: snippet markers in every source file, quotes in every Markdown file.
 pub fn check_snippets(root: &Path) -> Vec<String> {
     let mut problems = Vec::new();
-    for rel in files::project_files(root) {
+    for rel in project_files::project_files(root) {
         let is_source = clock_ban::lang_of(&rel).is_some();
         let is_doc = rel.extension().is_some_and(|e| e == "md");
         if !is_source && !is_doc {

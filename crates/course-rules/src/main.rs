@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
 
-use course_rules::{export, files, find_repository, quotes, read_text};
+use course_rules::{export, find_repository, quotes, read_text};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -135,7 +135,7 @@ fn check(root: &Path, build: bool, nvcc: Option<PathBuf>) -> Result<ExitCode> {
 }
 
 fn sync(root: &Path) -> Result<ExitCode> {
-    for rel in files::project_files(root) {
+    for rel in project_files::project_files(root) {
         if rel.extension().is_none_or(|e| e != "md") {
             continue;
         }

@@ -51,7 +51,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// Every file under `dir` with its contents, to show a refusal changed nothing.
 fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    course_rules::files::project_files(dir)
+    project_files::project_files(dir)
         .into_iter()
         .map(|rel| {
             let bytes = std::fs::read(dir.join(&rel)).unwrap();
@@ -290,7 +290,7 @@ fn own_artifacts(dest: &Path) -> Result<Vec<String>, String> {
 /// and the nvcc line names a source among them: what the copied-alone build
 /// compiles is what the export holds.
 fn assert_holds_lesson_folder(lesson: &Path, dest: &Path, line: &str) {
-    let files = course_rules::files::project_files(lesson);
+    let files = project_files::project_files(lesson);
     assert!(!files.is_empty(), "{} holds no files", lesson.display());
     for rel in &files {
         let exported = std::fs::read(dest.join(rel))
@@ -324,7 +324,7 @@ type BuiltCrates = std::collections::BTreeMap<PathBuf, CrateFiles>;
 fn reuse_times_of_identical_crates(crates: &Path, built: &mut BuiltCrates) {
     for entry in std::fs::read_dir(crates).unwrap() {
         let dir = entry.unwrap().path();
-        let files: CrateFiles = course_rules::files::project_files(&dir)
+        let files: CrateFiles = project_files::project_files(&dir)
             .into_iter()
             .map(|rel| {
                 let path = dir.join(&rel);

@@ -23,7 +23,8 @@ pub mod transcripts;
 
 use std::path::{Path, PathBuf};
 
-use crate::{files, lessons};
+use crate::lessons;
+use project_files as files;
 
 /// Why an export did not happen.
 #[derive(Debug, thiserror::Error)]
