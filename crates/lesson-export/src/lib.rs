@@ -1,5 +1,5 @@
-//! `export`: one lesson written out as a Cargo project of its own, for a
-//! learner to take away.
+//! One lesson written out as a Cargo project of its own, for a learner to
+//! take away (`cargo run -p lesson-export -- LESSON DIR`).
 //!
 //! The lesson's directory becomes the new project's root: its files as they
 //! are, its `Cargo.toml` the new workspace's root manifest, and every package
@@ -14,7 +14,8 @@
 //! project's own `.toolchain/cuda` is now looked for in the exported folder:
 //! set `CUDA_HOME` (or put nvcc on `PATH`) to build it.
 //!
-//! Not for: the rules ([`crate::check_lessons`] and its siblings).
+//! Not for: the course's rules (`course-rules`, whose rule 10 builds a
+//! lesson's `.cu` copied alone), or building the export.
 
 pub mod closure;
 pub mod lockfile;
@@ -22,9 +23,6 @@ pub mod manifest;
 pub mod transcripts;
 
 use std::path::{Path, PathBuf};
-
-use crate::lessons;
-use project_files as files;
 
 /// Why an export did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -36,7 +34,7 @@ pub enum ExportError {
     #[error("{}: is inside the repository at {}; export a lesson to a folder outside it", .dest.display(), .root.display())]
     InsideCheckout { dest: PathBuf, root: PathBuf },
     #[error(transparent)]
-    Lessons(#[from] lessons::LessonError),
+    Registry(#[from] lesson_registry::RegistryError),
     #[error(transparent)]
     Closure(#[from] closure::ClosureError),
     #[error(transparent)]
@@ -85,18 +83,14 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
     let root = root
         .canonicalize()
         .map_err(io(format!("resolving {}", root.display())))?;
-    let all = lessons::lessons(&root)?;
+    let all = lesson_registry::lessons(&root)?;
     let lesson_dir = all
         .iter()
+        .find(|l| l.name == lesson)
         .map(|l| l.dir.clone())
-        .find(|dir| dir.file_name().is_some_and(|n| n == lesson))
         .ok_or_else(|| ExportError::UnknownLesson {
             name: lesson.to_string(),
-            known: all
-                .iter()
-                .filter_map(|l| l.dir.file_name()?.to_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: all.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(", "),
         })?;
     let dest = &absolute_destination(dest)?;
     if dest.starts_with(&root) {
@@ -236,12 +230,12 @@ fn write_project(
         })
         .collect();
     members.sort();
-    files::copy_project_files(lesson_dir, staging)
+    project_files::copy_project_files(lesson_dir, staging)
         .map_err(io(format!("copying {}", lesson_dir.display())))?;
     // The transcripts the lesson's tests and README name, where an export's
     // tests look for them (see `transcripts`).
     let name = lesson_dir.file_name().unwrap_or_default();
-    let own_files: Vec<PathBuf> = files::project_files(lesson_dir)
+    let own_files: Vec<PathBuf> = project_files::project_files(lesson_dir)
         .into_iter()
         .map(|rel| lesson_dir.join(rel))
         .collect();
@@ -255,7 +249,7 @@ fn write_project(
     for (package, (from, to)) in needed.iter().zip(placement) {
         let copy = staging.join(to);
         if !package.dir.starts_with(lesson_dir) {
-            files::copy_project_files(&package.dir, &copy)
+            project_files::copy_project_files(&package.dir, &copy)
                 .map_err(io(format!("copying {}", package.dir.display())))?;
         }
         let path = copy.join("Cargo.toml");

@@ -1,4 +1,4 @@
-//! `course-rules export`, run for real: every lesson, exported outside the
+//! `lesson-export`, run for real: every lesson, exported outside the
 //! checkout, builds there with cargo and with its README's nvcc line, using
 //! nothing of the repository but a CUDA toolkit named by `CUDA_HOME`; and a
 //! refused export leaves its destination as it was.
@@ -7,14 +7,14 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use course_rules::export::lockfile;
 use course_rules::{lessons, repository_root};
+use lesson_export::lockfile;
 
-const BIN: &str = env!("CARGO_BIN_EXE_course-rules");
+const BIN: &str = env!("CARGO_BIN_EXE_lesson-export");
 
 /// A fresh folder under the system's temp dir, outside the checkout.
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("course-rules-export-{tag}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("lesson-export-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     assert!(
@@ -33,16 +33,16 @@ fn export(lesson: &str, dest: &Path) -> Output {
     export_from(&repository_root(), lesson, dest)
 }
 
-/// `course-rules --root <repository> export <lesson> <dest>`, run in `cwd`.
+/// `lesson-export --root <repository> <lesson> <dest>`, run in `cwd`.
 fn export_from(cwd: &Path, lesson: &str, dest: &Path) -> Output {
     Command::new(BIN)
         .arg("--root")
         .arg(repository_root())
-        .args(["export", lesson])
+        .arg(lesson)
         .arg(dest)
         .current_dir(cwd)
         .output()
-        .expect("course-rules runs")
+        .expect("lesson-export runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -136,7 +136,7 @@ fn workspace_target_dir() -> PathBuf {
 /// own files with no network.
 ///
 /// The nvcc line is not run here: the export holds the lesson's folder byte
-/// for byte (checked below), and `repository`'s
+/// for byte (checked below), and course-rules' `tests/repository.rs`
 /// `every_lesson_copied_alone_builds_with_its_readme_line` runs that line in
 /// a copy of that same folder alone, a stricter place than the export, where
 /// the shared crates sit beside it.
@@ -434,7 +434,7 @@ fn every_lesson_readme_says_how_to_take_it_away() {
     for lesson in lessons::lessons(&repository_root()).unwrap() {
         let name = lesson.dir.file_name().unwrap().to_str().unwrap();
         let readme = std::fs::read_to_string(lesson.dir.join("README.md")).unwrap();
-        let command = format!("cargo run -p course-rules -- export {name} ");
+        let command = format!("cargo run -p lesson-export -- {name} ");
         assert!(readme.contains(&command), "{name}/README.md lacks `{command}...`");
         assert!(
             readme.contains("cargo build --release --offline"),
