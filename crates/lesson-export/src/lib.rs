@@ -6,9 +6,10 @@
 //! it needs to build ([`closure`]), copied under `crates/<name>/` (a package
 //! inside the lesson's directory keeps its place). The manifests are made
 //! explicit ([`manifest`]) and the repository's `Cargo.lock` comes along,
-//! trimmed ([`lockfile`]). Everything is written into a staging folder beside
-//! the destination and renamed into place at the end, so a failed export
-//! leaves nothing behind.
+//! trimmed ([`lockfile`]), with what cargo's local registry lacks for it
+//! fetched for this platform ([`fetch`]). Everything is written into a
+//! staging folder beside the destination and renamed into place at the end,
+//! so a failed export leaves nothing behind.
 //!
 //! The copied `cuda-build` finds nvcc as it does here, except that the
 //! project's own `.toolchain/cuda` is now looked for in the exported folder:
@@ -18,6 +19,7 @@
 //! lesson's `.cu` copied alone), or building the export.
 
 pub mod closure;
+pub mod fetch;
 pub mod lockfile;
 pub mod manifest;
 pub mod transcripts;
@@ -74,11 +76,15 @@ pub struct Exported {
     pub shared_crates: Vec<String>,
     /// Test-only dependencies left out because their package was not copied.
     pub dropped_dev_dependencies: Vec<String>,
+    /// Whether cargo's local registry held every package the lesson needs,
+    /// or some were fetched.
+    pub packages: lockfile::Packages,
 }
 
 /// Writes the lesson named `lesson` (its directory's name under `code/`) of
 /// the repository at `root` into `dest`, which must not exist or be empty.
-/// `cargo` runs `cargo metadata`.
+/// `cargo` runs `cargo metadata`, and `cargo fetch` where the local registry
+/// lacks a package the lesson needs.
 pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Exported, ExportError> {
     let root = root
         .canonicalize()
@@ -118,14 +124,14 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
         &staging,
         cargo,
     );
-    let outcome = written.and_then(|dropped| {
+    let outcome = written.and_then(|written| {
         move_into_place(&staging, dest)?;
-        Ok(dropped)
+        Ok(written)
     });
     if outcome.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }
-    let dropped_dev_dependencies = outcome?;
+    let (dropped_dev_dependencies, packages) = outcome?;
     let shared_crates = needed
         .iter()
         .filter(|p| !p.dir.starts_with(&lesson_dir))
@@ -134,6 +140,7 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
     Ok(Exported {
         shared_crates,
         dropped_dev_dependencies,
+        packages,
     })
 }
 
@@ -212,7 +219,8 @@ fn staging_dir(dest: &Path) -> Result<PathBuf, ExportError> {
 }
 
 /// Copies the packages, rewrites their manifests and writes the lock file;
-/// returns the test-only dependencies left out.
+/// returns the test-only dependencies left out, and where the packages the
+/// lock file pins came from.
 fn write_project(
     root: &Path,
     lesson_dir: &Path,
@@ -221,7 +229,7 @@ fn write_project(
     inherited: &manifest::Inherited,
     staging: &Path,
     cargo: &Path,
-) -> Result<Vec<String>, ExportError> {
+) -> Result<(Vec<String>, lockfile::Packages), ExportError> {
     let mut members: Vec<String> = placement
         .iter()
         .map(|(_, to)| match to.as_os_str().is_empty() {
@@ -270,10 +278,10 @@ fn write_project(
         .map_err(io(format!("reading {}", root.join("Cargo.lock").display())))?;
     let lock = staging.join("Cargo.lock");
     std::fs::write(&lock, &original).map_err(io(format!("writing {}", lock.display())))?;
-    lockfile::trim(cargo, staging)?;
+    let packages = lockfile::trim(cargo, staging)?;
     let trimmed = std::fs::read_to_string(&lock).map_err(io(format!("reading {}", lock.display())))?;
     lockfile::check_same_versions(&original, &trimmed)?;
-    Ok(dropped)
+    Ok((dropped, packages))
 }
 
 /// Renames the finished project to `dest`. An empty `dest` that exists is

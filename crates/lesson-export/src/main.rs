@@ -45,6 +45,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         dir.display(),
         done.shared_crates.join(", ")
     );
+    if let lesson_export::lockfile::Packages::Fetched { host } = &done.packages {
+        println!("fetched the packages it needs that cargo's local registry lacked, for {host}");
+    }
     if !done.dropped_dev_dependencies.is_empty() {
         println!(
             "left out, as their packages are not needed to build: the test-only dependencies {}",
