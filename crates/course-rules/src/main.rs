@@ -46,12 +46,17 @@ enum Command {
     Sync,
 }
 
-fn parse_snippet_target(target: &str) -> Result<(String, String), String> {
+/// A `snippet` argument that is not `FILE#NAME`.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}`: expected FILE#NAME")]
+struct NotFileHashName(String);
+
+fn parse_snippet_target(target: &str) -> Result<(String, String), NotFileHashName> {
     match target.split_once('#') {
         Some((file, name)) if !file.is_empty() && !name.is_empty() => {
             Ok((file.to_string(), name.to_string()))
         }
-        _ => Err(format!("`{target}`: expected FILE#NAME")),
+        _ => Err(NotFileHashName(target.to_string())),
     }
 }
 
