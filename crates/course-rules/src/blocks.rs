@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::problem::{Problem, Problems};
+
 /// The two kinds of marked region; their markers differ only in the word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -56,8 +58,8 @@ fn marker<'a>(line: &'a str, word: &str) -> Option<&'a str> {
 
 /// The regions of `kind` in `src`. Problems (an end without a start, a start
 /// without an end, one region inside another of the same kind, a name used
-/// twice in the file) come back as `path:line: ...` lines.
-pub fn parse(path: &Path, src: &str, kind: Kind) -> Result<Vec<Block>, Vec<String>> {
+/// twice in the file) come back all together, each at its line.
+pub fn parse(path: &Path, src: &str, kind: Kind) -> Result<Vec<Block>, Problems> {
     let word = kind.word();
     let other = match kind {
         Kind::Snippet => Kind::Verbatim.word(),
@@ -69,17 +71,17 @@ pub fn parse(path: &Path, src: &str, kind: Kind) -> Result<Vec<Block>, Vec<Strin
     let mut problems = Vec::new();
     let mut current: Option<Block> = None;
     for (n, line) in src.lines().enumerate() {
-        let at = format!("{}:{}", path.display(), n + 1);
+        let at = |message: String| Problem::at(path, n + 1, message);
         if let Some(name) = marker(line, &open) {
             let name = name.trim().to_string();
             if name.is_empty() || name.contains(char::is_whitespace) {
-                problems.push(format!("{at}: a {word} needs a one-word name"));
+                problems.push(at(format!("a {word} needs a one-word name")));
             }
             if let Some(outer) = &current {
-                problems.push(format!(
-                    "{at}: {word} `{name}` starts inside {word} `{}`",
+                problems.push(at(format!(
+                    "{word} `{name}` starts inside {word} `{}`",
                     outer.name
-                ));
+                )));
             }
             current = Some(Block {
                 path: path.to_path_buf(),
@@ -91,16 +93,15 @@ pub fn parse(path: &Path, src: &str, kind: Kind) -> Result<Vec<Block>, Vec<Strin
             match current.take() {
                 Some(block) => {
                     if blocks.iter().any(|b| b.name == block.name) {
-                        problems.push(format!(
-                            "{}:{}: {word} name `{}` is used twice in this file",
-                            path.display(),
+                        problems.push(Problem::at(
+                            path,
                             block.line,
-                            block.name
+                            format!("{word} name `{}` is used twice in this file", block.name),
                         ));
                     }
                     blocks.push(block);
                 }
-                None => problems.push(format!("{at}: `// end {word}` with no {word} open")),
+                None => problems.push(at(format!("`// end {word}` with no {word} open"))),
             }
         } else if let Some(block) = &mut current {
             let is_other_marker = marker(line, &format!("{other}:")).is_some()
@@ -111,18 +112,13 @@ pub fn parse(path: &Path, src: &str, kind: Kind) -> Result<Vec<Block>, Vec<Strin
         }
     }
     if let Some(block) = current {
-        problems.push(format!(
-            "{}:{}: {word} `{}` has no `// end {word}`",
-            path.display(),
+        problems.push(Problem::at(
+            path,
             block.line,
-            block.name
+            format!("{word} `{}` has no `// end {word}`", block.name),
         ));
     }
-    if problems.is_empty() {
-        Ok(blocks)
-    } else {
-        Err(problems)
-    }
+    Problems::or_ok(problems, blocks)
 }
 
 #[cfg(test)]
@@ -147,22 +143,37 @@ mod tests {
     #[test]
     fn broken_markers_are_reported_with_their_lines() {
         let unterminated = parse(p(), "x\n// snippet: a\ny\n", Kind::Snippet).unwrap_err();
-        assert_eq!(unterminated, ["l.cu:2: snippet `a` has no `// end snippet`"]);
+        assert_eq!(
+            unterminated.0,
+            [Problem::at("l.cu", 2, "snippet `a` has no `// end snippet`")]
+        );
         let stray = parse(p(), "// end snippet\n", Kind::Snippet).unwrap_err();
-        assert_eq!(stray, ["l.cu:1: `// end snippet` with no snippet open"]);
+        assert_eq!(stray.to_string(), "l.cu:1: `// end snippet` with no snippet open");
         let twice = parse(
             p(),
             "// snippet: a\n// end snippet\n// snippet: a\n// end snippet\n",
             Kind::Snippet,
         )
         .unwrap_err();
-        assert_eq!(twice, ["l.cu:3: snippet name `a` is used twice in this file"]);
+        assert_eq!(
+            twice.to_string(),
+            "l.cu:3: snippet name `a` is used twice in this file"
+        );
         let nested = parse(
             p(),
             "// snippet: a\n// snippet: b\n// end snippet\n",
             Kind::Snippet,
         )
         .unwrap_err();
-        assert_eq!(nested[0], "l.cu:2: snippet `b` starts inside snippet `a`");
+        assert_eq!(
+            nested.0[0].to_string(),
+            "l.cu:2: snippet `b` starts inside snippet `a`"
+        );
+        // Every problem of the file, in its order, as one error.
+        let both = parse(p(), "// end snippet\n// snippet: a\n", Kind::Snippet).unwrap_err();
+        assert_eq!(
+            both.to_string(),
+            "l.cu:1: `// end snippet` with no snippet open; l.cu:2: snippet `a` has no `// end snippet`"
+        );
     }
 }

@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::lexer::{code_only, Lang};
+use crate::problem::{Problem, Problems};
 
 mod cxx;
 mod hidden;
@@ -43,20 +44,19 @@ pub struct Finding {
     pub detail: Option<String>,
 }
 
-impl std::fmt::Display for Finding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.path.display(),
-            self.line,
-            self.col,
-            self.what
-        )?;
-        if let Some(detail) = &self.detail {
-            write!(f, " ({detail})")?;
+/// A finding as the rules report it: `path:line:col: what (detail): why`.
+impl From<Finding> for Problem {
+    fn from(finding: Finding) -> Problem {
+        let message = match &finding.detail {
+            Some(detail) => format!("{} ({detail}): {WHY}", finding.what),
+            None => format!("{}: {WHY}", finding.what),
+        };
+        Problem {
+            path: Some(finding.path),
+            line: Some(finding.line),
+            col: Some(finding.col),
+            message,
         }
-        write!(f, ": {WHY}")
     }
 }
 
@@ -133,7 +133,7 @@ impl AllowList {
     /// line) from the list at `source`, whose paths are relative to `base`:
     /// the repository root for `ci/host-clock-allow.txt`, the lesson's
     /// directory for a lesson's own `host-clock-allow.txt`.
-    pub fn parse(text: &str, source: &Path, base: &Path) -> Result<AllowList, Vec<String>> {
+    pub fn parse(text: &str, source: &Path, base: &Path) -> Result<AllowList, Problems> {
         let mut list = AllowList::default();
         list.add(text, source, base)?;
         Ok(list)
@@ -141,21 +141,21 @@ impl AllowList {
 
     /// Adds the entries of another list (see [`AllowList::parse`]), reporting
     /// every malformed line, not the first.
-    pub fn add(&mut self, text: &str, source: &Path, base: &Path) -> Result<(), Vec<String>> {
+    pub fn add(&mut self, text: &str, source: &Path, base: &Path) -> Result<(), Problems> {
         let mut problems = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let at = format!("{}:{}", source.display(), n + 1);
+            let at = |message: &str| Problem::at(source, n + 1, message);
             let mut parts = line.splitn(3, ": ");
             let (Some(path), Some(whats), Some(why)) = (parts.next(), parts.next(), parts.next()) else {
-                problems.push(format!("{at}: expected `path: clock[, clock]: why`"));
+                problems.push(at("expected `path: clock[, clock]: why`"));
                 continue;
             };
             if why.trim().is_empty() {
-                problems.push(format!("{at}: give the reason"));
+                problems.push(at("give the reason"));
                 continue;
             }
             let whats = whats
@@ -164,11 +164,7 @@ impl AllowList {
                 .filter(|w| !w.is_empty());
             self.entries.insert(base.join(path.trim()), whats.collect());
         }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems)
-        }
+        Problems::or_ok(problems, ())
     }
 
     /// Whether `finding` is sanctioned for its file.
@@ -309,7 +305,7 @@ mod tests {
             "int a;\n  gettimeofday(&t, 0);",
             Lang::C,
         );
-        let line = f[0].to_string();
+        let line = Problem::from(f[0].clone()).to_string();
         assert!(
             line.starts_with("code/x/x.cu:2:3: gettimeofday: host clocks time"),
             "{line}"
@@ -345,12 +341,11 @@ mod tests {
         let (source, base) = (Path::new("code/x/host-clock-allow.txt"), Path::new("code/x"));
         let problems =
             AllowList::parse("a.cu: clock_gettime\nb.cu: clock_gettime: \n", source, base).unwrap_err();
+        let expected = |line| Problem::at(source, line, "expected `path: clock[, clock]: why`");
+        assert_eq!(problems.0, [expected(1), expected(2)]);
         assert_eq!(
-            problems,
-            [
-                "code/x/host-clock-allow.txt:1: expected `path: clock[, clock]: why`",
-                "code/x/host-clock-allow.txt:2: expected `path: clock[, clock]: why`"
-            ]
+            problems.0[0].to_string(),
+            "code/x/host-clock-allow.txt:1: expected `path: clock[, clock]: why`"
         );
     }
 }

@@ -8,18 +8,19 @@
 //! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]).
 //!
 //! The lessons are the registry's (`lesson-registry`, the list `evidence`
-//! compiles in), read from the checkout being checked.
+//! compiles in), read from the checkout being checked. Each rule returns
+//! its findings as [`Problem`]s, one line each when printed.
 //!
 //! `tests/repository.rs` runs them all over this repository, so `cargo test`
 //! enforces them; `cargo run -p course-rules -- check` prints the same
-//! findings for a person. Not for: rules a compiler or clippy already keeps.
+//! findings for a person. Not for: rules a compiler or clippy already keeps,
+//! or taking a lesson away (`lesson-export`).
 
 pub mod blocks;
 pub mod clock_ban;
-pub mod export;
-pub mod files;
 pub mod lessons;
 pub mod lexer;
+pub mod problem;
 pub mod quotes;
 pub mod root;
 pub mod tokens;
@@ -27,6 +28,7 @@ pub mod verbatim;
 
 use std::path::{Path, PathBuf};
 
+pub use problem::{Problem, Problems};
 pub use root::{find_repository, repository_root};
 
 /// The allow-list of the shared crates' files that may read a host clock,
@@ -46,10 +48,10 @@ pub struct ReadError {
     pub source: std::io::Error,
 }
 
-impl ReadError {
-    /// The path and why, as a finding's line.
-    pub fn line(&self) -> String {
-        cli_exit::with_causes(self)
+/// The file, and why it could not be read, as a finding.
+impl From<ReadError> for Problem {
+    fn from(e: ReadError) -> Problem {
+        Problem::in_file(e.path, cli_exit::with_causes(&e.source))
     }
 }
 
@@ -66,22 +68,22 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
 
 /// Rule 1 over every C, C++, CUDA, Rust, Python and shell file of the
 /// project, and the Rust its Rust files bring in.
-pub fn check_host_clocks(root: &Path) -> Vec<String> {
+pub fn check_host_clocks(root: &Path) -> Vec<Problem> {
     let (allow, mut problems) = allow_lists(root);
-    let (findings, unreadable) = clock_ban::scan_project(root, &files::project_files(root));
+    let (findings, unreadable) = clock_ban::scan_project(root, &project_files::project_files(root));
     problems.extend(unreadable);
     problems.extend(
         findings
             .into_iter()
             .filter(|f| !allow.allows(f))
-            .map(|f| f.to_string()),
+            .map(Problem::from),
     );
     for path in allow.entries.keys() {
         if !root.join(path).is_file() {
-            problems.push(format!(
+            problems.push(Problem::general(format!(
                 "host-clock allow-list: lists {}, which does not exist",
                 path.display()
-            ));
+            )));
         }
     }
     problems
@@ -89,19 +91,19 @@ pub fn check_host_clocks(root: &Path) -> Vec<String> {
 
 /// The files the shared allow-list names, relative to the root: what a copy
 /// of the repository needs beside the lessons for rule 1 to pass there.
-pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Vec<String>> {
-    let text = read_text(&root.join(ALLOW_LIST)).map_err(|e| vec![e.line()])?;
+pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Problems> {
+    let text = read_text(&root.join(ALLOW_LIST)).map_err(|e| Problems(vec![e.into()]))?;
     let list = clock_ban::AllowList::parse(&text, Path::new(ALLOW_LIST), Path::new(""))?;
     Ok(list.entries.into_keys().collect())
 }
 
 /// The shared allow-list and every lesson's, merged, with every problem
 /// reading or parsing them.
-fn allow_lists(root: &Path) -> (clock_ban::AllowList, Vec<String>) {
+fn allow_lists(root: &Path) -> (clock_ban::AllowList, Vec<Problem>) {
     let mut lists = vec![(PathBuf::from(ALLOW_LIST), PathBuf::new())];
     let mut problems = Vec::new();
     let registered = lessons::lessons(root).unwrap_or_else(|e| {
-        problems.push(cli_exit::with_causes(&e));
+        problems.push(Problem::from_error(&e));
         Vec::new()
     });
     for lesson in registered.into_iter().map(|l| l.dir) {
@@ -115,36 +117,36 @@ fn allow_lists(root: &Path) -> (clock_ban::AllowList, Vec<String>) {
         match read_text(&root.join(&source)) {
             Ok(text) => {
                 if let Err(p) = allow.add(&text, &source, &base) {
-                    problems.extend(p);
+                    problems.extend(p.0);
                 }
             }
-            Err(e) => problems.push(e.line()),
+            Err(e) => problems.push(e.into()),
         }
     }
     (allow, problems)
 }
 
 /// Rule 8 over every lesson `.cu`.
-pub fn check_verbatim(root: &Path) -> Vec<String> {
+pub fn check_verbatim(root: &Path) -> Vec<Problem> {
     let mut sources: Vec<(PathBuf, String)> = Vec::new();
     let registered = match lessons::lessons(root) {
         Ok(registered) => registered,
-        Err(e) => return vec![cli_exit::with_causes(&e)],
+        Err(e) => return vec![Problem::from_error(&e)],
     };
     for lesson in registered {
         let rel = lesson.cu.strip_prefix(root).unwrap_or(&lesson.cu).to_path_buf();
         match read_text(&lesson.cu) {
             Ok(text) => sources.push((rel, text)),
-            Err(e) => return vec![e.line()],
+            Err(e) => return vec![e.into()],
         }
     }
     verbatim::check(&sources)
 }
 
 /// Rule 9: snippet markers in every source file, quotes in every Markdown file.
-pub fn check_snippets(root: &Path) -> Vec<String> {
+pub fn check_snippets(root: &Path) -> Vec<Problem> {
     let mut problems = Vec::new();
-    for rel in files::project_files(root) {
+    for rel in project_files::project_files(root) {
         let is_source = clock_ban::lang_of(&rel).is_some();
         let is_doc = rel.extension().is_some_and(|e| e == "md");
         if !is_source && !is_doc {
@@ -153,13 +155,13 @@ pub fn check_snippets(root: &Path) -> Vec<String> {
         let text = match read_text(&root.join(&rel)) {
             Ok(text) => text,
             Err(e) => {
-                problems.push(e.line());
+                problems.push(e.into());
                 continue;
             }
         };
         if is_source {
             if let Err(p) = blocks::parse(&rel, &text, blocks::Kind::Snippet) {
-                problems.extend(p);
+                problems.extend(p.0);
             }
         } else {
             problems.extend(quotes::check(root, &rel, &text));
@@ -172,16 +174,16 @@ pub fn check_snippets(root: &Path) -> Vec<String> {
 /// and with `nvcc` given, the lesson copied alone builds with it. The
 /// builds run side by side, one per CPU (each nvcc is one process on one
 /// core), and the problems come in the lessons' order.
-pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
+pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<Problem> {
     let all = match lessons::lessons(root) {
         Ok(all) => all,
-        Err(e) => return vec![cli_exit::with_causes(&e)],
+        Err(e) => return vec![Problem::from_error(&e)],
     };
-    let mut problems: Vec<Option<String>> = vec![None; all.len()];
+    let mut problems: Vec<Option<Problem>> = vec![None; all.len()];
     let mut to_build = Vec::new();
     for (i, lesson) in all.iter().enumerate() {
         match lessons::check_build_lines(lesson) {
-            Err(e) => problems[i] = Some(cli_exit::with_causes(&e)),
+            Err(e) => problems[i] = Some(Problem::from_error(&e)),
             Ok(line) => to_build.push((i, lesson, line)),
         }
     }
@@ -197,7 +199,7 @@ pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
                         break;
                     };
                     if let Err(e) = lessons::build_alone(lesson, nvcc, line) {
-                        let problem = cli_exit::with_causes(&e);
+                        let problem = Problem::from_error(&e);
                         built
                             .lock()
                             .unwrap_or_else(|p| p.into_inner())

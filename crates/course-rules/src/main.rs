@@ -1,5 +1,5 @@
-//! `course-rules`: the course's rules, run by hand, and a lesson exported as a
-//! project of its own.
+//! `course-rules`: the course's rules, run by hand (a lesson's export is
+//! `lesson-export`'s).
 //!
 //! Every command reads the repository the working directory is in (or
 //! `--root DIR`), never the checkout the binary was compiled in. `check`
@@ -10,17 +10,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use course_rules::{export, files, find_repository, quotes, read_text};
+use course_rules::{quotes, read_text};
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "course-rules",
-    version,
-    about = "The course's rules as checks, and lessons exported as projects of their own."
-)]
+#[command(name = "course-rules", version, about = "The course's rules as checks.")]
 struct Cli {
     /// The repository to read [default: the one the working directory is in].
     #[arg(long, global = true, value_name = "DIR")]
@@ -48,21 +44,19 @@ enum Command {
     },
     /// Rewrite every quote in the Markdown files from its source.
     Sync,
-    /// Write a lesson into DIR as a Cargo project of its own, with copies of the shared crates it uses.
-    Export {
-        /// The lesson: its directory's name under code/ (e.g. the one `ls code` lists).
-        lesson: String,
-        /// A directory that does not exist yet, or an empty one.
-        dir: PathBuf,
-    },
 }
 
-fn parse_snippet_target(target: &str) -> Result<(String, String), String> {
+/// A `snippet` argument that is not `FILE#NAME`.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}`: expected FILE#NAME")]
+struct NotFileHashName(String);
+
+fn parse_snippet_target(target: &str) -> Result<(String, String), NotFileHashName> {
     match target.split_once('#') {
         Some((file, name)) if !file.is_empty() && !name.is_empty() => {
             Ok((file.to_string(), name.to_string()))
         }
-        _ => Err(format!("`{target}`: expected FILE#NAME")),
+        _ => Err(NotFileHashName(target.to_string())),
     }
 }
 
@@ -73,7 +67,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let root = repository(cli.root.as_deref())?;
+    let root = lesson_registry::repository(cli.root.as_deref())?;
     match cli.command {
         Command::Check { no_build, nvcc } => check(&root, !no_build, nvcc),
         Command::Snippet { target: (file, name) } => {
@@ -83,31 +77,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Sync => sync(&root),
-        Command::Export { lesson, dir } => export_lesson(&root, &lesson, &dir),
     }
-}
-
-/// The repository to read: `--root`, or the one around the working directory.
-fn repository(given: Option<&Path>) -> Result<PathBuf> {
-    let found = match given {
-        Some(dir) => Some(dir.to_path_buf()).filter(|d| course_rules::root::is_repository(d)),
-        None => {
-            let here = std::env::current_dir().context("reading the working directory")?;
-            find_repository(&here)
-        }
-    };
-    let root = found.ok_or_else(|| match given {
-        Some(dir) => anyhow!(
-            "--root {}: not the course's repository (no Cargo.toml with [workspace] beside a code/ directory)",
-            dir.display()
-        ),
-        None => anyhow!(
-            "not inside the course's repository (no Cargo.toml with [workspace] beside a code/ directory \
-             here or above); run from inside it or pass --root DIR"
-        ),
-    })?;
-    root.canonicalize()
-        .with_context(|| format!("resolving {}", root.display()))
 }
 
 fn check(root: &Path, build: bool, nvcc: Option<PathBuf>) -> Result<ExitCode> {
@@ -135,7 +105,7 @@ fn check(root: &Path, build: bool, nvcc: Option<PathBuf>) -> Result<ExitCode> {
 }
 
 fn sync(root: &Path) -> Result<ExitCode> {
-    for rel in files::project_files(root) {
+    for rel in project_files::project_files(root) {
         if rel.extension().is_none_or(|e| e != "md") {
             continue;
         }
@@ -149,27 +119,5 @@ fn sync(root: &Path) -> Result<ExitCode> {
         }
     }
     println!("synced {}", root.display());
-    Ok(ExitCode::SUCCESS)
-}
-
-fn export_lesson(root: &Path, lesson: &str, dir: &Path) -> Result<ExitCode> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let done = export::export(root, lesson, dir, Path::new(&cargo))
-        .with_context(|| format!("exporting {lesson} into {}", dir.display()))?;
-    println!(
-        "exported {lesson} from {} into {}, with {}",
-        root.display(),
-        dir.display(),
-        done.shared_crates.join(", ")
-    );
-    if !done.dropped_dev_dependencies.is_empty() {
-        println!(
-            "left out, as their packages are not needed to build: the test-only dependencies {}",
-            done.dropped_dev_dependencies.join(", ")
-        );
-    }
-    println!(
-        "build it there: cargo build --release --offline (with CUDA_HOME set to a CUDA toolkit), then the README's nvcc line"
-    );
     Ok(ExitCode::SUCCESS)
 }

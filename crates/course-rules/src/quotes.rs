@@ -19,6 +19,7 @@
 use std::path::Path;
 
 use crate::blocks::{parse, Kind};
+use crate::problem::{Problem, Problems};
 
 /// The command that rewrites every quote, named in each failure.
 pub const SYNC_COMMAND: &str = "cargo run -p course-rules -- sync";
@@ -64,8 +65,8 @@ pub enum QuoteError {
     #[error("{file}: no line `== {heading}`")]
     NoSection { file: String, heading: String },
     /// The file's snippet markers are not well formed: every problem found.
-    #[error("{}", .0.join("; "))]
-    Markers(Vec<String>),
+    #[error("{0}")]
+    Markers(Problems),
     #[error("{file} has no snippet `{name}`")]
     NoSnippet { file: String, name: String },
     #[error("line {0}: a quote marker needs a fenced block")]
@@ -164,29 +165,30 @@ fn quotes(doc: &[&str]) -> Result<Vec<Quote>, usize> {
 }
 
 /// Problems with the quotes in the document `doc_path` (text `doc`).
-pub fn check(root: &Path, doc_path: &Path, doc: &str) -> Vec<String> {
+pub fn check(root: &Path, doc_path: &Path, doc: &str) -> Vec<Problem> {
     let lines: Vec<&str> = doc.lines().collect();
     let found = match quotes(&lines) {
         Ok(found) => found,
         Err(line) => {
-            return vec![format!(
-                "{}:{line}: a quote marker must be followed by a fenced block ending in ```",
-                doc_path.display()
+            return vec![Problem::at(
+                doc_path,
+                line,
+                "a quote marker must be followed by a fenced block ending in ```",
             )]
         }
     };
     let mut problems = Vec::new();
     for q in found {
-        let at = format!("{}:{}", doc_path.display(), q.marker_line);
+        let at = |message: String| Problem::at(doc_path, q.marker_line, message);
         match source_text(root, &q.source) {
-            Err(e) => problems.push(format!("{at}: {}", cli_exit::with_causes(&e))),
+            Err(e) => problems.push(at(cli_exit::with_causes(&e))),
             Ok(want) => {
                 let mut got = lines[q.open + 1..q.close].join("\n");
                 got.push('\n');
                 if got != want {
-                    problems.push(format!(
-                        "{at}: the quote differs from its source; run `{SYNC_COMMAND}`"
-                    ));
+                    problems.push(at(format!(
+                        "the quote differs from its source; run `{SYNC_COMMAND}`"
+                    )));
                 }
             }
         }
@@ -237,12 +239,16 @@ mod tests {
         let root = tree();
         let good = "t\n<!-- snippet: k.cu#two -->\n```cpp\na();\n  b();\n```\n\
                     <!-- transcript: ev/run.txt -->\n```text\nline 1\nline 2\n```\n";
-        assert_eq!(check(&root, Path::new("R.md"), good), Vec::<String>::new());
+        assert_eq!(check(&root, Path::new("R.md"), good), []);
         let edited = good.replace("line 2", "line 2, tidied");
         let p = check(&root, Path::new("R.md"), &edited);
         assert_eq!(
             p,
-            ["R.md:7: the quote differs from its source; run `cargo run -p course-rules -- sync`"]
+            [Problem::at(
+                "R.md",
+                7,
+                "the quote differs from its source; run `cargo run -p course-rules -- sync`"
+            )]
         );
         assert_eq!(sync(&root, &edited).unwrap(), good);
     }
@@ -255,10 +261,10 @@ mod tests {
             Path::new("R.md"),
             "<!-- snippet: k.cu#nope -->\n```\n```\n",
         );
-        assert_eq!(p, ["R.md:1: k.cu has no snippet `nope`"]);
+        assert_eq!(p, [Problem::at("R.md", 1, "k.cu has no snippet `nope`")]);
         let p = check(&root, Path::new("R.md"), "<!-- snippet: k.cu#two -->\ntext\n");
         assert_eq!(p.len(), 1);
-        assert!(p[0].contains("must be followed by a fenced block"));
+        assert!(p[0].message.contains("must be followed by a fenced block"));
     }
 
     #[test]
@@ -270,9 +276,9 @@ mod tests {
         )
         .unwrap();
         let doc = "<!-- transcript: ev/session.txt#repetition 1 of 1 -->\n```text\n== repetition 1 of 1\nrow a\nrow b\n```\n";
-        assert_eq!(check(&root, Path::new("R.md"), doc), Vec::<String>::new());
+        assert_eq!(check(&root, Path::new("R.md"), doc), []);
         let last = "<!-- transcript: ev/session.txt#SASS -->\n```text\n== SASS\nsame\n```\n";
-        assert_eq!(check(&root, Path::new("R.md"), last), Vec::<String>::new());
+        assert_eq!(check(&root, Path::new("R.md"), last), []);
         let p = check(&root, Path::new("R.md"), &doc.replace("row b", "row c"));
         assert_eq!(p.len(), 1, "{p:?}");
         let missing = check(
@@ -280,7 +286,10 @@ mod tests {
             Path::new("R.md"),
             "<!-- transcript: ev/session.txt#nope -->\n```\n```\n",
         );
-        assert_eq!(missing, ["R.md:1: ev/session.txt: no line `== nope`"]);
+        assert_eq!(
+            missing,
+            [Problem::at("R.md", 1, "ev/session.txt: no line `== nope`")]
+        );
     }
 
     #[test]

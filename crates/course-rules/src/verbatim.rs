@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::blocks::{parse, Block, Kind};
+use crate::problem::Problem;
 
 /// The blocks CUDA-CODE-STYLE.md declares verbatim, and whether every lesson
 /// must have one (the error macro) or only those that use it (timeKernel).
@@ -10,7 +11,7 @@ pub const DECLARED: [(&str, bool); 2] = [("cuda-check", true), ("time-kernel", f
 
 /// Problems across the lesson sources given as (path, text): a required
 /// block missing, or a copy that differs from the first lesson's.
-pub fn check(sources: &[(PathBuf, String)]) -> Vec<String> {
+pub fn check(sources: &[(PathBuf, String)]) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut all: Vec<Block> = Vec::new();
     for (path, src) in sources {
@@ -18,22 +19,27 @@ pub fn check(sources: &[(PathBuf, String)]) -> Vec<String> {
             Ok(blocks) => {
                 for (name, required) in DECLARED {
                     if required && !blocks.iter().any(|b| b.name == name) {
-                        problems.push(format!("{}: has no `// verbatim: {name}` block", path.display()));
+                        problems.push(Problem::in_file(
+                            path,
+                            format!("has no `// verbatim: {name}` block"),
+                        ));
                     }
                 }
                 for b in &blocks {
                     if !DECLARED.iter().any(|(name, _)| *name == b.name) {
-                        problems.push(format!(
-                            "{}:{}: verbatim block `{}` is not declared in CUDA-CODE-STYLE.md rule 8",
-                            b.path.display(),
+                        problems.push(Problem::at(
+                            &b.path,
                             b.line,
-                            b.name
+                            format!(
+                                "verbatim block `{}` is not declared in CUDA-CODE-STYLE.md rule 8",
+                                b.name
+                            ),
                         ));
                     }
                 }
                 all.extend(blocks);
             }
-            Err(e) => problems.extend(e),
+            Err(e) => problems.extend(e.0),
         }
     }
     for (name, _) in DECLARED {
@@ -50,21 +56,23 @@ pub fn check(sources: &[(PathBuf, String)]) -> Vec<String> {
 
 /// Where `copy` first differs from `reference`, naming the lesson, the block
 /// and the line in both files.
-fn first_difference(reference: &Block, copy: &Block) -> Option<String> {
+fn first_difference(reference: &Block, copy: &Block) -> Option<Problem> {
     let n = reference.lines.len().max(copy.lines.len());
     (0..n).find_map(|i| {
         let want = reference.lines.get(i);
         let got = copy.lines.get(i);
         (want != got).then(|| {
-            format!(
-                "{}:{}: verbatim block `{}` differs from {}:{}: has {:?}, expected {:?}",
-                copy.path.display(),
+            Problem::at(
+                &copy.path,
                 copy.line + 1 + i,
-                copy.name,
-                reference.path.display(),
-                reference.line + 1 + i,
-                got.map_or("(end of block)", |s| s.as_str()),
-                want.map_or("(end of block)", |s| s.as_str()),
+                format!(
+                    "verbatim block `{}` differs from {}:{}: has {:?}, expected {:?}",
+                    copy.name,
+                    reference.path.display(),
+                    reference.line + 1 + i,
+                    got.map_or("(end of block)", |s| s.as_str()),
+                    want.map_or("(end of block)", |s| s.as_str()),
+                ),
             )
         })
     })
@@ -94,17 +102,20 @@ mod tests {
         ]);
         assert_eq!(
             p,
-            [
-                "code/b/b.cu:3: verbatim block `cuda-check` differs from code/a/a.cu:2: has \
-              \"#define CUDA_CHECK(x) (x)\", expected \"#define CUDA_CHECK(x) x\""
-            ]
+            [Problem::at(
+                "code/b/b.cu",
+                3,
+                "verbatim block `cuda-check` differs from code/a/a.cu:2: has \
+                 \"#define CUDA_CHECK(x) (x)\", expected \"#define CUDA_CHECK(x) x\""
+            )]
         );
     }
 
     #[test]
     fn a_lesson_without_the_error_macro_fails() {
         let p = check(&[src("a.cu", MACRO), src("b.cu", "int main() {}\n")]);
-        assert_eq!(p, ["b.cu: has no `// verbatim: cuda-check` block"]);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].to_string(), "b.cu: has no `// verbatim: cuda-check` block");
     }
 
     #[test]
@@ -115,7 +126,11 @@ mod tests {
         )]);
         assert_eq!(
             p,
-            ["a.cu:4: verbatim block `mine` is not declared in CUDA-CODE-STYLE.md rule 8"]
+            [Problem::at(
+                "a.cu",
+                4,
+                "verbatim block `mine` is not declared in CUDA-CODE-STYLE.md rule 8"
+            )]
         );
     }
 }

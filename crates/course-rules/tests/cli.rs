@@ -117,7 +117,7 @@ fn help_and_version_work_everywhere_and_usage_errors_exit_2() {
         text(&out.stdout),
         format!("course-rules {}\n", env!("CARGO_PKG_VERSION"))
     );
-    for sub in ["check", "snippet", "sync", "export"] {
+    for sub in ["check", "snippet", "sync"] {
         let out = run_in(&root, &[sub, "--help"]);
         assert_eq!(out.status.code(), Some(0), "{sub}: {}", text(&out.stderr));
         assert!(text(&out.stdout).contains("Usage: course-rules"), "{sub}");

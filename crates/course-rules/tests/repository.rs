@@ -3,9 +3,29 @@
 
 use std::path::{Path, PathBuf};
 
-use course_rules::{
-    check_host_clocks, check_lessons, check_snippets, check_verbatim, find_nvcc, repository_root,
-};
+use course_rules::{find_nvcc, repository_root, Problem};
+
+/// Each rule's problems as `course-rules check` prints them: these tests
+/// hold the lines a person reads.
+fn lines(problems: Vec<Problem>) -> Vec<String> {
+    problems.iter().map(Problem::to_string).collect()
+}
+
+fn check_host_clocks(root: &Path) -> Vec<String> {
+    lines(course_rules::check_host_clocks(root))
+}
+
+fn check_verbatim(root: &Path) -> Vec<String> {
+    lines(course_rules::check_verbatim(root))
+}
+
+fn check_snippets(root: &Path) -> Vec<String> {
+    lines(course_rules::check_snippets(root))
+}
+
+fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<String> {
+    lines(course_rules::check_lessons(root, nvcc))
+}
 
 fn assert_clean(problems: Vec<String>) {
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));

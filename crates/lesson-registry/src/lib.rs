@@ -9,7 +9,8 @@
 //!   runs its nvcc line there, as a learner who took the directory away
 //!   would: course-rules' rule 10 and both GPU scripts (through
 //!   `evidence build-alone`) use it.
-//! - [`find_repository`] says which tree a tool reads.
+//! - [`find_repository`] says which tree a tool reads, and [`repository`]
+//!   which one a tool with a `--root DIR` option reads.
 //!
 //! Not for: what a lesson's output means or how it is recorded (each
 //! lesson's report package, through `lesson-spec`), or finding nvcc
@@ -19,7 +20,7 @@ mod build;
 mod tree;
 
 pub use build::{build_alone, build_output, copy_dir, run_build_line, BuildError};
-pub use tree::{find_repository, is_repository};
+pub use tree::{find_repository, is_repository, repository, RootError};
 
 use std::path::{Path, PathBuf};
 

@@ -25,6 +25,45 @@ pub fn find_repository(start: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// No repository where a tool was told, or asked, to look.
+#[derive(Debug, thiserror::Error)]
+pub enum RootError {
+    #[error(
+        "--root {}: not the course's repository (no Cargo.toml with [workspace] beside a code/ directory)",
+        .0.display()
+    )]
+    NotARepository(PathBuf),
+    #[error(
+        "not inside the course's repository (no Cargo.toml with [workspace] beside a code/ directory \
+         here or above); run from inside it or pass --root DIR"
+    )]
+    Outside,
+    #[error("reading the working directory")]
+    WorkingDirectory(#[source] std::io::Error),
+    #[error("resolving {}", path.display())]
+    Resolve {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The repository a tool with a `--root DIR` option reads: `given`, which
+/// must be one, or else the one around the working directory; with every
+/// link resolved.
+pub fn repository(given: Option<&Path>) -> Result<PathBuf, RootError> {
+    let root = match given {
+        Some(dir) if is_repository(dir) => dir.to_path_buf(),
+        Some(dir) => return Err(RootError::NotARepository(dir.to_path_buf())),
+        None => {
+            let here = std::env::current_dir().map_err(RootError::WorkingDirectory)?;
+            find_repository(&here).ok_or(RootError::Outside)?
+        }
+    };
+    root.canonicalize()
+        .map_err(|source| RootError::Resolve { path: root, source })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -191,7 +191,7 @@ pub fn assert_twin_follows_the_cu<R: LessonReport>(cu: &str, main_rs: &str) {
 /// The lesson's `evidence/<lesson>/` seen from the report package in
 /// `manifest_dir` (`<lesson>/report`): the repository's
 /// (`code/<lesson>/report/../../../evidence`), or, in a lesson taken away
-/// with `course-rules export`, the export's own (`<DIR>/evidence`), where
+/// with `lesson-export`, the export's own (`<DIR>/evidence`), where
 /// the export copies every transcript the lesson's files name. Neither is a
 /// test failure that names both places: a test with no transcript to read
 /// must not pass as if it had checked one.

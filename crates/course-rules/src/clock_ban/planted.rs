@@ -631,7 +631,7 @@ fn every_finding_prints_as_path_line_col_what_why() {
     ] {
         for plant in plants {
             for f in scan(Path::new("code/x/x.cu"), plant.src, lang) {
-                let line = f.to_string();
+                let line = crate::problem::Problem::from(f.clone()).to_string();
                 let head = format!("code/x/x.cu:{}:{}: {}", f.line, f.col, f.what);
                 assert!(line.starts_with(&head), "{line}");
                 assert!(line.ends_with(super::WHY), "{line}");

@@ -12,6 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use super::script::Script;
 use super::{lang_of, Finding, Source};
 use crate::lexer::{code_only, Lang};
+use crate::problem::Problem;
 use crate::tokens::tokenize;
 
 /// The language rule 1 reads `path` in, given its text's first line for a
@@ -46,9 +47,9 @@ pub fn source_of(path: &Path, first_line: Option<&str>) -> Option<Source> {
 }
 
 /// Every host clock in the project's files (`files`, relative to `root`),
-/// and in the Rust they bring in from elsewhere; with one line for each file
-/// that could not be read.
-pub fn scan_project(root: &Path, files: &[PathBuf]) -> (Vec<Finding>, Vec<String>) {
+/// and in the Rust they bring in from elsewhere; with a problem for each
+/// file that could not be read.
+pub fn scan_project(root: &Path, files: &[PathBuf]) -> (Vec<Finding>, Vec<Problem>) {
     let mut findings = Vec::new();
     let mut problems = Vec::new();
     let mut queue: Vec<(PathBuf, Option<Source>)> = files.iter().map(|f| (f.clone(), None)).collect();
@@ -61,7 +62,7 @@ pub fn scan_project(root: &Path, files: &[PathBuf]) -> (Vec<Finding>, Vec<String
         let src = match crate::read_text(&root.join(&rel)) {
             Ok(src) => src,
             Err(e) => {
-                problems.push(e.line());
+                problems.push(e.into());
                 continue;
             }
         };

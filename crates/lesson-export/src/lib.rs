@@ -1,29 +1,30 @@
-//! `export`: one lesson written out as a Cargo project of its own, for a
-//! learner to take away.
+//! One lesson written out as a Cargo project of its own, for a learner to
+//! take away (`cargo run -p lesson-export -- LESSON DIR`).
 //!
 //! The lesson's directory becomes the new project's root: its files as they
 //! are, its `Cargo.toml` the new workspace's root manifest, and every package
 //! it needs to build ([`closure`]), copied under `crates/<name>/` (a package
 //! inside the lesson's directory keeps its place). The manifests are made
 //! explicit ([`manifest`]) and the repository's `Cargo.lock` comes along,
-//! trimmed ([`lockfile`]). Everything is written into a staging folder beside
-//! the destination and renamed into place at the end, so a failed export
-//! leaves nothing behind.
+//! trimmed ([`lockfile`]), with what cargo's local registry lacks for it
+//! fetched for this platform ([`fetch`]). Everything is written into a
+//! staging folder beside the destination and renamed into place at the end,
+//! so a failed export leaves nothing behind.
 //!
 //! The copied `cuda-build` finds nvcc as it does here, except that the
 //! project's own `.toolchain/cuda` is now looked for in the exported folder:
 //! set `CUDA_HOME` (or put nvcc on `PATH`) to build it.
 //!
-//! Not for: the rules ([`crate::check_lessons`] and its siblings).
+//! Not for: the course's rules (`course-rules`, whose rule 10 builds a
+//! lesson's `.cu` copied alone), or building the export.
 
 pub mod closure;
+pub mod fetch;
 pub mod lockfile;
 pub mod manifest;
 pub mod transcripts;
 
 use std::path::{Path, PathBuf};
-
-use crate::{files, lessons};
 
 /// Why an export did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -35,7 +36,7 @@ pub enum ExportError {
     #[error("{}: is inside the repository at {}; export a lesson to a folder outside it", .dest.display(), .root.display())]
     InsideCheckout { dest: PathBuf, root: PathBuf },
     #[error(transparent)]
-    Lessons(#[from] lessons::LessonError),
+    Registry(#[from] lesson_registry::RegistryError),
     #[error(transparent)]
     Closure(#[from] closure::ClosureError),
     #[error(transparent)]
@@ -75,27 +76,27 @@ pub struct Exported {
     pub shared_crates: Vec<String>,
     /// Test-only dependencies left out because their package was not copied.
     pub dropped_dev_dependencies: Vec<String>,
+    /// Whether cargo's local registry held every package the lesson needs,
+    /// or some were fetched.
+    pub packages: lockfile::Packages,
 }
 
 /// Writes the lesson named `lesson` (its directory's name under `code/`) of
 /// the repository at `root` into `dest`, which must not exist or be empty.
-/// `cargo` runs `cargo metadata`.
+/// `cargo` runs `cargo metadata`, and `cargo fetch` where the local registry
+/// lacks a package the lesson needs.
 pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Exported, ExportError> {
     let root = root
         .canonicalize()
         .map_err(io(format!("resolving {}", root.display())))?;
-    let all = lessons::lessons(&root)?;
+    let all = lesson_registry::lessons(&root)?;
     let lesson_dir = all
         .iter()
+        .find(|l| l.name == lesson)
         .map(|l| l.dir.clone())
-        .find(|dir| dir.file_name().is_some_and(|n| n == lesson))
         .ok_or_else(|| ExportError::UnknownLesson {
             name: lesson.to_string(),
-            known: all
-                .iter()
-                .filter_map(|l| l.dir.file_name()?.to_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: all.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(", "),
         })?;
     let dest = &absolute_destination(dest)?;
     if dest.starts_with(&root) {
@@ -123,14 +124,14 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
         &staging,
         cargo,
     );
-    let outcome = written.and_then(|dropped| {
+    let outcome = written.and_then(|written| {
         move_into_place(&staging, dest)?;
-        Ok(dropped)
+        Ok(written)
     });
     if outcome.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }
-    let dropped_dev_dependencies = outcome?;
+    let (dropped_dev_dependencies, packages) = outcome?;
     let shared_crates = needed
         .iter()
         .filter(|p| !p.dir.starts_with(&lesson_dir))
@@ -139,6 +140,7 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
     Ok(Exported {
         shared_crates,
         dropped_dev_dependencies,
+        packages,
     })
 }
 
@@ -217,7 +219,8 @@ fn staging_dir(dest: &Path) -> Result<PathBuf, ExportError> {
 }
 
 /// Copies the packages, rewrites their manifests and writes the lock file;
-/// returns the test-only dependencies left out.
+/// returns the test-only dependencies left out, and where the packages the
+/// lock file pins came from.
 fn write_project(
     root: &Path,
     lesson_dir: &Path,
@@ -226,7 +229,7 @@ fn write_project(
     inherited: &manifest::Inherited,
     staging: &Path,
     cargo: &Path,
-) -> Result<Vec<String>, ExportError> {
+) -> Result<(Vec<String>, lockfile::Packages), ExportError> {
     let mut members: Vec<String> = placement
         .iter()
         .map(|(_, to)| match to.as_os_str().is_empty() {
@@ -235,12 +238,12 @@ fn write_project(
         })
         .collect();
     members.sort();
-    files::copy_project_files(lesson_dir, staging)
+    project_files::copy_project_files(lesson_dir, staging)
         .map_err(io(format!("copying {}", lesson_dir.display())))?;
     // The transcripts the lesson's tests and README name, where an export's
     // tests look for them (see `transcripts`).
     let name = lesson_dir.file_name().unwrap_or_default();
-    let own_files: Vec<PathBuf> = files::project_files(lesson_dir)
+    let own_files: Vec<PathBuf> = project_files::project_files(lesson_dir)
         .into_iter()
         .map(|rel| lesson_dir.join(rel))
         .collect();
@@ -254,7 +257,7 @@ fn write_project(
     for (package, (from, to)) in needed.iter().zip(placement) {
         let copy = staging.join(to);
         if !package.dir.starts_with(lesson_dir) {
-            files::copy_project_files(&package.dir, &copy)
+            project_files::copy_project_files(&package.dir, &copy)
                 .map_err(io(format!("copying {}", package.dir.display())))?;
         }
         let path = copy.join("Cargo.toml");
@@ -275,10 +278,10 @@ fn write_project(
         .map_err(io(format!("reading {}", root.join("Cargo.lock").display())))?;
     let lock = staging.join("Cargo.lock");
     std::fs::write(&lock, &original).map_err(io(format!("writing {}", lock.display())))?;
-    lockfile::trim(cargo, staging)?;
+    let packages = lockfile::trim(cargo, staging)?;
     let trimmed = std::fs::read_to_string(&lock).map_err(io(format!("reading {}", lock.display())))?;
     lockfile::check_same_versions(&original, &trimmed)?;
-    Ok(dropped)
+    Ok((dropped, packages))
 }
 
 /// Renames the finished project to `dest`. An empty `dest` that exists is

@@ -217,10 +217,10 @@ mod tests {
 
     #[test]
     fn this_workspace_lists_every_lesson_with_its_build_dependencies() {
-        let root = crate::repository_root();
+        let root = course_rules::repository_root();
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let all = workspace_packages(Path::new(&cargo), &root).unwrap();
-        for lesson in crate::lessons::lessons(&root).unwrap() {
+        for lesson in lesson_registry::lessons(&root).unwrap() {
             let package = all.iter().find(|p| p.dir == lesson.dir).unwrap();
             assert!(
                 package

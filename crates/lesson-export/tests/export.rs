@@ -1,20 +1,21 @@
-//! `course-rules export`, run for real: every lesson, exported outside the
+//! `lesson-export`, run for real: every lesson, exported outside the
 //! checkout, builds there with cargo and with its README's nvcc line, using
-//! nothing of the repository but a CUDA toolkit named by `CUDA_HOME`; and a
-//! refused export leaves its destination as it was.
+//! nothing of the repository but a CUDA toolkit named by `CUDA_HOME`; a
+//! refused export leaves its destination as it was; and what cargo's local
+//! registry lacks is fetched, or named in one line when it cannot be.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use course_rules::export::lockfile;
 use course_rules::{lessons, repository_root};
+use lesson_export::lockfile;
 
-const BIN: &str = env!("CARGO_BIN_EXE_course-rules");
+const BIN: &str = env!("CARGO_BIN_EXE_lesson-export");
 
 /// A fresh folder under the system's temp dir, outside the checkout.
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("course-rules-export-{tag}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("lesson-export-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     assert!(
@@ -33,16 +34,22 @@ fn export(lesson: &str, dest: &Path) -> Output {
     export_from(&repository_root(), lesson, dest)
 }
 
-/// `course-rules --root <repository> export <lesson> <dest>`, run in `cwd`.
+/// `lesson-export --root <repository> <lesson> <dest>`, run in `cwd`.
 fn export_from(cwd: &Path, lesson: &str, dest: &Path) -> Output {
-    Command::new(BIN)
+    export_command(cwd, lesson, dest)
+        .output()
+        .expect("lesson-export runs")
+}
+
+fn export_command(cwd: &Path, lesson: &str, dest: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    command
         .arg("--root")
         .arg(repository_root())
-        .args(["export", lesson])
+        .arg(lesson)
         .arg(dest)
-        .current_dir(cwd)
-        .output()
-        .expect("course-rules runs")
+        .current_dir(cwd);
+    command
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -51,7 +58,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// Every file under `dir` with its contents, to show a refusal changed nothing.
 fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    course_rules::files::project_files(dir)
+    project_files::project_files(dir)
         .into_iter()
         .map(|rel| {
             let bytes = std::fs::read(dir.join(&rel)).unwrap();
@@ -136,7 +143,7 @@ fn workspace_target_dir() -> PathBuf {
 /// own files with no network.
 ///
 /// The nvcc line is not run here: the export holds the lesson's folder byte
-/// for byte (checked below), and `repository`'s
+/// for byte (checked below), and course-rules' `tests/repository.rs`
 /// `every_lesson_copied_alone_builds_with_its_readme_line` runs that line in
 /// a copy of that same folder alone, a stricter place than the export, where
 /// the shared crates sit beside it.
@@ -290,7 +297,7 @@ fn own_artifacts(dest: &Path) -> Result<Vec<String>, String> {
 /// and the nvcc line names a source among them: what the copied-alone build
 /// compiles is what the export holds.
 fn assert_holds_lesson_folder(lesson: &Path, dest: &Path, line: &str) {
-    let files = course_rules::files::project_files(lesson);
+    let files = project_files::project_files(lesson);
     assert!(!files.is_empty(), "{} holds no files", lesson.display());
     for rel in &files {
         let exported = std::fs::read(dest.join(rel))
@@ -324,7 +331,7 @@ type BuiltCrates = std::collections::BTreeMap<PathBuf, CrateFiles>;
 fn reuse_times_of_identical_crates(crates: &Path, built: &mut BuiltCrates) {
     for entry in std::fs::read_dir(crates).unwrap() {
         let dir = entry.unwrap().path();
-        let files: CrateFiles = course_rules::files::project_files(&dir)
+        let files: CrateFiles = project_files::project_files(&dir)
             .into_iter()
             .map(|rel| {
                 let path = dir.join(&rel);
@@ -434,11 +441,193 @@ fn every_lesson_readme_says_how_to_take_it_away() {
     for lesson in lessons::lessons(&repository_root()).unwrap() {
         let name = lesson.dir.file_name().unwrap().to_str().unwrap();
         let readme = std::fs::read_to_string(lesson.dir.join("README.md")).unwrap();
-        let command = format!("cargo run -p course-rules -- export {name} ");
+        let command = format!("cargo run -p lesson-export -- {name} ");
         assert!(readme.contains(&command), "{name}/README.md lacks `{command}...`");
         assert!(
             readme.contains("cargo build --release --offline"),
             "{name}/README.md"
         );
     }
+}
+
+/// A cargo that runs this one, except that its local registry lacks the
+/// lesson's packages until `cargo fetch` has run: `fetch` records its
+/// arguments in `fetch-args` beside the script and succeeds, or with
+/// `fetch_fails` prints what cargo prints when the registry cannot be
+/// reached and fails. The export's online path, with no network.
+fn cargo_lacking_packages(dir: &Path, fetch_fails: bool) -> PathBuf {
+    let fetch = match fetch_fails {
+        false => r#"printf '%s\n' "$@" >"$here/fetch-args"; exit 0"#,
+        true => {
+            r#"printf 'error: failed to get `anyhow` as a dependency of package `x`\n\nCaused by:\n  download of config.json failed\n\nCaused by:\n  [6] Could not resolve host name (Could not resolve host: index.crates.io)\n' >&2; exit 101"#
+        }
+    };
+    let script = format!(
+        r#"#!/bin/sh
+here=$(dirname "$0")
+case "$1" in
+fetch) {fetch} ;;
+metadata)
+  # The lock file's trim asks for one platform; the workspace's package
+  # list (--no-deps) needs no registry.
+  if [ ! -e "$here/fetch-args" ]; then
+    for arg in "$@"; do
+      if [ "$arg" = --filter-platform ]; then
+        echo 'error: no matching package named `cudarc` found' >&2
+        exit 101
+      fi
+    done
+  fi ;;
+esac
+exec '{}' "$@"
+"#,
+        cargo().to_str().unwrap()
+    );
+    let path = dir.join("cargo");
+    std::fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn what_the_local_registry_lacks_is_fetched_for_this_platform_in_the_export() {
+    let base = scratch("fetched");
+    let tools = scratch("fetched-cargo");
+    let dest = base.join("lesson");
+    let out = export_command(&base, "day09-timing", &dest)
+        .env("CARGO", cargo_lacking_packages(&tools, false))
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let host = lockfile::host_platform(Path::new(&cargo())).unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "fetched the packages it needs that cargo's local registry lacked, for {host}\n"
+        )),
+        "{stdout}"
+    );
+    // Fetched in the project being exported (its staging folder beside
+    // the destination), for this platform alone.
+    let args = std::fs::read_to_string(tools.join("fetch-args")).unwrap();
+    let args: Vec<&str> = args.lines().collect();
+    assert_eq!(
+        args[..4],
+        ["fetch", "--target", &host, "--manifest-path"],
+        "{args:?}"
+    );
+    let manifest = Path::new(args[4]);
+    let staging = manifest.parent().unwrap();
+    assert_eq!(manifest.file_name().unwrap(), "Cargo.toml");
+    assert_eq!(staging.parent(), Some(base.canonicalize().unwrap().as_path()));
+    assert!(
+        staging
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with(".lesson.export-"),
+        "{args:?}"
+    );
+    assert!(dest.join("Cargo.lock").is_file());
+    assert_self_contained(&dest);
+    let _ = std::fs::remove_dir_all(&base);
+    let _ = std::fs::remove_dir_all(&tools);
+}
+
+#[test]
+fn a_fetch_that_cannot_reach_the_registry_fails_with_one_line_and_nothing_written() {
+    let base = scratch("unreachable");
+    let tools = scratch("unreachable-cargo");
+    let out = export_command(&base, "day09-timing", &base.join("lesson"))
+        .env("CARGO", cargo_lacking_packages(&tools, true))
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "cargo's local registry lacks a package the lesson needs (no matching package named \
+             `cudarc` found) and fetching it failed ([6] Could not resolve host name (Could not \
+             resolve host: index.crates.io)); run `cargo fetch` in the repository (it needs the \
+             network), then export again"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&base).unwrap().count(),
+        0,
+        "something was written"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+    let _ = std::fs::remove_dir_all(&tools);
+}
+
+/// A fresh clone's cargo home, offline: the real cargo, nothing in its
+/// registry, no network allowed.
+#[test]
+fn offline_with_an_empty_cargo_home_it_says_what_is_lacking_and_how_to_fetch_it() {
+    let base = scratch("offline");
+    let home = scratch("offline-home");
+    let out = export_command(&base, "day09-timing", &base.join("lesson"))
+        .env("CARGO_HOME", &home)
+        .env("CARGO_NET_OFFLINE", "true")
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    for want in [
+        "error: exporting day09-timing into ",
+        "cargo's local registry lacks a package the lesson needs (no matching package named `",
+        "and fetching it failed (cargo is set to work offline: CARGO_NET_OFFLINE or net.offline); \
+         run `cargo fetch` in the repository (it needs the network), then export again",
+    ] {
+        assert!(stderr.contains(want), "{want:?} not in {stderr}");
+    }
+    assert_eq!(
+        std::fs::read_dir(&base).unwrap().count(),
+        0,
+        "something was written"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The same fresh clone's cargo home, online: the export fetches from
+/// crates.io what the lesson needs, and the project it writes resolves
+/// offline from that cargo home alone.
+#[test]
+#[ignore = "needs the network (crates.io); run by hand: cargo nextest run -p lesson-export --run-ignored only"]
+fn online_with_an_empty_cargo_home_it_fetches_what_the_lesson_needs() {
+    let base = scratch("online");
+    let home = scratch("online-home");
+    let dest = base.join("lesson");
+    let out = export_command(&base, "day09-timing", &dest)
+        .env("CARGO_HOME", &home)
+        .env_remove("CARGO_NET_OFFLINE")
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("fetched the packages it needs"), "{stdout}");
+    let host = lockfile::host_platform(Path::new(&cargo())).unwrap();
+    let resolved = Command::new(cargo())
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--filter-platform",
+            &host,
+        ])
+        .current_dir(&dest)
+        .env("CARGO_HOME", &home)
+        .output()
+        .unwrap();
+    assert!(resolved.status.success(), "{}", text(&resolved.stderr));
+    let _ = std::fs::remove_dir_all(&base);
+    let _ = std::fs::remove_dir_all(&home);
 }

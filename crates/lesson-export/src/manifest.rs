@@ -363,7 +363,7 @@ tester.workspace = true
     /// A repository in a temp folder: root manifest, a lesson with a
     /// sub-package, and two shared crates, of which only one is copied.
     fn repository(tag: &str) -> (PathBuf, Vec<(PathBuf, PathBuf)>) {
-        let dir = std::env::temp_dir().join(format!("course-rules-manifest-{tag}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("lesson-export-manifest-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         for sub in ["code/lesson/report", "crates/shared", "crates/tester"] {
             std::fs::create_dir_all(dir.join(sub)).unwrap();

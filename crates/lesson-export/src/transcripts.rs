@@ -78,7 +78,7 @@ not one: 2026-11-29-h200.txt, 2026-11-29T2232Z-x.txt, notes.txt, 2026-11-29T2232
 
     #[test]
     fn only_named_transcripts_that_exist_are_copied() {
-        let base = std::env::temp_dir().join(format!("course-rules-transcripts-{}", std::process::id()));
+        let base = std::env::temp_dir().join(format!("lesson-export-transcripts-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let (evidence, dest) = (base.join("evidence"), base.join("out/evidence/l"));
         std::fs::create_dir_all(&evidence).unwrap();

@@ -1,8 +1,12 @@
-//! The project's own files: everything under the root that git would see
+//! The project's own files: everything under a folder that git would see
 //! (what `.gitignore` and `.git/info/exclude` leave out stays out, so a
 //! maintainer's scratch folders are not checked), except build outputs,
 //! provisioned toolchains and version control, which are skipped by name as
-//! well for a copy that has no `.git`.
+//! well for a copy that has no `.git`. The course's rules read these files
+//! (`course-rules`), and a lesson's export copies them (`lesson-export`), so
+//! both see one tree.
+//!
+//! Not for: deciding what a file holds or which language it is in.
 
 use std::path::{Path, PathBuf};
 
@@ -46,7 +50,7 @@ mod walk_tests {
 
     #[test]
     fn what_git_ignores_and_build_outputs_are_not_project_files() {
-        let root = std::env::temp_dir().join(format!("course-rules-files-{}", std::process::id()));
+        let root = std::env::temp_dir().join(format!("project-files-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         for (path, text) in [
             (".gitignore", "/scratch/\n"),

@@ -1,12 +1,15 @@
 //! The exported project's `Cargo.lock`: the repository's own, trimmed by
 //! cargo to the packages the lesson uses, and checked to pin exactly the
-//! versions the repository pins.
+//! versions the repository pins. What the local registry lacks for that is
+//! fetched first ([`super::fetch`]).
 //!
 //! Not for: choosing versions; nothing here ever updates one.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use crate::fetch::{self, FetchFailed};
 
 /// Why the exported project's lock file could not be made or trusted.
 #[derive(Debug, thiserror::Error)]
@@ -21,10 +24,14 @@ pub enum LockError {
     #[error("{} -vV printed no `host:` line", cargo.display())]
     NoHost { cargo: PathBuf },
     #[error(
-        "cargo's local registry lacks a package the lesson needs ({first_error}); \
-         run `cargo fetch` in the repository (it needs the network), then export again"
+        "cargo's local registry lacks a package the lesson needs ({first_error}) and fetching it \
+         failed ({fetch}); run `cargo fetch` in the repository (it needs the network), then export again"
     )]
-    MissingPackage { first_error: String },
+    MissingPackage { first_error: String, fetch: FetchFailed },
+    #[error(
+        "cargo fetch ran, but cargo's local registry still lacks a package the lesson needs ({first_error})"
+    )]
+    StillMissing { first_error: String },
     #[error("cargo metadata --offline failed in the exported project: {first_error}")]
     Metadata { first_error: String },
     #[error("Cargo.lock")]
@@ -43,8 +50,21 @@ fn spawn_error<'a>(cargo: &'a Path, args: &'static str) -> impl FnOnce(std::io::
     }
 }
 
-/// Lets cargo drop the lock entries the project at `dir` does not use, from
-/// the local registry cache only.
+/// Where the packages the trimmed lock file pins came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Packages {
+    /// Cargo's local registry held them all.
+    Cached,
+    /// Some were fetched for this platform, the one named.
+    Fetched { host: String },
+}
+
+/// Lets cargo drop the lock entries the project at `dir` does not use.
+///
+/// The local registry is read first, offline, so a machine that has built
+/// the repository exports without the network. Where it lacks a package
+/// the lesson needs, the packages are fetched ([`fetch::fetch`]) and the
+/// lock trimmed again; only when the fetch fails too is that an error.
 ///
 /// Only this machine's platform is asked for. Cargo still resolves, and
 /// writes, every platform's entries from the index it has cached, but it
@@ -52,8 +72,31 @@ fn spawn_error<'a>(cargo: &'a Path, args: &'static str) -> impl FnOnce(std::io::
 /// here downloaded. Without the filter it wants Windows-only crates (clap's
 /// `anstyle-wincon`) that no Linux build ever fetches, and a fresh machine's
 /// export failed on them.
-pub fn trim(cargo: &Path, dir: &Path) -> Result<(), LockError> {
+pub fn trim(cargo: &Path, dir: &Path) -> Result<Packages, LockError> {
     let host = host_platform(cargo)?;
+    let Offline::Lacks { first_error } = resolve_offline(cargo, dir, &host)? else {
+        return Ok(Packages::Cached);
+    };
+    fetch::fetch(cargo, dir, &host).map_err(|fetch| LockError::MissingPackage { first_error, fetch })?;
+    match resolve_offline(cargo, dir, &host)? {
+        Offline::Resolved => Ok(Packages::Fetched { host }),
+        Offline::Lacks { first_error } => Err(LockError::StillMissing { first_error }),
+    }
+}
+
+/// What `cargo metadata --offline` made of a project.
+enum Offline {
+    Resolved,
+    /// The local registry lacks a package it needs; cargo's first error line.
+    Lacks {
+        first_error: String,
+    },
+}
+
+/// `cargo metadata --offline` for `host` on the project at `dir`, which
+/// writes its trimmed lock file; any failure but a lacking registry is an
+/// error.
+fn resolve_offline(cargo: &Path, dir: &Path, host: &str) -> Result<Offline, LockError> {
     let out = Command::new(cargo)
         .args([
             "metadata",
@@ -61,16 +104,16 @@ pub fn trim(cargo: &Path, dir: &Path) -> Result<(), LockError> {
             "1",
             "--offline",
             "--filter-platform",
+            host,
         ])
-        .arg(&host)
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .output()
         .map_err(spawn_error(cargo, "metadata"))?;
     if out.status.success() {
-        return Ok(());
+        return Ok(Offline::Resolved);
     }
-    Err(metadata_failure(&String::from_utf8_lossy(&out.stderr)))
+    metadata_failure(&String::from_utf8_lossy(&out.stderr))
 }
 
 /// The platform cargo builds for by default here, from `cargo -vV`'s
@@ -89,10 +132,9 @@ pub fn host_platform(cargo: &Path) -> Result<String, LockError> {
         })
 }
 
-/// One line for a failed `cargo metadata --offline`: a package missing from
-/// the local registry names the command that fetches it; anything else is
-/// cargo's own first error line.
-fn metadata_failure(stderr: &str) -> LockError {
+/// A failed `cargo metadata --offline`: a package missing from the local
+/// registry, or an error with cargo's own first error line.
+fn metadata_failure(stderr: &str) -> Result<Offline, LockError> {
     let first_error = stderr
         .lines()
         .find(|l| l.contains("error"))
@@ -103,12 +145,12 @@ fn metadata_failure(stderr: &str) -> LockError {
         "no matching package",
     ];
     match missing.iter().any(|m| stderr.contains(m)) {
-        true => LockError::MissingPackage {
+        true => Ok(Offline::Lacks {
             first_error: first_error.trim_start_matches("error: ").to_string(),
-        },
-        false => LockError::Metadata {
+        }),
+        false => Err(LockError::Metadata {
             first_error: first_error.to_string(),
-        },
+        }),
     }
 }
 
@@ -144,14 +186,36 @@ mod tests {
     const LOCK: &str = "version = 4\n\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\nsource = \"registry+x\"\n\n[[package]]\nname = \"b\"\nversion = \"0.1.0\"\n";
 
     #[test]
-    fn a_package_missing_from_the_registry_names_the_command_that_fetches_it() {
+    fn a_package_missing_from_the_registry_is_told_from_other_failures() {
         let stderr = "error: failed to download `anstyle-wincon v3.0.11`\n\nCaused by:\n  attempting to make an HTTP request, but --offline was specified\n";
-        let line = metadata_failure(stderr).to_string();
-        assert!(line.contains("`anstyle-wincon v3.0.11`"), "{line}");
-        assert!(line.contains("run `cargo fetch` in the repository"), "{line}");
-        assert!(!line.contains('\n'), "{line}");
-        let other = metadata_failure("error: failed to parse manifest at `x/Cargo.toml`\n").to_string();
-        assert!(other.starts_with("cargo metadata --offline failed"), "{other}");
+        let Ok(Offline::Lacks { first_error }) = metadata_failure(stderr) else {
+            panic!("not a lacking registry");
+        };
+        assert_eq!(first_error, "failed to download `anstyle-wincon v3.0.11`");
+        let Err(other) = metadata_failure("error: failed to parse manifest at `x/Cargo.toml`\n") else {
+            panic!("a lacking registry");
+        };
+        assert!(
+            other.to_string().starts_with("cargo metadata --offline failed"),
+            "{other}"
+        );
+    }
+
+    #[test]
+    fn a_failed_fetch_keeps_the_line_that_names_the_command_and_adds_its_reason() {
+        let line = LockError::MissingPackage {
+            first_error: "no matching package named `cudarc` found".into(),
+            fetch: FetchFailed {
+                reason: "[6] Couldn't resolve host name".into(),
+            },
+        }
+        .to_string();
+        assert_eq!(
+            line,
+            "cargo's local registry lacks a package the lesson needs (no matching package named \
+             `cudarc` found) and fetching it failed ([6] Couldn't resolve host name); run `cargo fetch` \
+             in the repository (it needs the network), then export again"
+        );
     }
 
     #[test]
