@@ -214,12 +214,22 @@ fn a_broken_pack_and_a_stray_file_in_the_packs_folder_are_each_named_by_check() 
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("2026-01-01T000000Z-h200.tar.gz"), b"not a pack").unwrap();
     std::fs::write(folder.join("notes.txt"), b"a stray file").unwrap();
+    // A pack's name that leads to a device, and one that is a FIFO with no
+    // writer: each refused by name, before a byte is read and without
+    // waiting.
+    std::os::unix::fs::symlink("/dev/zero", folder.join("2026-01-02T000000Z-h200.tar.gz")).unwrap();
+    let fifo = folder.join("2026-01-03T000000Z-h200.tar.gz");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     let check = evidence(&ev, &["check"]);
     let err = text(&check.stderr);
     assert!(!check.status.success());
     assert!(
         err.contains("2026-01-01T000000Z-h200.tar.gz: not a gzip-compressed tar")
-            && err.contains("notes.txt: not a pack"),
+            && err.contains("notes.txt: not a pack")
+            && err.contains("2026-01-02T000000Z-h200.tar.gz: not a regular file (a character device)")
+            && err.contains("2026-01-03T000000Z-h200.tar.gz: not a regular file (a FIFO)"),
         "{err}"
     );
     assert!(!err.contains("panicked"), "{err}");
