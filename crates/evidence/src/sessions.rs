@@ -12,7 +12,8 @@
 //! toolkit its runs were built with.
 //!
 //! Why 30 minutes: in the committed evidence the longest pause between two
-//! runs of one commit is 70 s, and a run's date is when it started, so a
+//! runs of one session is 70 s (and the two sessions of fa0f7b6, recorded
+//! apart as an A/A pair, are 32 minutes apart), and a run's date is when it started, so a
 //! sanitizer run or a phase of minutes leaves a gap as long as itself; a
 //! machine that records again the same commit half an hour later is a
 //! second session (an A/A pair, [`crate::changes`]).
