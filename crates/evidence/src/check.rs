@@ -9,7 +9,7 @@ use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Outcome};
 
 use crate::load::{self, LoadError};
 use crate::transcript::Transcript;
-use crate::{claims, lessons, why};
+use crate::{claims, why};
 
 /// What the check found: each lesson's table as text, each lesson's causes
 /// as measured ([`crate::why`]), and every problem,

@@ -16,7 +16,7 @@ use lesson_spec::Lesson;
 
 use crate::sessions::Session;
 use crate::transcript::{Body, Transcript};
-use crate::{claims, compare, in_group, lessons, run_name, why};
+use crate::{claims, compare, in_group, run_name, why};
 
 /// One figure: the lesson whose page shows it, and where its values are.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

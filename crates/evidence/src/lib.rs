@@ -1,9 +1,5 @@
 //! Recorded lesson runs as data.
 //!
-//! - [`lessons`]: the one list of lessons (each lesson's report package
-//!   says how its output parses, what its page claims, what to chart and
-//!   how to record it), and with them the one list of evidence folders,
-//!   which `record` writes to and `transcript` accepts a run in.
 //! - [`transcript`] parses a transcript (header, body, sanitizer lines), the
 //!   body by its lesson, and refuses one that cannot be true (a field
 //!   missing or repeated, an impossible date, commit, exit status or
@@ -49,7 +45,6 @@ pub mod figures;
 pub mod folder_lock;
 pub mod history;
 pub mod instrument;
-pub mod lessons;
 pub mod load;
 pub mod merge;
 pub mod plot;

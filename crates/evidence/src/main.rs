@@ -6,9 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use evidence::transcript::{self, Transcript};
-use evidence::{
-    atomic, check, compare, figures, group, lessons, load, merge, plot, record, transcript_files, twin,
-};
+use evidence::{atomic, check, compare, figures, group, load, merge, plot, record, transcript_files, twin};
 
 /// Recorded lesson runs as data.
 ///
@@ -353,10 +351,7 @@ fn record_cmd(request: &record::Request) -> ExitCode {
 }
 
 fn find_lesson(name: &str) -> anyhow::Result<&'static dyn lesson_spec::Lesson> {
-    lessons::find(name).with_context(|| {
-        let known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
-        format!("no lesson is named `{name}` (known: {})", known.join(", "))
-    })
+    Ok(lessons::lesson(name)?)
 }
 
 /// Every run in `dir` that passes the evidence's checks, or an error

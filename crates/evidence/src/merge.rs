@@ -22,9 +22,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::folder_lock::FolderLock;
-use crate::lessons::{self, UnknownFolder};
 use crate::load::{self, LoadError};
 use crate::{atomic, capped, transcript, transcript_files, twin};
+use lessons::UnknownFolder;
 
 /// What a merge did with one source.
 #[derive(Debug, Clone, PartialEq, Eq)]

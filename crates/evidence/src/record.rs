@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::{atomic, lessons, transcript, twin};
+use crate::{atomic, transcript, twin};
 use supervise::{Ending, Failure, Watch};
 
 /// What to run and where to put the record.

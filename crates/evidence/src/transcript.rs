@@ -6,7 +6,7 @@ use std::path::Path;
 use lesson_spec::{quoted, Parsed};
 use serde::Serialize;
 
-use crate::{lessons, ParseError};
+use crate::ParseError;
 
 /// The header's fields. Missing optional fields are empty strings.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use evidence::check::{table, Cell};
+use evidence::claims;
 use evidence::transcript::{self, Body, Transcript};
-use evidence::{claims, lessons};
 use lesson_spec::Lesson;
 
 fn evidence_dir() -> PathBuf {
@@ -676,7 +676,7 @@ fn alone_folders() -> std::collections::BTreeSet<PathBuf> {
 fn every_cause_is_judged() {
     let transcripts = evidence::load::load(&evidence_dir()).unwrap().transcripts;
     let mut wrong = Vec::new();
-    for lesson in evidence::lessons::LESSONS {
+    for lesson in lessons::LESSONS {
         assert!(
             !lesson.whys().is_empty(),
             "{} names no cause check",

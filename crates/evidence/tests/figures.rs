@@ -111,7 +111,7 @@ fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
 #[test]
 fn a_query_that_names_no_known_figure_is_an_error_naming_the_block() {
     let root = repository();
-    let lesson = evidence::lessons::LESSONS[0].name();
+    let lesson = lessons::LESSONS[0].name();
     let dir = std::env::temp_dir().join(format!("figures-unknown-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -12,7 +12,7 @@ fn lesson_chart(lesson: &str, program: &str, runs: &[&Transcript], references: &
     fn parsed<'a>(ts: &[&'a Transcript]) -> Vec<&'a dyn Parsed> {
         ts.iter().filter_map(|t| t.body.parsed()).collect()
     }
-    let specs = evidence::lessons::find(lesson)
+    let specs = lessons::find(lesson)
         .unwrap()
         .charts(program, &parsed(runs), &parsed(references));
     assert_eq!(specs.len(), 1);

@@ -253,7 +253,7 @@ fn a_claim_that_held_and_now_fails_is_a_flip() {
     let loaded = evidence::load::load(&ev).unwrap();
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
     let all = sessions::of(&loaded.transcripts);
-    let lesson = evidence::lessons::find("day10-block-sizes").unwrap();
+    let lesson = lessons::find("day10-block-sizes").unwrap();
     let table = evidence::check::table(lesson, &loaded.transcripts, &Default::default());
     let per = changes::per_session(&table, &all);
     let flips = changes::flips(lesson.name(), &per, &all);

@@ -251,7 +251,7 @@ fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
         .transcripts;
     let runs = tree(&out.join("runs")).len();
     assert_eq!(runs, transcripts.len(), "a page per transcript");
-    for lesson in evidence::lessons::LESSONS {
+    for lesson in lessons::LESSONS {
         let page = read(&out, &site::lesson_page(lesson.name()));
         assert!(page.contains("<h1>"), "{}", lesson.name());
     }
@@ -261,7 +261,7 @@ fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
 
 #[test]
 fn each_lesson_readme_names_its_page_on_the_site() {
-    for lesson in evidence::lessons::LESSONS {
+    for lesson in lessons::LESSONS {
         let readme = repository().join("code").join(lesson.name()).join("README.md");
         let text = std::fs::read_to_string(&readme).unwrap();
         let page = format!("target/site/{}", site::lesson_page(lesson.name()));

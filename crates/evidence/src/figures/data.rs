@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::instrument::{self, Session};
 use crate::transcript::{Body, Transcript};
-use crate::{group, lessons, load};
+use crate::{group, load};
 use lesson_spec::median;
 
 /// Where a number came from: a run (its commit and file) or an instrument

@@ -15,7 +15,6 @@ use super::summary::SUMMARY;
 use super::verdicts::{self, Column};
 use super::{repro, Evidence, PAGED_DAYS};
 use crate::check::Table;
-use crate::lessons;
 use crate::transcript::Transcript;
 
 pub fn page(ev: &Evidence) -> String {

@@ -48,9 +48,9 @@ use crate::check::{self, Table};
 use crate::folder_lock::FolderLock;
 use crate::history::Series;
 use crate::load::{self, LoadError};
+use crate::plot;
 use crate::sessions::Session;
 use crate::transcript::Transcript;
-use crate::{lessons, plot};
 use verdicts::Column;
 
 /// The file that marks a folder as a site this command wrote, so that

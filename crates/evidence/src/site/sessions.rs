@@ -110,7 +110,7 @@ fn page(ev: &Evidence, index: usize, session: &Session, rows: &[Vec<&Row>]) -> S
                 }
             }
         }
-        @let others: Vec<_> = session.runs.iter().copied().filter(|t| crate::lessons::find(&t.header.lesson).is_none()).collect();
+        @let others: Vec<_> = session.runs.iter().copied().filter(|t| lessons::find(&t.header.lesson).is_none()).collect();
         @if !others.is_empty() {
             h2 { "Other runs" }
             (transcript_list(ev, &path, &others, |_| None))

@@ -1,9 +1,13 @@
-//! The one list of lessons the shared tools know: every `<lesson>-report`
-//! dependency in this package's Cargo.toml (build.rs writes the list), so
-//! adding a lesson is one line there; everything else about it lives in its
-//! own directory. With them, the folders of `evidence/` that hold runs of
-//! no one lesson: together, every folder `evidence record` writes to and
-//! `evidence check` accepts a run in.
+//! The lesson registry: the one list of lessons the shared tools know.
+//! Every `<lesson>-report` dependency in this package's Cargo.toml is a
+//! lesson (build.rs writes the list), so adding a lesson is one line there;
+//! everything else about it lives in its own directory. With them, the
+//! folders of `evidence/` that hold runs of no one lesson: together, every
+//! folder `evidence record` writes to and `evidence check` accepts a run in.
+//!
+//! Not for: what a lesson's output means (each report package, through
+//! `lesson-spec`), or reading the registry from a checkout at run time
+//! (`lesson-registry`, which course-rules uses).
 
 use lesson_spec::Lesson;
 
@@ -12,6 +16,22 @@ pub static LESSONS: &[&dyn Lesson] = include!(concat!(env!("OUT_DIR"), "/lessons
 /// The lesson named `name`, if there is one.
 pub fn find(name: &str) -> Option<&'static dyn Lesson> {
     LESSONS.iter().copied().find(|l| l.name() == name)
+}
+
+/// A name that is no lesson, with every lesson there is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no lesson is named `{name}` (known: {})", known.join(", "))]
+pub struct UnknownLesson {
+    pub name: String,
+    pub known: Vec<&'static str>,
+}
+
+/// The lesson named `name`, or an error listing every lesson.
+pub fn lesson(name: &str) -> Result<&'static dyn Lesson, UnknownLesson> {
+    find(name).ok_or_else(|| UnknownLesson {
+        name: name.to_string(),
+        known: LESSONS.iter().map(|l| l.name()).collect(),
+    })
 }
 
 /// The folder of probes run while looking into a finding, whose output no

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 fn main() {
     println!("cargo:rerun-if-changed=Cargo.toml");
-    let manifest = std::fs::read_to_string("Cargo.toml").expect("reading evidence's Cargo.toml");
+    let manifest = std::fs::read_to_string("Cargo.toml").expect("reading the registry's Cargo.toml");
     let mut list = String::from("&[\n");
     for lesson in lesson_registry::report_packages(&manifest) {
         let _ = writeln!(
