@@ -39,7 +39,7 @@ use serde::Serialize;
 use crate::check::Table;
 use crate::history::{Direction, Point, Series};
 use crate::sessions::Session;
-use crate::site::verdicts::{Column, Kind, Tally};
+use crate::verdicts::{Column, Kind, Tally};
 
 /// The fewest values a session needs of a figure for a label other than
 /// UNSURE.

@@ -9,7 +9,7 @@ use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Outcome};
 
 use crate::load::{self, LoadError};
 use crate::transcript::Transcript;
-use crate::{claims, why};
+use crate::{judge, why};
 
 /// What the check found: each lesson's table as text, each lesson's causes
 /// as measured ([`crate::why`]), and every problem,
@@ -57,8 +57,8 @@ pub fn every_lesson<'a>(transcripts: &'a [Transcript], problems: &mut Vec<String
     lessons::LESSONS
         .iter()
         .map(|lesson| {
-            let expected = claims::expected(*lesson).unwrap_or_else(|errors| {
-                problems.extend(errors);
+            let expected = judge::expected(*lesson).unwrap_or_else(|errors| {
+                problems.extend(errors.iter().map(ToString::to_string));
                 Default::default()
             });
             table(*lesson, transcripts, &expected)
@@ -120,8 +120,8 @@ pub fn table<'a>(
     transcripts: &'a [Transcript],
     expected: &ExpectedFailures,
 ) -> Table<'a> {
-    let claims = claims::all(lesson);
-    let peers = claims::Peers::of(transcripts);
+    let claims = judge::all(lesson);
+    let peers = judge::Peers::of(transcripts);
     let rows = transcripts
         .iter()
         .filter(|t| t.header.lesson == lesson.name())
@@ -130,7 +130,7 @@ pub fn table<'a>(
             let cells = claims
                 .iter()
                 .map(|c| {
-                    let cell = match claims::check_among(lesson, c.id, t, peers) {
+                    let cell = match judge::check_among(lesson, c.id, t, peers) {
                         Outcome::Holds => Cell::Holds,
                         Outcome::NotApplicable => Cell::NotApplicable,
                         Outcome::Fails(why) => {

@@ -14,9 +14,10 @@ use std::collections::BTreeMap;
 
 use lesson_spec::Lesson;
 
+use crate::runs::{in_group, run_name};
 use crate::sessions::Session;
 use crate::transcript::{Body, Transcript};
-use crate::{claims, compare, in_group, run_name, why};
+use crate::{compare, judge, why};
 
 /// One figure: the lesson whose page shows it, and where its values are.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -85,7 +86,7 @@ impl Readers {
         let claims = lessons
             .iter()
             .map(|l| {
-                let patterns = claims::all(*l)
+                let patterns = judge::all(*l)
                     .iter()
                     .flat_map(|c| c.figures.iter().copied())
                     .collect();

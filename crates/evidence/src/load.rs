@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::transcript::{self, Body, Transcript};
-use crate::{transcript_files, twin};
+use crate::twin;
 
 /// Why the evidence could not be read at all.
 #[derive(Debug, thiserror::Error)]
@@ -35,7 +35,7 @@ pub struct Loaded {
 /// Every transcript and twin under `dir`, checked.
 pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     let files = transcript_files(dir);
-    let twins = twin::files(dir);
+    let twins = twin_files(dir);
     // Twins alone are still checked: each is then a twin with no transcript.
     if files.is_empty() && twins.is_empty() {
         return Err(LoadError::NoTranscripts(dir.to_path_buf()));
@@ -54,7 +54,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         }
     }
     loaded.problems.extend(unpaired);
-    let journal = dir.join(crate::merge::JOURNAL);
+    let journal = dir.join(crate::journal::JOURNAL);
     if journal.exists() {
         loaded.problems.insert(
             0,
@@ -66,6 +66,48 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         );
     }
     Ok(loaded)
+}
+
+/// The transcripts (`*.txt`) under `dir`, one folder deep, in name order.
+pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return files;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Ok(inner) = std::fs::read_dir(&path) {
+                files.extend(
+                    inner
+                        .flatten()
+                        .map(|e| e.path())
+                        .filter(|p| p.extension().is_some_and(|e| e == "txt")),
+                );
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The twins (`*.json`) under `dir`, one folder deep, in name order: where
+/// the transcripts are, and not the instrument's own JSON folders below.
+pub fn twin_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+        .map(|e| e.path())
+        // By name alone: a `.json` that is a link to a device, a FIFO or a
+        // folder is a twin the reader refuses by name, not one left out.
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    out.sort();
+    out
 }
 
 /// `files` (transcripts) and `twins` checked as [`load`] checks a folder's,

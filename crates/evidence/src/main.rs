@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
+use evidence::load::transcript_files;
+use evidence::runs::group;
 use evidence::transcript::{self, Transcript};
-use evidence::{atomic, check, compare, figures, group, load, merge, plot, record, transcript_files, twin};
+use evidence::{atomic, check, compare, figures, load, merge, plot, record, twin};
 
 /// Recorded lesson runs as data.
 ///

@@ -16,7 +16,8 @@ use plotters::prelude::*;
 
 use lesson_spec::median;
 
-use crate::transcript::Transcript;
+use crate::runs::gpu_word;
+use crate::transcript::{Program, Transcript};
 
 /// One x: the median of the runs and their range.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -376,7 +377,7 @@ pub fn lesson_charts(
     let on_gpu = |t: &&Transcript| gpu.is_none_or(|g| t.header.gpu_name() == g);
     let reference = lesson.recipe().reference.map(|r| r.name);
     let references: Vec<&Transcript> = match reference {
-        Some(name) => crate::group(all, lesson.name(), name)
+        Some(name) => crate::runs::group(all, lesson.name(), name)
             .into_iter()
             .filter(on_gpu)
             .collect(),
@@ -385,15 +386,16 @@ pub fn lesson_charts(
     let references: Vec<&dyn lesson_spec::Parsed> =
         references.iter().filter_map(|t| t.body.parsed()).collect();
     let mut drawn = Vec::new();
-    for program in ["cxx", "rust"] {
+    for program in Program::TWINS {
+        let plain = format!("-{}.txt", program.word());
         let runs: Vec<&Transcript> = all
             .iter()
             .filter(|t| t.header.lesson == lesson.name() && t.header.exit_code == 0)
-            .filter(|t| t.file.ends_with(&format!("-{program}.txt")) && !t.under_sanitizer())
+            .filter(|t| t.file.ends_with(&plain) && !t.under_sanitizer())
             .filter(on_gpu)
             .collect();
         let parsed: Vec<&dyn lesson_spec::Parsed> = runs.iter().filter_map(|t| t.body.parsed()).collect();
-        for spec in lesson.charts(program, &parsed, &references) {
+        for spec in lesson.charts(program.word(), &parsed, &references) {
             let stem = match gpu {
                 Some(g) => format!("{}-{}", spec.stem, gpu_word(g)),
                 None => spec.stem.clone(),
@@ -407,27 +409,6 @@ pub fn lesson_charts(
         }
     }
     Ok(drawn)
-}
-
-/// A GPU's name as one file-name word, as `ci/gpu-session.sh` names runs:
-/// `NVIDIA H200` gives `h200`.
-pub fn gpu_word(name: &str) -> String {
-    file_word(name.strip_prefix("NVIDIA ").unwrap_or(name))
-}
-
-/// Any text as one lower-case file-name (or anchor) word: each run of
-/// characters that are not ASCII letters or digits becomes one `-`, none
-/// at either end (`NVIDIA H200 CUDA 13.0` gives `nvidia-h200-cuda-13-0`).
-pub fn file_word(text: &str) -> String {
-    let word: String = text
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    word.split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-")
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::{atomic, transcript, twin};
-use supervise::{Ending, Failure, Watch};
+use supervise::{signal_name, Ending, Failure, Watch};
 
 /// What to run and where to put the record.
 pub struct Request {
@@ -381,33 +381,6 @@ fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> Result<(Pa
         }
     }
     unreachable!("the numbering is unbounded")
-}
-
-/// The name of a signal the way `kill -l` spells it, with the SIG prefix.
-fn signal_name(sig: i32) -> String {
-    let known = [
-        (libc::SIGHUP, "SIGHUP"),
-        (libc::SIGINT, "SIGINT"),
-        (libc::SIGQUIT, "SIGQUIT"),
-        (libc::SIGILL, "SIGILL"),
-        (libc::SIGTRAP, "SIGTRAP"),
-        (libc::SIGABRT, "SIGABRT"),
-        (libc::SIGBUS, "SIGBUS"),
-        (libc::SIGFPE, "SIGFPE"),
-        (libc::SIGKILL, "SIGKILL"),
-        (libc::SIGUSR1, "SIGUSR1"),
-        (libc::SIGSEGV, "SIGSEGV"),
-        (libc::SIGUSR2, "SIGUSR2"),
-        (libc::SIGPIPE, "SIGPIPE"),
-        (libc::SIGALRM, "SIGALRM"),
-        (libc::SIGTERM, "SIGTERM"),
-        (libc::SIGXCPU, "SIGXCPU"),
-        (libc::SIGXFSZ, "SIGXFSZ"),
-    ];
-    known
-        .iter()
-        .find(|(n, _)| *n == sig)
-        .map_or_else(|| format!("SIG{sig}"), |(_, name)| name.to_string())
 }
 
 /// The finished transcript: the header completed, the output as recorded

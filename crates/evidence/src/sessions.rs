@@ -23,8 +23,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
 
-use crate::plot::gpu_word;
-use crate::site::verdicts::toolkit;
+use crate::runs::gpu_word;
+use crate::transcript::toolkit;
 use crate::transcript::{self, Transcript};
 
 /// The longest pause between two runs of one session, in minutes.

@@ -6,7 +6,7 @@ use std::path::Path;
 use lesson_spec::{quoted, Parsed};
 use serde::Serialize;
 
-use crate::ParseError;
+use crate::problem::Problem;
 
 /// The header's fields. Missing optional fields are empty strings.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -108,7 +108,51 @@ pub struct Transcript {
     pub field_lines: Vec<(String, usize)>,
 }
 
+/// Which of its lesson's two programs a run is, by its file name's last
+/// part: the C++ program (`-cxx`), the Rust twin (`-rust`), or neither (a
+/// reference tool, a test runner, a diagnostics probe).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Program {
+    Cxx,
+    Rust,
+    Other,
+}
+
+impl Program {
+    /// The lesson's two programs, the C++ one first, as charts and tables
+    /// give them.
+    pub const TWINS: [Program; 2] = [Program::Cxx, Program::Rust];
+
+    /// The word a run's name carries for it (`h200-cxx`): `cxx`, `rust`,
+    /// `other`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Program::Cxx => "cxx",
+            Program::Rust => "rust",
+            Program::Other => "other",
+        }
+    }
+
+    /// The program of the run recorded in `file`. A name with both words
+    /// (`...-rust-vs-cxx`) is the Rust twin's.
+    pub fn of_file(file: &str) -> Program {
+        let stem = file.rsplit('/').next().unwrap_or(file);
+        if stem.contains("-rust") {
+            Program::Rust
+        } else if stem.contains("-cxx") {
+            Program::Cxx
+        } else {
+            Program::Other
+        }
+    }
+}
+
 impl Transcript {
+    /// Which of its lesson's programs the run is ([`Program::of_file`]).
+    pub fn program(&self) -> Program {
+        Program::of_file(&self.file)
+    }
+
     /// The line of header field `key` (1 when it has none).
     pub fn line_of(&self, key: &str) -> usize {
         self.field_lines
@@ -155,9 +199,9 @@ fn capped(message: String) -> String {
 /// once, each value possible (a calendar date, a commit, an exit status),
 /// and a body whose every number is finite and whose times are not
 /// negative. Errors name the file and the line.
-pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
-    let err = |line: usize, message: String| ParseError {
-        file: file.to_string(),
+pub fn parse(file: &str, text: &str) -> Result<Transcript, Problem> {
+    let err = |line: usize, message: String| Problem {
+        path: file.to_string(),
         line,
         message: capped(message),
     };
@@ -249,6 +293,16 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, ParseError> {
     })
 }
 
+/// `CUDA 13.0` from an nvcc line such as `release 13.0, V13.0.88` (or
+/// nvcc's whole banner); the line as written when it names no release.
+pub fn toolkit(nvcc: &str) -> String {
+    nvcc.split("release ")
+        .nth(1)
+        .and_then(|rest| rest.split([',', ' ']).next())
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| nvcc.trim().to_string(), |v| format!("CUDA {v}"))
+}
+
 /// How `evidence record` writes a date: UTC, to the second, as
 /// [`utc_now`] gives it.
 const DATE_FORMAT: &[time::format_description::FormatItem<'static>] =
@@ -273,7 +327,7 @@ pub fn utc_now() -> Option<String> {
 }
 
 /// A header value, a figure or a command that no real run could have
-/// given: why a transcript is refused (as a [`ParseError`]'s message).
+/// given: why a transcript is refused (as a [`Problem`]'s message).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Impossible {
     #[error("date {} is not a UTC time as `evidence record` writes it (2026-11-30T04:44:49Z)", quoted(.0))]
@@ -433,20 +487,20 @@ pub fn shown(path: &Path) -> String {
 
 /// Reads and parses a transcript file, and checks that it stands where its
 /// header puts it ([`place`]).
-pub fn read(path: &Path) -> Result<Transcript, ParseError> {
+pub fn read(path: &Path) -> Result<Transcript, Problem> {
     read_with_text(path).map(|(t, _)| t)
 }
 
 /// [`read`], with the file's text.
-pub fn read_with_text(path: &Path) -> Result<(Transcript, String), ParseError> {
+pub fn read_with_text(path: &Path) -> Result<(Transcript, String), Problem> {
     let file = path.display().to_string();
-    let bytes = crate::capped::transcript(path).map_err(|e| ParseError {
-        file: file.clone(),
+    let bytes = crate::capped::transcript(path).map_err(|e| Problem {
+        path: file.clone(),
         line: 0,
         message: e.to_string(),
     })?;
-    let text = String::from_utf8(bytes).map_err(|e| ParseError {
-        file: file.clone(),
+    let text = String::from_utf8(bytes).map_err(|e| Problem {
+        path: file.clone(),
         line: 0,
         message: format!("not UTF-8 ({e})"),
     })?;
@@ -462,9 +516,9 @@ pub fn read_with_text(path: &Path) -> Result<(Transcript, String), ParseError> {
 /// `-rust` in the name), running that program. A copy moved to another
 /// lesson's folder, renamed, or named after the other program is refused,
 /// so that it is counted nowhere it does not belong.
-pub fn place(path: &Path, t: &Transcript) -> Result<(), ParseError> {
-    let err = |key: &str, message: String| ParseError {
-        file: t.file.clone(),
+pub fn place(path: &Path, t: &Transcript) -> Result<(), Problem> {
+    let err = |key: &str, message: String| Problem {
+        path: t.file.clone(),
         line: t.line_of(key),
         message,
     };
@@ -518,13 +572,13 @@ fn program_matches(t: &Transcript) -> Result<(), Impossible> {
             .split_whitespace()
             .any(|word| wanted(word.rsplit('/').next().unwrap_or(word)))
     };
-    let (program, binary) = match crate::claims::program(t) {
-        "cxx" => (
+    let (program, binary) = match t.program() {
+        Program::Cxx => (
             "the C++ program",
             lesson.recipe().binary().unwrap_or_default().to_string(),
         ),
-        "rust" => ("the Rust twin", lesson.name().to_string()),
-        _ => return Ok(()),
+        Program::Rust => ("the Rust twin", lesson.name().to_string()),
+        Program::Other => return Ok(()),
     };
     let twin_variant = format!("{binary}-");
     if runs(&|b| b == binary || (program == "the Rust twin" && b.starts_with(&twin_variant))) {
@@ -552,6 +606,16 @@ mod tests {
         fn figures(&self) -> Vec<(String, f64)> {
             self.0.iter().map(|(l, v)| (l.to_string(), *v)).collect()
         }
+    }
+
+    #[test]
+    fn the_toolkit_is_read_from_either_form_of_the_nvcc_line() {
+        assert_eq!(toolkit("release 13.0, V13.0.88"), "CUDA 13.0");
+        assert_eq!(
+            toolkit("Cuda compilation tools, release 13.5, V13.5.37"),
+            "CUDA 13.5"
+        );
+        assert_eq!(toolkit("none (python)"), "none (python)");
     }
 
     #[test]

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::{atomic, capped, transcript, ParseError};
+use crate::problem::Problem;
+use crate::{atomic, capped, transcript};
 
 /// What the twin of `text` holds: the parsed transcript, or, for a file
 /// this tool cannot parse, the error beside the file's name.
@@ -26,7 +27,7 @@ pub fn json(file: &str, text: &str) -> Value {
     }
 }
 
-fn unparsed(file: &str, e: &ParseError) -> Value {
+fn unparsed(file: &str, e: &Problem) -> Value {
     serde_json::json!({ "file": file, "parse_error": e.to_string() })
 }
 
@@ -44,25 +45,6 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<PathBuf> {
     pretty.push('\n');
     atomic::write(&twin, pretty)?;
     Ok(twin)
-}
-
-/// The twins (`*.json`) under `dir`, one folder deep, in name order: where
-/// the transcripts are, and not the instrument's own JSON folders below.
-pub fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
-        .map(|e| e.path())
-        // By name alone: a `.json` that is a link to a device, a FIFO or a
-        // folder is a twin the reader refuses by name, not one left out.
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    out.sort();
-    out
 }
 
 /// A transcript with no twin beside it, as one line naming both files:

@@ -7,14 +7,14 @@
 //! names the causes no GPU's runs measure, whose checks never ran: the
 //! repository's evidence is held to having none.
 //!
-//! Not for: the pages' claims over single runs ([`crate::claims`]).
+//! Not for: the pages' claims over single runs ([`crate::judge`]).
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use lesson_spec::{median, Lesson, Outcome, Source, Why};
 
-use crate::in_group;
+use crate::runs::in_group;
 use crate::transcript::{Body, Transcript};
 
 /// One figure of a cause on one GPU: every value its runs recorded, and

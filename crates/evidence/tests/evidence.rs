@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use evidence::check::{table, Cell};
-use evidence::claims;
+use evidence::judge;
 use evidence::transcript::{self, Body, Transcript};
 use lesson_spec::Lesson;
 
@@ -14,7 +14,7 @@ fn evidence_dir() -> PathBuf {
 }
 
 fn all(dir: &Path) -> Vec<Transcript> {
-    evidence::transcript_files(dir)
+    evidence::load::transcript_files(dir)
         .iter()
         .map(|f| transcript::read(f).unwrap_or_else(|e| panic!("{e}")))
         .collect()
@@ -26,7 +26,7 @@ fn lesson(name: &str) -> &'static dyn Lesson {
 
 /// The first successful transcript of `lesson` in `dir` whose name ends in `suffix`.
 fn first(dir: &Path, lesson: &str, suffix: &str) -> PathBuf {
-    evidence::transcript_files(dir)
+    evidence::load::transcript_files(dir)
         .into_iter()
         .find(|f| {
             let name = f.to_string_lossy();
@@ -58,7 +58,7 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
     let transcripts = evidence::load::load(&dir).unwrap().transcripts;
     assert!(transcripts.len() >= 20, "{} transcripts", transcripts.len());
     for lesson in lessons::LESSONS {
-        let t = table(*lesson, &transcripts, &claims::expected(*lesson).unwrap());
+        let t = table(*lesson, &transcripts, &judge::expected(*lesson).unwrap());
         let holds = t
             .rows
             .iter()
@@ -97,7 +97,7 @@ fn ci_names_every_problem_in_the_evidence_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     copy_lesson(dir, "day53-pinned");
-    let runs: Vec<PathBuf> = evidence::transcript_files(dir)
+    let runs: Vec<PathBuf> = evidence::load::transcript_files(dir)
         .into_iter()
         .filter(|f| {
             f.to_string_lossy().ends_with("-h200-cxx.txt")
@@ -177,7 +177,7 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
     let _ = std::fs::remove_dir_all(&dir);
     for lesson in ["day53-pinned", "day09-timing"] {
         std::fs::create_dir_all(dir.join(lesson)).unwrap();
-        for f in evidence::transcript_files(&src)
+        for f in evidence::load::transcript_files(&src)
             .iter()
             .filter(|f| f.parent().unwrap().ends_with(lesson))
         {
@@ -200,7 +200,7 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
 
     let transcripts = all(&dir);
     let day53 = lesson("day53-pinned");
-    let t = table(day53, &transcripts, &claims::expected(day53).unwrap());
+    let t = table(day53, &transcripts, &judge::expected(day53).unwrap());
     let failures = t.unexpected_failures();
     assert_eq!(failures.len(), 1, "{failures:?}");
     assert!(
@@ -280,7 +280,7 @@ fn every_truncation_is_an_error_naming_the_file_and_a_line() {
             let prefix = lines[..keep].join("\n");
             let err =
                 transcript::parse("cut.txt", &prefix).expect_err(&format!("{dir}: {keep} lines parsed"));
-            assert_eq!(err.file, "cut.txt");
+            assert_eq!(err.path, "cut.txt");
             assert!(err.line >= 1 && err.line <= keep + 1, "{keep} lines: {err}");
         }
         // Cutting inside a line is an error too, never a panic.
@@ -337,7 +337,7 @@ fn mutated_transcripts_never_panic() {
             }
         }
         if let Err(e) = transcript::parse("m.txt", &lines.join("\n")) {
-            assert_eq!(e.file, "m.txt");
+            assert_eq!(e.path, "m.txt");
             assert!(!e.message.is_empty());
         }
     }
@@ -567,7 +567,7 @@ fn twins_go_past_an_unreadable_transcript() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("day53-pinned");
     std::fs::create_dir_all(&folder).unwrap();
-    let runs: Vec<PathBuf> = evidence::transcript_files(&evidence_dir())
+    let runs: Vec<PathBuf> = evidence::load::transcript_files(&evidence_dir())
         .into_iter()
         .filter(|f| f.parent().unwrap().ends_with("day53-pinned"))
         .take(3)
@@ -575,7 +575,7 @@ fn twins_go_past_an_unreadable_transcript() {
     for run in &runs {
         std::fs::copy(run, folder.join(run.file_name().unwrap())).unwrap();
     }
-    let copies = evidence::transcript_files(dir.path());
+    let copies = evidence::load::transcript_files(dir.path());
     let mut bytes = std::fs::read(&copies[0]).unwrap();
     bytes.extend_from_slice(b"caf\xe9\n");
     std::fs::write(&copies[0], bytes).unwrap();

@@ -27,7 +27,7 @@ struct Case {
 /// The committed successful runs of `lesson` named `-<suffix>.txt`, in
 /// name order.
 fn committed(lesson: &str, suffix: &str) -> Vec<PathBuf> {
-    evidence::transcript_files(&evidence_dir())
+    evidence::load::transcript_files(&evidence_dir())
         .into_iter()
         .filter(|f| {
             f.parent().unwrap().ends_with(lesson)

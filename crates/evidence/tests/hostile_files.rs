@@ -374,9 +374,9 @@ fn a_killed_merge_is_rolled_back_by_the_next_and_named_by_check_meanwhile() {
     std::fs::create_dir_all(dest.join("day53-pinned")).unwrap();
     let rel: Vec<String> = added
         .iter()
-        .map(|p| evidence::merge::journal_line(p.strip_prefix(&session).unwrap(), &std::fs::read(p).unwrap()))
+        .map(|p| evidence::journal::line(p.strip_prefix(&session).unwrap(), &std::fs::read(p).unwrap()))
         .collect();
-    std::fs::write(dest.join(evidence::merge::JOURNAL), rel.concat()).unwrap();
+    std::fs::write(dest.join(evidence::journal::JOURNAL), rel.concat()).unwrap();
     let first = dest.join(added[0].strip_prefix(&session).unwrap());
     std::fs::copy(&added[0], &first).unwrap();
     let draft = dest.join("day53-pinned/.evidence-merge-x.partial");
@@ -396,7 +396,7 @@ fn a_killed_merge_is_rolled_back_by_the_next_and_named_by_check_meanwhile() {
         merged[0].new, 2,
         "the half-merged transcript was removed and merged again"
     );
-    assert!(!dest.join(evidence::merge::JOURNAL).exists() && !draft.exists());
+    assert!(!dest.join(evidence::journal::JOURNAL).exists() && !draft.exists());
     let mut check = evidence(&dest);
     check.arg("check");
     let out = within_a_minute(check);
@@ -417,12 +417,12 @@ fn a_journal_no_merge_wrote_removes_nothing() {
     let rel = |p: &Path| p.strip_prefix(&ev).unwrap().to_path_buf();
     std::thread::sleep(std::time::Duration::from_millis(20));
     let journal = [
-        evidence::merge::journal_line(&rel(&runs[0]), &std::fs::read(&runs[0]).unwrap()),
-        evidence::merge::journal_line(&rel(&runs[1]), b"other bytes"),
+        evidence::journal::line(&rel(&runs[0]), &std::fs::read(&runs[0]).unwrap()),
+        evidence::journal::line(&rel(&runs[1]), b"other bytes"),
         format!("{}\n", rel(&runs[2]).display()),
     ]
     .concat();
-    std::fs::write(ev.join(evidence::merge::JOURNAL), journal).unwrap();
+    std::fs::write(ev.join(evidence::journal::JOURNAL), journal).unwrap();
     let session = dir.path().join("session");
     std::fs::create_dir_all(session.join("day53-pinned")).unwrap();
     std::fs::copy(&runs[3], session.join("day53-pinned/x.json")).unwrap();
@@ -446,7 +446,7 @@ fn a_journal_no_merge_wrote_removes_nothing() {
     for run in &runs {
         assert!(run.exists(), "{} was removed", run.display());
     }
-    assert!(ev.join(evidence::merge::JOURNAL).exists());
+    assert!(ev.join(evidence::journal::JOURNAL).exists());
 }
 
 #[test]

@@ -72,7 +72,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// report, whose copies are told by the report alone.
 fn day09_run() -> String {
     let evidence = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence");
-    evidence::transcript_files(&evidence)
+    evidence::load::transcript_files(&evidence)
         .into_iter()
         .filter(|f| f.parent().unwrap().ends_with("day09-timing"))
         .filter(|f| f.to_string_lossy().ends_with("-h200-cxx.txt"))

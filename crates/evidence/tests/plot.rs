@@ -21,7 +21,7 @@ fn lesson_chart(lesson: &str, program: &str, runs: &[&Transcript], references: &
 
 fn evidence() -> Vec<Transcript> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence");
-    evidence::transcript_files(&dir)
+    evidence::load::transcript_files(&dir)
         .iter()
         .map(|f| transcript::read(f).unwrap_or_else(|e| panic!("{e}")))
         .collect()

@@ -68,7 +68,7 @@ fn poll<T>(what: &str, tries: usize, mut ready: impl FnMut() -> Option<T>) -> T 
 /// The one transcript under `dir` once it holds `line`.
 fn transcript_holding(dir: &Path, line: &str) -> (PathBuf, String) {
     poll(&format!("a transcript holding {line:?}"), 200, || {
-        let files = evidence::transcript_files(dir);
+        let files = evidence::load::transcript_files(dir);
         let file = files.first()?;
         let text = std::fs::read_to_string(file).ok()?;
         text.lines().any(|l| l == line).then(|| (file.clone(), text))
@@ -623,7 +623,7 @@ fn a_full_disk_ends_the_program_and_says_how() {
         ),
         "{err}"
     );
-    let files = evidence::transcript_files(dir.path());
+    let files = evidence::load::transcript_files(dir.path());
     assert_eq!(files.len(), 1, "{files:?}");
     let text = std::fs::read_to_string(&files[0]).unwrap();
     assert!(
@@ -664,7 +664,7 @@ fn recorders_starting_together_never_overwrite_each_other() {
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), 6, "{paths:#?}");
-    assert_eq!(evidence::transcript_files(dir.path()).len(), 6);
+    assert_eq!(evidence::load::transcript_files(dir.path()).len(), 6);
     // Nothing but transcripts and their twins: no draft left behind.
     assert_eq!(walk(&dir.path().join(FOLDER)).len(), 12);
 }
@@ -762,7 +762,7 @@ fn every_ending_the_recorder_writes_passes_the_check() {
     }
     let (status, said) = check(dir.path());
     assert_eq!(status, Some(0), "{said}");
-    assert_eq!(evidence::transcript_files(dir.path()).len(), endings.len());
+    assert_eq!(evidence::load::transcript_files(dir.path()).len(), endings.len());
 }
 
 /// A header `evidence check` would refuse is never written: with no

@@ -9,8 +9,9 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use crate::instrument::{self, Session};
+use crate::load;
+use crate::runs::group;
 use crate::transcript::{Body, Transcript};
-use crate::{group, load};
 use lesson_spec::median;
 
 /// Where a number came from: a run (its commit and file) or an instrument

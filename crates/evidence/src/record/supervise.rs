@@ -28,8 +28,6 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::signal_name;
-
 /// Who stopped the program, when something other than the program did.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Stopper {
@@ -524,6 +522,33 @@ fn copy_until_stopped(
             reads_left = Some(READS_AFTER_STOP);
         }
     }
+}
+
+/// The name of a signal the way `kill -l` spells it, with the SIG prefix.
+pub fn signal_name(sig: i32) -> String {
+    let known = [
+        (libc::SIGHUP, "SIGHUP"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGQUIT, "SIGQUIT"),
+        (libc::SIGILL, "SIGILL"),
+        (libc::SIGTRAP, "SIGTRAP"),
+        (libc::SIGABRT, "SIGABRT"),
+        (libc::SIGBUS, "SIGBUS"),
+        (libc::SIGFPE, "SIGFPE"),
+        (libc::SIGKILL, "SIGKILL"),
+        (libc::SIGUSR1, "SIGUSR1"),
+        (libc::SIGSEGV, "SIGSEGV"),
+        (libc::SIGUSR2, "SIGUSR2"),
+        (libc::SIGPIPE, "SIGPIPE"),
+        (libc::SIGALRM, "SIGALRM"),
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGXCPU, "SIGXCPU"),
+        (libc::SIGXFSZ, "SIGXFSZ"),
+    ];
+    known
+        .iter()
+        .find(|(n, _)| *n == sig)
+        .map_or_else(|| format!("SIG{sig}"), |(_, name)| name.to_string())
 }
 
 #[cfg(test)]

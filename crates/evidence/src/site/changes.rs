@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use maud::{html, Markup};
 
+use super::context::Evidence;
 use super::layout::{self, lesson_page, number, rel, scroll, session_page, CHANGES, INDEX, SESSIONS};
-use super::Evidence;
 use crate::changes::{self, Change, FigureChange, Flip, MIN_VALUES};
 use crate::sessions::{self, Session};
 

@@ -7,9 +7,11 @@ use std::collections::BTreeMap;
 
 use lesson_spec::Lesson;
 
-use super::{Evidence, SiteChart, SiteError};
+use super::context::{Evidence, SiteChart};
+use super::error::SiteError;
 use crate::history::Series;
-use crate::plot::{self, gpu_word, Chart, Point, PALETTE};
+use crate::plot::{self, Chart, Point, PALETTE};
+use crate::runs::gpu_word;
 use crate::transcript;
 
 /// One chart: a figure (its folder and label) on one GPU.

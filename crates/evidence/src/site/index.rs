@@ -7,15 +7,16 @@ use maud::{html, Markup};
 
 use lesson_spec::Lesson;
 
+use super::context::{Evidence, PAGED_DAYS};
 use super::layout::{
     self, folder_page, lesson_page, rel, scroll, session_page, transcript_page, CHANGES, INDEX, INSTRUMENT,
     SESSIONS,
 };
+use super::repro;
 use super::summary::SUMMARY;
-use super::verdicts::{self, Column};
-use super::{repro, Evidence, PAGED_DAYS};
 use crate::check::Table;
 use crate::transcript::Transcript;
+use crate::verdicts::{self, Column};
 
 pub fn page(ev: &Evidence) -> String {
     let gpus: BTreeSet<&str> = ev.transcripts.iter().map(|t| t.header.gpu_name()).collect();
@@ -197,7 +198,7 @@ pub fn transcript_list(
                     tr {
                         th scope="row" { (run_link(ev, from, t)) }
                         td { (t.header.gpu_name()) }
-                        td { (verdicts::toolkit(&t.header.nvcc)) }
+                        td { (crate::transcript::toolkit(&t.header.nvcc)) }
                         td { code { (t.header.commit.get(..7).unwrap_or(&t.header.commit)) } }
                         td.num { (t.header.exit_code) }
                         @if with_verdicts { td { (verdicts(t).unwrap_or_default()) } }

@@ -5,9 +5,9 @@
 use maud::{html, PreEscaped};
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
+use super::context::Evidence;
 use super::index::{in_folder, transcript_list};
 use super::layout::{self, folder_page, rel, transcript_page, INDEX, INSTRUMENT};
-use super::Evidence;
 
 /// The document, from the evidence folder.
 pub const DOCUMENT: &str = "instrument/nvbench.md";
@@ -25,7 +25,7 @@ pub fn page(ev: &Evidence) -> String {
     let sessions: Vec<_> = suite
         .iter()
         .copied()
-        .filter(|t| crate::in_group(&t.file, "session"))
+        .filter(|t| crate::runs::in_group(&t.file, "session"))
         .collect();
     let body = html! {
         @if document.is_none() {

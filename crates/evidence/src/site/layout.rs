@@ -5,8 +5,8 @@
 
 use maud::{html, Markup, DOCTYPE};
 
-use super::verdicts::Tally;
 use crate::transcript::Transcript;
+use crate::verdicts::{Column, Kind, Tally};
 
 /// The stylesheet, written once at the site's root.
 pub const STYLESHEET: &str = "style.css";
@@ -106,9 +106,19 @@ pub fn head<S: AsRef<str>>(columns: &[S]) -> Markup {
 
 /// A verdict cell's content: the words with their counts (never a colour
 /// alone), and the list's reasons for a known failure.
+/// The class of a verdict's cell, which the stylesheet colours.
+pub fn class(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Holds => "holds",
+        Kind::Known => "known",
+        Kind::Fails => "fails",
+        Kind::NotChecked => "unchecked",
+    }
+}
+
 pub fn verdict(tally: &Tally) -> Markup {
     html! {
-        span.verdict.(tally.kind().class()) { (tally.words()) }
+        span.verdict.(class(tally.kind())) { (tally.words()) }
         @if !tally.reasons.is_empty() {
             details {
                 summary { "why" }
@@ -135,8 +145,8 @@ pub fn cell(tally: &Tally, runs: &str, command: &str) -> Markup {
 }
 
 /// A column as one word for an anchor: `nvidia-h200-cuda-13-0`.
-pub fn column_slug(column: &super::verdicts::Column) -> String {
-    crate::plot::file_word(&format!("{} {}", column.gpu, column.toolkit))
+pub fn column_slug(column: &Column) -> String {
+    crate::runs::file_word(&format!("{} {}", column.gpu, column.toolkit))
 }
 
 /// A measured number with at most four significant digits, no exponent and

@@ -10,14 +10,14 @@ use std::path::Path;
 use lesson_spec::{median, ClaimInfo, Lesson, Outcome};
 use maud::{html, Markup};
 
+use super::context::{Evidence, SiteChart};
 use super::index::{claims_table, paged_list, run_link, runs_anchor};
 use super::layout::{self, lesson_page, number, rel, scroll, session_page, INDEX};
-use super::verdicts::{self, Column, Failure, Tally};
-use super::{Evidence, SiteChart};
 use crate::changes::PerSession;
 use crate::check::{Cell, Table};
 use crate::compare;
-use crate::transcript::Transcript;
+use crate::transcript::{Program, Transcript};
+use crate::verdicts::{self, Column, Failure, Tally};
 use crate::why;
 
 /// How many failures a claim lists with what each measured; the rest are
@@ -80,7 +80,7 @@ pub fn page(
             p {
                 "Each figure a claim or a cause reads, per GPU, over the sessions that recorded it: "
                 "a point per session at its median, the band from its lowest to its highest value. "
-                a href=(rel(&path, super::CHANGES)) { "What changed" } " labels the last two sessions' difference."
+                a href=(rel(&path, layout::CHANGES)) { "What changed" } " labels the last two sessions' difference."
             }
         }
         @for (n, chart) in history.iter().enumerate() {
@@ -271,7 +271,7 @@ fn sessions_checked(ev: &Evidence, path: &str, by_session: Option<&BTreeMap<usiz
             }
             @if checked.len() > SESSIONS_SHOWN {
                 li { "and " (checked.len() - SESSIONS_SHOWN) " earlier sessions, on "
-                    a href=(rel(path, super::SESSIONS)) { "the list of sessions" } }
+                    a href=(rel(path, layout::SESSIONS)) { "the list of sessions" } }
             }
         }
     }
@@ -378,14 +378,18 @@ fn twins(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
         .columns
         .iter()
         .map(|column| {
-            let word = crate::plot::gpu_word(&column.gpu);
-            let of = |program: &str| -> Vec<&Transcript> {
-                crate::group(ev.transcripts, lesson.name(), &format!("{word}-{program}"))
-                    .into_iter()
-                    .filter(|t| Column::of(t) == *column)
-                    .collect()
+            let word = crate::runs::gpu_word(&column.gpu);
+            let of = |program: Program| -> Vec<&Transcript> {
+                crate::runs::group(
+                    ev.transcripts,
+                    lesson.name(),
+                    &format!("{word}-{}", program.word()),
+                )
+                .into_iter()
+                .filter(|t| Column::of(t) == *column)
+                .collect()
             };
-            (column, of("cxx"), of("rust"))
+            (column, of(Program::Cxx), of(Program::Rust))
         })
         .filter(|(_, cxx, rust)| !cxx.is_empty() && !rust.is_empty())
         .collect();

@@ -25,6 +25,8 @@
 //! (that is [`crate::plot`]).
 
 mod changes;
+mod context;
+mod error;
 mod history;
 mod index;
 mod instrument;
@@ -34,50 +36,26 @@ mod repro;
 mod sessions;
 mod summary;
 mod transcript;
-pub mod verdicts;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+pub use context::PAGED_DAYS;
+pub use error::{SiteError, MARKER};
 pub use layout::{
     folder_page, lesson_page, session_page, transcript_page, CHANGES, INDEX, INSTRUMENT, SESSIONS,
 };
 pub use summary::SUMMARY;
 
-use crate::check::{self, Table};
+use context::{paged, Evidence, SiteChart};
+use error::io;
+
+use crate::check;
 use crate::folder_lock::FolderLock;
-use crate::history::Series;
-use crate::load::{self, LoadError};
+use crate::load;
 use crate::plot;
-use crate::sessions::Session;
 use crate::transcript::Transcript;
-use verdicts::Column;
-
-/// The file that marks a folder as a site this command wrote, so that
-/// writing again may replace it and nothing else.
-pub const MARKER: &str = ".evidence-site";
-
-#[derive(Debug, thiserror::Error)]
-pub enum SiteError {
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    #[error("{}: not empty, and not a site `evidence site` wrote (no {MARKER} in it); name a new or empty folder", .0.display())]
-    NotASite(PathBuf),
-    #[error("{}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error(transparent)]
-    Plot(#[from] plot::PlotError),
-    #[error("two files of the site would be {0}")]
-    SamePath(String),
-    #[error("{}: {why}; name a folder of its own for the site", .out.display())]
-    BadPlace { out: PathBuf, why: String },
-    #[error("writing the site's summary as JSON")]
-    Summary(#[from] serde_json::Error),
-}
+use crate::verdicts::Column;
 
 /// `out` made absolute, its links and `..` resolved (a folder that does not
 /// exist yet resolved through its parent), and refused where replacing it
@@ -132,13 +110,6 @@ fn resolve(root: &Path, evidence: &Path, out: &Path) -> Result<PathBuf, SiteErro
     Ok(resolved)
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SiteError + '_ {
-    move |source| SiteError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 /// What was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Built {
@@ -162,86 +133,6 @@ impl Files {
             }
         }
     }
-}
-
-/// What the pages are made from: the runs that passed the evidence's
-/// checks, each lesson's claims over them, and the problems found.
-pub(crate) struct Evidence<'a> {
-    pub dir: &'a Path,
-    pub transcripts: &'a [Transcript],
-    pub tables: Vec<(&'static dyn lesson_spec::Lesson, Table<'a>)>,
-    /// Every GPU and toolkit any lesson's runs were recorded on: the
-    /// columns of every lesson's verdicts.
-    pub columns: BTreeSet<Column>,
-    /// Each lesson's title, read from its README once.
-    pub titles: BTreeMap<&'static str, String>,
-    pub problems: &'a [String],
-    /// The recording sessions, oldest first ([`crate::sessions::of`]).
-    pub sessions: &'a [Session<'a>],
-    /// Each run's session, by file: an index into `sessions`.
-    pub session_of: HashMap<&'a str, usize>,
-    /// Every figure a claim or a cause reads, per GPU over its sessions.
-    pub history: &'a [Series<'a, 'a>],
-    /// The runs that have a page of their own ([`paged`]), by file.
-    pub paged: HashSet<&'a str>,
-    /// Each lesson's verdicts by claim, column and session, in the order of
-    /// `tables`.
-    pub per_session: Vec<crate::changes::PerSession>,
-    /// Each figure's change between its GPU's last two sessions, and the
-    /// false alarms measured: worked out once, for the "what changed" page
-    /// and `summary.json` both.
-    pub latest: Vec<crate::changes::FigureChange<'a, 'a, 'a>>,
-    pub alarms: crate::changes::FalseAlarms,
-}
-
-impl<'a> Evidence<'a> {
-    /// The title of `lesson`: the first heading of its README, else its name.
-    pub fn title<'s>(&'s self, lesson: &'s str) -> &'s str {
-        self.titles.get(lesson).map_or(lesson, String::as_str)
-    }
-
-    /// Whether `t` has a page of its own.
-    pub fn has_page(&self, t: &Transcript) -> bool {
-        self.paged.contains(t.file.as_str())
-    }
-
-    /// The session `t` was recorded in.
-    pub fn session(&self, t: &Transcript) -> Option<&'a Session<'a>> {
-        self.session_of.get(t.file.as_str()).map(|&i| &self.sessions[i])
-    }
-}
-
-/// How far back from its GPU's latest session a session's runs each keep
-/// a page of their own, in days. A year of weekly sessions on four GPUs is
-/// about 14,000 runs, and a page each would be most of the site's time and
-/// bytes for pages no reader pages through (tests/year.rs measures the
-/// year). Older runs are listed, with their verdicts, on
-/// their session's page, and every figure they recorded stays in the
-/// history charts and the summary.
-pub const PAGED_DAYS: i64 = 28;
-
-/// The runs with a page of their own: every run of a session that began
-/// within [`PAGED_DAYS`] of its GPU's latest session. A link to any other
-/// run goes to its session's page, which lists it with its verdicts.
-pub fn paged<'a>(sessions: &[Session<'a>]) -> HashSet<&'a str> {
-    let window = time::Duration::days(PAGED_DAYS);
-    let mut out = HashSet::new();
-    for on_gpu in crate::sessions::by_gpu(sessions).values() {
-        let latest = on_gpu
-            .iter()
-            .filter_map(|s| crate::transcript::date(&s.start))
-            .max();
-        for s in on_gpu {
-            let recent = match (latest, crate::transcript::date(&s.start)) {
-                (Some(latest), Some(start)) => latest - start <= window,
-                _ => true,
-            };
-            if recent {
-                out.extend(s.runs.iter().map(|t| t.file.as_str()));
-            }
-        }
-    }
-    out
 }
 
 /// Writes the site of the evidence in `dir` (the repository at `root`, for
@@ -343,14 +234,6 @@ fn pages(ev: &Evidence) -> Result<Files, SiteError> {
         files.add(transcript_page(t), transcript::page(ev, t)?)?;
     }
     Ok(files)
-}
-
-/// A chart on the site: where it is and what it shows.
-pub(crate) struct SiteChart {
-    pub path: String,
-    pub title: String,
-    pub gpu: String,
-    pub svg: String,
 }
 
 /// The lesson's charts, one set per GPU: a band over two GPUs' runs would

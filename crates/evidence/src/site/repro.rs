@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 use lesson_spec::{Lesson, Variant};
 
 use crate::check::{Cell, Table};
-use crate::claims::SANITIZER_CLEAN;
-use crate::run_name;
+use crate::judge::SANITIZER_CLEAN;
+use crate::runs::run_name;
+use crate::transcript::Program;
 
 /// Each claim of `table`'s lesson and its command.
 pub fn commands(lesson: &dyn Lesson, table: &Table) -> BTreeMap<&'static str, String> {
@@ -50,9 +51,9 @@ fn command(lesson: &dyn Lesson, claim: &str, table: &Table) -> String {
 fn only_variant<'v>(claim: &str, table: &Table, variants: &'v [Variant]) -> Option<&'v Variant> {
     let of_run = |run: &str| {
         variants.iter().find(|v| {
-            ["cxx", "rust"]
+            Program::TWINS
                 .iter()
-                .any(|p| run.ends_with(&format!("-{p}-{}", v.name)))
+                .any(|p| run.ends_with(&format!("-{}-{}", p.word(), v.name)))
         })
     };
     let mut found = None;

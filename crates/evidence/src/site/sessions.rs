@@ -6,13 +6,13 @@ use std::collections::BTreeSet;
 
 use maud::html;
 
+use super::context::Evidence;
 use super::index::transcript_list;
 use super::layout::{self, lesson_page, rel, scroll, session_page, CHANGES, INDEX, SESSIONS};
 use super::lesson::summary;
-use super::verdicts::Column;
-use super::Evidence;
 use crate::check::Row;
 use crate::sessions::{Session, GAP_MINUTES};
+use crate::verdicts::Column;
 
 pub fn list(ev: &Evidence) -> String {
     let body = html! {

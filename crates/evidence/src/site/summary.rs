@@ -13,12 +13,13 @@
 
 use serde::Serialize;
 
+use super::context::Evidence;
+use super::error::SiteError;
 use super::layout::session_page;
 use super::repro;
-use super::verdicts::{self, Kind, Tally};
-use super::{Evidence, SiteError};
 use crate::changes::{self, Change, FalseAlarms};
 use crate::history::Direction;
+use crate::verdicts::{self, Kind, Tally};
 
 /// Where the summary is, from the site's root.
 pub const SUMMARY: &str = "summary.json";

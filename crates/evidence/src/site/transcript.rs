@@ -3,11 +3,12 @@
 
 use maud::html;
 
+use super::context::Evidence;
+use super::error::{io, SiteError};
 use super::layout::{self, folder_page, lesson_page, transcript_page, INDEX};
-use super::verdicts::Kind;
-use super::{io, Evidence, SiteError};
 use crate::check::Cell;
 use crate::transcript::Transcript;
+use crate::verdicts::Kind;
 
 pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
     let path = transcript_page(t);
@@ -46,7 +47,7 @@ pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
                     tbody {
                         @for (id, cell) in &row.cells {
                             @let statement = table.claims.iter().find(|c| c.id == *id).map_or("", |c| c.statement);
-                            @let class = Kind::of(cell).class();
+                            @let class = layout::class(Kind::of(cell));
                             tr {
                                 th scope="row" {
                                     a href=(format!("{}#claim-{id}", layout::rel(&path, &up))) { code { (id) } }

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::check::{Cell, Table};
-use crate::transcript::Transcript;
+use crate::transcript::{self, Transcript};
 
 /// A column of the verdict tables: the GPU a run found and the CUDA
 /// toolkit that built the program.
@@ -19,23 +19,13 @@ impl Column {
     pub fn of(t: &Transcript) -> Column {
         Column {
             gpu: t.header.gpu_name().to_string(),
-            toolkit: toolkit(&t.header.nvcc),
+            toolkit: transcript::toolkit(&t.header.nvcc),
         }
     }
 
     pub fn label(&self) -> String {
         format!("{} · {}", self.gpu, self.toolkit)
     }
-}
-
-/// `CUDA 13.0` from an nvcc line such as `release 13.0, V13.0.88` (or
-/// nvcc's whole banner); the line as written when it names no release.
-pub fn toolkit(nvcc: &str) -> String {
-    nvcc.split("release ")
-        .nth(1)
-        .and_then(|rest| rest.split([',', ' ']).next())
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| nvcc.trim().to_string(), |v| format!("CUDA {v}"))
 }
 
 /// How one claim came out over the runs of one column.
@@ -60,7 +50,7 @@ pub struct Failure {
     pub known: bool,
 }
 
-/// The verdict's kind, for a cell's class: never shown alone, always with
+/// The verdict's kind, for a cell's look: never shown alone, always with
 /// [`Tally::words`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -79,15 +69,6 @@ impl Kind {
             Cell::ExpectedToFail(..) => Kind::Known,
             Cell::Fails(_) => Kind::Fails,
             Cell::NotApplicable => Kind::NotChecked,
-        }
-    }
-
-    pub fn class(self) -> &'static str {
-        match self {
-            Kind::Holds => "holds",
-            Kind::Known => "known",
-            Kind::Fails => "fails",
-            Kind::NotChecked => "unchecked",
         }
     }
 }
@@ -200,16 +181,6 @@ pub fn exits(table: &Table, columns: &BTreeSet<Column>) -> BTreeMap<Column, (usi
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_toolkit_is_read_from_either_form_of_the_nvcc_line() {
-        assert_eq!(toolkit("release 13.0, V13.0.88"), "CUDA 13.0");
-        assert_eq!(
-            toolkit("Cuda compilation tools, release 13.5, V13.5.37"),
-            "CUDA 13.5"
-        );
-        assert_eq!(toolkit("none (python)"), "none (python)");
-    }
 
     #[test]
     fn a_verdict_is_words_with_counts_worst_first() {

@@ -1,6 +1,6 @@
-//! The lesson pages' claims over recorded runs: each lesson's own claims
-//! (its report package defines them), and the one claim every lesson shares,
-//! that compute-sanitizer found nothing.
+//! The judging of the lesson pages' claims on recorded runs: each lesson's
+//! own claims (its report package defines them), and the one claim every
+//! lesson shares, that compute-sanitizer found nothing.
 //!
 //! A claim that does not hold on some GPU for a known reason is listed in
 //! the lesson's `expected-failures.txt`; `check` then reports it as expected
@@ -8,7 +8,8 @@
 
 use lesson_spec::{verdict, ClaimInfo, ExpectedFailures, Lesson, Outcome, Parsed, Run};
 
-use crate::transcript::Transcript;
+use crate::problem::Problem;
+use crate::transcript::{Program, Transcript};
 
 /// The claim every lesson shares.
 pub const SANITIZER_CLEAN: ClaimInfo = ClaimInfo {
@@ -19,18 +20,6 @@ pub const SANITIZER_CLEAN: ClaimInfo = ClaimInfo {
     figures: &[],
 };
 
-/// `cxx`, `rust` or `other`, from the file name's last part.
-pub fn program(t: &Transcript) -> &'static str {
-    let stem = t.file.rsplit('/').next().unwrap_or(&t.file);
-    if stem.contains("-rust") {
-        "rust"
-    } else if stem.contains("-cxx") {
-        "cxx"
-    } else {
-        "other"
-    }
-}
-
 /// Every claim of `lesson`, its own first.
 pub fn all(lesson: &dyn Lesson) -> Vec<ClaimInfo> {
     let mut claims = lesson.claims();
@@ -38,20 +27,15 @@ pub fn all(lesson: &dyn Lesson) -> Vec<ClaimInfo> {
     claims
 }
 
-/// The lesson's expected-failure list, or every bad line in it.
-pub fn expected(lesson: &dyn Lesson) -> Result<ExpectedFailures, Vec<String>> {
+/// The lesson's expected-failure list, or every bad line in it, each
+/// naming `code/<lesson>/expected-failures.txt` and its line.
+pub fn expected(lesson: &dyn Lesson) -> Result<ExpectedFailures, Vec<Problem>> {
     let ids: Vec<&str> = all(lesson).iter().map(|c| c.id).collect();
+    let file = format!("code/{}/expected-failures.txt", lesson.name());
     ExpectedFailures::parse(lesson.expected_failures(), &ids).map_err(|errors| {
         errors
             .into_iter()
-            .map(|e| {
-                format!(
-                    "code/{}/expected-failures.txt:{}: {}",
-                    lesson.name(),
-                    e.line,
-                    e.message
-                )
-            })
+            .map(|e| Problem::at(&file, e.line, e.message))
             .collect()
     })
 }
@@ -108,8 +92,8 @@ pub struct Peers<'a> {
     groups: std::collections::HashMap<PeerKey, Vec<Run<'a, dyn Parsed>>>,
 }
 
-/// Lesson, GPU and program (`cxx`, `rust` or `other`).
-type PeerKey = (String, String, &'static str);
+/// Lesson, GPU and program.
+type PeerKey = (String, String, Program);
 
 impl<'a> Peers<'a> {
     pub fn of(all: &'a [Transcript]) -> Self {
@@ -129,6 +113,6 @@ impl<'a> Peers<'a> {
     }
 
     fn key(t: &Transcript) -> PeerKey {
-        (t.header.lesson.clone(), t.header.gpu.clone(), program(t))
+        (t.header.lesson.clone(), t.header.gpu.clone(), t.program())
     }
 }
