@@ -5,10 +5,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use evidence::load::transcript_files;
-use evidence::runs::group;
-use evidence::transcript::{self, Transcript};
-use evidence::{atomic, check, compare, figures, load, merge, plot, record, twin};
+use evidence_figures::blocks as figures;
+use evidence_model::load::transcript_files;
+use evidence_model::runs::group;
+use evidence_model::transcript::{self, Transcript};
+use evidence_model::{atomic, check, compare, load, merge, twin};
+use evidence_recorder::record;
+use site_build::plot;
 
 /// Recorded lesson runs as data.
 ///
@@ -253,7 +256,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Twins => return twins(&evidence),
         Command::Plot { out } => plot_all(&evidence, &out)?,
         Command::Instrument { ncu, peers, json_dir } => {
-            let table = evidence::instrument::from_files(&ncu, &peers, &json_dir)?;
+            let table = evidence_figures::instrument::from_files(&ncu, &peers, &json_dir)?;
             print!("{table}");
         }
         Command::Figures { list: true, .. } => {
@@ -263,18 +266,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Figures { write, .. } => return figures_cmd(&root, &evidence, write),
         Command::Site { out } => {
-            let built = evidence::site::build(&root, &evidence, &out)?;
+            let built = site_build::build(&root, &evidence, &out)?;
             println!(
                 "wrote {} pages and {} charts to {}; start at {}",
                 built.pages,
                 built.charts,
                 out.display(),
-                out.join(evidence::site::INDEX).display()
+                out.join(site_build::INDEX).display()
             );
         }
         Command::Sessions => {
             let all = read_all_or_fail(&evidence)?;
-            print!("{}", evidence::sessions::render(&evidence::sessions::of(&all)));
+            print!(
+                "{}",
+                evidence_model::sessions::render(&evidence_model::sessions::of(&all))
+            );
         }
         Command::Changes => print!("{}", changes_cmd(&evidence)?),
         Command::Lessons => {
@@ -499,18 +505,18 @@ fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> a
 /// the false alarms, as text.
 fn changes_cmd(dir: &Path) -> anyhow::Result<String> {
     let all = read_all_or_fail(dir)?;
-    let sessions = evidence::sessions::of(&all);
-    let history = evidence::history::of(&sessions);
+    let sessions = evidence_model::sessions::of(&all);
+    let history = evidence_model::history::of(&sessions);
     let mut problems = Vec::new();
     let mut flips = Vec::new();
     for (lesson, table) in lessons::LESSONS
         .iter()
         .zip(check::every_lesson(&all, &mut problems))
     {
-        let per = evidence::changes::per_session(&table, &sessions);
-        flips.extend(evidence::changes::flips(lesson.name(), &per, &sessions));
+        let per = evidence_model::changes::per_session(&table, &sessions);
+        flips.extend(evidence_model::changes::flips(lesson.name(), &per, &sessions));
     }
-    Ok(evidence::changes::render(&sessions, &history, &flips))
+    Ok(evidence_model::changes::render(&sessions, &history, &flips))
 }
 
 /// Writes every transcript's twin; a transcript that cannot be read is
