@@ -136,6 +136,8 @@ pub enum BadValue {
     LineBreak(String),
     #[error("{0:?}: expected a number of seconds above zero")]
     Seconds(String),
+    #[error("`{0}` is not VAR=value (put -- before the command)")]
+    NotAnAssignment(String),
 }
 
 /// The value of `--lesson`: an evidence folder ([`lessons::folder`]);
@@ -162,6 +164,16 @@ pub fn header_word(word: &str) -> Result<String, BadValue> {
     match word.contains(['\n', '\r', '\0']) {
         false => Ok(word.to_string()),
         true => Err(BadValue::LineBreak(word.to_string())),
+    }
+}
+
+/// A `VAR=value` assignment the command runs with, a [header
+/// word](header_word) whose name is not empty and is no flag.
+pub fn env_assignment(word: &str) -> Result<(String, String), BadValue> {
+    let word = header_word(word)?;
+    match word.split_once('=') {
+        Some((k, v)) if !k.is_empty() && !k.starts_with('-') => Ok((k.to_string(), v.to_string())),
+        _ => Err(BadValue::NotAnAssignment(word)),
     }
 }
 
@@ -485,6 +497,22 @@ mod tests {
         for bad in ["0", "-2", "x", "", "inf", "NaN"] {
             assert!(parse_seconds(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_assignment_is_a_named_var_equals_value() {
+        assert_eq!(env_assignment("A=1"), Ok(("A".into(), "1".into())));
+        assert_eq!(env_assignment("A="), Ok(("A".into(), String::new())));
+        for bad in ["=1", "-x=1", "--", "run"] {
+            assert_eq!(
+                env_assignment(bad).unwrap_err().to_string(),
+                format!("`{bad}` is not VAR=value (put -- before the command)")
+            );
+        }
+        assert_eq!(
+            env_assignment("A=1\n2"),
+            Err(BadValue::LineBreak("A=1\n2".into()))
+        );
     }
 
     #[test]

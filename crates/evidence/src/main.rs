@@ -10,7 +10,7 @@ use evidence_model::load::transcript_files;
 use evidence_model::runs::group;
 use evidence_model::transcript::{self, Transcript};
 use evidence_model::{atomic, check, compare, load, merge, twin};
-use evidence_recorder::record;
+use evidence_recorder::cli::{BuildAlone, Check, Lessons, Recipe, Record, Tree};
 use site_build::plot;
 
 /// Recorded lesson runs as data.
@@ -21,51 +21,15 @@ use site_build::plot;
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
-    /// The repository [default: the one the working directory is in, else .].
-    #[arg(long, global = true, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// The evidence folder to read or record into [default: ROOT/evidence].
-    #[arg(long, global = true, value_name = "DIR")]
-    evidence: Option<PathBuf>,
+    #[command(flatten)]
+    tree: Tree,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run COMMAND and write EVIDENCE/LESSON/<UTC start>-NAME.txt (header,
-    /// then the output as it comes) and its .json twin; print the
-    /// transcript's path.
-    ///
-    /// Exit status: the program's, as a shell gives it (128+N for a program
-    /// ended by signal N, 127 for one that could not start); 124 when
-    /// --timeout ended it, as timeout(1) says; 128+N when the recorder was
-    /// stopped by signal N (passed on to the program, and the transcript
-    /// finished); 1, with one line, when the transcript could not be written
-    /// or finished (the line says how the program ended); 2 for a bad
-    /// command line. The path is printed only for a transcript finished
-    /// with its twin.
-    Record {
-        /// A lesson (`evidence lessons`) or one of the other evidence folders.
-        #[arg(long, value_parser = cli_exit::OwnMessage(record::lesson_folder))]
-        lesson: String,
-        /// The run's name, one word: the transcript is <UTC start>-NAME.txt.
-        #[arg(long, value_parser = cli_exit::OwnMessage(record::run_name))]
-        name: String,
-        /// End a program still running after SECONDS (SIGKILL to everything
-        /// it started), and record that.
-        #[arg(long, value_name = "SECONDS", value_parser = cli_exit::OwnMessage(record::parse_seconds))]
-        timeout: Option<std::time::Duration>,
-        /// After passing SIGINT, SIGTERM or SIGHUP on to the program, end it
-        /// with SIGKILL if it is still running SECONDS later.
-        #[arg(long, value_name = "SECONDS", value_parser = cli_exit::OwnMessage(record::parse_seconds), default_value = "5")]
-        grace: std::time::Duration,
-        /// VAR=value assignments the command runs with, then `--` and the command.
-        #[arg(value_name = "VAR=value", value_parser = cli_exit::OwnMessage(env_assignment))]
-        env: Vec<(String, String)>,
-        #[arg(last = true, required = true, value_name = "COMMAND", value_parser = cli_exit::OwnMessage(record::header_word))]
-        command: Vec<String>,
-    },
+    Record(Record),
     /// Add GPU sessions' evidence folders to the evidence, all or nothing,
     /// and print `DIR: N new transcripts, M already there` for each DIR.
     ///
@@ -95,10 +59,7 @@ enum Command {
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
-    /// Every lesson page claim against every transcript in the evidence;
-    /// exit 1 on an unexpected failure or an unreadable transcript, having
-    /// reported all of them.
-    Check,
+    Check(Check),
     /// Two groups of runs of a lesson (files ending -RUN_A.txt and
     /// -RUN_B.txt) by their medians.
     Compare {
@@ -114,7 +75,10 @@ enum Command {
         commit: String,
     },
     /// Two transcript files side by side.
-    CompareFiles { file_a: PathBuf, file_b: PathBuf },
+    CompareFiles {
+        file_a: PathBuf,
+        file_b: PathBuf,
+    },
     /// Write the .json twin of every transcript in the evidence.
     Twins,
     /// SVG charts of each lesson's runs.
@@ -175,35 +139,9 @@ enum Command {
     /// Exit status: 0 whatever changed; 1, with one line, when the evidence
     /// has a problem.
     Changes,
-    /// The lessons this workspace knows, one per line.
-    Lessons,
-    /// How a lesson is recorded, as `key value` lines for scripts.
-    Recipe {
-        #[arg(long)]
-        lesson: String,
-    },
-    /// Build a lesson's C++ program as a learner does: ROOT/code/LESSON
-    /// copied alone into a folder, its recipe's nvcc line run there. Prints
-    /// the program's path; nvcc's output goes to stderr.
-    BuildAlone {
-        #[arg(long)]
-        lesson: String,
-        /// The compiler that runs the line.
-        #[arg(long, value_name = "PATH", default_value = "nvcc")]
-        nvcc: PathBuf,
-        /// The folder to build in (created; must not hold the lesson
-        /// already) [default: a new temporary folder, left in place].
-        #[arg(long, value_name = "DIR")]
-        into: Option<PathBuf>,
-    },
-}
-
-fn env_assignment(word: &str) -> Result<(String, String), String> {
-    let word = record::header_word(word).map_err(|e| e.to_string())?;
-    match word.split_once('=') {
-        Some((k, v)) if !k.is_empty() && !k.starts_with('-') => Ok((k.to_string(), v.to_string())),
-        _ => Err(format!("`{word}` is not VAR=value (put -- before the command)")),
-    }
+    Lessons(Lessons),
+    Recipe(Recipe),
+    BuildAlone(BuildAlone),
 }
 
 fn main() -> ExitCode {
@@ -212,35 +150,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let root = match cli.root {
-        Some(root) => root,
-        None => {
-            let here = std::env::current_dir().context("reading the working directory")?;
-            lesson_registry::find_repository(&here).unwrap_or_else(|| PathBuf::from("."))
-        }
-    };
-    let evidence = cli.evidence.unwrap_or_else(|| root.join("evidence"));
+    let (root, evidence) = cli.tree.resolve()?;
     match cli.command {
-        Command::Record {
-            lesson,
-            name,
-            timeout,
-            grace,
-            env,
-            command,
-        } => {
-            let request = record::Request {
-                dir: evidence,
-                lesson,
-                name,
-                env,
-                command,
-                timeout,
-                grace,
-            };
-            return Ok(record_cmd(&request));
-        }
-        Command::Check => return check(&evidence),
+        Command::Record(record) => return Ok(record.run(evidence)),
+        Command::Check(check) => return check.run(&evidence),
         Command::Merge { dirs } => return merge_cmd(&dirs, &evidence),
         Command::Compare {
             lesson,
@@ -283,83 +196,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
         }
         Command::Changes => print!("{}", changes_cmd(&evidence)?),
-        Command::Lessons => {
-            for lesson in lessons::LESSONS {
-                println!("{}", lesson.name());
-            }
-        }
-        Command::Recipe { lesson } => print!("{}", find_lesson(&lesson)?.recipe().to_lines()),
-        Command::BuildAlone { lesson, nvcc, into } => {
-            println!("{}", build_alone(&root, &lesson, &nvcc, into)?.display())
-        }
+        Command::Lessons(lessons) => lessons.run(),
+        Command::Recipe(recipe) => recipe.run()?,
+        Command::BuildAlone(build) => build.run(&root)?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `evidence build-alone`: the lesson's recipe line run by the one
-/// build-alone routine (`lesson_registry::build_alone`, which course-rules'
-/// rule 10 runs too) in `into` or a new temporary folder.
-fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let line = find_lesson(lesson)?.recipe().nvcc;
-    let made_here = into.is_none();
-    let into = match into {
-        Some(dir) if dir.read_dir().is_ok_and(|mut d| d.next().is_some()) => {
-            bail!(
-                "--into {}: not empty; build-alone builds in a new or empty folder",
-                dir.display()
-            )
-        }
-        Some(dir) => dir,
-        None => tempfile::Builder::new()
-            .prefix(&format!("{lesson}-alone-"))
-            .tempdir()
-            .context("making a temporary folder to build in")?
-            .keep(),
-    };
-    let dir = root.join("code").join(lesson);
-    let built = lesson_registry::build_alone(&dir, nvcc, line, &[], &into);
-    if built.is_err() && made_here {
-        // A folder this command made and nothing was built in is not left behind.
-        let _ = std::fs::remove_dir_all(&into);
-    }
-    match built {
-        Ok(program) => Ok(program),
-        Err(lesson_registry::BuildError::Failed { first_error, output }) => {
-            eprint!("{output}");
-            bail!(
-                "{lesson} copied alone into {} does not build with `{line}`: {first_error}",
-                into.display()
-            )
-        }
-        Err(e) => Err(anyhow::Error::new(e).context(format!("building {lesson} alone with `{line}`"))),
-    }
-}
-
-/// Records, prints the transcript's path, and passes the program's exit
-/// status on (see `evidence record --help`).
-fn record_cmd(request: &record::Request) -> ExitCode {
-    match record::record(request) {
-        Ok(recorded) => {
-            if recorded.replaced > 0 {
-                eprintln!(
-                    "note: the program printed {} invalid UTF-8 sequence(s); {} holds U+FFFD in their place",
-                    recorded.replaced,
-                    recorded.path.display()
-                );
-            }
-            println!("{}", recorded.path.display());
-            ExitCode::from(recorded.exit_status())
-        }
-        Err(e) => {
-            let status = e.exit_status();
-            eprintln!("{}", cli_exit::error_line(&e.into()));
-            ExitCode::from(status)
-        }
-    }
-}
-
-fn find_lesson(name: &str) -> anyhow::Result<&'static dyn lesson_spec::Lesson> {
-    Ok(lessons::lesson(name)?)
 }
 
 /// Every run in `dir` that passes the evidence's checks, or an error
@@ -381,31 +222,6 @@ fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
         "{n} problem(s) in {}: {quoted}{more}; `evidence check` lists them all",
         dir.display()
     )
-}
-
-/// Every transcript and twin read as a record, then claims over every run
-/// that passes; then every problem found, each on its own line.
-fn check(dir: &Path) -> anyhow::Result<ExitCode> {
-    let checked = check::run(dir)?;
-    for table in &checked.tables {
-        println!("{table}");
-    }
-    for table in &checked.whys {
-        println!("{table}");
-    }
-    if checked.problems.is_empty() {
-        println!("every claim holds, or fails only where the lesson's expected-failures.txt says why");
-        return Ok(ExitCode::SUCCESS);
-    }
-    for p in &checked.problems {
-        eprintln!("error: {p}");
-    }
-    eprintln!(
-        "error: {} problem(s) in {}",
-        checked.problems.len(),
-        dir.display()
-    );
-    Ok(ExitCode::FAILURE)
 }
 
 /// Merges `dirs` into `evidence`, one line for each DIR; or every refusal
@@ -480,7 +296,7 @@ fn figures_cmd(root: &Path, evidence: &Path, write: bool) -> anyhow::Result<Exit
 }
 
 fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> anyhow::Result<()> {
-    find_lesson(lesson)?;
+    lessons::lesson(lesson)?;
     let all = read_all_or_fail(dir)?;
     let pick = |name: &str| -> Vec<&Transcript> {
         group(&all, lesson, name)
