@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 pub use crate::data::Evidence;
 use crate::query;
 use evidence_model::atomic;
+use evidence_model::problem::Problem;
 
 /// The command that rewrites every block, named in each failure.
 pub const WRITE_COMMAND: &str = "cargo run -p evidence -- figures --write";
@@ -54,6 +55,17 @@ impl FiguresError {
     }
 }
 
+/// A block that could not be evaluated, or that is named as an earlier
+/// block of its document is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}: block `{name}`: {message}")]
+pub struct BlockError {
+    /// The line of the block's opening marker.
+    pub line: usize,
+    pub name: String,
+    pub message: String,
+}
+
 /// A document's text with its blocks evaluated.
 #[derive(Debug, Default, PartialEq)]
 pub struct Regenerated {
@@ -62,10 +74,9 @@ pub struct Regenerated {
     pub text: String,
     /// `LINE: block `NAME`` of each block whose text the evidence changes.
     pub stale: Vec<String>,
-    /// `LINE: block `NAME`: why` of each block that could not be evaluated,
-    /// and of each block named as an earlier one is: all of them, not the
-    /// first.
-    pub errors: Vec<String>,
+    /// Each block that could not be evaluated, and each block named as an
+    /// earlier one is: all of them, not the first.
+    pub errors: Vec<BlockError>,
 }
 
 /// `text` with every block's generated text replaced by what `ev` gives;
@@ -76,11 +87,16 @@ pub fn regenerate(ev: &Evidence, text: &str) -> Result<Regenerated, FiguresError
     let mut next = 0;
     for (i, b) in found.iter().enumerate() {
         let block = format!("{}: block `{}`", b.line, b.name);
+        let error = |message: String| BlockError {
+            line: b.line,
+            name: b.name.clone(),
+            message,
+        };
         if let Some(first) = found[..i].iter().find(|f| f.name == b.name) {
-            out.errors.push(format!(
-                "{block}: the block on line {} has this name; each block in a document has its own",
+            out.errors.push(error(format!(
+                "the block on line {} has this name; each block in a document has its own",
                 first.line
-            ));
+            )));
         }
         out.text.push_str(&text[next..b.content.start]);
         let now = &text[b.content.clone()];
@@ -93,7 +109,7 @@ pub fn regenerate(ev: &Evidence, text: &str) -> Result<Regenerated, FiguresError
                 out.text.push_str(&want);
             }
             Err(e) => {
-                out.errors.push(format!("{block}: {e}"));
+                out.errors.push(error(e.to_string()));
                 out.text.push_str(now);
             }
         }
@@ -169,7 +185,7 @@ pub struct Outcome {
     /// in it evaluates) or could not be written.
     pub not_rewritten: Vec<String>,
     /// Files and blocks that could not be read or evaluated.
-    pub errors: Vec<String>,
+    pub errors: Vec<Problem>,
     /// How many blocks there are in all.
     pub blocks: usize,
 }
@@ -186,22 +202,29 @@ pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
             Ok(t) if t.contains(OPEN) => t,
             Ok(_) => continue,
             Err(e) => {
-                outcome.errors.push(format!("{shown}: {e}"));
+                outcome.errors.push(Problem::of_file(&shown, e.to_string()));
                 continue;
             }
         };
         let found = match regenerate(&ev, &text) {
             Ok(found) => found,
+            Err(FiguresError::Markers { line, why }) => {
+                outcome.errors.push(Problem::at(&shown, line, why));
+                continue;
+            }
             Err(e) => {
-                outcome.errors.push(format!("{shown}:{e}"));
+                outcome.errors.push(Problem::of_file(&shown, e.to_string()));
                 continue;
             }
         };
         outcome.blocks += blocks(&text).map_or(0, |b| b.len());
         let stale: Vec<String> = found.stale.iter().map(|b| format!("{shown}:{b}")).collect();
-        outcome
-            .errors
-            .extend(found.errors.iter().map(|e| format!("{shown}:{e}")));
+        outcome.errors.extend(
+            found
+                .errors
+                .iter()
+                .map(|e| Problem::at(&shown, e.line, format!("block `{}`: {}", e.name, e.message))),
+        );
         outcome.stale.extend(stale.iter().cloned());
         if !write || stale.is_empty() {
             continue;
@@ -213,7 +236,7 @@ pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
         match atomic::write(&path, &found.text) {
             Ok(()) => outcome.rewritten.extend(stale),
             Err(e) => {
-                outcome.errors.push(format!("{shown}: {e}"));
+                outcome.errors.push(Problem::of_file(&shown, e.to_string()));
                 outcome.not_rewritten.extend(stale);
             }
         }
@@ -270,21 +293,14 @@ mod tests {
                     d <!-- figure same: {2} -->1<!-- /figure -->\n\
                     e <!-- figure same: {3} -->3<!-- /figure -->\n";
         let found = regenerate(&ev, text).unwrap();
-        assert_eq!(found.errors.len(), 4, "{:#?}", found.errors);
+        let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
+        assert_eq!(errors.len(), 4, "{errors:#?}");
+        assert!(errors[0].starts_with("1: block `one`: "), "{errors:?}");
+        assert!(errors[1].starts_with("2: block `two`: ") && errors[1].contains("not a finite number"));
+        assert!(errors[2].starts_with("3: block `three`: ") && errors[2].contains("NaN"));
         assert!(
-            found.errors[0].starts_with("1: block `one`: "),
-            "{:?}",
-            found.errors
-        );
-        assert!(
-            found.errors[1].starts_with("2: block `two`: ")
-                && found.errors[1].contains("not a finite number")
-        );
-        assert!(found.errors[2].starts_with("3: block `three`: ") && found.errors[2].contains("NaN"));
-        assert!(
-            found.errors[3].starts_with("5: block `same`: the block on line 4 has this name"),
-            "{:?}",
-            found.errors
+            errors[3].starts_with("5: block `same`: the block on line 4 has this name"),
+            "{errors:?}"
         );
         assert_eq!(found.stale, ["4: block `same`"]);
         // A block that does not evaluate keeps its text.
@@ -309,10 +325,8 @@ mod tests {
         let ev = Evidence::new(Path::new("/nonexistent"));
         let found = regenerate(&ev, "\nx <!-- figure bad: {nosuch(1)} -->x<!-- /figure -->").unwrap();
         let e = &found.errors[0];
-        assert!(
-            e.starts_with("2: block `bad`") && e.contains("no function `nosuch`"),
-            "{e}"
-        );
+        assert_eq!((e.line, e.name.as_str()), (2, "bad"));
+        assert!(e.message.contains("no function `nosuch`"), "{e}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::instrument::{self, Session};
 use evidence_model::load;
+use evidence_model::problem::Problem;
 use evidence_model::runs::group;
 use evidence_model::transcript::{Body, Transcript};
 use lesson_spec::median;
@@ -35,7 +36,7 @@ pub enum DataError {
     Problems {
         count: usize,
         dir: PathBuf,
-        first: String,
+        first: Problem,
     },
     #[error("no lesson is named `{lesson}` (known: {})", known.join(", "))]
     NoLesson {

@@ -8,6 +8,7 @@ use std::path::Path;
 use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Outcome};
 
 use crate::load::{self, LoadError};
+use crate::problem::Problem;
 use crate::transcript::Transcript;
 use crate::{judge, why};
 
@@ -19,7 +20,7 @@ pub struct Checked {
     pub tables: Vec<String>,
     /// Each lesson's "why, as measured" table, as text.
     pub whys: Vec<String>,
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
 }
 
 /// The whole check of the evidence under `dir`: all of it, whatever fails.
@@ -53,12 +54,12 @@ pub fn run(dir: &Path) -> Result<Checked, LoadError> {
 /// lesson whose expected-failure list does not parse is judged with an
 /// empty list (every failure unexpected), and each bad line of the list is
 /// added to `problems`.
-pub fn every_lesson<'a>(transcripts: &'a [Transcript], problems: &mut Vec<String>) -> Vec<Table<'a>> {
+pub fn every_lesson<'a>(transcripts: &'a [Transcript], problems: &mut Vec<Problem>) -> Vec<Table<'a>> {
     lessons::LESSONS
         .iter()
         .map(|lesson| {
             let expected = judge::expected(*lesson).unwrap_or_else(|errors| {
-                problems.extend(errors.iter().map(ToString::to_string));
+                problems.extend(errors);
                 Default::default()
             });
             table(*lesson, transcripts, &expected)
@@ -101,12 +102,15 @@ pub struct Table<'a> {
 }
 
 impl Table<'_> {
-    pub fn unexpected_failures(&self) -> Vec<String> {
+    pub fn unexpected_failures(&self) -> Vec<Problem> {
         let mut out = Vec::new();
         for row in &self.rows {
             for (id, cell) in &row.cells {
                 if let Cell::Fails(why) = cell {
-                    out.push(format!("{}: {id} fails: {why}", row.transcript.file));
+                    out.push(Problem::of_file(
+                        &row.transcript.file,
+                        format!("{id} fails: {why}"),
+                    ));
                 }
             }
         }

@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::problem::Problem;
 use crate::transcript::{self, Body, Transcript};
 use crate::twin;
 
@@ -29,7 +30,7 @@ pub enum LoadError {
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub transcripts: Vec<Transcript>,
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
 }
 
 /// Every transcript and twin under `dir`, checked.
@@ -50,7 +51,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     for f in loaded.transcripts.iter().map(|t| Path::new(&t.file)) {
         let twin = f.with_extension("json");
         if !twins.contains(twin.as_path()) {
-            unpaired.push(twin::NoTwin(f.to_path_buf()).to_string());
+            unpaired.push(twin::NoTwin(f.to_path_buf()).problem());
         }
     }
     loaded.problems.extend(unpaired);
@@ -58,10 +59,10 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     if journal.exists() {
         loaded.problems.insert(
             0,
-            format!(
-                "{}: a merge was killed part way, and some of the files it lists are in the evidence; \
+            Problem::of_file(
+                journal.display().to_string(),
+                "a merge was killed part way, and some of the files it lists are in the evidence; \
                  the next `evidence merge` removes them, each once its digest and date show that merge wrote it (merging the same folders again adds them whole)",
-                journal.display()
             ),
         );
     }
@@ -131,15 +132,17 @@ pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Res
         }
         match transcript::read_with_text(f) {
             Ok((t, _)) if transcript::date(&t.header.date).is_some_and(|d| d > now) => {
-                loaded.problems.push(format!(
-                    "{}:{}: dated {}, after now ({now_text}): no run has happened yet at that time",
-                    t.file,
+                loaded.problems.push(Problem::at(
+                    &t.file,
                     t.line_of("date"),
-                    t.header.date
+                    format!(
+                        "dated {}, after now ({now_text}): no run has happened yet at that time",
+                        t.header.date
+                    ),
                 ));
             }
             Ok(run) => read.push(run),
-            Err(e) => loaded.problems.push(e.to_string()),
+            Err(e) => loaded.problems.push(e),
         }
     }
     let mut seen = Seen::default();
@@ -160,7 +163,9 @@ pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Res
             continue;
         }
         if let Err(e) = twin::check(path) {
-            loaded.problems.push(format!("{}: {e}", path.display()));
+            loaded
+                .problems
+                .push(Problem::of_file(path.display().to_string(), e.to_string()));
         }
     }
     Ok(loaded)
@@ -181,11 +186,11 @@ struct Seen {
 impl Seen {
     /// The problem naming `t` and the run it copies, if it copies one read
     /// before it; otherwise `t` is remembered as read.
-    fn copy_of_earlier(&mut self, t: &Transcript, text: String) -> Option<String> {
+    fn copy_of_earlier(&mut self, t: &Transcript, text: String) -> Option<Problem> {
         if let Some(first) = self.whole.get(&text) {
-            return Some(format!(
-                "{}: the same file as {first}: one run counted twice",
-                t.file
+            return Some(Problem::of_file(
+                &t.file,
+                format!("the same file as {first}: one run counted twice"),
             ));
         }
         let body = matches!(t.body, Body::Report(_))
@@ -193,9 +198,9 @@ impl Seen {
         self.whole.insert(text, t.file.clone());
         let body = body?;
         if let Some(first) = self.reports.get(&body) {
-            return Some(format!(
-                "{}: the same report as {first} under another header: one run counted twice",
-                t.file
+            return Some(Problem::of_file(
+                &t.file,
+                format!("the same report as {first} under another header: one run counted twice"),
             ));
         }
         self.reports.insert(body, t.file.clone());

@@ -25,6 +25,7 @@ use crate::folder_lock::FolderLock;
 use crate::journal::{self, JournalError, DRAFT_PREFIX, JOURNAL};
 use crate::load::transcript_files;
 use crate::load::{self, LoadError};
+use crate::problem::Problem;
 use crate::{atomic, capped, transcript, twin};
 use lessons::UnknownFolder;
 
@@ -89,15 +90,15 @@ pub enum Refusal {
     NotARun(PathBuf),
     #[error("{}: cannot be read ({error})", path.display())]
     Unreadable { path: PathBuf, error: capped::ReadError },
-    /// A problem [`load::joining`] found, as it words it.
-    #[error("{0}")]
-    Check(String),
+    /// A problem [`load::joining`] found.
+    #[error(transparent)]
+    Check(Problem),
     /// A source missing, unreadable or holding no transcript.
     #[error(transparent)]
     Source(SourceError),
     /// A file whose name no recorder gives ([`transcript::misnamed`]).
-    #[error("{0}")]
-    Misnamed(String),
+    #[error(transparent)]
+    Misnamed(Problem),
 }
 
 /// Why nothing, or not everything, was merged.

@@ -453,7 +453,7 @@ pub fn is_run_name(name: &str) -> bool {
 /// NAME a [run name](is_run_name)), starting with a letter or digit (no
 /// hidden files, no `-x` an argument parser reads as a flag). The name is quoted, so a line break or
 /// any other character in it is shown, not printed.
-pub fn misnamed(path: &Path) -> Option<String> {
+pub fn misnamed(path: &Path) -> Option<Problem> {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let stem = name.strip_suffix(".txt").or_else(|| name.strip_suffix(".json"));
     // Only the characters and the length are held here; where the date and
@@ -467,10 +467,12 @@ pub fn misnamed(path: &Path) -> Option<String> {
     if fits {
         return None;
     }
-    Some(format!(
-        "{}: not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt` \
-         (or `.json`), NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'",
-        shown(path)
+    Some(Problem::of_file(
+        shown(path),
+        format!(
+            "not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt` \
+             (or `.json`), NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'"
+        ),
     ))
 }
 

@@ -50,12 +50,21 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<PathBuf> {
 /// A transcript with no twin beside it, as one line naming both files:
 /// `evidence check` and `evidence merge` say it alike.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "{}: a transcript with no twin: {} is missing (`evidence --evidence DIR twins` writes it)",
-    crate::transcript::shown(.0),
-    crate::transcript::shown(&.0.with_extension("json"))
-)]
+#[error("{}", self.problem())]
 pub struct NoTwin(pub PathBuf);
+
+impl NoTwin {
+    /// The problem, of the transcript's file.
+    pub fn problem(&self) -> Problem {
+        Problem::of_file(
+            transcript::shown(&self.0),
+            format!(
+                "a transcript with no twin: {} is missing (`evidence --evidence DIR twins` writes it)",
+                transcript::shown(&self.0.with_extension("json"))
+            ),
+        )
+    }
+}
 
 /// Why a twin is not its transcript's.
 #[derive(Debug, thiserror::Error)]

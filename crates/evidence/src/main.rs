@@ -213,7 +213,11 @@ fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
         return Ok(loaded.transcripts);
     }
     let n = loaded.problems.len();
-    let quoted = loaded.problems[..n.min(QUOTED)].join("; ");
+    let quoted: Vec<String> = loaded.problems[..n.min(QUOTED)]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let quoted = quoted.join("; ");
     let more = match n.saturating_sub(QUOTED) {
         0 => String::new(),
         left => format!(" and {left} more"),

@@ -26,7 +26,7 @@ fn figures_cli(root: &Path, write: bool) -> Output {
 #[test]
 fn every_figure_block_in_the_repository_matches_the_evidence() {
     let outcome = figures::run(&repository(), &repository().join("evidence"), false);
-    assert!(outcome.errors.is_empty(), "{}", outcome.errors.join("\n"));
+    assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
     assert!(
         outcome.stale.is_empty(),
         "stale figure blocks (run `{WRITE_COMMAND}`):\n{}",
@@ -367,7 +367,7 @@ fn lines_of_a_label_not_found_is_an_error_naming_the_block() {
                c <!-- figure nogroup: {count(lines(\"h100-pageable-rotated\", \"16 MiB pageable rotated, GB/s\"))} -->1<!-- /figure -->\n\
                d <!-- figure prefix: {count(lines(\"h200-pageable-rotated\", \"16 MiB pageable rotated\"))} -->1<!-- /figure -->\n";
     let found = figures::regenerate(&ev, doc).unwrap();
-    let errors = &found.errors;
+    let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
     assert_eq!(errors.len(), 4, "{errors:#?}");
     assert!(
         errors[0].starts_with("1: block `missing`: ")

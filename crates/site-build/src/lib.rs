@@ -157,7 +157,10 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
     // Paths as the repository names them, not as this machine does: the
     // same evidence gives the same site wherever it is checked out.
     let here = format!("{}/", dir.display());
-    let problems: Vec<String> = problems.iter().map(|p| p.replace(&here, "evidence/")).collect();
+    let problems: Vec<String> = problems
+        .iter()
+        .map(|p| p.to_string().replace(&here, "evidence/"))
+        .collect();
     let titles = lessons::LESSONS
         .iter()
         .map(|l| (l.name(), lesson::title(root, l.name())))

@@ -222,9 +222,10 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
     // The H200's numbers on other GPUs fail the claims the H200's
     // expected-failure lists explain for the H200 alone: those are findings
     // of the renaming. Anything else (a copy, a parse error) is a bug here.
-    let not_claims: Vec<&String> = checked
+    let not_claims: Vec<String> = checked
         .problems
         .iter()
+        .map(ToString::to_string)
         .filter(|p| !p.contains(" fails: "))
         .collect();
     assert!(
