@@ -1,4 +1,11 @@
-//! `evidence`: record lesson runs, and check, compare and plot what was recorded.
+//! `evidence`: record lesson runs, and check, compare, plot and publish what
+//! was recorded. Every subcommand and flag is parsed here and each is the
+//! work of a library: the GPU session's from `evidence-recorder` (whose own
+//! binary the GPU machine gets), the evidence's reading and judging from
+//! `evidence-model`, the figure blocks and instrument tables from
+//! `evidence-figures`, the site and charts from `site-build`.
+//!
+//! Not for: any of that work itself; this file parses and dispatches.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
