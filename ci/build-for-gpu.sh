@@ -20,7 +20,10 @@ toolkit=$(ci/provision.sh)
 rm -rf .evidence-bin
 mkdir -p .evidence-bin/tests
 cargo build --release --workspace --quiet
-cp target/release/evidence .evidence-bin/
+# The recorder: `evidence` less the subcommands the GPU machine never runs
+# (the site, the charts, ...), so it carries no HTML or plotting code; the
+# scripts there run it as `evidence` (crates/evidence-recorder).
+cp target/release/evidence-recorder .evidence-bin/evidence
 # The instrument's kernel suite (crates/instrument-suite), which its GPU test
 # (instrument-suite-on_gpu) runs.
 cp target/release/instrument-suite .evidence-bin/

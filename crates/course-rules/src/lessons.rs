@@ -21,7 +21,7 @@ pub struct Lesson {
 pub enum LessonError {
     #[error(transparent)]
     Registry(#[from] lesson_registry::RegistryError),
-    #[error("{}: registered as a lesson (crates/evidence/Cargo.toml), but holds no .cu at its top", dir.display())]
+    #[error("{}: registered as a lesson (crates/lessons/Cargo.toml), but holds no .cu at its top", dir.display())]
     NoProgram { dir: PathBuf },
 }
 

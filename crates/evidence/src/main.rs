@@ -1,14 +1,24 @@
-//! `evidence`: record lesson runs, and check, compare and plot what was recorded.
+//! `evidence`: record lesson runs, and check, compare, plot and publish what
+//! was recorded. Every subcommand and flag is parsed here and each is the
+//! work of a library: the GPU session's from `evidence-recorder` (whose own
+//! binary the GPU machine gets), the evidence's reading and judging from
+//! `evidence-model`, the figure blocks and instrument tables from
+//! `evidence-figures`, the site and charts from `site-build`.
+//!
+//! Not for: any of that work itself; this file parses and dispatches.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use evidence::transcript::{self, Transcript};
-use evidence::{
-    atomic, check, compare, figures, group, lessons, load, merge, plot, record, transcript_files, twin,
-};
+use evidence_figures::blocks as figures;
+use evidence_model::load::transcript_files;
+use evidence_model::runs::group;
+use evidence_model::transcript::{self, Transcript};
+use evidence_model::{atomic, check, compare, load, merge, twin};
+use evidence_recorder::cli::{BuildAlone, Check, Lessons, Recipe, Record, Tree};
+use site_build::plot;
 
 /// Recorded lesson runs as data.
 ///
@@ -18,51 +28,15 @@ use evidence::{
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
-    /// The repository [default: the one the working directory is in, else .].
-    #[arg(long, global = true, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// The evidence folder to read or record into [default: ROOT/evidence].
-    #[arg(long, global = true, value_name = "DIR")]
-    evidence: Option<PathBuf>,
+    #[command(flatten)]
+    tree: Tree,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run COMMAND and write EVIDENCE/LESSON/<UTC start>-NAME.txt (header,
-    /// then the output as it comes) and its .json twin; print the
-    /// transcript's path.
-    ///
-    /// Exit status: the program's, as a shell gives it (128+N for a program
-    /// ended by signal N, 127 for one that could not start); 124 when
-    /// --timeout ended it, as timeout(1) says; 128+N when the recorder was
-    /// stopped by signal N (passed on to the program, and the transcript
-    /// finished); 1, with one line, when the transcript could not be written
-    /// or finished (the line says how the program ended); 2 for a bad
-    /// command line. The path is printed only for a transcript finished
-    /// with its twin.
-    Record {
-        /// A lesson (`evidence lessons`) or one of the other evidence folders.
-        #[arg(long, value_parser = cli_exit::OwnMessage(record::lesson_folder))]
-        lesson: String,
-        /// The run's name, one word: the transcript is <UTC start>-NAME.txt.
-        #[arg(long, value_parser = cli_exit::OwnMessage(record::run_name))]
-        name: String,
-        /// End a program still running after SECONDS (SIGKILL to everything
-        /// it started), and record that.
-        #[arg(long, value_name = "SECONDS", value_parser = cli_exit::OwnMessage(record::parse_seconds))]
-        timeout: Option<std::time::Duration>,
-        /// After passing SIGINT, SIGTERM or SIGHUP on to the program, end it
-        /// with SIGKILL if it is still running SECONDS later.
-        #[arg(long, value_name = "SECONDS", value_parser = cli_exit::OwnMessage(record::parse_seconds), default_value = "5")]
-        grace: std::time::Duration,
-        /// VAR=value assignments the command runs with, then `--` and the command.
-        #[arg(value_name = "VAR=value", value_parser = cli_exit::OwnMessage(env_assignment))]
-        env: Vec<(String, String)>,
-        #[arg(last = true, required = true, value_name = "COMMAND", value_parser = cli_exit::OwnMessage(record::header_word))]
-        command: Vec<String>,
-    },
+    Record(Record),
     /// Add GPU sessions' evidence folders to the evidence, all or nothing,
     /// and print `DIR: N new transcripts, M already there` for each DIR.
     ///
@@ -92,10 +66,7 @@ enum Command {
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
-    /// Every lesson page claim against every transcript in the evidence;
-    /// exit 1 on an unexpected failure or an unreadable transcript, having
-    /// reported all of them.
-    Check,
+    Check(Check),
     /// Two groups of runs of a lesson (files ending -RUN_A.txt and
     /// -RUN_B.txt) by their medians.
     Compare {
@@ -111,7 +82,10 @@ enum Command {
         commit: String,
     },
     /// Two transcript files side by side.
-    CompareFiles { file_a: PathBuf, file_b: PathBuf },
+    CompareFiles {
+        file_a: PathBuf,
+        file_b: PathBuf,
+    },
     /// Write the .json twin of every transcript in the evidence.
     Twins,
     /// SVG charts of each lesson's runs.
@@ -172,35 +146,9 @@ enum Command {
     /// Exit status: 0 whatever changed; 1, with one line, when the evidence
     /// has a problem.
     Changes,
-    /// The lessons this workspace knows, one per line.
-    Lessons,
-    /// How a lesson is recorded, as `key value` lines for scripts.
-    Recipe {
-        #[arg(long)]
-        lesson: String,
-    },
-    /// Build a lesson's C++ program as a learner does: ROOT/code/LESSON
-    /// copied alone into a folder, its recipe's nvcc line run there. Prints
-    /// the program's path; nvcc's output goes to stderr.
-    BuildAlone {
-        #[arg(long)]
-        lesson: String,
-        /// The compiler that runs the line.
-        #[arg(long, value_name = "PATH", default_value = "nvcc")]
-        nvcc: PathBuf,
-        /// The folder to build in (created; must not hold the lesson
-        /// already) [default: a new temporary folder, left in place].
-        #[arg(long, value_name = "DIR")]
-        into: Option<PathBuf>,
-    },
-}
-
-fn env_assignment(word: &str) -> Result<(String, String), String> {
-    let word = record::header_word(word).map_err(|e| e.to_string())?;
-    match word.split_once('=') {
-        Some((k, v)) if !k.is_empty() && !k.starts_with('-') => Ok((k.to_string(), v.to_string())),
-        _ => Err(format!("`{word}` is not VAR=value (put -- before the command)")),
-    }
+    Lessons(Lessons),
+    Recipe(Recipe),
+    BuildAlone(BuildAlone),
 }
 
 fn main() -> ExitCode {
@@ -209,35 +157,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let root = match cli.root {
-        Some(root) => root,
-        None => {
-            let here = std::env::current_dir().context("reading the working directory")?;
-            lesson_registry::find_repository(&here).unwrap_or_else(|| PathBuf::from("."))
-        }
-    };
-    let evidence = cli.evidence.unwrap_or_else(|| root.join("evidence"));
+    let (root, evidence) = cli.tree.resolve()?;
     match cli.command {
-        Command::Record {
-            lesson,
-            name,
-            timeout,
-            grace,
-            env,
-            command,
-        } => {
-            let request = record::Request {
-                dir: evidence,
-                lesson,
-                name,
-                env,
-                command,
-                timeout,
-                grace,
-            };
-            return Ok(record_cmd(&request));
-        }
-        Command::Check => return check(&evidence),
+        Command::Record(record) => return Ok(record.run(evidence)),
+        Command::Check(check) => return check.run(&evidence),
         Command::Merge { dirs } => return merge_cmd(&dirs, &root, &evidence),
         Command::Compare {
             lesson,
@@ -253,7 +176,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Twins => return twins(&evidence),
         Command::Plot { out } => plot_all(&evidence, &out)?,
         Command::Instrument { ncu, peers, json_dir } => {
-            let table = evidence::instrument::from_files(&ncu, &peers, &json_dir)?;
+            let table = evidence_figures::instrument::from_files(&ncu, &peers, &json_dir)?;
             print!("{table}");
         }
         Command::Figures { list: true, .. } => {
@@ -263,100 +186,28 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Figures { write, .. } => return figures_cmd(&root, &evidence, write),
         Command::Site { out } => {
-            let built = evidence::site::build(&root, &evidence, &out)?;
+            let built = site_build::build(&root, &evidence, &out)?;
             println!(
                 "wrote {} pages and {} charts to {}; start at {}",
                 built.pages,
                 built.charts,
                 out.display(),
-                out.join(evidence::site::INDEX).display()
+                out.join(site_build::INDEX).display()
             );
         }
         Command::Sessions => {
             let all = read_all_or_fail(&evidence)?;
-            print!("{}", evidence::sessions::render(&evidence::sessions::of(&all)));
+            print!(
+                "{}",
+                evidence_model::sessions::render(&evidence_model::sessions::of(&all))
+            );
         }
         Command::Changes => print!("{}", changes_cmd(&evidence)?),
-        Command::Lessons => {
-            for lesson in lessons::LESSONS {
-                println!("{}", lesson.name());
-            }
-        }
-        Command::Recipe { lesson } => print!("{}", find_lesson(&lesson)?.recipe().to_lines()),
-        Command::BuildAlone { lesson, nvcc, into } => {
-            println!("{}", build_alone(&root, &lesson, &nvcc, into)?.display())
-        }
+        Command::Lessons(lessons) => lessons.run(),
+        Command::Recipe(recipe) => recipe.run()?,
+        Command::BuildAlone(build) => build.run(&root)?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `evidence build-alone`: the lesson's recipe line run by the one
-/// build-alone routine (`lesson_registry::build_alone`, which course-rules'
-/// rule 10 runs too) in `into` or a new temporary folder.
-fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let line = find_lesson(lesson)?.recipe().nvcc;
-    let made_here = into.is_none();
-    let into = match into {
-        Some(dir) if dir.read_dir().is_ok_and(|mut d| d.next().is_some()) => {
-            bail!(
-                "--into {}: not empty; build-alone builds in a new or empty folder",
-                dir.display()
-            )
-        }
-        Some(dir) => dir,
-        None => tempfile::Builder::new()
-            .prefix(&format!("{lesson}-alone-"))
-            .tempdir()
-            .context("making a temporary folder to build in")?
-            .keep(),
-    };
-    let dir = root.join("code").join(lesson);
-    let built = lesson_registry::build_alone(&dir, nvcc, line, &[], &into);
-    if built.is_err() && made_here {
-        // A folder this command made and nothing was built in is not left behind.
-        let _ = std::fs::remove_dir_all(&into);
-    }
-    match built {
-        Ok(program) => Ok(program),
-        Err(lesson_registry::BuildError::Failed { first_error, output }) => {
-            eprint!("{output}");
-            bail!(
-                "{lesson} copied alone into {} does not build with `{line}`: {first_error}",
-                into.display()
-            )
-        }
-        Err(e) => Err(anyhow::Error::new(e).context(format!("building {lesson} alone with `{line}`"))),
-    }
-}
-
-/// Records, prints the transcript's path, and passes the program's exit
-/// status on (see `evidence record --help`).
-fn record_cmd(request: &record::Request) -> ExitCode {
-    match record::record(request) {
-        Ok(recorded) => {
-            if recorded.replaced > 0 {
-                eprintln!(
-                    "note: the program printed {} invalid UTF-8 sequence(s); {} holds U+FFFD in their place",
-                    recorded.replaced,
-                    recorded.path.display()
-                );
-            }
-            println!("{}", recorded.path.display());
-            ExitCode::from(recorded.exit_status())
-        }
-        Err(e) => {
-            let status = e.exit_status();
-            eprintln!("{}", cli_exit::error_line(&e.into()));
-            ExitCode::from(status)
-        }
-    }
-}
-
-fn find_lesson(name: &str) -> anyhow::Result<&'static dyn lesson_spec::Lesson> {
-    lessons::find(name).with_context(|| {
-        let known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
-        format!("no lesson is named `{name}` (known: {})", known.join(", "))
-    })
 }
 
 /// Every run in `dir` that passes the evidence's checks, or an error
@@ -369,7 +220,11 @@ fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
         return Ok(loaded.transcripts);
     }
     let n = loaded.problems.len();
-    let quoted = loaded.problems[..n.min(QUOTED)].join("; ");
+    let quoted: Vec<String> = loaded.problems[..n.min(QUOTED)]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let quoted = quoted.join("; ");
     let more = match n.saturating_sub(QUOTED) {
         0 => String::new(),
         left => format!(" and {left} more"),
@@ -378,31 +233,6 @@ fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
         "{n} problem(s) in {}: {quoted}{more}; `evidence check` lists them all",
         dir.display()
     )
-}
-
-/// Every transcript and twin read as a record, then claims over every run
-/// that passes; then every problem found, each on its own line.
-fn check(dir: &Path) -> anyhow::Result<ExitCode> {
-    let checked = check::run(dir)?;
-    for table in &checked.tables {
-        println!("{table}");
-    }
-    for table in &checked.whys {
-        println!("{table}");
-    }
-    if checked.problems.is_empty() {
-        println!("every claim holds, or fails only where the lesson's expected-failures.txt says why");
-        return Ok(ExitCode::SUCCESS);
-    }
-    for p in &checked.problems {
-        eprintln!("error: {p}");
-    }
-    eprintln!(
-        "error: {} problem(s) in {}",
-        checked.problems.len(),
-        dir.display()
-    );
-    Ok(ExitCode::FAILURE)
 }
 
 /// Merges `dirs` into `evidence`, one line for each DIR, then packs the
@@ -417,10 +247,14 @@ fn merge_cmd(dirs: &[PathBuf], root: &Path, evidence: &Path) -> anyhow::Result<E
             }
             // The merge stands whatever the packing does: a folder that
             // `check` finds problems in is merged into but not packed.
-            match evidence::pack::pack_old(evidence, &evidence::pack::pinned(root, evidence), &mut waiting) {
+            match evidence_model::pack::pack_old(
+                evidence,
+                &evidence_model::pack::pinned(root, evidence),
+                &mut waiting,
+            ) {
                 Ok(packed) if packed.is_empty() => {}
-                Ok(packed) => println!("{}", evidence::pack::summary(&packed, evidence)),
-                Err(e @ evidence::pack::PackError::Problems { .. }) => eprintln!("note: {e}"),
+                Ok(packed) => println!("{}", evidence_model::pack::summary(&packed, evidence)),
+                Err(e @ evidence_model::pack::PackError::Problems { .. }) => eprintln!("note: {e}"),
                 Err(e) => return Err(e.into()),
             }
             Ok(ExitCode::SUCCESS)
@@ -486,7 +320,7 @@ fn figures_cmd(root: &Path, evidence: &Path, write: bool) -> anyhow::Result<Exit
 }
 
 fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> anyhow::Result<()> {
-    find_lesson(lesson)?;
+    lessons::lesson(lesson)?;
     let all = read_all_or_fail(dir)?;
     let pick = |name: &str| -> Vec<&Transcript> {
         group(&all, lesson, name)
@@ -511,18 +345,18 @@ fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> a
 /// the false alarms, as text.
 fn changes_cmd(dir: &Path) -> anyhow::Result<String> {
     let all = read_all_or_fail(dir)?;
-    let sessions = evidence::sessions::of(&all);
-    let history = evidence::history::of(&sessions);
+    let sessions = evidence_model::sessions::of(&all);
+    let history = evidence_model::history::of(&sessions);
     let mut problems = Vec::new();
     let mut flips = Vec::new();
     for (lesson, table) in lessons::LESSONS
         .iter()
         .zip(check::every_lesson(&all, &mut problems))
     {
-        let per = evidence::changes::per_session(&table, &sessions);
-        flips.extend(evidence::changes::flips(lesson.name(), &per, &sessions));
+        let per = evidence_model::changes::per_session(&table, &sessions);
+        flips.extend(evidence_model::changes::flips(lesson.name(), &per, &sessions));
     }
-    Ok(evidence::changes::render(&sessions, &history, &flips))
+    Ok(evidence_model::changes::render(&sessions, &history, &flips))
 }
 
 /// Writes every transcript's twin; a transcript that cannot be read is
@@ -535,7 +369,7 @@ fn twins(dir: &Path) -> anyhow::Result<ExitCode> {
     // A packed run's twin is in its pack beside it, packed with it.
     let files: Vec<PathBuf> = files
         .into_iter()
-        .filter(|f| evidence::pack::split(f).is_none())
+        .filter(|f| evidence_model::pack::split(f).is_none())
         .collect();
     let mut failed = 0;
     for f in &files {

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use evidence::check::{table, Cell};
-use evidence::transcript::{self, Body, Transcript};
-use evidence::{claims, lessons};
+use evidence_model::check::{table, Cell};
+use evidence_model::judge;
+use evidence_model::transcript::{self, Body, Transcript};
 use lesson_spec::Lesson;
 
 fn evidence_dir() -> PathBuf {
@@ -14,7 +14,7 @@ fn evidence_dir() -> PathBuf {
 }
 
 fn all(dir: &Path) -> Vec<Transcript> {
-    evidence::transcript_files(dir)
+    evidence_model::load::transcript_files(dir)
         .iter()
         .map(|f| transcript::read(f).unwrap_or_else(|e| panic!("{e}")))
         .collect()
@@ -26,7 +26,7 @@ fn lesson(name: &str) -> &'static dyn Lesson {
 
 /// The first successful transcript of `lesson` in `dir` whose name ends in `suffix`.
 fn first(dir: &Path, lesson: &str, suffix: &str) -> PathBuf {
-    evidence::transcript_files(dir)
+    evidence_model::load::transcript_files(dir)
         .into_iter()
         .find(|f| {
             let name = f.to_string_lossy();
@@ -40,9 +40,12 @@ fn first(dir: &Path, lesson: &str, suffix: &str) -> PathBuf {
 /// Every problem `evidence check` finds under `dir`: the same path as the
 /// command, so that CI names every one, not the first.
 fn every_problem(dir: &Path) -> Vec<String> {
-    evidence::check::run(dir)
+    evidence_model::check::run(dir)
         .unwrap_or_else(|e| panic!("{e}"))
         .problems
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 #[test]
@@ -55,10 +58,10 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
         problems.len(),
         problems.join("\n")
     );
-    let transcripts = evidence::load::load(&dir).unwrap().transcripts;
+    let transcripts = evidence_model::load::load(&dir).unwrap().transcripts;
     assert!(transcripts.len() >= 20, "{} transcripts", transcripts.len());
     for lesson in lessons::LESSONS {
-        let t = table(*lesson, &transcripts, &claims::expected(*lesson).unwrap());
+        let t = table(*lesson, &transcripts, &judge::expected(*lesson).unwrap());
         let holds = t
             .rows
             .iter()
@@ -97,7 +100,7 @@ fn ci_names_every_problem_in_the_evidence_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     copy_lesson(dir, "day53-pinned");
-    let runs: Vec<PathBuf> = evidence::transcript_files(dir)
+    let runs: Vec<PathBuf> = evidence_model::load::transcript_files(dir)
         .into_iter()
         .filter(|f| {
             f.to_string_lossy().ends_with("-h200-cxx.txt")
@@ -177,7 +180,7 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
     let _ = std::fs::remove_dir_all(&dir);
     for lesson in ["day53-pinned", "day09-timing"] {
         std::fs::create_dir_all(dir.join(lesson)).unwrap();
-        for f in evidence::transcript_files(&src)
+        for f in evidence_model::load::transcript_files(&src)
             .iter()
             .filter(|f| f.parent().unwrap().ends_with(lesson))
         {
@@ -196,19 +199,21 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
     let edited = text.replace(pinned_line, &pinned_line.replace(percent, "  50.0%"));
     std::fs::write(&victim, &edited).unwrap();
     // Its twin says what it now says: the claim is all that fails.
-    evidence::twin::write(&victim, &edited).unwrap();
+    evidence_model::twin::write(&victim, &edited).unwrap();
 
     let transcripts = all(&dir);
     let day53 = lesson("day53-pinned");
-    let t = table(day53, &transcripts, &claims::expected(day53).unwrap());
+    let t = table(day53, &transcripts, &judge::expected(day53).unwrap());
     let failures = t.unexpected_failures();
     assert_eq!(failures.len(), 1, "{failures:?}");
     assert!(
-        failures[0].contains("d53-pinned-async-returns fails: call is 50% of completion"),
+        failures[0]
+            .message
+            .starts_with("d53-pinned-async-returns fails: call is 50% of completion"),
         "{failures:?}"
     );
     let name = victim.file_name().unwrap().to_string_lossy().into_owned();
-    assert!(failures[0].contains(&name), "{failures:?}");
+    assert!(failures[0].path.ends_with(&name), "{failures:?}");
 
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["check", "--evidence"])
@@ -242,7 +247,7 @@ fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
     for (name, text) in [(&a, &good), (&b, &cut), (&c, &failing), (&d, &cut)] {
         let file = dir.join("day53-pinned").join(name);
         std::fs::write(&file, text).unwrap();
-        evidence::twin::write(&file, text).unwrap();
+        evidence_model::twin::write(&file, text).unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["check", "--evidence"])
@@ -280,7 +285,7 @@ fn every_truncation_is_an_error_naming_the_file_and_a_line() {
             let prefix = lines[..keep].join("\n");
             let err =
                 transcript::parse("cut.txt", &prefix).expect_err(&format!("{dir}: {keep} lines parsed"));
-            assert_eq!(err.file, "cut.txt");
+            assert_eq!(err.path, "cut.txt");
             assert!(err.line >= 1 && err.line <= keep + 1, "{keep} lines: {err}");
         }
         // Cutting inside a line is an error too, never a panic.
@@ -337,7 +342,7 @@ fn mutated_transcripts_never_panic() {
             }
         }
         if let Err(e) = transcript::parse("m.txt", &lines.join("\n")) {
-            assert_eq!(e.file, "m.txt");
+            assert_eq!(e.path, "m.txt");
             assert!(!e.message.is_empty());
         }
     }
@@ -567,7 +572,7 @@ fn twins_go_past_an_unreadable_transcript() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("day53-pinned");
     std::fs::create_dir_all(&folder).unwrap();
-    let runs: Vec<PathBuf> = evidence::transcript_files(&evidence_dir())
+    let runs: Vec<PathBuf> = evidence_model::load::transcript_files(&evidence_dir())
         .into_iter()
         .filter(|f| f.parent().unwrap().ends_with("day53-pinned"))
         .take(3)
@@ -575,7 +580,7 @@ fn twins_go_past_an_unreadable_transcript() {
     for run in &runs {
         std::fs::copy(run, folder.join(run.file_name().unwrap())).unwrap();
     }
-    let copies = evidence::transcript_files(dir.path());
+    let copies = evidence_model::load::transcript_files(dir.path());
     let mut bytes = std::fs::read(&copies[0]).unwrap();
     bytes.extend_from_slice(b"caf\xe9\n");
     std::fs::write(&copies[0], bytes).unwrap();
@@ -592,7 +597,7 @@ fn twins_go_past_an_unreadable_transcript() {
     assert!(!copies[0].with_extension("json").exists());
     for good in &copies[1..] {
         let twin = good.with_extension("json");
-        if let Err(e) = evidence::twin::check(&twin) {
+        if let Err(e) = evidence_model::twin::check(&twin) {
             panic!("{}: {e}", twin.display());
         }
     }
@@ -674,15 +679,15 @@ fn alone_folders() -> std::collections::BTreeSet<PathBuf> {
 /// such; on the H200 it would make its README wrong).
 #[test]
 fn every_cause_is_judged() {
-    let transcripts = evidence::load::load(&evidence_dir()).unwrap().transcripts;
+    let transcripts = evidence_model::load::load(&evidence_dir()).unwrap().transcripts;
     let mut wrong = Vec::new();
-    for lesson in evidence::lessons::LESSONS {
+    for lesson in lessons::LESSONS {
         assert!(
             !lesson.whys().is_empty(),
             "{} names no cause check",
             lesson.name()
         );
-        let table = evidence::why::table(*lesson, &transcripts);
+        let table = evidence_model::why::table(*lesson, &transcripts);
         wrong.extend(table.unjudged());
         for row in &table.rows {
             for on in row.gpus.iter().filter(|g| g.gpu == "NVIDIA H200") {

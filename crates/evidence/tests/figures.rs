@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use evidence::figures::{self, blocks, WRITE_COMMAND};
+use evidence_figures::blocks::{self as figures, blocks, WRITE_COMMAND};
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,7 +26,7 @@ fn figures_cli(root: &Path, write: bool) -> Output {
 #[test]
 fn every_figure_block_in_the_repository_matches_the_evidence() {
     let outcome = figures::run(&repository(), &repository().join("evidence"), false);
-    assert!(outcome.errors.is_empty(), "{}", outcome.errors.join("\n"));
+    assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
     assert!(
         outcome.stale.is_empty(),
         "stale figure blocks (run `{WRITE_COMMAND}`):\n{}",
@@ -111,7 +111,7 @@ fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
 #[test]
 fn a_query_that_names_no_known_figure_is_an_error_naming_the_block() {
     let root = repository();
-    let lesson = evidence::lessons::LESSONS[0].name();
+    let lesson = lessons::LESSONS[0].name();
     let dir = std::env::temp_dir().join(format!("figures-unknown-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -278,7 +278,7 @@ fn diagnostic(root: &Path, date: &str, name: &str, exit_code: i32, body: &str) {
     );
     let file = folder.join(format!("{}-{name}.txt", date.replace(':', "")));
     std::fs::write(&file, &text).unwrap();
-    evidence::twin::write(&file, &text).unwrap();
+    evidence_model::twin::write(&file, &text).unwrap();
 }
 
 /// Two successful `pageable-rotated` runs (one of two passes, one of one)
@@ -367,7 +367,7 @@ fn lines_of_a_label_not_found_is_an_error_naming_the_block() {
                c <!-- figure nogroup: {count(lines(\"h100-pageable-rotated\", \"16 MiB pageable rotated, GB/s\"))} -->1<!-- /figure -->\n\
                d <!-- figure prefix: {count(lines(\"h200-pageable-rotated\", \"16 MiB pageable rotated\"))} -->1<!-- /figure -->\n";
     let found = figures::regenerate(&ev, doc).unwrap();
-    let errors = &found.errors;
+    let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
     assert_eq!(errors.len(), 4, "{errors:#?}");
     assert!(
         errors[0].starts_with("1: block `missing`: ")

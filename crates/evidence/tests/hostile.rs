@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use evidence::transcript::REQUIRED;
+use evidence_model::transcript::REQUIRED;
 
 fn evidence_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence")
@@ -27,7 +27,7 @@ struct Case {
 /// The committed successful runs of `lesson` named `-<suffix>.txt`, in
 /// name order.
 fn committed(lesson: &str, suffix: &str) -> Vec<PathBuf> {
-    evidence::transcript_files(&evidence_dir())
+    evidence_model::load::transcript_files(&evidence_dir())
         .into_iter()
         .filter(|f| {
             f.parent().unwrap().ends_with(lesson)

@@ -76,7 +76,11 @@ fn devices_fifos_and_oversized_transcripts_are_refused_by_every_reader_without_h
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     let big = folder.join("2026-11-30T000002Z-h200-big.txt");
-    std::fs::write(&big, vec![b'a'; (evidence::capped::TRANSCRIPT_CAP + 1) as usize]).unwrap();
+    std::fs::write(
+        &big,
+        vec![b'a'; (evidence_model::capped::TRANSCRIPT_CAP + 1) as usize],
+    )
+    .unwrap();
 
     let mut check = evidence(&ev);
     check.arg("check");
@@ -374,9 +378,9 @@ fn a_killed_merge_is_rolled_back_by_the_next_and_named_by_check_meanwhile() {
     std::fs::create_dir_all(dest.join("day53-pinned")).unwrap();
     let rel: Vec<String> = added
         .iter()
-        .map(|p| evidence::merge::journal_line(p.strip_prefix(&session).unwrap(), &std::fs::read(p).unwrap()))
+        .map(|p| evidence_model::journal::line(p.strip_prefix(&session).unwrap(), &std::fs::read(p).unwrap()))
         .collect();
-    std::fs::write(dest.join(evidence::merge::JOURNAL), rel.concat()).unwrap();
+    std::fs::write(dest.join(evidence_model::journal::JOURNAL), rel.concat()).unwrap();
     let first = dest.join(added[0].strip_prefix(&session).unwrap());
     std::fs::copy(&added[0], &first).unwrap();
     let draft = dest.join("day53-pinned/.evidence-merge-x.partial");
@@ -391,12 +395,12 @@ fn a_killed_merge_is_rolled_back_by_the_next_and_named_by_check_meanwhile() {
         stderr(&out)
     );
 
-    let merged = evidence::merge::merge(std::slice::from_ref(&session), &dest, &mut || {}).unwrap();
+    let merged = evidence_model::merge::merge(std::slice::from_ref(&session), &dest, &mut || {}).unwrap();
     assert_eq!(
         merged[0].new, 2,
         "the half-merged transcript was removed and merged again"
     );
-    assert!(!dest.join(evidence::merge::JOURNAL).exists() && !draft.exists());
+    assert!(!dest.join(evidence_model::journal::JOURNAL).exists() && !draft.exists());
     let mut check = evidence(&dest);
     check.arg("check");
     let out = within_a_minute(check);
@@ -417,12 +421,12 @@ fn a_journal_no_merge_wrote_removes_nothing() {
     let rel = |p: &Path| p.strip_prefix(&ev).unwrap().to_path_buf();
     std::thread::sleep(std::time::Duration::from_millis(20));
     let journal = [
-        evidence::merge::journal_line(&rel(&runs[0]), &std::fs::read(&runs[0]).unwrap()),
-        evidence::merge::journal_line(&rel(&runs[1]), b"other bytes"),
+        evidence_model::journal::line(&rel(&runs[0]), &std::fs::read(&runs[0]).unwrap()),
+        evidence_model::journal::line(&rel(&runs[1]), b"other bytes"),
         format!("{}\n", rel(&runs[2]).display()),
     ]
     .concat();
-    std::fs::write(ev.join(evidence::merge::JOURNAL), journal).unwrap();
+    std::fs::write(ev.join(evidence_model::journal::JOURNAL), journal).unwrap();
     let session = dir.path().join("session");
     std::fs::create_dir_all(session.join("day53-pinned")).unwrap();
     std::fs::copy(&runs[3], session.join("day53-pinned/x.json")).unwrap();
@@ -446,7 +450,7 @@ fn a_journal_no_merge_wrote_removes_nothing() {
     for run in &runs {
         assert!(run.exists(), "{} was removed", run.display());
     }
-    assert!(ev.join(evidence::merge::JOURNAL).exists());
+    assert!(ev.join(evidence_model::journal::JOURNAL).exists());
 }
 
 #[test]
@@ -465,7 +469,7 @@ fn two_merges_at_once_never_let_in_one_run_twice() {
             .replace("-h200-cxx", "-h200-cxx-again");
         let copy = q.join("day53-pinned").join(name);
         std::fs::write(&copy, &text).unwrap();
-        evidence::twin::write(&copy, &text).unwrap();
+        evidence_model::twin::write(&copy, &text).unwrap();
         let dest = dir.path().join("dest");
         let spawn = |src: &Path| {
             Command::new(env!("CARGO_BIN_EXE_evidence"))

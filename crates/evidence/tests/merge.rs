@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use evidence::merge::{self, MergeError, Merged};
+use evidence_model::merge::{self, MergeError, Merged};
 
 /// A run of `folder` dated `date` on `gpu`, whose output is `body`.
 fn run_text(folder: &str, date: &str, gpu: &str, body: &str) -> String {
@@ -34,7 +34,7 @@ fn put(dir: &Path, name: &str, text: &str) -> PathBuf {
     std::fs::create_dir_all(&folder).unwrap();
     let path = folder.join(format!("{}-{name}.txt", field("date").replace(':', "")));
     std::fs::write(&path, text).unwrap();
-    evidence::twin::write(&path, text).unwrap();
+    evidence_model::twin::write(&path, text).unwrap();
     path
 }
 
@@ -72,7 +72,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// report, whose copies are told by the report alone.
 fn day09_run() -> String {
     let evidence = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evidence");
-    evidence::transcript_files(&evidence)
+    evidence_model::load::transcript_files(&evidence)
         .into_iter()
         .filter(|f| f.parent().unwrap().ends_with("day09-timing"))
         .filter(|f| f.to_string_lossy().ends_with("-h200-cxx.txt"))
@@ -154,7 +154,7 @@ fn two_machines_sessions_merge_into_the_evidence_and_pass_its_checks() {
     expected.extend(snapshot(a100.path()));
     assert_eq!(expected.len(), 6, "{:?}", expected.keys());
     assert_eq!(snapshot(dest.path()), expected);
-    let loaded = evidence::load::load(dest.path()).unwrap();
+    let loaded = evidence_model::load::load(dest.path()).unwrap();
     assert!(loaded.problems.is_empty(), "{:#?}", loaded.problems);
     assert_eq!(loaded.transcripts.len(), 3);
 }

@@ -7,9 +7,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use evidence::{pack, transcript};
-use support::{files_under, repository};
-use synthetic::{copy_tree, templates, write_session};
+use evidence_model::{pack, transcript};
+use support::repository;
+use synthetic::{copy_tree, files_under, templates, write_session};
 
 mod support;
 mod synthetic;
@@ -60,7 +60,7 @@ fn a_merge_packs_an_old_session_and_every_reader_reads_it_as_before() {
     // every reader should still see once it is packed.
     let plain = tmp.path().join("plain");
     copy_tree(&ev, &plain);
-    evidence::merge::merge(std::slice::from_ref(&arriving), &plain, &mut || {}).unwrap();
+    evidence_model::merge::merge(std::slice::from_ref(&arriving), &plain, &mut || {}).unwrap();
     let plain_check = evidence(&plain, &["check"]);
     let plain_sessions = evidence(&plain, &["sessions"]);
     assert!(plain_check.status.success(), "{}", text(&plain_check.stderr));
@@ -140,7 +140,7 @@ fn a_merge_packs_an_old_session_and_every_reader_reads_it_as_before() {
 fn a_session_a_document_names_is_not_packed() {
     let tmp = tempfile::tempdir().unwrap();
     let (ev, arriving) = a_month_old_session(tmp.path());
-    evidence::merge::merge(std::slice::from_ref(&arriving), &ev, &mut || {}).unwrap();
+    evidence_model::merge::merge(std::slice::from_ref(&arriving), &ev, &mut || {}).unwrap();
     let named = files_under(&arriving)
         .into_iter()
         .find(|f| f.extension().is_some_and(|e| e == "txt"))
@@ -166,7 +166,7 @@ fn a_session_a_document_names_is_not_packed() {
 fn a_packing_cut_short_is_named_by_check_and_finished_by_the_next_merge() {
     let tmp = tempfile::tempdir().unwrap();
     let (ev, arriving) = a_month_old_session(tmp.path());
-    evidence::merge::merge(std::slice::from_ref(&arriving), &ev, &mut || {}).unwrap();
+    evidence_model::merge::merge(std::slice::from_ref(&arriving), &ev, &mut || {}).unwrap();
     pack::pack_old(&ev, &HashSet::new(), &mut || {}).unwrap();
     // As a packing killed after its rename leaves it: files the pack holds
     // still beside it; and one killed before: a draft.

@@ -1,10 +1,11 @@
 //! The one lesson finder, and the one way to build a lesson alone.
 //!
 //! - [`report_packages`] reads the registry: every `<lesson>-report`
-//!   dependency in `crates/evidence/Cargo.toml` ([`REGISTRY`]) is a lesson.
-//!   evidence's build script compiles the list in; course-rules, which reads
-//!   whatever checkout it is run in, reads the same lines there
-//!   ([`lessons`]). Adding a lesson to every tool stays one line.
+//!   dependency in the `lessons` crate's manifest ([`registry_manifest`])
+//!   is a lesson. That crate's build script compiles the list in;
+//!   course-rules, which reads whatever checkout it is run in, reads the
+//!   same lines there ([`lessons`]). Adding a lesson to every tool stays
+//!   one line.
 //! - [`build_alone`] copies a lesson's directory by itself into a folder and
 //!   runs its nvcc line there, as a learner who took the directory away
 //!   would: course-rules' rule 10 and both GPU scripts (through
@@ -24,8 +25,15 @@ pub use tree::{find_repository, is_repository, repository, RootError};
 
 use std::path::{Path, PathBuf};
 
-/// The manifest whose dependencies are the registry, relative to the root.
-pub const REGISTRY: &str = "crates/evidence/Cargo.toml";
+/// The manifest whose dependencies are the registry, relative to the root
+/// ([`registry_manifest`] gives it in a checkout).
+pub const REGISTRY: &str = "crates/lessons/Cargo.toml";
+
+/// The manifest that holds the registry's lines in the checkout at `root`:
+/// the file a lesson's `<lesson>-report = { path = ... }` line is added to.
+pub fn registry_manifest(root: &Path) -> PathBuf {
+    root.join(REGISTRY)
+}
 
 /// A registered lesson, as a checkout holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +72,7 @@ pub fn report_packages(text: &str) -> Vec<String> {
 
 /// The lessons registered in the checkout at `root`, in name order.
 pub fn lessons(root: &Path) -> Result<Vec<Registered>, RegistryError> {
-    let path = root.join(REGISTRY);
+    let path = registry_manifest(root);
     let text = std::fs::read_to_string(&path).map_err(|source| RegistryError::Read {
         path: path.clone(),
         source,
@@ -89,7 +97,7 @@ mod tests {
 
     #[test]
     fn only_report_dependencies_are_lessons() {
-        let manifest = "[package]\nname = \"evidence\"\n[dependencies]\n\
+        let manifest = "[package]\nname = \"lessons\"\n[dependencies]\n\
                         day09-timing-report = { path = \"../../code/day09-timing/report\" }\n\
                         # old-report = { path = \"x\" }\n\
                         lesson-spec.workspace = true\nanyhow = \"1\"\n-report = \"1\"\n";
@@ -115,7 +123,7 @@ mod tests {
         let err = lessons(Path::new("/nonexistent")).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "reading the lesson registry /nonexistent/crates/evidence/Cargo.toml"
+            "reading the lesson registry /nonexistent/crates/lessons/Cargo.toml"
         );
         let cause = std::error::Error::source(&err).expect("the io error is kept");
         assert!(cause.to_string().contains("No such file"), "{cause}");

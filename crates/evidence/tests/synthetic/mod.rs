@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use evidence::transcript;
+use evidence_model::transcript;
 
-use crate::support::{files_under, repository};
+use crate::support::repository;
 
 /// The committed session every synthetic one is made from.
 const TEMPLATE_COMMIT: &str = "3819bed";
@@ -23,8 +23,8 @@ pub struct Template {
 }
 
 pub fn templates() -> Vec<Template> {
-    let loaded = evidence::load::load(&repository().join("evidence")).unwrap();
-    let all = evidence::sessions::of(&loaded.transcripts);
+    let loaded = evidence_model::load::load(&repository().join("evidence")).unwrap();
+    let all = evidence_model::sessions::of(&loaded.transcripts);
     let session = all
         .iter()
         .find(|s| s.short_commit() == TEMPLATE_COMMIT)
@@ -115,7 +115,7 @@ pub fn write_session(
             .join(format!("{}-{run}.txt", date.replace(':', "")));
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &text).unwrap();
-        evidence::twin::write(&path, &text).unwrap();
+        evidence_model::twin::write(&path, &text).unwrap();
     }
     templates.len()
 }
@@ -126,4 +126,21 @@ pub fn copy_tree(from: &Path, to: &Path) {
         std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
         std::fs::copy(&file, &dest).unwrap();
     }
+}
+
+/// Every file under `dir`, at any depth, in no particular order.
+pub fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
 }

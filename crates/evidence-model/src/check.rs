@@ -1,0 +1,272 @@
+//! `evidence check`: every transcript and twin read as a record ([`load`]),
+//! then every claim against every run, as a table; [`run`] is what the
+//! command and CI's test both call.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Outcome};
+
+use crate::load::{self, LoadError};
+use crate::problem::Problem;
+use crate::transcript::Transcript;
+use crate::{judge, why};
+
+/// What the check found: each lesson's table as text, each lesson's causes
+/// as measured ([`crate::why`]), and every problem,
+/// one line each (a file that is no record, a twin that disagrees, a copy,
+/// a bad expected-failure list, a claim that fails unexpected).
+pub struct Checked {
+    pub tables: Vec<String>,
+    /// Each lesson's "why, as measured" table, as text.
+    pub whys: Vec<String>,
+    pub problems: Vec<Problem>,
+}
+
+/// The whole check of the evidence under `dir`: all of it, whatever fails.
+pub fn run(dir: &Path) -> Result<Checked, LoadError> {
+    let loaded = load::load(dir)?;
+    let mut problems = loaded.problems;
+    let mut tables = Vec::new();
+    for t in every_lesson(&loaded.transcripts, &mut problems) {
+        if t.rows.is_empty() {
+            continue;
+        }
+        tables.push(render(&t));
+        problems.extend(t.unexpected_failures());
+    }
+    // A cause that fails on a GPU is a finding, and a folder of one
+    // session's runs may hold no cause's figures at all: neither is a
+    // problem of the evidence (the repository's own evidence is held to
+    // judging every cause by a test, `every_cause_is_judged`).
+    let whys = lessons::LESSONS
+        .iter()
+        .map(|lesson| why::render(&why::table(*lesson, &loaded.transcripts)))
+        .collect();
+    Ok(Checked {
+        tables,
+        whys,
+        problems,
+    })
+}
+
+/// Every lesson's table over `transcripts`, in the registry's order; a
+/// lesson whose expected-failure list does not parse is judged with an
+/// empty list (every failure unexpected), and each bad line of the list is
+/// added to `problems`.
+pub fn every_lesson<'a>(transcripts: &'a [Transcript], problems: &mut Vec<Problem>) -> Vec<Table<'a>> {
+    lessons::LESSONS
+        .iter()
+        .map(|lesson| {
+            let expected = judge::expected(*lesson).unwrap_or_else(|errors| {
+                problems.extend(errors);
+                Default::default()
+            });
+            table(*lesson, transcripts, &expected)
+        })
+        .collect()
+}
+
+/// One transcript's results, claim by claim.
+pub struct Row<'a> {
+    pub transcript: &'a Transcript,
+    pub cells: Vec<(&'static str, Cell)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Holds,
+    Fails(String),
+    /// What happened, and the expected-failure list's reason.
+    ExpectedToFail(String, String),
+    NotApplicable,
+}
+
+impl Cell {
+    /// The verdict in a word or two, as pages say it.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Cell::Holds => "holds",
+            Cell::Fails(_) => "fails",
+            Cell::ExpectedToFail(..) => "known failure",
+            Cell::NotApplicable => "not applicable",
+        }
+    }
+}
+
+/// The table and whether anything failed that was not expected to.
+pub struct Table<'a> {
+    pub lesson: String,
+    pub claims: Vec<ClaimInfo>,
+    pub rows: Vec<Row<'a>>,
+}
+
+impl Table<'_> {
+    pub fn unexpected_failures(&self) -> Vec<Problem> {
+        let mut out = Vec::new();
+        for row in &self.rows {
+            for (id, cell) in &row.cells {
+                if let Cell::Fails(why) = cell {
+                    out.push(Problem::of_file(
+                        &row.transcript.file,
+                        format!("{id} fails: {why}"),
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Evaluates the claims of `lesson` over its transcripts.
+pub fn table<'a>(
+    lesson: &dyn Lesson,
+    transcripts: &'a [Transcript],
+    expected: &ExpectedFailures,
+) -> Table<'a> {
+    let claims = judge::all(lesson);
+    let peers = judge::Peers::of(transcripts);
+    let rows = transcripts
+        .iter()
+        .filter(|t| t.header.lesson == lesson.name())
+        .map(|t| {
+            let peers = peers.of_run(t);
+            let cells = claims
+                .iter()
+                .map(|c| {
+                    let cell = match judge::check_among(lesson, c.id, t, peers) {
+                        Outcome::Holds => Cell::Holds,
+                        Outcome::NotApplicable => Cell::NotApplicable,
+                        Outcome::Fails(why) => {
+                            match expected.reason(c.id, t.header.gpu_name(), &t.header.commit) {
+                                Some(reason) => Cell::ExpectedToFail(why, reason.to_string()),
+                                None => Cell::Fails(why),
+                            }
+                        }
+                    };
+                    (c.id, cell)
+                })
+                .collect();
+            Row { transcript: t, cells }
+        })
+        .collect();
+    Table {
+        lesson: lesson.name().to_string(),
+        claims,
+        rows,
+    }
+}
+
+/// The table as text: a legend of claims, one line per transcript, then
+/// what failed and why, each part a function of its own below.
+pub fn render(table: &Table) -> String {
+    let mut out = legend(table);
+    out.push_str(&grid(table));
+    out.push_str(&failure_notes(table));
+    out.push_str(&failed_runs(table));
+    out
+}
+
+/// `C1`, `C2`, ...: the claims the grid's columns stand for.
+fn legend(table: &Table) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: claims", table.lesson);
+    for (i, c) in table.claims.iter().enumerate() {
+        let _ = writeln!(out, "  C{:<2} {:<32} {}", i + 1, c.id, c.statement);
+    }
+    out
+}
+
+/// One line per transcript: its name, its exit status and a mark per claim.
+fn grid(table: &Table) -> String {
+    let mut out = String::new();
+    let name_width = table
+        .rows
+        .iter()
+        .map(|r| short_name(&r.transcript.file).len())
+        .max()
+        .unwrap_or(10);
+    let _ = write!(out, "\n{:<name_width$}  exit", "transcript");
+    for i in 0..table.claims.len() {
+        let _ = write!(out, " {:>5}", format!("C{}", i + 1));
+    }
+    out.push('\n');
+    for row in &table.rows {
+        let _ = write!(
+            out,
+            "{:<name_width$}  {:>4}",
+            short_name(&row.transcript.file),
+            row.transcript.header.exit_code
+        );
+        for (_, cell) in &row.cells {
+            let mark = match cell {
+                Cell::Holds => "ok",
+                Cell::Fails(_) => "FAIL",
+                Cell::ExpectedToFail(..) => "xfail",
+                Cell::NotApplicable => "-",
+            };
+            let _ = write!(out, " {mark:>5}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Each failing cell with what happened, then each expected failure's
+/// reason once, as the lesson's list gives it.
+fn failure_notes(table: &Table) -> String {
+    let mut out = String::new();
+    let mut notes: Vec<String> = Vec::new();
+    let mut reasons: Vec<(&str, &str)> = Vec::new();
+    for row in &table.rows {
+        for (id, cell) in &row.cells {
+            match cell {
+                Cell::Fails(why) => {
+                    notes.push(format!("FAIL  {} {id}: {why}", short_name(&row.transcript.file)))
+                }
+                Cell::ExpectedToFail(why, reason) => {
+                    notes.push(format!("xfail {} {id}: {why}", short_name(&row.transcript.file)));
+                    if !reasons.contains(&(id, reason.as_str())) {
+                        reasons.push((id, reason.as_str()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        for n in notes {
+            let _ = writeln!(out, "{n}");
+        }
+    }
+    if !reasons.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nwhy the expected failures are expected (code/{}/expected-failures.txt):",
+            table.lesson
+        );
+        // ExpectedFailures keeps a reason's figure blocks as their text.
+        for (id, reason) in reasons {
+            let _ = writeln!(out, "  {id}: {reason}");
+        }
+    }
+    out
+}
+
+/// A line counting the runs that exited non-zero, which no claim judges.
+fn failed_runs(table: &Table) -> String {
+    let failed = table
+        .rows
+        .iter()
+        .filter(|r| r.transcript.header.exit_code != 0)
+        .count();
+    match failed {
+        0 => String::new(),
+        n => format!("\n{n} recorded run(s) failed (non-zero exit); no claim applies to them.\n"),
+    }
+}
+
+fn short_name(file: &str) -> &str {
+    file.rsplit('/').next().unwrap_or(file).trim_end_matches(".txt")
+}

@@ -1,0 +1,56 @@
+//! The evidence as data: recorded lesson runs read, checked, judged,
+//! compared, merged and grouped into sessions.
+//!
+//! - [`transcript`] parses a transcript (header, body, sanitizer lines), the
+//!   body by its lesson, and refuses one that cannot be true (a field
+//!   missing or repeated, an impossible date, commit, exit status or
+//!   number, a file in the wrong folder or under the wrong name); a
+//!   malformed file is a [`problem::Problem`] naming the file and the
+//!   line, never a panic. [`runs`] names runs and their groups.
+//! - [`twin`] writes a transcript's JSON twin and holds it to the transcript.
+//! - [`load`] lists and reads the evidence folder as every command reads
+//!   it: each transcript, each twin, no run dated in the future or counted
+//!   twice.
+//! - [`merge`] adds GPU sessions' evidence folders to the evidence, all or
+//!   nothing, each run held to [`load`]'s checks and nothing replaced; its
+//!   [`journal`] undoes a merge killed part way; [`pack`] keeps each
+//!   session older than a month as one file, which every reader reads
+//!   through.
+//! - [`atomic`] writes a file whole or not at all; [`capped`] reads one
+//!   evidence file, a regular one and no larger than its cap; [`folder_lock`]
+//!   holds a folder for one process (a merge, a site being staged).
+//! - [`judge`] judges the lessons' claims (and the shared sanitizer claim)
+//!   on recorded runs; [`check`] tables them over every transcript,
+//!   [`verdicts`] counts them per GPU and toolkit, and [`why`] judges the
+//!   lessons' causes per GPU ("why, as measured").
+//! - [`compare`] sets two runs, or two groups of runs by their medians, side
+//!   by side with ratios.
+//! - [`sessions`] groups the runs into recording sessions (one machine,
+//!   one commit, one stretch of time); [`history`] follows each figure a
+//!   claim or a cause reads over a GPU's sessions, and [`changes`] labels
+//!   what moved between a GPU's last two sessions (robust-stats' rule) and
+//!   which verdicts flipped, with the rate of false alarms measured.
+//!
+//! Not for: recording runs (`evidence-recorder`), figure blocks
+//! (`evidence-figures`), HTML or charts (`site-build`), running lessons'
+//! checks (they check themselves) or timing anything itself.
+
+pub mod atomic;
+pub mod capped;
+pub mod changes;
+pub mod check;
+pub mod compare;
+pub mod folder_lock;
+pub mod history;
+pub mod journal;
+pub mod judge;
+pub mod load;
+pub mod merge;
+pub mod pack;
+pub mod problem;
+pub mod runs;
+pub mod sessions;
+pub mod transcript;
+pub mod twin;
+pub mod verdicts;
+pub mod why;

@@ -1,0 +1,23 @@
+//! Writes the lesson list from this package's own dependencies: every
+//! dependency named `<lesson>-report` is a lesson (`lesson_registry`'s one
+//! reading of the registry, which course-rules uses too), whose report
+//! package's `Report` implements `lesson_spec::LessonReport`. So adding a
+//! lesson to the tools is one dependency line in Cargo.toml.
+
+use std::fmt::Write;
+
+fn main() {
+    println!("cargo:rerun-if-changed=Cargo.toml");
+    let manifest = std::fs::read_to_string("Cargo.toml").expect("reading the registry's Cargo.toml");
+    let mut list = String::from("&[\n");
+    for lesson in lesson_registry::report_packages(&manifest) {
+        let _ = writeln!(
+            list,
+            "    &lesson_spec::Entry::<{}_report::Report>::NEW,",
+            lesson.replace('-', "_")
+        );
+    }
+    list.push(']');
+    let out = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("lessons.rs");
+    std::fs::write(out, list).expect("writing the lesson list");
+}
