@@ -14,6 +14,9 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+use std::sync::Arc;
+
+use crate::archive;
 
 /// The largest transcript any reader takes: 16 MiB. The committed evidence's
 /// largest is about 31 KB, so this leaves 500 times that for a longer
@@ -34,9 +37,12 @@ pub enum ReadError {
     NotAFile(&'static str),
     #[error("{size} bytes, over the {cap}-byte cap on what is read from one {what} (evidence/README.md)")]
     TooLarge { size: u64, cap: u64, what: &'static str },
-    /// The pack a path runs through could not be read ([`crate::pack`]).
-    #[error("{0}")]
-    Pack(String),
+    /// The pack a path runs through is not one ([`crate::archive`]).
+    #[error("{}: {error}", crate::problem::shown(pack))]
+    Pack {
+        pack: std::path::PathBuf,
+        error: crate::archive::UnpackError,
+    },
 }
 
 impl ReadError {
@@ -71,9 +77,46 @@ fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
 /// through a pack (`packed/<id>.tar.gz/<folder>/<name>`) is read from the
 /// pack, under the same cap.
 pub fn read(path: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
-    if let Some((pack, member)) = crate::pack::split(path) {
-        return crate::pack::read_member(pack, &member, cap, what);
+    if let Some((pack, member)) = archive::split(path) {
+        return read_member(pack, &member, cap, what);
     }
+    read_file(path, cap, what)
+}
+
+/// The members of the pack at `path`, read as [`read`] reads a file (at
+/// [`archive::PACK_CAP`]) and unpacked once while it stays as it was.
+pub fn pack_members(path: &Path) -> Result<Arc<archive::Members>, ReadError> {
+    let meta = std::fs::metadata(path)?;
+    if let Some(members) = archive::cached(path, &meta) {
+        return Ok(members);
+    }
+    let bytes = read_file(path, archive::PACK_CAP, "pack")?;
+    let members = archive::unpack(&bytes).map_err(|error| ReadError::Pack {
+        pack: path.to_path_buf(),
+        error,
+    })?;
+    Ok(archive::keep(path, &meta, members))
+}
+
+/// A member's bytes, as [`read`] gives a file's: a missing member is
+/// `NotFound`, and one over `cap` is refused.
+fn read_member(pack: &Path, member: &str, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
+    let members = pack_members(pack)?;
+    let bytes = members
+        .get(member)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("no {member} in the pack")))?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge {
+            size: bytes.len() as u64,
+            cap,
+            what,
+        });
+    }
+    Ok(bytes.clone())
+}
+
+/// [`read`] for a file on disk.
+fn read_file(path: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
     let file = File::options()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)

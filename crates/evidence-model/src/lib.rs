@@ -13,9 +13,9 @@
 //!   twice.
 //! - [`merge`] adds GPU sessions' evidence folders to the evidence, all or
 //!   nothing, each run held to [`load`]'s checks and nothing replaced; its
-//!   [`journal`] undoes a merge killed part way; [`pack`] keeps each
-//!   session older than a month as one file, which every reader reads
-//!   through.
+//!   [`journal`] undoes a merge killed part way; [`packing`] keeps each
+//!   session older than a month as one [`archive`], whose runs every reader
+//!   reads through ([`packs`]).
 //! - [`atomic`] writes a file whole or not at all; [`capped`] reads one
 //!   evidence file, a regular one and no larger than its cap; [`folder_lock`]
 //!   holds a folder for one process (a merge, a site being staged).
@@ -35,6 +35,7 @@
 //! (`evidence-figures`), HTML or charts (`site-build`), running lessons'
 //! checks (they check themselves) or timing anything itself.
 
+pub mod archive;
 pub mod atomic;
 pub mod capped;
 pub mod changes;
@@ -46,7 +47,8 @@ pub mod journal;
 pub mod judge;
 pub mod load;
 pub mod merge;
-pub mod pack;
+pub mod packing;
+pub mod packs;
 pub mod problem;
 pub mod runs;
 pub mod sessions;

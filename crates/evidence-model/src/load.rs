@@ -57,9 +57,9 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     loaded.problems.extend(unpaired);
     // Only a folder with packs has their problems to tell, so the sessions
     // are not worked out for any other.
-    if dir.join(crate::pack::FOLDER).exists() {
+    if dir.join(crate::archive::FOLDER).exists() {
         let sessions = crate::sessions::of(&loaded.transcripts);
-        loaded.problems.extend(crate::pack::problems(dir, &sessions));
+        loaded.problems.extend(crate::packs::problems(dir, &sessions));
     }
     let journal = dir.join(crate::journal::JOURNAL);
     if journal.exists() {
@@ -76,7 +76,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
 }
 
 /// The transcripts (`*.txt`) under `dir`, one folder deep, and those in
-/// its packs ([`crate::pack::listed`]), in name order by folder: a packed
+/// its packs ([`crate::packs::listed`]), in name order by folder: a packed
 /// run stands where its file stood.
 pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -96,13 +96,13 @@ pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
             }
         }
     }
-    files.extend(crate::pack::listed(dir, "txt"));
-    files.sort_by(|a, b| crate::pack::in_folder_order(a, b));
+    files.extend(crate::packs::listed(dir, "txt"));
+    files.sort_by(|a, b| crate::packs::in_folder_order(a, b));
     files
 }
 
 /// The twins (`*.json`) under `dir`, one folder deep, and those in its
-/// packs ([`crate::pack::listed`]), in name order by folder: where the
+/// packs ([`crate::packs::listed`]), in name order by folder: where the
 /// transcripts are, and not the instrument's own JSON folders below.
 pub fn twin_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -117,8 +117,8 @@ pub fn twin_files(dir: &Path) -> Vec<PathBuf> {
         // folder is a twin the reader refuses by name, not one left out.
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
-    out.extend(crate::pack::listed(dir, "json"));
-    out.sort_by(|a, b| crate::pack::in_folder_order(a, b));
+    out.extend(crate::packs::listed(dir, "json"));
+    out.sort_by(|a, b| crate::packs::in_folder_order(a, b));
     out
 }
 

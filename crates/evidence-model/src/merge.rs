@@ -248,11 +248,11 @@ fn is_transcript(path: &Path) -> bool {
 /// each transcript paired with its twin.
 fn plan(listings: &[(PathBuf, Vec<PathBuf>)], evidence: &Path, refused: &mut Vec<Refusal>) -> Plan {
     let mut plan = Plan::default();
-    // A packed run's name is taken as a file's is ([`crate::pack`]).
-    let in_packs: HashMap<PathBuf, PathBuf> = crate::pack::listed(evidence, "txt")
+    // A packed run's name is taken as a file's is ([`crate::packs`]).
+    let in_packs: HashMap<PathBuf, PathBuf> = crate::packs::listed(evidence, "txt")
         .into_iter()
-        .chain(crate::pack::listed(evidence, "json"))
-        .filter_map(|p| Some((PathBuf::from(crate::pack::split(&p)?.1), p.clone())))
+        .chain(crate::packs::listed(evidence, "json"))
+        .filter_map(|p| Some((PathBuf::from(crate::archive::split(&p)?.1), p.clone())))
         .collect();
     // Each name a source brings new, and its copy in `plan.copies`.
     let mut claimed: HashMap<&Path, usize> = HashMap::new();

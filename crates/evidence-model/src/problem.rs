@@ -8,7 +8,7 @@
 /// Something wrong with one file: a transcript that cannot be read as
 /// one, a bad line of a lesson's expected-failure list.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}", shown(self))]
+#[error("{}", line_shown(self))]
 pub struct Problem {
     /// The file, as the line names it.
     pub path: String,
@@ -34,8 +34,19 @@ impl Problem {
     }
 }
 
+/// A path as an error line names it: as it is, or quoted with its escapes
+/// where it holds a line break or another control character, so that one
+/// problem stays one line.
+pub fn shown(path: &std::path::Path) -> String {
+    let plain = path.display().to_string();
+    match plain.chars().any(char::is_control) {
+        true => format!("{plain:?}"),
+        false => plain,
+    }
+}
+
 /// `FILE:LINE: message`, or `FILE: message` where there is no line to name.
-fn shown(p: &Problem) -> String {
+fn line_shown(p: &Problem) -> String {
     match p.line {
         0 => format!("{}: {}", p.path, p.message),
         line => format!("{}:{line}: {}", p.path, p.message),

@@ -6,6 +6,7 @@ use std::path::Path;
 use lesson_spec::{quoted, Parsed};
 use serde::Serialize;
 
+pub use crate::problem::shown;
 use crate::problem::Problem;
 
 /// The header's fields. Missing optional fields are empty strings.
@@ -474,17 +475,6 @@ pub fn misnamed(path: &Path) -> Option<Problem> {
              (or `.json`), NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'"
         ),
     ))
-}
-
-/// A path as an error line names it: as it is, or quoted with its escapes
-/// where it holds a line break or another control character, so that one
-/// problem stays one line.
-pub fn shown(path: &Path) -> String {
-    let plain = path.display().to_string();
-    match plain.chars().any(char::is_control) {
-        true => format!("{plain:?}"),
-        false => plain,
-    }
 }
 
 /// Reads and parses a transcript file, and checks that it stands where its

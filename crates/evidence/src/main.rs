@@ -247,14 +247,14 @@ fn merge_cmd(dirs: &[PathBuf], root: &Path, evidence: &Path) -> anyhow::Result<E
             }
             // The merge stands whatever the packing does: a folder that
             // `check` finds problems in is merged into but not packed.
-            match evidence_model::pack::pack_old(
+            match evidence_model::packing::pack_old(
                 evidence,
-                &evidence_model::pack::pinned(root, evidence),
+                &evidence_model::packing::pinned(root, evidence),
                 &mut waiting,
             ) {
                 Ok(packed) if packed.is_empty() => {}
-                Ok(packed) => println!("{}", evidence_model::pack::summary(&packed, evidence)),
-                Err(e @ evidence_model::pack::PackError::Problems { .. }) => eprintln!("note: {e}"),
+                Ok(packed) => println!("{}", evidence_model::packing::summary(&packed, evidence)),
+                Err(e @ evidence_model::packing::PackError::Problems { .. }) => eprintln!("note: {e}"),
                 Err(e) => return Err(e.into()),
             }
             Ok(ExitCode::SUCCESS)
@@ -369,7 +369,7 @@ fn twins(dir: &Path) -> anyhow::Result<ExitCode> {
     // A packed run's twin is in its pack beside it, packed with it.
     let files: Vec<PathBuf> = files
         .into_iter()
-        .filter(|f| evidence_model::pack::split(f).is_none())
+        .filter(|f| evidence_model::archive::split(f).is_none())
         .collect();
     let mut failed = 0;
     for f in &files {

@@ -1,4 +1,4 @@
-//! Packed sessions (src/pack.rs) through the command line: a merge packs a
+//! Packed sessions (evidence-model's archive.rs, packs.rs and packing.rs) through the command line: a merge packs a
 //! session that began more than a month before its GPU's latest, every
 //! reader reads its runs from the pack as from their files, and a packing
 //! cut short is finished by the next merge.
@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use evidence_model::{pack, transcript};
+use evidence_model::{archive, packing, packs, transcript};
 use support::repository;
 use synthetic::{copy_tree, files_under, templates, write_session};
 
@@ -75,7 +75,7 @@ fn a_merge_packs_an_old_session_and_every_reader_reads_it_as_before() {
             && out.contains(&format!(": {runs} files, ")),
         "{out}"
     );
-    let packs = pack::packs(&ev);
+    let packs = packs::packs(&ev);
     assert_eq!(packs.len(), 1, "{packs:?}");
     let packed_bytes = packs[0].metadata().unwrap().len();
     let arriving_bytes: u64 = files_under(&arriving)
@@ -154,12 +154,15 @@ fn a_session_a_document_names_is_not_packed() {
         format!("<!-- transcript: evidence/day09-timing/{name} -->\n"),
     )
     .unwrap();
-    let pinned = pack::pinned(&root, &ev);
+    let pinned = packing::pinned(&root, &ev);
     assert!(pinned.contains(&name), "{pinned:?}");
-    assert_eq!(pack::pack_old(&ev, &pinned, &mut || {}).unwrap(), []);
-    assert!(pack::packs(&ev).is_empty());
+    assert_eq!(packing::pack_old(&ev, &pinned, &mut || {}).unwrap(), []);
+    assert!(packs::packs(&ev).is_empty());
     // Without the README, the same session is packed.
-    assert_eq!(pack::pack_old(&ev, &HashSet::new(), &mut || {}).unwrap().len(), 1);
+    assert_eq!(
+        packing::pack_old(&ev, &HashSet::new(), &mut || {}).unwrap().len(),
+        1
+    );
 }
 
 #[test]
@@ -167,7 +170,7 @@ fn a_packing_cut_short_is_named_by_check_and_finished_by_the_next_merge() {
     let tmp = tempfile::tempdir().unwrap();
     let (ev, arriving) = a_month_old_session(tmp.path());
     evidence_model::merge::merge(std::slice::from_ref(&arriving), &ev, &mut || {}).unwrap();
-    pack::pack_old(&ev, &HashSet::new(), &mut || {}).unwrap();
+    packing::pack_old(&ev, &HashSet::new(), &mut || {}).unwrap();
     // As a packing killed after its rename leaves it: files the pack holds
     // still beside it; and one killed before: a draft.
     let kept: Vec<PathBuf> = files_under(&arriving)
@@ -180,7 +183,7 @@ fn a_packing_cut_short_is_named_by_check_and_finished_by_the_next_merge() {
         let to = ev.join(f.strip_prefix(&arriving).unwrap());
         std::fs::copy(f, &to).unwrap();
     }
-    let draft = ev.join(pack::FOLDER).join(".evidence-pack-abc123");
+    let draft = ev.join(archive::FOLDER).join(".evidence-pack-abc123");
     std::fs::write(&draft, b"half a pack").unwrap();
     let check = evidence(&ev, &["check"]);
     let err = text(&check.stderr);
@@ -210,7 +213,7 @@ fn a_packing_cut_short_is_named_by_check_and_finished_by_the_next_merge() {
 fn a_broken_pack_and_a_stray_file_in_the_packs_folder_are_each_named_by_check() {
     let tmp = tempfile::tempdir().unwrap();
     let (ev, _) = a_month_old_session(tmp.path());
-    let folder = ev.join(pack::FOLDER);
+    let folder = ev.join(archive::FOLDER);
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("2026-01-01T000000Z-h200.tar.gz"), b"not a pack").unwrap();
     std::fs::write(folder.join("notes.txt"), b"a stray file").unwrap();
