@@ -142,7 +142,7 @@ pub fn summary(packed: &[Packed], dir: &Path) -> String {
 /// member against the files, before those files are removed: a packing
 /// killed before the rename changed nothing, and one killed after it left
 /// files that the pack holds byte for byte, which the next packing removes
-/// ([`finish`]).
+/// (`finish`).
 pub fn pack_old(
     dir: &Path,
     pinned: &HashSet<String>,

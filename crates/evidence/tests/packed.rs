@@ -1,6 +1,7 @@
-//! Packed sessions (evidence-model's archive.rs, packs.rs and packing.rs) through the command line: a merge packs a
-//! session that began more than a month before its GPU's latest, every
-//! reader reads its runs from the pack as from their files, and a packing
+//! Packed sessions (evidence-model's archive.rs, packs.rs and packing.rs)
+//! through the command line: a merge packs a session that began more than
+//! a month before its GPU's latest, every reader reads its runs from the
+//! pack as from their files, and a packing
 //! cut short is finished by the next merge.
 
 use std::collections::HashSet;
