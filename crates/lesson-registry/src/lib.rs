@@ -23,8 +23,15 @@ pub use tree::{find_repository, is_repository};
 
 use std::path::{Path, PathBuf};
 
-/// The manifest whose dependencies are the registry, relative to the root.
+/// The manifest whose dependencies are the registry, relative to the root
+/// ([`registry_manifest`] gives it in a checkout).
 pub const REGISTRY: &str = "crates/evidence/Cargo.toml";
+
+/// The manifest that holds the registry's lines in the checkout at `root`:
+/// the file a lesson's `<lesson>-report = { path = ... }` line is added to.
+pub fn registry_manifest(root: &Path) -> PathBuf {
+    root.join(REGISTRY)
+}
 
 /// A registered lesson, as a checkout holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +70,7 @@ pub fn report_packages(text: &str) -> Vec<String> {
 
 /// The lessons registered in the checkout at `root`, in name order.
 pub fn lessons(root: &Path) -> Result<Vec<Registered>, RegistryError> {
-    let path = root.join(REGISTRY);
+    let path = registry_manifest(root);
     let text = std::fs::read_to_string(&path).map_err(|source| RegistryError::Read {
         path: path.clone(),
         source,
