@@ -1,5 +1,5 @@
-//! `course-rules`: the course's rules, run by hand, and a lesson exported as a
-//! project of its own.
+//! `course-rules`: the course's rules, run by hand, a lesson exported as a
+//! project of its own, and a new lesson made (`new-lesson`).
 //!
 //! Every command reads the repository the working directory is in (or
 //! `--root DIR`), never the checkout the binary was compiled in. `check`
@@ -13,13 +13,13 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
 
-use course_rules::{export, files, find_repository, quotes, read_text};
+use course_rules::{export, files, find_repository, new_lesson, quotes, read_text};
 
 #[derive(Debug, Parser)]
 #[command(
     name = "course-rules",
     version,
-    about = "The course's rules as checks, and lessons exported as projects of their own."
+    about = "The course's rules as checks, lessons exported as projects of their own, and new lessons made."
 )]
 struct Cli {
     /// The repository to read [default: the one the working directory is in].
@@ -55,6 +55,8 @@ enum Command {
         /// A directory that does not exist yet, or an empty one.
         dir: PathBuf,
     },
+    /// Make a new lesson (code/LESSON, its report package, its registry and map lines) that builds and passes its tests.
+    NewLesson(new_lesson::Args),
 }
 
 fn parse_snippet_target(target: &str) -> Result<(String, String), String> {
@@ -84,6 +86,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Sync => sync(&root),
         Command::Export { lesson, dir } => export_lesson(&root, &lesson, &dir),
+        Command::NewLesson(args) => new_lesson::run(&root, &args),
     }
 }
 
