@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use cuda_check::{check, runtime, CudaError};
+use cuda_check::{check, CudaError};
 use cuda_objects::{DeviceBuffer, EventPair};
 use cudarc::driver::{CudaContext, CudaStream};
 use day09_timing_report::{Report, SweepRow};
@@ -78,11 +78,10 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     // Row 1 starts here, as early as the program can read a clock.
     let process_start = now_ms();
 
-    // cudarc panics without libcuda; say so in one line instead.
-    cuda_check::require_driver()?;
-    let (ctx, context_ms) = first_cuda_call(args.device.ordinal)?;
-    let gpu_name = check!(ctx.name())?;
-    let compute_capability = check!(ctx.compute_capability())?;
+    // The first CUDA call, timed on the host clock as timing.cu times its
+    // cudaSetDevice, so the context's cost has a name here as it does there.
+    let (device, context_ms) = lesson_cli::open_device_timed(args.device, now_ms)?;
+    let (ctx, gpu_name, compute_capability) = (device.ctx, device.name, device.compute_capability);
 
     let mut host = HostArrays::filled();
     let mut dev = DeviceArrays::upload(&ctx, &host)?;
@@ -143,16 +142,6 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         instrument_view(&ctx, args.stats, json, &host, (cold_ms, warm_ms))?;
     }
     Ok(())
-}
-
-/// The first CUDA call: retaining the device's primary context (what
-/// cudaSetDevice does in timing.cu) and binding the runtime to it, timed
-/// together so the context's cost has a name here as it does there.
-fn first_cuda_call(device: usize) -> Result<(Arc<CudaContext>, f64), CudaError> {
-    let start = now_ms();
-    let ctx = check!(CudaContext::new(device))?;
-    check!(runtime::bind_to_current_context())?;
-    Ok((ctx, now_ms() - start))
 }
 
 /// timing.cu's four host vectors: the inputs, the GPU's result and the

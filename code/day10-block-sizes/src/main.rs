@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use cuda_check::{check, runtime, CudaError};
+use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::{CudaContext, CudaStream};
 use day10_block_sizes_report::{Measured, Report, Table, VECTOR_ADD_BYTES_PER_ELEMENT};
@@ -57,12 +57,9 @@ fn main() -> ExitCode {
 
 /// blocks.cu's `main`, step for step.
 fn lesson(args: Args) -> anyhow::Result<()> {
-    // cudarc panics without libcuda; say so in one line instead.
-    cuda_check::require_driver()?;
-    let ctx = check!(CudaContext::new(args.device.ordinal))?;
-    check!(runtime::bind_to_current_context())?;
-    let (major, minor) = check!(ctx.compute_capability())?;
-    let gpu = format!("{} (compute capability {major}.{minor})", check!(ctx.name())?);
+    let device = lesson_cli::open_device(args.device)?;
+    let gpu = device.described();
+    let ctx = device.ctx;
     let (sms, max_threads_per_sm, max_blocks_per_sm) = ffi::sm_limits(args.device.ordinal)?;
 
     let mut host = HostArrays::filled();

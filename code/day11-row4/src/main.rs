@@ -64,12 +64,9 @@ fn main() -> ExitCode {
 
 /// row4.cu's `main`, step for step.
 fn lesson(args: Args) -> anyhow::Result<()> {
-    // cudarc panics without libcuda; say so in one line instead.
-    cuda_check::require_driver()?;
-    let ctx = check!(CudaContext::new(args.device.ordinal))?;
-    check!(runtime::bind_to_current_context())?;
-    let (major, minor) = check!(ctx.compute_capability())?;
-    let gpu = format!("{} (compute capability {major}.{minor})", check!(ctx.name())?);
+    let device = lesson_cli::open_device(args.device)?;
+    let gpu = device.described();
+    let ctx = device.ctx;
     let facts = ffi::memory_facts(args.device.ordinal)?;
 
     let mut host = HostArrays::filled();

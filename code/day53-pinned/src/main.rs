@@ -24,7 +24,7 @@ use cuda_objects::{BlockingStream, DeviceBuffer, DeviceMemory, Mapping, PinnedHo
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::CudaContext;
 use host_clock::now_ms;
-use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg, Printed};
+use lesson_cli::{print_claims, CheckFailed, ClaimsArg, Device, DeviceArg, Printed};
 use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
@@ -67,11 +67,9 @@ fn main() -> ExitCode {
 
 /// pinned.cu's `main`, step for step.
 fn lesson(args: Args) -> anyhow::Result<()> {
-    // cudarc panics without libcuda; say so in one line instead.
-    cuda_check::require_driver()?;
     // What is printed is kept, so that --claims reads the report as printed.
     let mut out = Printed::default();
-    let ctx = open_device(args.device.ordinal, &mut out)?;
+    let ctx = open_device(args.device, &mut out)?;
     let mut host = HostMemory::filled(&ctx)?;
     let mut dev = DeviceSide::alloc(&ctx)?;
     // Everything above is freed by its owner on every way out of this
@@ -95,13 +93,13 @@ fn lesson(args: Args) -> anyhow::Result<()> {
 /// H200, evidence/day53-pinned/2026-11-29T222958Z-h200-rust.txt). What
 /// remains is the device's ability to map, checked here as pinned.cu checks
 /// it.
-fn open_device(device: usize, out: &mut Printed) -> anyhow::Result<Arc<CudaContext>> {
-    let ctx = check!(CudaContext::new(device))?;
-    check!(runtime::bind_to_current_context())?;
-    out.line(report::gpu_line(
-        &check!(ctx.name())?,
-        check!(ctx.compute_capability())?,
-    ));
+fn open_device(device: DeviceArg, out: &mut Printed) -> anyhow::Result<Arc<CudaContext>> {
+    let Device {
+        ctx,
+        name,
+        compute_capability,
+    } = lesson_cli::open_device(device)?;
+    out.line(report::gpu_line(&name, compute_capability));
     let can_map = check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY))?;
     if can_map == 0 {
         return Err(

@@ -120,15 +120,12 @@ impl Gpu {
 
 /// events.cu's `main`, step for step.
 fn lesson(args: Args) -> anyhow::Result<()> {
-    // cudarc panics without libcuda; say so in one line instead.
-    cuda_check::require_driver()?;
-    let ctx = check!(CudaContext::new(args.device.ordinal))?;
-    check!(runtime::bind_to_current_context())?;
+    let device = lesson_cli::open_device(args.device)?;
     // What is printed is kept, so that --claims reads the report as printed.
     let mut out = Printed::default();
-    let name = check!(ctx.name())?;
-    out.line(render::gpu_line(&name, check!(ctx.compute_capability())?));
-    let gpu = Gpu::open(&ctx)?;
+    let name = device.name;
+    out.line(render::gpu_line(&name, device.compute_capability));
+    let gpu = Gpu::open(&device.ctx)?;
 
     // events.cu's loadEveryKernel: each kernel's lazy load paid before
     // anything is timed.

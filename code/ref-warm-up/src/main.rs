@@ -115,15 +115,14 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     if let Some(usage) = args.conflict() {
         usage.exit();
     }
-    // cudarc panics without libcuda; say so in one line instead.
+    // Part 1 is the process's first CUDA call, through the runtime, so the
+    // driver is looked for before it (cudarc panics without libcuda; say so
+    // in one line instead); open_device looks again, untimed.
     cuda_check::require_driver()?;
-    let device = args.device.ordinal;
-    let (first, _first_buffer) = part1_first_call(args.first, device)?;
-    let ctx = check!(CudaContext::new(device))?;
-    check!(runtime::bind_to_current_context())?;
-    let (major, minor) = check!(ctx.compute_capability())?;
-    let gpu_name = check!(ctx.name())?;
-    let gpu = format!("{gpu_name} (compute capability {major}.{minor})");
+    let (first, _first_buffer) = part1_first_call(args.first, args.device.ordinal)?;
+    let device = lesson_cli::open_device(args.device)?;
+    let gpu = device.described();
+    let (ctx, gpu_name) = (device.ctx, device.name);
     let visible_gpus = u32::try_from(check!(CudaContext::device_count())?)?;
 
     let (mallocs, blocks) = part2_mallocs()?;

@@ -5,7 +5,8 @@
 //! - rule 8, verbatim blocks identical in every lesson `.cu` ([`verbatim`]);
 //! - rule 9, snippet markers well formed and every quote of a snippet or a
 //!   transcript in a document equal to its source ([`blocks`], [`quotes`]);
-//! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]).
+//! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]);
+//! - and a new lesson made to these rules from one command ([`new_lesson`]).
 //!
 //! The lessons are the registry's (`lesson-registry`, the list `evidence`
 //! compiles in), read from the checkout being checked. Each rule returns
@@ -20,6 +21,7 @@ pub mod blocks;
 pub mod clock_ban;
 pub mod lessons;
 pub mod lexer;
+pub mod new_lesson;
 pub mod problem;
 pub mod quotes;
 pub mod root;

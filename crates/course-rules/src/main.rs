@@ -1,5 +1,5 @@
-//! `course-rules`: the course's rules, run by hand (a lesson's export is
-//! `lesson-export`'s).
+//! `course-rules`: the course's rules, run by hand, and a new lesson made
+//! (`new-lesson`; a lesson's export is `lesson-export`'s).
 //!
 //! Every command reads the repository the working directory is in (or
 //! `--root DIR`), never the checkout the binary was compiled in. `check`
@@ -13,10 +13,14 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use course_rules::{quotes, read_text};
+use course_rules::{new_lesson, quotes, read_text};
 
 #[derive(Debug, Parser)]
-#[command(name = "course-rules", version, about = "The course's rules as checks.")]
+#[command(
+    name = "course-rules",
+    version,
+    about = "The course's rules as checks, and new lessons made."
+)]
 struct Cli {
     /// The repository to read [default: the one the working directory is in].
     #[arg(long, global = true, value_name = "DIR")]
@@ -44,6 +48,8 @@ enum Command {
     },
     /// Rewrite every quote in the Markdown files from its source.
     Sync,
+    /// Make a new lesson (code/LESSON, its report package, its registry and map lines) that builds and passes its tests.
+    NewLesson(new_lesson::Args),
 }
 
 /// A `snippet` argument that is not `FILE#NAME`.
@@ -77,6 +83,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Sync => sync(&root),
+        Command::NewLesson(args) => new_lesson::run(&root, &args),
     }
 }
 

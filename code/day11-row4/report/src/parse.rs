@@ -4,7 +4,8 @@
 
 use lesson_spec::{number, quoted, Cursor, Lines, ParseFailure};
 
-use crate::{ncu, Peak, Rate, Report, SweepRow, NO_PEAK};
+use crate::render::NO_PEAK;
+use crate::{ncu, Peak, Rate, Report, SweepRow};
 
 /// The labelled rows at full n, in print order.
 const FULL_N: [&str; 4] = [

@@ -1,40 +1,8 @@
 //! Day 53's report read back from either program's output.
 
-use serde::Serialize;
-
 use lesson_spec::{number, Cursor, Lines, ParseFailure};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
-    pub gpu: String,
-    pub bandwidth: Vec<BandwidthRow>,
-    pub async_pageable: AsyncRow,
-    pub async_pinned: AsyncRow,
-    pub resident_ms: f64,
-    pub resident_gb_s: f64,
-    pub zero_copy_ms: f64,
-    pub zero_copy_gb_s: f64,
-    pub zero_copy_ratio: f64,
-}
-
-/// One size of Part 1.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BandwidthRow {
-    pub mib: u64,
-    pub pageable_ms: f64,
-    pub pageable_gb_s: f64,
-    pub pinned_ms: f64,
-    pub pinned_gb_s: f64,
-    pub ratio: f64,
-}
-
-/// One source of Part 2.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AsyncRow {
-    pub call_ms: f64,
-    pub completion_ms: f64,
-    pub call_percent: f64,
-}
+use crate::{AsyncRow, BandwidthRow, Report};
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()

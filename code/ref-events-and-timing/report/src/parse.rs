@@ -3,9 +3,9 @@
 use lesson_spec::{number, Cursor, Lines, ParseFailure};
 
 use crate::parts::{
-    Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Report, Spread,
-    Wait,
+    Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
 };
+use crate::Report;
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()

@@ -256,20 +256,6 @@ impl Part8 {
     }
 }
 
-/// Everything the program prints.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
-    pub gpu: String,
-    pub launch: Part1,
-    pub spread: Part2,
-    pub wait: Part3,
-    pub disable_timing: Part4,
-    pub cross_stream: Part5,
-    pub interval: Part6,
-    pub boost: Part7,
-    pub pattern: Part8,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
