@@ -91,7 +91,7 @@ pub fn run(
             measurements.push(m);
             None
         }
-        Err(why) => Some(why),
+        Err(why) => Some(why.to_string()),
     };
 
     let hot_median = measurements[0].summary.median;
@@ -190,12 +190,7 @@ fn measure_cupti(
     ctx: &Arc<CudaContext>,
     instrument: &Instrument,
     launch: &mut impl Launch,
-) -> Result<Measurement, String> {
-    instrument::cupti_available()
-        .map_err(|e| e.to_string())
-        .and_then(|()| {
-            instrument
-                .measure(ctx, Mode::Cupti, launch)
-                .map_err(|e| e.to_string())
-        })
+) -> Result<Measurement, instrument::Error> {
+    instrument::cupti_available()?;
+    instrument.measure(ctx, Mode::Cupti, launch)
 }

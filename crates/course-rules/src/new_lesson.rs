@@ -66,10 +66,8 @@ pub const MAX_PROGRAM: usize = 16;
 impl Name {
     /// `dayNN-topic` (two or three digits) or `ref-topic`, each topic word
     /// lower-case letters and digits, at most [`MAX_NAME`] characters.
-    pub fn parse(text: &str) -> Result<Name, String> {
-        let bad = || {
-            format!("`{text}` is not a lesson name: expected `dayNN-topic` or `ref-topic` (lower case, words joined by hyphens, at most {MAX_NAME} characters, e.g. day12-shared-memory)")
-        };
+    pub fn parse(text: &str) -> Result<Name, NotALessonName> {
+        let bad = || NotALessonName(text.to_string());
         if text.len() > MAX_NAME {
             return Err(bad());
         }
@@ -95,9 +93,19 @@ impl Name {
     }
 }
 
+/// A name that is not `dayNN-topic` or `ref-topic`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a lesson name: expected `dayNN-topic` or `ref-topic` (lower case, words joined by hyphens, at most {MAX_NAME} characters, e.g. day12-shared-memory)")]
+pub struct NotALessonName(pub String);
+
+/// A program name that is not a lower-case C identifier.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a program name: lower-case letters, digits and `_`, starting with a letter, at most {MAX_PROGRAM} characters")]
+pub struct NotAProgramName(pub String);
+
 /// A C++ program's name: a C identifier in lower case, at most
 /// [`MAX_PROGRAM`] characters.
-fn parse_program(text: &str) -> Result<String, String> {
+fn parse_program(text: &str) -> Result<String, NotAProgramName> {
     let ok = text.len() <= MAX_PROGRAM
         && text.starts_with(|c: char| c.is_ascii_lowercase())
         && text
@@ -105,9 +113,7 @@ fn parse_program(text: &str) -> Result<String, String> {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     match ok {
         true => Ok(text.to_string()),
-        false => Err(format!(
-            "`{text}` is not a program name: lower-case letters, digits and `_`, starting with a letter, at most {MAX_PROGRAM} characters"
-        )),
+        false => Err(NotAProgramName(text.to_string())),
     }
 }
 
@@ -123,7 +129,7 @@ pub enum NewLessonError {
     #[error("{} is not as new-lesson wrote it; remove the lesson by hand (git rm, git clean) if you mean to lose that work", path.display())]
     Edited { path: PathBuf },
     #[error("the topic's first word is no program name ({why}); name the program with --program")]
-    NoProgram { why: String },
+    NoProgram { why: NotAProgramName },
     #[error("no registered lesson's .cu carries the verbatim block `{name}` to copy")]
     NoVerbatim { name: String },
     #[error("{}: no map to add the lesson to (a line `code/` in a ``` block)", path.display())]
@@ -498,7 +504,7 @@ mod tests {
             "",
             "day12-a-name-longer-than-thirty1",
         ] {
-            let err = Name::parse(bad).unwrap_err();
+            let err = Name::parse(bad).unwrap_err().to_string();
             assert!(
                 err.contains("expected `dayNN-topic` or `ref-topic`"),
                 "{bad}: {err}"

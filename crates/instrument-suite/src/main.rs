@@ -116,10 +116,15 @@ impl From<ModeArg> for Mode {
 /// The suite's cubin, compiled by build.rs from suite/suite.cu.
 const CUBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/suite.cubin"));
 
-fn positive(s: &str) -> Result<f64, String> {
+/// A command-line value that is not a positive number.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a positive number")]
+struct NotPositive(String);
+
+fn positive(s: &str) -> Result<f64, NotPositive> {
     match s.parse::<f64>() {
         Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("`{s}` is not a positive number")),
+        _ => Err(NotPositive(s.to_string())),
     }
 }
 
