@@ -14,8 +14,10 @@
 //!
 //! `tests/repository.rs` runs them all over this repository, so `cargo test`
 //! enforces them; `cargo run -p course-rules -- check` prints the same
-//! findings for a person. Not for: rules a compiler or clippy already keeps,
-//! or taking a lesson away (`lesson-export`).
+//! findings for a person. `tests/module_cycles.rs` holds every crate to one
+//! more rule, no import circle among its modules (`ci/module-cycles.py`).
+//! Not for: rules a compiler or clippy already keeps, or taking a lesson
+//! away (`lesson-export`).
 
 pub mod blocks;
 pub mod clock_ban;
