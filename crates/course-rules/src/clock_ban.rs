@@ -4,183 +4,40 @@
 //! The banned forms are a table (`names`), listed form by form in
 //! CUDA-CODE-STYLE.md; `cxx` and `rust` find them in each language's code,
 //! `hidden` in the assembly, name strings and clock files the lexer blanks,
-//! and `script` in Python and shell scripts. `project` says which files are
-//! read, in which language, including Rust brought in by `include!` or
-//! `#[path]`. An allow-list (`ci/host-clock-allow.txt` for the shared files,
-//! and a lesson's own `code/<lesson>/host-clock-allow.txt` for its files)
-//! names each file that may read a host clock and exactly which findings it
-//! may have; anything else in that file is still reported.
+//! and `script` in Python and shell scripts; `scan` runs the ones a file's
+//! language needs, and each reports a `finding`. `project` says which files
+//! are read, in which language, including Rust brought in by `include!` or
+//! `#[path]`. An allow-list (`allow_list`: `ci/host-clock-allow.txt` for the
+//! shared files, and a lesson's own `code/<lesson>/host-clock-allow.txt` for
+//! its files) names each file that may read a host clock and exactly which
+//! findings it may have; anything else in that file is still reported.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-
-use crate::lexer::{code_only, Lang};
-use crate::problem::{Problem, Problems};
-
+mod allow_list;
 mod cxx;
+mod finding;
 mod hidden;
 mod names;
 mod project;
 mod rust;
+mod scan;
 mod script;
 
-pub use project::{brought_in, scan_project, source_of};
+pub use allow_list::AllowList;
+pub use finding::Finding;
+pub use project::{brought_in, lang_of, scan_project, source_of};
+pub use scan::{scan, Source};
 pub use script::Script;
-
-const WHY: &str = "host clocks time the queueing of GPU work, not the work; time kernels with \
-                   events (CUDA-CODE-STYLE.md rule 1, \"No host clocks\"; exceptions go in \
-                   the lesson's host-clock-allow.txt)";
-
-/// One host clock found in code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    pub path: PathBuf,
-    pub line: usize,
-    pub col: usize,
-    /// The canonical name of what was found, as the allow-list spells it:
-    /// `clock_gettime`, `<ctime>`, `std::chrono`, `std::time::Instant`, ...
-    pub what: String,
-    /// How it appeared, when that differs from `what` (a rename, a glob).
-    pub detail: Option<String>,
-}
-
-/// A finding as the rules report it: `path:line:col: what (detail): why`.
-impl From<Finding> for Problem {
-    fn from(finding: Finding) -> Problem {
-        let message = match &finding.detail {
-            Some(detail) => format!("{} ({detail}): {WHY}", finding.what),
-            None => format!("{}: {WHY}", finding.what),
-        };
-        Problem {
-            path: Some(finding.path),
-            line: Some(finding.line),
-            col: Some(finding.col),
-            message,
-        }
-    }
-}
-
-/// The file types the rule covers, and which syntax each uses.
-pub fn lang_of(path: &Path) -> Option<Lang> {
-    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-    match extension.as_str() {
-        "cu" | "cuh" | "c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "inl"
-        | "ipp" | "tpp" => Some(Lang::C),
-        "rs" => Some(Lang::Rust),
-        _ => None,
-    }
-}
-
-/// A language rule 1 reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// C, C++, CUDA or Rust.
-    Code(Lang),
-    Script(Script),
-}
-
-impl From<Lang> for Source {
-    fn from(lang: Lang) -> Source {
-        Source::Code(lang)
-    }
-}
-
-impl From<Script> for Source {
-    fn from(script: Script) -> Source {
-        Source::Script(script)
-    }
-}
-
-/// Every host clock in `src`, which is the text of `path`.
-pub fn scan(path: &Path, src: &str, source: impl Into<Source>) -> Vec<Finding> {
-    let mut found = Vec::new();
-    let mut add = |line: usize, col: usize, what: &str, detail: Option<String>| {
-        found.push(Finding {
-            path: path.to_path_buf(),
-            line,
-            col,
-            what: what.to_string(),
-            detail,
-        });
-    };
-    match source.into() {
-        Source::Code(lang) => {
-            let code = code_only(src, lang);
-            match lang {
-                Lang::C => cxx::scan(src, &code, &mut add),
-                Lang::Rust => rust::scan(src, &code, &mut add),
-            }
-            for (line, col, file) in hidden::clock_files(src, &code) {
-                add(line, col, file, Some("a file that holds a clock".into()));
-            }
-        }
-        Source::Script(script) => script::scan(src, script, &mut add),
-    }
-    found.sort_by_key(|f| (f.line, f.col));
-    found
-}
-
-type Add<'a> = dyn FnMut(usize, usize, &str, Option<String>) + 'a;
-
-/// The allow-list: for each file, the findings (by `what`) it may have.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct AllowList {
-    pub entries: BTreeMap<PathBuf, BTreeSet<String>>,
-}
-
-impl AllowList {
-    /// Parses lines of `path: what[, what...]: why` (`#` starts a comment
-    /// line) from the list at `source`, whose paths are relative to `base`:
-    /// the repository root for `ci/host-clock-allow.txt`, the lesson's
-    /// directory for a lesson's own `host-clock-allow.txt`.
-    pub fn parse(text: &str, source: &Path, base: &Path) -> Result<AllowList, Problems> {
-        let mut list = AllowList::default();
-        list.add(text, source, base)?;
-        Ok(list)
-    }
-
-    /// Adds the entries of another list (see [`AllowList::parse`]), reporting
-    /// every malformed line, not the first.
-    pub fn add(&mut self, text: &str, source: &Path, base: &Path) -> Result<(), Problems> {
-        let mut problems = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let at = |message: &str| Problem::at(source, n + 1, message);
-            let mut parts = line.splitn(3, ": ");
-            let (Some(path), Some(whats), Some(why)) = (parts.next(), parts.next(), parts.next()) else {
-                problems.push(at("expected `path: clock[, clock]: why`"));
-                continue;
-            };
-            if why.trim().is_empty() {
-                problems.push(at("give the reason"));
-                continue;
-            }
-            let whats = whats
-                .split(',')
-                .map(|w| w.trim().to_string())
-                .filter(|w| !w.is_empty());
-            self.entries.insert(base.join(path.trim()), whats.collect());
-        }
-        Problems::or_ok(problems, ())
-    }
-
-    /// Whether `finding` is sanctioned for its file.
-    pub fn allows(&self, finding: &Finding) -> bool {
-        self.entries
-            .get(&finding.path)
-            .is_some_and(|whats| whats.contains(&finding.what))
-    }
-}
 
 #[cfg(test)]
 mod planted;
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
+    use crate::lexer::Lang;
+    use crate::problem::Problem;
 
     fn found(src: &str, lang: Lang) -> Vec<String> {
         scan(Path::new("f"), src, lang)

@@ -14,8 +14,10 @@
 //!
 //! `tests/repository.rs` runs them all over this repository, so `cargo test`
 //! enforces them; `cargo run -p course-rules -- check` prints the same
-//! findings for a person. Not for: rules a compiler or clippy already keeps,
-//! or taking a lesson away (`lesson-export`).
+//! findings for a person. `tests/module_cycles.rs` holds every crate to one
+//! more rule, no import circle among its modules (`ci/module-cycles.py`).
+//! Not for: rules a compiler or clippy already keeps, or taking a lesson
+//! away (`lesson-export`).
 
 pub mod blocks;
 pub mod clock_ban;
@@ -24,6 +26,7 @@ pub mod lexer;
 pub mod new_lesson;
 pub mod problem;
 pub mod quotes;
+mod read;
 pub mod root;
 pub mod tokens;
 pub mod verbatim;
@@ -31,6 +34,7 @@ pub mod verbatim;
 use std::path::{Path, PathBuf};
 
 pub use problem::{Problem, Problems};
+pub use read::{read_text, ReadError};
 pub use root::{find_repository, repository_root};
 
 /// The allow-list of the shared crates' files that may read a host clock,
@@ -40,33 +44,6 @@ pub const ALLOW_LIST: &str = "ci/host-clock-allow.txt";
 /// A lesson's own allow-list, in its directory, with paths relative to it:
 /// a lesson that reads a host clock on purpose says so where it lives.
 pub const LESSON_ALLOW_LIST: &str = "host-clock-allow.txt";
-
-/// A file the rules could not read.
-#[derive(Debug, thiserror::Error)]
-#[error("{}", path.display())]
-pub struct ReadError {
-    pub path: PathBuf,
-    #[source]
-    pub source: std::io::Error,
-}
-
-/// The file, and why it could not be read, as a finding.
-impl From<ReadError> for Problem {
-    fn from(e: ReadError) -> Problem {
-        Problem::in_file(e.path, cli_exit::with_causes(&e.source))
-    }
-}
-
-/// Reads a file as text; a file that is not UTF-8 is read with replacement
-/// characters rather than skipped, so a banned clock cannot hide in one.
-pub fn read_text(path: &Path) -> Result<String, ReadError> {
-    std::fs::read(path)
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .map_err(|source| ReadError {
-            path: path.to_path_buf(),
-            source,
-        })
-}
 
 /// Rule 1 over every C, C++, CUDA, Rust, Python and shell file of the
 /// project, and the Rust its Rust files bring in.

@@ -2,7 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::{fail, Toolkit};
+use crate::fail::fail;
+use crate::toolkit::Toolkit;
 
 /// Defined when a lesson's `.cu` is compiled into the Rust binary, so the file
 /// leaves out its own `main` (which would collide with Rust's at link time).

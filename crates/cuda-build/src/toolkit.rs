@@ -14,6 +14,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use crate::fail::fail;
+
 /// The variable that names an `nvcc` explicitly; it wins over every other place.
 pub const NVCC_VAR: &str = "LESSON_NVCC";
 
@@ -181,6 +183,13 @@ impl Toolkit {
             println!("cargo:rustc-link-lib={lib}");
         }
     }
+}
+
+/// Links the static CUDA runtime into the crate being built, for crates that
+/// call cudart themselves without compiling a `.cu` (such as `cuda-check`).
+pub fn link_cudart_static() {
+    let toolkit = Toolkit::from_build_env().unwrap_or_else(|e| fail(&e.to_string()));
+    toolkit.emit_link_cudart_static();
 }
 
 #[cfg(test)]

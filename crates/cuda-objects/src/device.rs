@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{result, sys, CudaContext, CudaStream, DeviceRepr, DriverError};
 
+use crate::device_memory::DeviceMemory;
 use crate::owner::{invalid_value, release};
-use crate::DeviceMemory;
 
 /// `len` elements of `T` in device memory from `cuMemAlloc`, freed on drop.
 ///

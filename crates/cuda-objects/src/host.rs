@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{result, sys, CudaContext, DeviceRepr, DriverError, ValidAsZeroBits};
 
+use crate::device_memory::DeviceMemory;
 use crate::owner::{invalid_value, release};
-use crate::DeviceMemory;
 
 /// Whether the pages are also mapped into the device's address space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -42,7 +42,7 @@ mod load {
 
     use cudarc::cupti::sys;
 
-    use super::CuptiUnavailable;
+    use crate::libcupti::CuptiUnavailable;
 
     /// Where libcupti lives in a CUDA toolkit, most specific first.
     pub(super) fn toolkit_library_candidates() -> Vec<PathBuf> {

@@ -9,7 +9,7 @@
 
 use crate::claims::{ExpectedFailures, Outcome, Run};
 use crate::lines::{numbered_output, ParseFailure};
-use crate::LessonReport;
+use crate::report::LessonReport;
 
 /// What `--claims` prints after the report, and how many claims failed
 /// where the lesson knows of no failure on this GPU.
@@ -104,9 +104,11 @@ pub fn claims_block<R: LessonReport>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chart::Chart;
     use crate::claims::{verdict, Claim};
     use crate::lines::{number, Cursor, Lines};
-    use crate::{Chart, NoReference, Recipe};
+    use crate::recipe::Recipe;
+    use crate::report::NoReference;
 
     /// A lesson that prints one line, `value: X`.
     #[derive(Debug, serde::Serialize)]
@@ -135,7 +137,7 @@ mod tests {
     impl LessonReport for Tiny {
         const LESSON: &'static str = "tiny";
         type Reference = NoReference;
-        fn whys() -> &'static [crate::Why] {
+        fn whys() -> &'static [crate::why::Why] {
             &[]
         }
         fn parse(body: &Lines<'_>) -> Result<Self, ParseFailure> {

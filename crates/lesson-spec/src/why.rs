@@ -15,7 +15,7 @@
 //! paragraph names one; `lesson-testkit`'s `why_named`, in each lesson's
 //! tests).
 
-use crate::Outcome;
+use crate::claims::Outcome;
 
 /// Where one figure of a cause is recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,11 +14,9 @@ use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
 
-use crate::Error;
-
-/// The phone the site is checked at: CSS px, device pixel ratio 1.
-pub(crate) const PHONE_WIDTH: u32 = 390;
-pub(crate) const PHONE_HEIGHT: u32 = 844;
+use crate::error::Error;
+use crate::scripts::BEFORE_PAGE_SCRIPTS;
+use crate::viewport::{PHONE_HEIGHT, PHONE_WIDTH};
 
 /// The process groups of the chromedriver processes this process has
 /// running, for [`end_all`].
@@ -222,7 +220,7 @@ impl Browser {
         cdp(
             &client,
             "Page.addScriptToEvaluateOnNewDocument",
-            json!({ "source": crate::page::BEFORE_PAGE_SCRIPTS }),
+            json!({ "source": BEFORE_PAGE_SCRIPTS }),
         )
         .await
         .map_err(setup)?;

@@ -27,11 +27,14 @@
 //! `chromedriver` on `PATH` (`ci/provision-browser.sh` installs them).
 
 mod driver;
+mod error;
 mod html;
 mod page;
+mod report;
+mod scripts;
+mod viewport;
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -39,9 +42,13 @@ use base64::Engine;
 use fantoccini::Client;
 use serde_json::json;
 
-use driver::{Browser, PHONE_HEIGHT, PHONE_WIDTH};
+use driver::Browser;
 use html::{Risk, Written};
 use page::{Facts, Site};
+use viewport::{PHONE_HEIGHT, PHONE_WIDTH};
+
+pub use error::Error;
+pub use report::{Problem, Report};
 
 /// How long one page may take to load and answer the facts script, unless
 /// [`Options::page_timeout`] says otherwise.
@@ -108,64 +115,6 @@ impl Options {
 pub struct Shot {
     pub page: String,
     pub width: u32,
-}
-
-/// What a finished check found.
-#[derive(Debug, Clone, Default)]
-pub struct Report {
-    /// Pages read.
-    pub pages: usize,
-    /// `<a href>` elements on them.
-    pub links: usize,
-    /// `<img>` elements on them.
-    pub images: usize,
-    /// The pages the browser visited, in the order visited.
-    pub browsed: Vec<String>,
-    /// Every problem, by page (the pages in name order; a page's own in
-    /// the order found: its HTML's, then the browser's).
-    pub problems: Vec<Problem>,
-    /// The screenshots written, in the order asked.
-    pub screenshots: Vec<PathBuf>,
-}
-
-/// One thing wrong with one page.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// The page, relative to the site folder, with `/` between folders.
-    pub page: String,
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.page, self.message)
-    }
-}
-
-/// Why the site could not be checked at all (its own faults are
-/// [`Problem`]s).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("{0} not found on PATH; install it with ci/provision-browser.sh (as root)")]
-    Missing(&'static str),
-    #[error("chromedriver failed to start: {0}")]
-    DriverStart(String),
-    #[error("could not open a headless Chromium session: {0}")]
-    Session(String),
-    #[error("reading the site folder {0}")]
-    Site(PathBuf, #[source] std::io::Error),
-    #[error("start page {0} not found")]
-    StartPage(PathBuf),
-    #[error("the viewport is {0} CSS px wide, not {PHONE_WIDTH}: the phone-width emulation did not hold")]
-    Viewport(u64),
-    #[error("WebDriver failed on {page}: {message}")]
-    WebDriver { page: String, message: String },
-    #[error("page {0} to photograph not found in the site")]
-    ShotPage(String),
-    #[error("writing screenshot {0}")]
-    Write(PathBuf, #[source] std::io::Error),
-    #[error("starting the async runtime")]
-    Runtime(#[source] std::io::Error),
 }
 
 /// Checks the site as [`Options`] say: every page's HTML, then the pages
@@ -370,7 +319,7 @@ async fn visit(client: &Client, site: &Site, name: &str, timeout: Duration) -> R
         Ok(Err(e)) => return Err(failed(e)),
         Ok(Ok(())) => {}
     }
-    let value = match tokio::time::timeout(limit, client.execute_async(page::SCRIPT, vec![])).await {
+    let value = match tokio::time::timeout(limit, client.execute_async(scripts::SCRIPT, vec![])).await {
         Err(_) => return Ok(Visit::TimedOut),
         Ok(Err(e)) if e.is_timeout() || e.is_script_timeout() => return Ok(Visit::TimedOut),
         Ok(Err(e)) if is_tab_crash(&e) => return Ok(Visit::Crashed),
@@ -525,14 +474,5 @@ mod tests {
     fn shot_names_flatten_folders_and_drop_the_extension() {
         assert_eq!(shot_file_name("guide/intro.html", 390), "guide-intro-390.png");
         assert_eq!(shot_file_name("index.html", 1280), "index-1280.png");
-    }
-
-    #[test]
-    fn a_problem_reads_page_then_message() {
-        let p = Problem {
-            page: "a/b.html".into(),
-            message: "broken link to c.html".into(),
-        };
-        assert_eq!(p.to_string(), "a/b.html: broken link to c.html");
     }
 }

@@ -9,15 +9,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use url::Url;
 
-use crate::driver::{LogEntry, PHONE_WIDTH};
+use crate::driver::LogEntry;
 use crate::html::Written;
-use crate::Problem;
-
-/// The script every page runs once: see page.js.
-pub(crate) const SCRIPT: &str = include_str!("page.js");
-
-/// The script every page runs before its own: see dialogs.js.
-pub(crate) const BEFORE_PAGE_SCRIPTS: &str = include_str!("dialogs.js");
+use crate::report::Problem;
+use crate::viewport::PHONE_WIDTH;
 
 /// What page.js returns: what only a browser knows.
 #[derive(Debug, Deserialize)]

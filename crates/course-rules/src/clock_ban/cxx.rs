@@ -9,11 +9,11 @@
 
 use std::ops::Range;
 
+use super::finding::Add;
 use super::hidden::{clock_instructions, group_text, looked_up, LOOKUPS};
 use super::names::{
     clock_function, Needs, CXX_CLOCK_TYPES, CXX_QUALIFIED, HEADERS, HEADER_DIRS, NOW_FUNCTIONS,
 };
-use super::Add;
 use crate::tokens::{matching, path_from, tokenize, Token};
 
 /// Spellings of the inline-assembly keyword, and what may follow it before

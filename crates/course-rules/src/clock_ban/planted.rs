@@ -634,7 +634,7 @@ fn every_finding_prints_as_path_line_col_what_why() {
                 let line = crate::problem::Problem::from(f.clone()).to_string();
                 let head = format!("code/x/x.cu:{}:{}: {}", f.line, f.col, f.what);
                 assert!(line.starts_with(&head), "{line}");
-                assert!(line.ends_with(super::WHY), "{line}");
+                assert!(line.ends_with(super::finding::WHY), "{line}");
             }
         }
     }

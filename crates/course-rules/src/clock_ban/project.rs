@@ -5,15 +5,27 @@
 //! name, so that code cannot leave the rule by changing its file's name.
 //!
 //! Not for: the findings themselves (the language scanners) or the
-//! allow-list (the parent module).
+//! allow-list (`allow_list`).
 
 use std::path::{Component, Path, PathBuf};
 
+use super::finding::Finding;
+use super::scan::{scan, Source};
 use super::script::Script;
-use super::{lang_of, Finding, Source};
 use crate::lexer::{code_only, Lang};
 use crate::problem::Problem;
 use crate::tokens::tokenize;
+
+/// The file types the rule covers, and which syntax each uses.
+pub fn lang_of(path: &Path) -> Option<Lang> {
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    match extension.as_str() {
+        "cu" | "cuh" | "c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "inl"
+        | "ipp" | "tpp" => Some(Lang::C),
+        "rs" => Some(Lang::Rust),
+        _ => None,
+    }
+}
 
 /// The language rule 1 reads `path` in, given its text's first line for a
 /// file without an extension.
@@ -59,7 +71,7 @@ pub fn scan_project(root: &Path, files: &[PathBuf]) -> (Vec<Finding>, Vec<Proble
         if forced.is_none() && !extensionless && source_of(&rel, None).is_none() {
             continue;
         }
-        let src = match crate::read_text(&root.join(&rel)) {
+        let src = match crate::read::read_text(&root.join(&rel)) {
             Ok(src) => src,
             Err(e) => {
                 problems.push(e.into());
@@ -78,7 +90,7 @@ pub fn scan_project(root: &Path, files: &[PathBuf]) -> (Vec<Finding>, Vec<Proble
                 }
             }
         }
-        findings.extend(super::scan(&rel, &src, source));
+        findings.extend(scan(&rel, &src, source));
     }
     findings.sort_by(|a, b| (&a.path, a.line, a.col).cmp(&(&b.path, b.line, b.col)));
     (findings, problems)

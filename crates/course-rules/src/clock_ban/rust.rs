@@ -11,9 +11,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::finding::Add;
 use super::hidden::{clock_instructions, group_text, looked_up, LOOKUPS};
 use super::names::{clock_function, Needs, NOW_FUNCTIONS, RUST_CLOCK_CRATES, RUST_CLOCK_PATHS};
-use super::Add;
 use crate::tokens::{matching, path_from, tokenize, Token};
 
 /// The inline-assembly macros, by their last path segment.

@@ -19,11 +19,11 @@
 
 use std::collections::BTreeMap;
 
+use super::finding::Add;
 use super::names::{
     clock_function, Needs, CLOCK_FILES, DATE_FORMATS, PYTHON_FUNCTIONS, PYTHON_MODULES, PYTHON_NOW,
     SHELL_TIMERS, SHELL_VARIABLES,
 };
-use super::Add;
 use crate::tokens::{tokenize, Token};
 
 /// The two scripting languages the rule reads.
