@@ -41,6 +41,7 @@ pub mod capped;
 pub mod changes;
 pub mod check;
 pub mod compare;
+pub mod digits;
 pub mod folder_lock;
 pub mod history;
 pub mod journal;

@@ -14,6 +14,7 @@ use std::fmt::Write;
 
 use lesson_spec::{median, Lesson, Outcome, Source, Why};
 
+use crate::digits::number;
 use crate::runs::in_group;
 use crate::transcript::{Body, Transcript};
 
@@ -225,23 +226,14 @@ pub fn spread(f: &Figure) -> String {
     let range = if low == high {
         String::new()
     } else {
-        format!(" [{}..{}]", short(low), short(high))
+        format!(" [{}..{}]", number(low), number(high))
     };
-    format!("{}{range} ({} values, {} runs)", short(m), f.values.len(), f.runs)
-}
-
-/// Four significant digits, as the site prints figures.
-fn short(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return v.to_string();
-    }
-    let digits = (3 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
-    let text = format!("{v:.digits$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
+    format!(
+        "{}{range} ({} values, {} runs)",
+        number(m),
+        f.values.len(),
+        f.runs
+    )
 }
 
 #[cfg(test)]
