@@ -194,6 +194,8 @@ const TEMPLATES: &[(&str, &str)] = templates![
     "tests/on_gpu.rs",
     "report/Cargo.toml",
     "report/src/lib.rs",
+    "report/src/report.rs",
+    "report/src/lesson.rs",
     "report/src/parse.rs",
     "report/src/render.rs",
     "report/src/claims.rs",

@@ -1,7 +1,8 @@
 //! No import circle among any crate's modules (issue 32), kept by
 //! `ci/module-cycles.py` run as an ordinary test so plain `cargo test`
-//! enforces it: over every crate under `crates/`, and over planted crates
-//! whose modules use each other, which it must name.
+//! enforces it: over every crate of the workspace (`crates/*`, the lessons'
+//! twins `code/*` and their report packages `code/*/report`), and over
+//! planted crates whose modules use each other, which it must name.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -35,22 +36,71 @@ fn planted(tag: &str, files: &[(&str, &str)]) -> PathBuf {
     dir
 }
 
+/// Every crate of the workspace, by its members' globs (`crates/*`, the
+/// lessons' twins `code/*` and their report packages `code/*/report`),
+/// relative to the root: each folder of them with a `src/`.
+fn workspace_crates() -> Vec<PathBuf> {
+    let root = repository_root();
+    let mut crates = Vec::new();
+    for (parent, child) in [("crates", None), ("code", None), ("code", Some("report"))] {
+        for entry in std::fs::read_dir(root.join(parent)).unwrap() {
+            let dir = entry.unwrap().path();
+            let dir = match child {
+                Some(c) => dir.join(c),
+                None => dir,
+            };
+            if dir.join("src").is_dir() {
+                crates.push(dir.strip_prefix(&root).unwrap().to_path_buf());
+            }
+        }
+    }
+    crates.sort();
+    crates
+}
+
 #[test]
 fn no_crate_has_an_import_circle() {
-    let out = module_cycles(&[]);
+    let crates = workspace_crates();
+    let dirs: Vec<&Path> = crates.iter().map(PathBuf::as_path).collect();
+    let out = module_cycles(&dirs);
     let stdout = text(&out.stdout);
+    // The script heads each crate's lines with its folder's name, in the
+    // order given; every report package's is `report`, so each head is
+    // named by its path here.
+    let heads: Vec<&str> = stdout.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(heads.len(), crates.len(), "one head per crate:\n{stdout}");
     // Each crate with a circle, and its circles.
-    let circles: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("  CYCLE: ") || (!l.starts_with(' ') && !l.ends_with(" 0 cycles")))
-        .collect();
+    let mut circles = Vec::new();
+    let mut at = crates.iter();
+    let mut current = None;
+    for line in stdout.lines() {
+        if !line.starts_with(' ') {
+            current = at.next();
+            if !line.ends_with(" 0 cycles") {
+                circles.push(format!("{}: {line}", current.unwrap().display()));
+            }
+        } else if line.starts_with("  CYCLE: ") {
+            circles.push(format!("{}: {line}", current.unwrap().display()));
+        }
+    }
     assert!(
-        out.status.success(),
+        out.status.success() && circles.is_empty(),
         "ci/module-cycles.py found import circles, modules that use each other \
          (move what they share into a module of its own, which they all use):\n{}\n{}",
         circles.join("\n"),
         text(&out.stderr)
     );
+    // It read the crates, the twins and the report packages alike.
+    for wanted in [
+        "crates/course-rules",
+        "code/day09-timing",
+        "code/day09-timing/report",
+    ] {
+        assert!(
+            crates.iter().any(|c| c == Path::new(wanted)),
+            "{wanted} was not read: {crates:?}"
+        );
+    }
     assert!(stdout.contains("course-rules: "), "no crate was read:\n{stdout}");
 }
 

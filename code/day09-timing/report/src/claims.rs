@@ -5,7 +5,7 @@
 
 use lesson_spec::{median, verdict, Claim, Outcome, Run};
 
-use crate::Report;
+use crate::report::Report;
 
 const EAGER: &str = "CUDA_MODULE_LOADING=EAGER";
 

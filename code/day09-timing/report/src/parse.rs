@@ -2,7 +2,7 @@
 
 use lesson_spec::{ms_at_end, number, Cursor, Lines, ParseFailure};
 
-use crate::{Report, SweepRow};
+use crate::report::{Report, SweepRow};
 
 /// The row labels, in the order the report prints them.
 const ROWS: [&str; 7] = [

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::Report;
+use crate::report::Report;
 
 /// `  1  label...   value ms`: a numbered row; an empty number indents.
 fn row(out: &mut String, number: &str, label: &str, ms: f64) {

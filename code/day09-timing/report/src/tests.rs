@@ -2,6 +2,7 @@
 //! is rendered byte for byte, the consistency checks are timing.cu's.
 
 use super::*;
+use lesson_spec::LessonReport;
 
 /// The numbers of the lesson page's Tesla T4 transcript (CUDA 13.0 run).
 fn t4() -> Report {

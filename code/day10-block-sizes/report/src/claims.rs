@@ -8,7 +8,7 @@
 
 use lesson_spec::{verdict, Claim, Outcome};
 
-use crate::{Report, Row, Table};
+use crate::report::{Report, Row, Table};
 
 /// Within 5% of the best: mean <= 1.05 x the best mean.
 const PLATEAU: f64 = 0.05;

@@ -2,7 +2,7 @@
 //! configuration become a mean, a spread and a rate ([`Measured`]), and a
 //! table's rows are set against its best ([`Table::from_measured`]).
 
-use crate::{Noise, Row, Table};
+use crate::report::{Noise, Row, Table};
 
 /// One configuration as the twin measured it, before it is set against
 /// the best.

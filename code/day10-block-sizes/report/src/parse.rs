@@ -3,7 +3,7 @@
 use lesson_spec::{number, quoted, Cursor, Lines, ParseFailure};
 
 use crate::render::SUGGESTION_LINE;
-use crate::{Noise, Report, Row, Table};
+use crate::report::{Noise, Report, Row, Table};
 
 /// Reads the report; errors name the line.
 pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::{Report, Row, Table};
+use crate::report::{Report, Row, Table};
 
 /// The line that introduces the occupancy API's row.
 pub(crate) const SUGGESTION_LINE: &str =

@@ -3,6 +3,7 @@
 
 use super::*;
 use lesson_spec::numbered_output as body;
+use lesson_spec::LessonReport;
 use lesson_testkit::conformance;
 
 const ELEMS: usize = 16_777_827;

@@ -7,7 +7,7 @@
 
 use lesson_spec::{verdict, Claim, Outcome, Run};
 
-use crate::Report;
+use crate::report::Report;
 
 /// Row 4's rate is at least 75% of the float4 copy kernel's.
 const NEAR_COPY: f64 = 0.75;

@@ -1,5 +1,7 @@
 //! Day 11's report as data, for the Rust twin and the shared tools alike.
 //!
+//! - `report.rs`: [`Report`] and the types it is made of, a leaf module
+//!   the others use; this root only declares the modules and re-exports.
 //! - [`Report::render`] prints it in the exact layout row4.cu prints, so the
 //!   two programs' transcripts compare line by line; [`parse`] reads either
 //!   program's output back (a test holds the two together), and also a run
@@ -9,216 +11,22 @@
 //!   check that no measurement on buffers larger than the L2 beats the
 //!   memory's theoretical peak.
 //! - [`claims`]: what the lesson page says about the numbers.
-//! - The [`LessonReport`] impl: the chart, the comparable figures and the
-//!   recording recipe.
+//! - `lesson.rs`: the [`LessonReport`](lesson_spec::LessonReport) impl, with
+//!   the chart, the comparable figures and the recording recipe.
 //!
 //! Not for: measuring (the twin in `../src` does) or CUDA of any kind, so the
 //! evidence tools build without nvcc.
 
 mod claims;
+mod lesson;
 pub mod ncu;
 mod parse;
 mod render;
+mod report;
 #[cfg(test)]
 mod tests;
 mod why;
 
-use lesson_spec::{median, Chart, LessonReport, Mark, NoReference, Recipe, Series};
-use serde::Serialize;
-
 pub use ncu::{Ncu, NcuLaunch};
 pub use parse::parse;
-
-/// Bytes per element: vectorAdd reads two floats and writes one; a copy
-/// reads one and writes one.
-pub const ADD_BYTES_PER_ELEMENT: f64 = 12.0;
-pub const COPY_BYTES_PER_ELEMENT: f64 = 8.0;
-
-/// row4.cu's `gbS`: GB/s (10^9 bytes/s) for `bytes_per_element` over `n`
-/// elements in `ms`.
-pub fn gb_s(bytes_per_element: f64, n: usize, ms: f32) -> f64 {
-    bytes_per_element * n as f64 / (f64::from(ms) * 1.0e6)
-}
-
-/// Every number the report prints.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
-    /// `NVIDIA H200 (compute capability 9.0)`, as the first line gives it.
-    pub gpu: String,
-    pub elems: usize,
-    pub threads_per_block: u32,
-    pub l2_mib: f64,
-    pub runs: u32,
-    pub warmups: u32,
-    /// None where the device reports no memory clock or bus width.
-    pub peak: Option<Peak>,
-    /// Row 4, timed with timeKernel.
-    pub row4: Rate,
-    pub memcpy: Rate,
-    pub copy: Rate,
-    /// vectorAdd with float4 loads and stores.
-    pub add4: Rate,
-    pub sweep: Vec<SweepRow>,
-    pub flush_mib: f64,
-    /// Full n, one event pair per launch, no flush: the cold row's control.
-    pub each: Rate,
-    /// Full n, one event pair per launch, the L2 flushed before each.
-    pub cold: Rate,
-    /// Nsight Compute's counters, when the run was profiled.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ncu: Option<Ncu>,
-}
-
-/// The memory's theoretical peak and what it is computed from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Peak {
-    pub memory_clock_mhz: u32,
-    pub bus_width_bits: u32,
-    pub gb_s: f64,
-}
-
-/// A measurement's mean time and rate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Rate {
-    pub ms: f64,
-    pub gb_s: f64,
-}
-
-/// One size of row 4 against n.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SweepRow {
-    pub n: usize,
-    pub arrays_mib: f64,
-    /// Whether the three arrays fit in the L2.
-    pub in_l2: bool,
-    pub ms: f64,
-    pub gb_s: f64,
-}
-
-impl Report {
-    /// The GPU's name without its compute capability, as expected-failure
-    /// lists spell it.
-    pub fn gpu_name(&self) -> &str {
-        self.gpu
-            .rsplit_once(" (compute capability ")
-            .map_or(self.gpu.as_str(), |(name, _)| name)
-    }
-
-    /// Every measurement on buffers larger than the L2, by name: the ones
-    /// the memory's peak bounds.
-    pub fn dram_sized(&self) -> Vec<(String, f64)> {
-        let mut out: Vec<(String, f64)> = [
-            ("row 4", self.row4),
-            ("cudaMemcpy", self.memcpy),
-            ("copy kernel", self.copy),
-            ("float4 vectorAdd", self.add4),
-            ("per-launch row 4", self.each),
-            ("cold-L2 row 4", self.cold),
-        ]
-        .into_iter()
-        .map(|(what, r)| (what.to_string(), r.gb_s))
-        .collect();
-        out.extend(
-            self.sweep
-                .iter()
-                .filter(|s| !s.in_l2)
-                .map(|s| (format!("sweep n = {}", s.n), s.gb_s)),
-        );
-        out
-    }
-
-    /// row4.cu's last check: the first measurement on buffers larger than
-    /// the L2 whose rate exceeds the theoretical peak, in its words. A
-    /// rate above the peak is a measurement error.
-    pub fn peak_failure(&self) -> Option<String> {
-        let peak = self.peak.as_ref()?;
-        self.dram_sized()
-            .into_iter()
-            .find(|(_, r)| *r > peak.gb_s)
-            .map(|(what, r)| {
-                let what = if what.starts_with("sweep") {
-                    "a sweep row past the L2".to_string()
-                } else {
-                    what
-                };
-                format!(
-                    "measurement error: {what} at {r:.1} GB/s exceeds the theoretical peak of {:.1} GB/s",
-                    peak.gb_s
-                )
-            })
-    }
-}
-
-impl LessonReport for Report {
-    lesson_spec::lesson_items!(lesson: "day11-row4", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
-    type Reference = NoReference;
-
-    fn recipe() -> Recipe {
-        Recipe {
-            nvcc: "nvcc -std=c++17 -O3 -arch=sm_90 -o row4 row4.cu",
-            runs: 5,
-            variants: &[],
-            reference: None,
-            sanitizers: &["memcheck"],
-        }
-    }
-
-    fn figures(&self) -> Vec<(String, f64)> {
-        let mut f: Vec<(String, f64)> = Vec::new();
-        if let Some(p) = &self.peak {
-            f.push(("theoretical peak, GB/s".into(), p.gb_s));
-        }
-        f.push(("L2 cache, MiB".into(), self.l2_mib));
-        for (what, r) in [
-            ("row 4", self.row4),
-            ("cudaMemcpy device to device", self.memcpy),
-            ("copy kernel float4", self.copy),
-            ("vectorAdd float4", self.add4),
-            ("per-launch events no flush", self.each),
-            ("per-launch events L2 flushed", self.cold),
-        ] {
-            f.push((format!("{what}, ms"), r.ms));
-            f.push((format!("{what}, GB/s"), r.gb_s));
-        }
-        for s in &self.sweep {
-            f.push((format!("sweep n={}, ms", s.n), s.ms));
-            f.push((format!("sweep n={}, GB/s", s.n), s.gb_s));
-        }
-        if let Some(n) = &self.ncu {
-            f.extend(n.figures(self.elems));
-        }
-        f
-    }
-
-    fn charts(program: &str, runs: &[&Self], _: &[&NoReference]) -> Vec<Chart> {
-        let xs = |r: &Report| r.sweep.iter().map(|s| s.n as f64).collect();
-        let at = |r: &Report, x: f64| r.sweep.iter().find(|s| s.n as f64 == x).map(|s| s.gb_s);
-        let mut marks = Vec::new();
-        if let Some(p) = median(
-            runs.iter()
-                .filter_map(|r| r.peak.as_ref().map(|p| p.gb_s))
-                .collect(),
-        ) {
-            marks.push(Mark {
-                value: p,
-                label: format!("theoretical DRAM peak: {p:.0} GB/s"),
-            });
-        }
-        if let Some(c) = median(runs.iter().map(|r| r.copy.gb_s).collect()) {
-            marks.push(Mark {
-                value: c,
-                label: format!("float4 copy kernel at full n: {c:.0} GB/s"),
-            });
-        }
-        vec![Chart {
-            stem: format!("day11-row4-sweep-{program}"),
-            title: format!("Day 11: row 4 against n ({program})"),
-            x_label: "n (floats)".into(),
-            y_label: "GB/s (10^9 bytes/s, read + written)".into(),
-            x_log: true,
-            y_log: false,
-            series: vec![Series::over("vectorAdd", runs, xs, at)],
-            marks,
-        }]
-    }
-}
+pub use report::{gb_s, Peak, Rate, Report, SweepRow, ADD_BYTES_PER_ELEMENT, COPY_BYTES_PER_ELEMENT};

@@ -4,8 +4,9 @@
 
 use lesson_spec::{number, quoted, Cursor, Lines, ParseFailure};
 
+use crate::ncu;
 use crate::render::NO_PEAK;
-use crate::{ncu, Peak, Rate, Report, SweepRow};
+use crate::report::{Peak, Rate, Report, SweepRow};
 
 /// The labelled rows at full n, in print order.
 const FULL_N: [&str; 4] = [

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::{Rate, Report};
+use crate::report::{Rate, Report};
 
 /// The line of the report that names the theoretical peak as missing.
 pub(crate) const NO_PEAK: &str = "  not available: the device reports no memory clock or bus width";

@@ -4,6 +4,7 @@
 
 use super::*;
 use lesson_spec::numbered_output as body;
+use lesson_spec::LessonReport;
 use lesson_spec::{Outcome, Run};
 use lesson_testkit::conformance;
 

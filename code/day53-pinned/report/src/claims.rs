@@ -2,7 +2,7 @@
 
 use lesson_spec::{verdict, Claim};
 
-use crate::Report;
+use crate::report::Report;
 
 pub const CLAIMS: &[Claim<Report>] = &[
     Claim {

@@ -2,7 +2,7 @@
 
 use lesson_spec::{number, Cursor, Lines, ParseFailure};
 
-use crate::{AsyncRow, BandwidthRow, Report};
+use crate::report::{AsyncRow, BandwidthRow, Report};
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()

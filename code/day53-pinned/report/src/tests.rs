@@ -2,6 +2,7 @@
 //! transcripts conform, the reference tool's output parses.
 
 use super::*;
+use lesson_spec::LessonReport;
 use lesson_spec::ReferenceOutput;
 use lesson_testkit::conformance;
 

@@ -11,7 +11,7 @@
 use lesson_spec::{verdict, Claim};
 
 use crate::parts::{Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8};
-use crate::Report;
+use crate::report::Report;
 
 /// "a few microseconds regardless of what the kernel actually does": every
 /// launch alone under 20 us, and with a sync at least the kernel's length.

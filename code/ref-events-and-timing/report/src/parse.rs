@@ -5,7 +5,7 @@ use lesson_spec::{number, Cursor, Lines, ParseFailure};
 use crate::parts::{
     Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
 };
-use crate::Report;
+use crate::report::Report;
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()

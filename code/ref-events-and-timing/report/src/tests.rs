@@ -2,6 +2,7 @@
 //! lines are events.cu's, the transcripts conform.
 
 use super::*;
+use lesson_spec::LessonReport;
 use lesson_spec::{numbered_output as body, ParseFailure};
 use parts::{
     Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,

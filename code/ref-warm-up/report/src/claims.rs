@@ -8,7 +8,7 @@
 
 use lesson_spec::{median, verdict, Claim, Outcome, Run};
 
-use crate::{over_percent, Report};
+use crate::report::{over_percent, Report};
 
 /// The first call's figure, labelled by the call the run made first (its
 /// `--first`; plain runs', cudaSetDevice, is `set-device`).

@@ -2,7 +2,7 @@
 //! consecutive addresses, the step most calls take, the calls where the
 //! address jumps instead, and whether the slow calls are those.
 
-use crate::MallocRun;
+use crate::report::MallocRun;
 
 /// A call this many times the run's median is a slow one.
 pub const SLOW_OVER_MEDIAN: f64 = 5.0;
@@ -129,7 +129,7 @@ impl MallocRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RunCall;
+    use crate::report::RunCall;
 
     /// Calls of 40960 bytes' step, with a new 2 MiB block (a jump, and a
     /// slow call) every `every` calls.

@@ -2,7 +2,7 @@
 
 use lesson_spec::{ms_at_end, number, Cursor, Lines, ParseFailure};
 
-use crate::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS};
+use crate::report::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS};
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()

@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
+use crate::report::{over_percent, KernelRows, Report, CALLS};
 use crate::then;
-use crate::{over_percent, KernelRows, Report, CALLS};
 
 /// What warmup.cu's first call is, by `--first` name, for `device`.
 pub fn first_call_text(first: &str, device: usize) -> String {

@@ -2,6 +2,7 @@
 //! is warmup.cu's, the transcripts conform.
 
 use super::*;
+use lesson_spec::LessonReport;
 use lesson_spec::{numbered_output as body, Outcome, ParseFailure, Run};
 use lesson_testkit::conformance;
 
