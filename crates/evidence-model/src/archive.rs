@@ -128,10 +128,13 @@ pub fn pack(files: &BTreeMap<String, Vec<u8>>) -> std::io::Result<Vec<u8>> {
 static LAST: Mutex<Option<Unpacked>> = Mutex::new(None);
 
 /// A pack as it was unpacked: its path, its [`stamp`] then, and its members.
-type Unpacked = (PathBuf, (i64, i64, u64), Arc<Members>);
+type Unpacked = (PathBuf, Stamp, Arc<Members>);
+
+/// A file's modification time (seconds, nanoseconds) and size.
+type Stamp = (i64, i64, u64);
 
 /// What tells two states of a file apart: its modification time and size.
-fn stamp(meta: &std::fs::Metadata) -> (i64, i64, u64) {
+fn stamp(meta: &std::fs::Metadata) -> Stamp {
     use std::os::unix::fs::MetadataExt;
     (meta.mtime(), meta.mtime_nsec(), meta.len())
 }
@@ -144,12 +147,36 @@ pub fn cached(path: &Path, meta: &std::fs::Metadata) -> Option<Arc<Members>> {
     (p == path && *s == stamp(meta)).then(|| members.clone())
 }
 
-/// Keeps `members` as the pack at `path` (its file as `meta` gives it).
+/// Keeps `members` as the pack at `path` (its file as `meta` gives it),
+/// and their names beside every other pack's.
 pub fn keep(path: &Path, meta: &std::fs::Metadata, members: Members) -> Arc<Members> {
+    let mut names: Vec<String> = members.keys().cloned().collect();
+    names.sort();
+    NAMES
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(path.to_path_buf(), (stamp(meta), Arc::new(names)));
     let members = Arc::new(members);
     *LAST.lock().unwrap_or_else(|p| p.into_inner()) =
         Some((path.to_path_buf(), stamp(meta), members.clone()));
     members
+}
+
+/// Every pack's member names, in name order, once it has been unpacked:
+/// listing the runs of every pack (transcripts, then twins, then a merge's
+/// names) unpacks each once, not once a listing, while only the last
+/// pack's bytes are kept.
+static NAMES: Mutex<BTreeMap<PathBuf, Listed>> = Mutex::new(BTreeMap::new());
+
+/// A pack's member names, and its file's [`stamp`] when they were read.
+type Listed = (Stamp, Arc<Vec<String>>);
+
+/// The member names of the pack at `path`, if it was unpacked while its
+/// file was as it is now (`meta`).
+pub fn cached_names(path: &Path, meta: &std::fs::Metadata) -> Option<Arc<Vec<String>>> {
+    let names = NAMES.lock().unwrap_or_else(|p| p.into_inner());
+    let (s, names) = names.get(path)?;
+    (*s == stamp(meta)).then(|| names.clone())
 }
 
 #[cfg(test)]

@@ -98,6 +98,18 @@ pub fn pack_members(path: &Path) -> Result<Arc<archive::Members>, ReadError> {
     Ok(archive::keep(path, &meta, members))
 }
 
+/// The member names of the pack at `path`, in name order: unpacked at
+/// most once while the pack stays as it was ([`pack_members`]).
+pub fn pack_member_names(path: &Path) -> Result<Arc<Vec<String>>, ReadError> {
+    let meta = std::fs::metadata(path)?;
+    if let Some(names) = archive::cached_names(path, &meta) {
+        return Ok(names);
+    }
+    pack_members(path)?;
+    archive::cached_names(path, &meta)
+        .ok_or_else(|| io::Error::other("the pack changed while it was read").into())
+}
+
 /// A member's bytes, as [`read`] gives a file's: a missing member is
 /// `NotFound`, and one over `cap` is refused.
 fn read_member(pack: &Path, member: &str, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {

@@ -79,33 +79,17 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
 /// its packs ([`crate::packs::listed`]), in name order by folder: a packed
 /// run stands where its file stood.
 pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return files;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if let Ok(inner) = std::fs::read_dir(&path) {
-                files.extend(
-                    inner
-                        .flatten()
-                        .map(|e| e.path())
-                        .filter(|p| p.extension().is_some_and(|e| e == "txt")),
-                );
-            }
-        }
-    }
+    let mut files = in_folders(dir, "txt");
     files.extend(crate::packs::listed(dir, "txt"));
     files.sort_by(|a, b| crate::packs::in_folder_order(a, b));
     files
 }
 
-/// The twins (`*.json`) under `dir`, one folder deep, and those in its
-/// packs ([`crate::packs::listed`]), in name order by folder: where the
-/// transcripts are, and not the instrument's own JSON folders below.
-pub fn twin_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+/// The files named `*.<ext>` in the folders of `dir`, one folder deep, in
+/// no order. By name alone: a name that leads to a device, a FIFO or a
+/// folder is one the reader refuses by name, not one left out.
+pub(crate) fn in_folders(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
@@ -113,10 +97,15 @@ pub fn twin_files(dir: &Path) -> Vec<PathBuf> {
         .filter(|p| p.is_dir())
         .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
         .map(|e| e.path())
-        // By name alone: a `.json` that is a link to a device, a FIFO or a
-        // folder is a twin the reader refuses by name, not one left out.
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect()
+}
+
+/// The twins (`*.json`) under `dir`, one folder deep, and those in its
+/// packs ([`crate::packs::listed`]), in name order by folder: where the
+/// transcripts are, and not the instrument's own JSON folders below.
+pub fn twin_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = in_folders(dir, "json");
     out.extend(crate::packs::listed(dir, "json"));
     out.sort_by(|a, b| crate::packs::in_folder_order(a, b));
     out

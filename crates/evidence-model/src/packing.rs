@@ -143,9 +143,13 @@ pub fn summary(packed: &[Packed], dir: &Path) -> String {
 /// killed before the rename changed nothing, and one killed after it left
 /// files that the pack holds byte for byte, which the next packing removes
 /// (`finish`).
+///
+/// `pinned` is asked for only when some session may be old enough to pack:
+/// while every run's file name is dated within [`sessions::RECENT_DAYS`]
+/// of the newest, as after most merges, nothing is read again.
 pub fn pack_old(
     dir: &Path,
-    pinned: &HashSet<String>,
+    pinned: impl FnOnce() -> HashSet<String>,
     waiting: &mut dyn FnMut(),
 ) -> Result<Vec<Packed>, PackError> {
     let at = |path: &Path| {
@@ -154,15 +158,19 @@ pub fn pack_old(
     };
     let _lock = FolderLock::take(dir, waiting).map_err(at(dir))?;
     finish(dir)?;
+    if !any_old_enough(dir) {
+        return Ok(Vec::new());
+    }
     let loaded = load::load(dir)?;
-    let all = sessions::of(&loaded.transcripts);
-    let problems = loaded.problems.len() + packs::problems(dir, &all).len();
-    if problems > 0 {
+    // load's problems hold the packs' own (packs::problems).
+    if !loaded.problems.is_empty() {
         return Err(PackError::Problems {
-            count: problems,
+            count: loaded.problems.len(),
             dir: dir.to_path_buf(),
         });
     }
+    let all = sessions::of(&loaded.transcripts);
+    let pinned = pinned();
     let recent = sessions::recent(&all);
     let mut out = Vec::new();
     for (s, recent) in all.iter().zip(recent) {
@@ -181,6 +189,29 @@ pub fn pack_old(
         out.push(pack_session(dir, s)?);
     }
     Ok(out)
+}
+
+/// Whether a run outside the packs of `dir` began more than
+/// [`sessions::RECENT_DAYS`] before the newest, by the dates that begin
+/// their file names. A session is packed only when it began that long
+/// before its GPU's latest, which is no later than the newest run and a
+/// run outside the packs; so without such a run there is nothing to pack.
+fn any_old_enough(dir: &Path) -> bool {
+    let dates: Vec<time::PrimitiveDateTime> = load::in_folders(dir, "txt")
+        .iter()
+        .filter_map(|f| name_date(f.file_name()?.to_str()?))
+        .collect();
+    match (dates.iter().min(), dates.iter().max()) {
+        (Some(first), Some(last)) => *last - *first > time::Duration::days(sessions::RECENT_DAYS),
+        _ => false,
+    }
+}
+
+/// The date a run's file name begins with (`2026-12-01T225221Z-...`).
+fn name_date(name: &str) -> Option<time::PrimitiveDateTime> {
+    let stamp = name.get(..18).filter(|s| s.is_ascii())?;
+    let header = format!("{}:{}:{}", &stamp[..13], &stamp[13..15], &stamp[15..]);
+    crate::transcript::date(&header)
 }
 
 /// Writes the pack of session `s`, checks it, and removes its runs' files.

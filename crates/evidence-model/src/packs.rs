@@ -38,15 +38,15 @@ pub fn packs(dir: &Path) -> Vec<PathBuf> {
 pub fn listed(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for pack in packs(dir) {
-        let Ok(members) = capped::pack_members(&pack) else {
+        let Ok(names) = capped::pack_member_names(&pack) else {
             continue;
         };
-        let mut names: Vec<&String> = members
-            .keys()
-            .filter(|m| Path::new(m).extension().is_some_and(|e| e == ext))
-            .collect();
-        names.sort();
-        out.extend(names.into_iter().map(|m| pack.join(m)));
+        out.extend(
+            names
+                .iter()
+                .filter(|m| Path::new(m).extension().is_some_and(|e| e == ext))
+                .map(|m| pack.join(m)),
+        );
     }
     out
 }

@@ -249,7 +249,7 @@ fn merge_cmd(dirs: &[PathBuf], root: &Path, evidence: &Path) -> anyhow::Result<E
             // `check` finds problems in is merged into but not packed.
             match evidence_model::packing::pack_old(
                 evidence,
-                &evidence_model::packing::pinned(root, evidence),
+                || evidence_model::packing::pinned(root, evidence),
                 &mut waiting,
             ) {
                 Ok(packed) if packed.is_empty() => {}

@@ -157,13 +157,10 @@ fn a_session_a_document_names_is_not_packed() {
     .unwrap();
     let pinned = packing::pinned(&root, &ev);
     assert!(pinned.contains(&name), "{pinned:?}");
-    assert_eq!(packing::pack_old(&ev, &pinned, &mut || {}).unwrap(), []);
+    assert_eq!(packing::pack_old(&ev, || pinned.clone(), &mut || {}).unwrap(), []);
     assert!(packs::packs(&ev).is_empty());
     // Without the README, the same session is packed.
-    assert_eq!(
-        packing::pack_old(&ev, &HashSet::new(), &mut || {}).unwrap().len(),
-        1
-    );
+    assert_eq!(packing::pack_old(&ev, HashSet::new, &mut || {}).unwrap().len(), 1);
 }
 
 #[test]
@@ -171,7 +168,7 @@ fn a_packing_cut_short_is_named_by_check_and_finished_by_the_next_merge() {
     let tmp = tempfile::tempdir().unwrap();
     let (ev, arriving) = a_month_old_session(tmp.path());
     evidence_model::merge::merge(std::slice::from_ref(&arriving), &ev, &mut || {}).unwrap();
-    packing::pack_old(&ev, &HashSet::new(), &mut || {}).unwrap();
+    packing::pack_old(&ev, HashSet::new, &mut || {}).unwrap();
     // As a packing killed after its rename leaves it: files the pack holds
     // still beside it; and one killed before: a draft.
     let kept: Vec<PathBuf> = files_under(&arriving)

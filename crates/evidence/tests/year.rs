@@ -103,9 +103,8 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
     // `evidence merge` packs what the library's merge leaves as files: each
     // session that began more than four weeks before its GPU's latest.
     let started = host_clock::now_ms();
-    let pinned = evidence_model::packing::pinned(&repository(), &ev);
-    let packed =
-        evidence_model::packing::pack_old(&ev, &pinned, &mut || {}).unwrap_or_else(|e| panic!("{e}"));
+    let pinned = || evidence_model::packing::pinned(&repository(), &ev);
+    let packed = evidence_model::packing::pack_old(&ev, pinned, &mut || {}).unwrap_or_else(|e| panic!("{e}"));
     let pack_s = seconds_since(started);
     let after = size(&ev) - size(&repository().join("evidence"));
     println!(
