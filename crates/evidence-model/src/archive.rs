@@ -24,7 +24,7 @@ pub const SUFFIX: &str = ".tar.gz";
 pub const DRAFT_PREFIX: &str = ".evidence-pack-";
 
 /// The largest pack file any reader takes: 64 MiB. A session of the
-/// committed evidence packs into about 0.2 MB.
+/// simulated year (72 runs and their twins) packs into about 0.09 MB.
 pub const PACK_CAP: u64 = 64 << 20;
 
 /// The most bytes one pack may unpack to: 256 MiB, a hundred times the

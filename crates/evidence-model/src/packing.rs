@@ -7,9 +7,8 @@
 //! ([`pack_old`]) after it merges.
 //!
 //! A packed run keeps its bytes and its name: the pack holds exactly the
-//! files the merge had. Deflate over a whole session takes its 2.2 MB to
-//! about 0.18 MB (the committed session at 3819bed, 143 runs and their
-//! twins): its runs repeat each other's lines. A run that a document or a
+//! files the merge had, in about a tenth of their bytes (the simulated
+//! year's 182.7 MB of files went into 17.4 MB of packs). A run that a document or a
 //! test names by file name (a README's quoted transcript, a lesson's
 //! conformance pair) is read from its own file, so its session is never
 //! packed ([`pinned`]).
