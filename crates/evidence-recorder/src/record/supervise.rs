@@ -409,7 +409,9 @@ pub fn run(mut cmd: Command, file: File, watch: &Watch) -> Result<Ending, Failur
     let _ = stop_reading.write_all(b"x");
     signal_handle.close();
     let copied = join(copier);
-    join(forwarder);
+    // Dropped only now, after `close` has woken the forwarder (see
+    // forward_signals).
+    drop(join(forwarder));
     watchdog.map(join);
     let status = status.map_err(recorder("waiting for the program"))?;
     let state = group.lock();
@@ -431,11 +433,18 @@ fn join<T>(thread: JoinHandle<T>) -> T {
 
 /// Passes each stop signal on to the group; after the first, a program
 /// still running `grace` later gets SIGKILL.
+///
+/// The thread hands `signals` back rather than dropping it: its handle's
+/// `close` wakes the thread by a `send` (without `MSG_NOSIGNAL`) to the
+/// socket `signals` reads, and a thread that saw the close before that
+/// `send` and dropped `signals` would leave the socket with no reader, so
+/// the `send` would kill the recorder by SIGPIPE (its default here: see
+/// `cli_exit::quiet_on_closed_pipe`). The caller drops it after the close.
 fn forward_signals(
     group: &Arc<Group>,
     mut signals: signal_hook::iterator::Signals,
     grace: Duration,
-) -> JoinHandle<()> {
+) -> JoinHandle<signal_hook::iterator::Signals> {
     let group = Arc::clone(group);
     std::thread::spawn(move || {
         let mut escalation = None;
@@ -451,6 +460,7 @@ fn forward_signals(
             }
         }
         escalation.map(join);
+        signals
     })
 }
 
