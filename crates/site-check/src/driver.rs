@@ -106,8 +106,8 @@ impl Driver {
     /// connection could be to another program that took the port meanwhile.
     fn wait_listening(&mut self, port: u16) -> Result<(), String> {
         for _ in 0..START_TRIES {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(format!("chromedriver exited at start ({status})"));
+            if let Some(how) = ended_unreaped(&self.child) {
+                return Err(format!("chromedriver exited at start ({how})"));
             }
             if status_ready(port) {
                 return Ok(());
@@ -116,6 +116,34 @@ impl Driver {
         }
         Err(format!("chromedriver did not answer on port {port} within 10 s"))
     }
+}
+
+/// How `child` ended, if it has, leaving it unreaped (`WNOWAIT`): reaped, its
+/// process id could be another process's before [`Driver::end`] ends the
+/// group by that id, which a zombie leader keeps as its own.
+fn ended_unreaped(child: &Child) -> Option<String> {
+    let pid = libc::id_t::from(child.id());
+    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `info` is a valid, writable siginfo_t for the whole call.
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    // SAFETY: waitid filled `info`; si_pid is 0 while the child still runs.
+    if rc != 0 || unsafe { info.si_pid() } == 0 {
+        return None;
+    }
+    // SAFETY: as above, for an ended child.
+    let status = unsafe { info.si_status() };
+    Some(match info.si_code {
+        libc::CLD_EXITED => format!("exit code {status}"),
+        _ => format!("signal {status}"),
+    })
 }
 
 /// Whether a WebDriver server on `port` says it is ready for a session.

@@ -64,3 +64,32 @@ fn exit_codes_say_clean_problems_setup_and_usage() {
     let usage = site_check(&[site, "--screenshot", "index.html"], None);
     assert_eq!(usage.status.code(), Some(2), "{}", text(&usage.stderr));
 }
+
+/// A chromedriver that exits as soon as it starts (a port taken between
+/// choosing and binding does that) is tried three times, then named in one
+/// line with how it ended, and `site-check` exits 1.
+#[test]
+fn a_chromedriver_that_exits_at_start_is_one_line_with_its_exit_code() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    good_site(dir.path());
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).expect("a folder for the stand-ins");
+    for (name, script) in [
+        ("chromedriver", "#!/bin/sh\nexit 3\n"),
+        ("chromium", "#!/bin/sh\n"),
+    ] {
+        let path = bin.join(name);
+        std::fs::write(&path, script).expect("a stand-in");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("made executable");
+    }
+    let site = dir.path().to_str().expect("a UTF-8 temporary path");
+    let out = site_check(&[site], Some(bin.to_str().expect("a UTF-8 path")));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let line = text(&out.stderr);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(
+        line.starts_with("error: ") && line.contains("chromedriver exited at start (exit code 3)"),
+        "{line}"
+    );
+}
