@@ -288,6 +288,9 @@ enum Visit {
     Seen(Box<Facts>, Vec<driver::LogEntry>),
     /// It did not load, or did not answer the facts script, in time.
     TimedOut,
+    /// It went elsewhere by itself before its facts could be read: the
+    /// problem that says where.
+    Left(Problem),
     /// Chromium's tab crashed while it was open (its renderer died: out of
     /// memory on a loaded machine, or the page itself).
     Crashed,
@@ -321,7 +324,18 @@ async fn visit(client: &Client, site: &Site, name: &str, timeout: Duration) -> R
     }
     let value = match tokio::time::timeout(limit, client.execute_async(scripts::SCRIPT, vec![])).await {
         Err(_) => return Ok(Visit::TimedOut),
-        Ok(Err(e)) if e.is_timeout() || e.is_script_timeout() => return Ok(Visit::TimedOut),
+        Ok(Err(e)) if e.is_timeout() || e.is_script_timeout() => {
+            // chromedriver also says "script timeout", at once, when the
+            // document unloads under the script: a page that navigates by
+            // itself, caught mid-way. Where the browser now is tells which.
+            let now = tokio::time::timeout(limit, client.current_url()).await;
+            return Ok(match now {
+                Ok(Ok(url)) => {
+                    page::navigated_away(site, name, url.as_str()).map_or(Visit::TimedOut, Visit::Left)
+                }
+                _ => Visit::TimedOut,
+            });
+        }
         Ok(Err(e)) if is_tab_crash(&e) => return Ok(Visit::Crashed),
         Ok(Err(e)) => return Err(failed(e)),
         Ok(Ok(value)) => value,
@@ -371,6 +385,10 @@ async fn browse_pages(
                 browser.replace().await?;
                 continue;
             }
+            Visit::Left(problem) => {
+                report.problems.push(problem);
+                continue;
+            }
             Visit::TimedOut => {
                 report.problems.push(Problem {
                     page: name.clone(),
@@ -391,7 +409,7 @@ async fn browse_pages(
         }
         // The facts are another document's when the page went elsewhere
         // by itself (a script setting location): that is the problem.
-        if let Some(problem) = page::navigated_away(site, name, &facts) {
+        if let Some(problem) = page::navigated_away(site, name, &facts.url) {
             report.problems.push(problem);
             continue;
         }

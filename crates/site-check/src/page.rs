@@ -409,14 +409,11 @@ pub(crate) fn examine_browsed(
 
 /// The problem with page `name` when its facts are of another document: a
 /// script (or a refresh) took the browser elsewhere before they were read.
-pub(crate) fn navigated_away(site: &Site, name: &str, facts: &Facts) -> Option<Problem> {
-    let message = match site.target(&facts.url) {
+pub(crate) fn navigated_away(site: &Site, name: &str, url: &str) -> Option<Problem> {
+    let message = match site.target(url) {
         Target::Inside(other, _) if other == name => return None,
         Target::Inside(other, _) => format!("the page navigated by itself to {other}; it was not checked"),
-        _ => format!(
-            "the page navigated by itself out of the site folder, to {}; it was not checked",
-            facts.url
-        ),
+        _ => format!("the page navigated by itself out of the site folder, to {url}; it was not checked"),
     };
     Some(Problem {
         page: name.to_string(),
