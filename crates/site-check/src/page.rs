@@ -407,8 +407,9 @@ pub(crate) fn examine_browsed(
     problems
 }
 
-/// The problem with page `name` when its facts are of another document: a
-/// script (or a refresh) took the browser elsewhere before they were read.
+/// The problem with page `name` when the browser, visiting it, is at `url`
+/// (its facts' URL, or the browser's own once its facts script failed)
+/// and that is another document: a script (or a refresh) took it there.
 pub(crate) fn navigated_away(site: &Site, name: &str, url: &str) -> Option<Problem> {
     let message = match site.target(url) {
         Target::Inside(other, _) if other == name => return None,
