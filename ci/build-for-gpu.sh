@@ -22,9 +22,9 @@ mkdir -p .evidence-bin/tests
 cargo build --release --workspace --quiet
 # The recorder: `evidence` less the subcommands the GPU machine never runs
 # (the site, the charts, ...), so it carries no HTML or plotting code; the
-# scripts there run it as `evidence` (crates/evidence-recorder).
+# scripts there run it as `evidence` (crates/proof/evidence-recorder).
 cp target/release/evidence-recorder .evidence-bin/evidence
-# The instrument's kernel suite (crates/instrument-suite), which its GPU test
+# The instrument's kernel suite (crates/measure/instrument-suite), which its GPU test
 # (instrument-suite-on_gpu) runs.
 cp target/release/instrument-suite .evidence-bin/
 mapfile -t lessons < <(target/release/evidence lessons)

@@ -6,7 +6,7 @@
 # Usage: ci/lesson.sh <lesson> [lesson flags]     a directory under code/
 #
 # Needs Rust and an NVIDIA GPU with its driver. Uses the CUDA toolkit the
-# build finds (crates/cuda-build/src/toolkit.rs gives the order), and
+# build finds (crates/course/cuda-build/src/toolkit.rs gives the order), and
 # provisions the project's own CUDA 13.0 compiler first when there is none,
 # unless the driver is too old to run what it builds (ci/driver.sh): then it
 # says so in one line, with the two ways out, and builds nothing.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Provisions the headless browser that crates/site-check drives: Debian's
+# Provisions the headless browser that crates/proof/site-check drives: Debian's
 # `chromium` and its WebDriver server `chromium-driver` (`chromedriver`),
 # installed with apt when either command is missing. Needs root for that; a
 # machine that already has both needs nothing.

@@ -1,5 +1,5 @@
 //! `--stats` and `--json`: vectorAdd at full n through the measurement
-//! instrument (crates/instrument), printed after the course's report, which
+//! instrument (crates/measure/instrument), printed after the course's report, which
 //! stays exactly the course's.
 //!
 //! Not for: the course's own timings (main.rs, with `time-kernel`), or
