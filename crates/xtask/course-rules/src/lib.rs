@@ -14,6 +14,8 @@
 //!
 //! `tests/repository.rs` runs them all over this repository, so `cargo test`
 //! enforces them; `cargo run -p course-rules -- check` prints the same
+//! findings for a person.
+//!
 //! Not for: rules a compiler or clippy already keeps, or taking a lesson
 //! away (`lesson-export`).
 
