@@ -14,6 +14,7 @@
 //! evidence tools build without nvcc.
 
 mod claims;
+mod figures;
 mod lesson;
 mod parse;
 mod render;

@@ -10,6 +10,7 @@ use crate::{claims, why};
 
 impl LessonReport for Report {
     lesson_spec::lesson_items!(lesson: "day10-block-sizes", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
+    const FIGURES: &'static [lesson_spec::Figure] = crate::figures::FIGURES;
     type Reference = NoReference;
 
     fn recipe() -> Recipe {

@@ -18,6 +18,7 @@
 //! evidence tools build without nvcc.
 
 mod claims;
+mod figures;
 mod lesson;
 pub mod ncu;
 mod parse;

@@ -11,6 +11,7 @@ use crate::{claims, why};
 
 impl LessonReport for Report {
     lesson_spec::lesson_items!(lesson: "day53-pinned", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
+    const FIGURES: &'static [lesson_spec::Figure] = crate::figures::FIGURES;
     type Reference = PinnedCopy;
 
     fn recipe() -> Recipe {

@@ -17,6 +17,7 @@
 //! evidence tools build without nvcc.
 
 pub mod claims;
+mod figures;
 mod lesson;
 mod parse;
 pub mod parts;

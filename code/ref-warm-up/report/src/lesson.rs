@@ -10,6 +10,7 @@ use crate::{claims, why};
 
 impl LessonReport for Report {
     lesson_spec::lesson_items!(lesson: "ref-warm-up", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
+    const FIGURES: &'static [lesson_spec::Figure] = crate::figures::FIGURES;
     type Reference = NoReference;
 
     /// The plain runs' first call is cudaSetDevice, the post's own program;

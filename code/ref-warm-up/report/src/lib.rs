@@ -16,6 +16,7 @@
 //! evidence tools build without nvcc.
 
 mod claims;
+mod figures;
 mod lesson;
 pub mod malloc_run;
 mod parse;

@@ -1,25 +1,26 @@
 //! Figure blocks: numbers in the documents that the evidence writes.
 //!
-//! A block is an opening marker naming the block and its query, the
-//! generated text, and a closing marker:
+//! A block names a figure, its text between the markers:
 //!
 //! ```text
-//! about <!-- figure kernel-h200: {median(runs("dayNN-topic", "h200-cxx", "kernel, ms")) as .3} -->0.061<!-- /figure --> ms
+//! about <!-- figure kernel-h200 -->0.061<!-- /figure --> ms
 //! ```
 //!
-//! The query is a template ([`query`]): text with `{expression}` parts. A
-//! marker that spans lines (a table's, its template a line per row) gives a
-//! block of several lines, the markers on lines of their own. An inline
-//! block must not begin a line (Markdown would end the paragraph there) nor
-//! hold `--` (older Markdown reads such a comment as text).
+//! and the figure ([`Figure`]) is defined beside the lesson's claims, in its
+//! report package's `FIGURES` (the evidence documents' own in
+//! [`crate::figures`]): a name and a query ([`query`]), a template with
+//! `{expression}` parts. A block whose marker begins a line holds its text
+//! on lines of its own (a table).
 //!
 //! Blocks live in every `*.md` of the repository and in the lessons'
 //! `expected-failures.txt` (whose reasons [`plain`] shows without markers).
 //! [`run`] lists every block whose text differs from what the evidence
-//! gives, and with `write` rewrites them: `evidence figures [--write]`.
+//! gives, every block that names no figure and every figure no block names,
+//! and with `write` rewrites the stale blocks: `evidence figures [--write]`.
 //!
 //! Not for: quoting transcripts or code (course-rules' quotes do that).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use crate::data::Evidence;
@@ -30,7 +31,18 @@ use evidence_model::problem::Problem;
 /// The command that rewrites every block, named in each failure.
 pub const WRITE_COMMAND: &str = "cargo run -p evidence -- figures --write";
 
-pub use lesson_spec::figure_blocks::{blocks, plain, Block, CLOSE, OPEN};
+pub use lesson_spec::figure_blocks::{blocks, plain, Block, Figure, CLOSE, OPEN};
+
+/// Every figure a document may name, with who defines it: each lesson's
+/// (by its name), then the evidence documents' own (`evidence-figures`).
+pub fn defined() -> Vec<(&'static str, Figure)> {
+    let lessons = lessons::LESSONS
+        .iter()
+        .flat_map(|l| l.document_figures().iter().map(|f| (l.name(), *f)));
+    lessons
+        .chain(crate::figures::FIGURES.iter().map(|f| ("evidence-figures", *f)))
+        .collect()
+}
 
 /// A document whose blocks cannot be found or read.
 #[derive(Debug, thiserror::Error)]
@@ -58,8 +70,7 @@ impl FiguresError {
     }
 }
 
-/// A block that could not be evaluated, or that is named as an earlier
-/// block of its document is.
+/// A block that names no figure, or whose figure could not be evaluated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{line}: block `{name}`: {message}")]
 pub struct BlockError {
@@ -77,42 +88,42 @@ pub struct Regenerated {
     pub text: String,
     /// `LINE: block `NAME`` of each block whose text the evidence changes.
     pub stale: Vec<String>,
-    /// Each block that could not be evaluated, and each block named as an
-    /// earlier one is: all of them, not the first.
+    /// Each block that names no figure of `figures` or could not be
+    /// evaluated: all of them, not the first.
     pub errors: Vec<BlockError>,
 }
 
-/// `text` with every block's generated text replaced by what `ev` gives;
-/// every block is evaluated, whatever another block's fate.
-pub fn regenerate(ev: &Evidence, text: &str) -> Result<Regenerated, FiguresError> {
+/// `text` with every block's text replaced by what its figure, one of
+/// `figures`, gives on `ev`; every block is evaluated, whatever another
+/// block's fate.
+pub fn regenerate(ev: &Evidence, text: &str, figures: &[Figure]) -> Result<Regenerated, FiguresError> {
     let found = blocks(text).map_err(FiguresError::markers)?;
     let mut out = Regenerated::default();
     let mut next = 0;
-    for (i, b) in found.iter().enumerate() {
-        let block = format!("{}: block `{}`", b.line, b.name);
-        let error = |message: String| BlockError {
-            line: b.line,
-            name: b.name.clone(),
-            message,
-        };
-        if let Some(first) = found[..i].iter().find(|f| f.name == b.name) {
-            out.errors.push(error(format!(
-                "the block on line {} has this name; each block in a document has its own",
-                first.line
-            )));
-        }
+    for b in &found {
         out.text.push_str(&text[next..b.content.start]);
         let now = &text[b.content.clone()];
-        match query::fill(ev, &b.template) {
+        let value = match figures.iter().find(|f| f.name == b.name) {
+            Some(f) => query::fill(ev, f.query.trim_matches('\n')).map_err(|e| e.to_string()),
+            None => Err(format!(
+                "no figure `{}` is defined (a lesson's report/src/figures.rs defines its figures)",
+                b.name
+            )),
+        };
+        match value {
             Ok(value) => {
                 let want = b.wrap(&value);
                 if now != want {
-                    out.stale.push(block);
+                    out.stale.push(format!("{}: block `{}`", b.line, b.name));
                 }
                 out.text.push_str(&want);
             }
-            Err(e) => {
-                out.errors.push(error(e.to_string()));
+            Err(message) => {
+                out.errors.push(BlockError {
+                    line: b.line,
+                    name: b.name.clone(),
+                    message,
+                });
                 out.text.push_str(now);
             }
         }
@@ -149,9 +160,11 @@ pub fn documents(root: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every block under `root`: its file (relative to `root`), name and query,
-/// each on one line (a table's template lines joined by ` / `).
+/// Every block under `root`: its file (relative to `root`), the figure it
+/// names and that figure's query, each on one line (a table's template
+/// lines joined by ` / `).
 pub fn list(root: &Path) -> Result<Vec<String>, FiguresError> {
+    let figures = defined();
     let mut out = Vec::new();
     for path in documents(root) {
         let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
@@ -164,11 +177,9 @@ pub fn list(root: &Path) -> Result<Vec<String>, FiguresError> {
             error: Box::new(FiguresError::markers(e)),
         })?;
         for b in found {
-            out.push(format!(
-                "{shown} `{}`: {}",
-                b.name,
-                b.template.replace('\n', " / ")
-            ));
+            let query = figures.iter().find(|(_, f)| f.name == b.name);
+            let query = query.map_or("(no such figure)", |(_, f)| f.query.trim_matches('\n'));
+            out.push(format!("{shown} `{}`: {}", b.name, query.replace('\n', " / ")));
         }
     }
     Ok(out)
@@ -187,18 +198,23 @@ pub struct Outcome {
     /// document has an error (a document is rewritten only when every block
     /// in it evaluates) or could not be written.
     pub not_rewritten: Vec<String>,
-    /// Files and blocks that could not be read or evaluated.
+    /// Files and blocks that could not be read or evaluated, blocks that
+    /// name no figure, and figures defined twice or named by no block.
     pub errors: Vec<Problem>,
     /// How many blocks there are in all.
     pub blocks: usize,
 }
 
-/// Every block under `root` against the evidence in `evidence`; with `write`, each stale
-/// document with no error is rewritten, in one rename ([`atomic::write`]),
-/// so that a write that is stopped leaves the document as it was.
+/// Every block under `root` against the evidence in `evidence`, and every
+/// [`defined`] figure named by a block; with `write`, each stale document
+/// with no error is rewritten, in one rename ([`atomic::write`]), so that a
+/// write that is stopped leaves the document as it was.
 pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
     let ev = Evidence::new(evidence);
+    let defined = defined();
+    let figures: Vec<Figure> = defined.iter().map(|(_, f)| *f).collect();
     let mut outcome = Outcome::default();
+    let mut named = HashSet::new();
     for path in documents(root) {
         let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
         let text = match std::fs::read_to_string(&path) {
@@ -209,7 +225,7 @@ pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
                 continue;
             }
         };
-        let found = match regenerate(&ev, &text) {
+        let found = match regenerate(&ev, &text, &figures) {
             Ok(found) => found,
             Err(FiguresError::Markers { line, why }) => {
                 outcome.errors.push(Problem::at(&shown, line, why));
@@ -220,7 +236,9 @@ pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
                 continue;
             }
         };
-        outcome.blocks += blocks(&text).map_or(0, |b| b.len());
+        let found_blocks = blocks(&text).unwrap_or_default();
+        outcome.blocks += found_blocks.len();
+        named.extend(found_blocks.into_iter().map(|b| b.name));
         let stale: Vec<String> = found.stale.iter().map(|b| format!("{shown}:{b}")).collect();
         outcome.errors.extend(
             found
@@ -244,6 +262,22 @@ pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
             }
         }
     }
+    for (i, (owner, f)) in defined.iter().enumerate() {
+        if let Some((first, _)) = defined[..i].iter().find(|(_, g)| g.name == f.name) {
+            let message = format!(
+                "figure `{}` is defined by {first} too; each figure has its own name",
+                f.name
+            );
+            outcome.errors.push(Problem::of_file(*owner, message));
+        } else if !named.contains(f.name) {
+            let message = format!(
+                "figure `{}` is named by no block under {}",
+                f.name,
+                root.display()
+            );
+            outcome.errors.push(Problem::of_file(*owner, message));
+        }
+    }
     outcome
 }
 
@@ -251,93 +285,143 @@ pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
 mod tests {
     use super::*;
 
+    const FIGURES: &[Figure] = &[
+        Figure {
+            name: "one",
+            query: "{1 + 1}",
+        },
+        Figure {
+            name: "two",
+            query: "\n| x | {6 / 4 as .1} |\n",
+        },
+        Figure {
+            name: "inf",
+            query: "{1 / 0}",
+        },
+        Figure {
+            name: "nan",
+            query: "{0 / 0 as .2}",
+        },
+        Figure {
+            name: "bad",
+            query: "{nosuch(1)}",
+        },
+    ];
+
+    fn nowhere() -> Evidence {
+        Evidence::new(Path::new("/nonexistent"))
+    }
+
     #[test]
     fn blocks_are_found_inline_and_on_lines_of_their_own() {
-        let text = "a <!-- figure one: {1 + 1} -->2<!-- /figure --> b\n\
-                    <!-- figure two:\n| x | {3} |\n-->\nold\n<!-- /figure -->\n";
+        let text = "a <!-- figure one -->2<!-- /figure --> b\n\
+                    <!-- figure two -->\n\nold\n\n<!-- /figure -->\n";
         let found = blocks(text).unwrap();
         assert_eq!(found.len(), 2);
         assert_eq!(
-            (found[0].name.as_str(), found[0].template.as_str(), found[0].line),
-            ("one", "{1 + 1}", 1)
+            (found[0].name.as_str(), found[0].line, found[0].own_lines),
+            ("one", 1, false)
         );
         assert_eq!(&text[found[0].content.clone()], "2");
         assert_eq!(
-            (found[1].name.as_str(), found[1].template.as_str(), found[1].line),
-            ("two", "| x | {3} |", 2)
+            (found[1].name.as_str(), found[1].line, found[1].own_lines),
+            ("two", 2, true)
         );
-        assert_eq!(&text[found[1].content.clone()], "\nold\n");
+        assert_eq!(&text[found[1].content.clone()], "\n\nold\n\n");
     }
 
+    /// `--write`'s text: only the text between the markers changes, the
+    /// markers and the prose around them stay as they were.
     #[test]
     fn regenerating_replaces_only_stale_text_and_names_the_blocks() {
-        let ev = Evidence::new(Path::new("/nonexistent"));
-        let text = "a <!-- figure one: {1 + 1} -->2<!-- /figure --> b\n\
-                    <!-- figure two:\n| x | {6 / 4 as .1} |\n-->\nold\n<!-- /figure -->\n";
-        let Regenerated {
-            text: new,
-            stale,
-            errors,
-        } = regenerate(&ev, text).unwrap();
-        assert_eq!((stale, errors), (vec!["2: block `two`".to_string()], vec![]));
-        assert!(new.contains("-->2<!-- /figure --> b"), "{new}");
-        assert!(new.contains("-->\n\n| x | 1.5 |\n\n<!-- /figure -->"), "{new}");
-        assert_eq!(regenerate(&ev, &new).unwrap().stale, Vec::<String>::new());
+        let text = "a <!-- figure one -->2<!-- /figure --> b\n\
+                    <!-- figure two -->\nold\n<!-- /figure -->\n\
+                    c <!-- figure one -->3<!-- /figure -->\n";
+        let found = regenerate(&nowhere(), text, FIGURES).unwrap();
+        assert_eq!(found.errors, vec![]);
+        assert_eq!(found.stale, ["2: block `two`", "5: block `one`"]);
+        assert_eq!(
+            found.text,
+            "a <!-- figure one -->2<!-- /figure --> b\n\
+             <!-- figure two -->\n\n| x | 1.5 |\n\n<!-- /figure -->\n\
+             c <!-- figure one -->2<!-- /figure -->\n"
+        );
+        assert_eq!(
+            regenerate(&nowhere(), &found.text, FIGURES).unwrap().stale,
+            Vec::<String>::new()
+        );
     }
 
     /// One block's error hides neither another's error nor a third's
-    /// staleness, and two blocks of one name are an error naming both lines.
+    /// staleness; a block naming no figure is an error naming its line.
     #[test]
     fn every_block_is_evaluated_and_every_problem_named() {
-        let ev = Evidence::new(Path::new("/nonexistent"));
-        let text = "a <!-- figure one: {nosuch(1)} -->1<!-- /figure -->\n\
-                    b <!-- figure two: {1 / 0} -->inf<!-- /figure -->\n\
-                    c <!-- figure three: {0 / 0 as .2} -->NaN<!-- /figure -->\n\
-                    d <!-- figure same: {2} -->1<!-- /figure -->\n\
-                    e <!-- figure same: {3} -->3<!-- /figure -->\n";
-        let found = regenerate(&ev, text).unwrap();
+        let text = "a <!-- figure bad -->1<!-- /figure -->\n\
+                    b <!-- figure inf -->inf<!-- /figure -->\n\
+                    c <!-- figure nan -->NaN<!-- /figure -->\n\
+                    d <!-- figure one -->1<!-- /figure -->\n\
+                    e <!-- figure nosuch -->3<!-- /figure -->\n";
+        let found = regenerate(&nowhere(), text, FIGURES).unwrap();
         let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
         assert_eq!(errors.len(), 4, "{errors:#?}");
-        assert!(errors[0].starts_with("1: block `one`: "), "{errors:?}");
-        assert!(errors[1].starts_with("2: block `two`: ") && errors[1].contains("not a finite number"));
-        assert!(errors[2].starts_with("3: block `three`: ") && errors[2].contains("NaN"));
+        assert!(errors[0].starts_with("1: block `bad`: ") && errors[0].contains("no function `nosuch`"));
+        assert!(errors[1].starts_with("2: block `inf`: ") && errors[1].contains("not a finite number"));
+        assert!(errors[2].starts_with("3: block `nan`: ") && errors[2].contains("NaN"));
         assert!(
-            errors[3].starts_with("5: block `same`: the block on line 4 has this name"),
+            errors[3].starts_with("5: block `nosuch`: no figure `nosuch` is defined"),
             "{errors:?}"
         );
-        assert_eq!(found.stale, ["4: block `same`"]);
+        assert_eq!(found.stale, ["4: block `one`"]);
         // A block that does not evaluate keeps its text.
         assert!(found.text.contains("-->inf<!-- /figure -->"));
     }
 
     #[test]
     fn malformed_markers_name_their_line() {
-        assert_eq!(blocks("x\nx <!-- figure a: {1} -->1\n").unwrap_err().line, 2);
+        assert_eq!(blocks("x\nx <!-- figure a -->1\n").unwrap_err().line, 2);
         assert_eq!(
-            blocks("<!-- figure a b: {1} --><!-- /figure -->")
-                .unwrap_err()
-                .line,
-            1
+            blocks("x\n<!-- figure a b --><!-- /figure -->").unwrap_err().line,
+            2
         );
-        assert!(blocks("x <!-- figure a: {1} -->1 <!-- figure b: {2} -->2<!-- /figure -->").is_err());
-        let begins = blocks("x\n  <!-- figure a: {1} -->1<!-- /figure -->").unwrap_err();
-        assert_eq!(begins.line, 2);
-        assert!(begins.message.contains("begins a line"), "{}", begins.message);
-        assert!(blocks("x <!-- figure a: {2 -- 1} -->3<!-- /figure -->")
+        assert!(blocks("x <!-- figure a: {1} -->1<!-- /figure -->").is_err());
+        assert!(blocks("x <!-- figure a -->1 <!-- figure b -->2<!-- /figure -->").is_err());
+        assert!(blocks("x <!-- figure a--b -->3<!-- /figure -->")
             .unwrap_err()
             .message
-            .contains("`--`"));
-        let ev = Evidence::new(Path::new("/nonexistent"));
-        let found = regenerate(&ev, "\nx <!-- figure bad: {nosuch(1)} -->x<!-- /figure -->").unwrap();
-        let e = &found.errors[0];
-        assert_eq!((e.line, e.name.as_str()), (2, "bad"));
-        assert!(e.message.contains("no function `nosuch`"), "{e}");
+            .contains("single `-`"));
     }
 
     #[test]
     fn plain_text_keeps_the_values_and_drops_the_markers() {
-        let text = "13 to <!-- figure hi: {38} -->38<!-- /figure -->% of it";
+        let text = "13 to <!-- figure hi -->38<!-- /figure -->% of it";
         assert_eq!(plain(text), "13 to 38% of it");
         assert_eq!(plain("no blocks"), "no blocks");
+    }
+
+    /// A figure no block names is an error naming it and who defines it,
+    /// as is one defined twice.
+    #[test]
+    fn a_figure_no_block_names_is_an_error() {
+        let root = std::env::temp_dir().join(format!("figures-unused-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        let first = defined()[0];
+        let one = format!("x <!-- figure {} -->?<!-- /figure -->\n", first.1.name);
+        std::fs::write(root.join("doc.md"), one).unwrap();
+        let outcome = run(&root, &root.join("evidence"), false);
+        std::fs::remove_dir_all(&root).unwrap();
+        let errors: Vec<String> = outcome.errors.iter().map(ToString::to_string).collect();
+        let unused =
+            |(owner, f): &(&str, Figure)| format!("{owner}: figure `{}` is named by no block", f.name);
+        assert!(
+            errors.iter().all(|e| !e.starts_with(&unused(&first))),
+            "{errors:#?}"
+        );
+        for f in &defined()[1..] {
+            assert!(
+                errors.iter().any(|e| e.starts_with(&unused(f))),
+                "{} missing: {errors:#?}",
+                unused(f)
+            );
+        }
     }
 }

@@ -8,5 +8,6 @@
 
 pub mod blocks;
 pub mod data;
+pub mod figures;
 pub mod instrument;
 pub mod query;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use evidence_figures::blocks::{self as figures, blocks, WRITE_COMMAND};
+use evidence_figures::query;
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -38,6 +39,23 @@ fn every_figure_block_in_the_repository_matches_the_evidence() {
     );
 }
 
+/// A fresh root holding a copy of every document of the repository, its
+/// `evidence` the repository's: what `figures` checks, every figure named.
+fn copy_of_documents() -> tempfile::TempDir {
+    let root = repository();
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(root.join("evidence"), dir.path().join("evidence")).unwrap();
+    for path in figures::documents(&root) {
+        let relative = path.strip_prefix(&root).unwrap();
+        if relative.starts_with("evidence") {
+            continue;
+        }
+        std::fs::create_dir_all(dir.path().join(relative).parent().unwrap()).unwrap();
+        std::fs::copy(&path, dir.path().join(relative)).unwrap();
+    }
+    dir
+}
+
 /// The first document under the repository holding a block whose text has
 /// a digit, its path relative to the root, and that block.
 fn a_document_with_a_figure(root: &Path) -> (PathBuf, String, figures::Block) {
@@ -59,12 +77,9 @@ fn a_document_with_a_figure(root: &Path) -> (PathBuf, String, figures::Block) {
 
 #[test]
 fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
-    let root = repository();
-    let (relative, text, block) = a_document_with_a_figure(&root);
-    let dir = std::env::temp_dir().join(format!("figures-planted-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join(&relative).parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink(root.join("evidence"), dir.join("evidence")).unwrap();
+    let dir = copy_of_documents();
+    let (relative, text, block) = a_document_with_a_figure(dir.path());
+    assert_eq!(figures_cli(dir.path(), false).status.code(), Some(0));
 
     // The block's first digit, one higher: a figure someone typed over.
     let at = block.content.start
@@ -73,10 +88,10 @@ fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
             .unwrap();
     let digit = text.as_bytes()[at] - b'0';
     let planted = format!("{}{}{}", &text[..at], (digit + 1) % 10, &text[at + 1..]);
-    let copy = dir.join(&relative);
+    let copy = dir.path().join(&relative);
     std::fs::write(&copy, &planted).unwrap();
 
-    let checked = figures_cli(&dir, false);
+    let checked = figures_cli(dir.path(), false);
     let stderr = String::from_utf8_lossy(&checked.stderr);
     assert_eq!(checked.status.code(), Some(1), "{stderr}");
     assert!(
@@ -93,7 +108,7 @@ fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
         "the failure names the command:\n{stderr}"
     );
 
-    let written = figures_cli(&dir, true);
+    let written = figures_cli(dir.path(), true);
     assert!(
         written.status.success(),
         "{}",
@@ -102,28 +117,59 @@ fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
     assert_eq!(
         std::fs::read_to_string(&copy).unwrap(),
         text,
-        "--write restores the evidence's figure"
+        "--write restores the evidence's figure, and only it"
     );
-    assert_eq!(figures_cli(&dir, false).status.code(), Some(0));
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(figures_cli(dir.path(), false).status.code(), Some(0));
 }
 
 #[test]
-fn a_query_that_names_no_known_figure_is_an_error_naming_the_block() {
-    let root = repository();
-    let lesson = lessons::LESSONS[0].name();
-    let dir = std::env::temp_dir().join(format!("figures-unknown-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::os::unix::fs::symlink(root.join("evidence"), dir.join("evidence")).unwrap();
-    let doc = format!("x <!-- figure nosuch: {{median(runs(\"{lesson}\", \"h200-cxx\", \"no such figure\"))}} -->1<!-- /figure -->\n");
-    std::fs::write(dir.join("doc.md"), doc).unwrap();
-    let out = figures_cli(&dir, false);
+fn a_block_that_names_no_defined_figure_is_an_error_naming_its_file_and_line() {
+    let dir = copy_of_documents();
+    std::fs::write(
+        dir.path().join("doc.md"),
+        "Prose.\n\nx <!-- figure nosuch -->1<!-- /figure -->\n",
+    )
+    .unwrap();
+    let out = figures_cli(dir.path(), false);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("doc.md:1: block `nosuch`"), "{stderr}");
-    assert!(stderr.contains("no such figure"), "{stderr}");
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        stderr.contains("doc.md:3: block `nosuch`: no figure `nosuch` is defined"),
+        "{stderr}"
+    );
+}
+
+/// A figure a lesson defines that no document names fails the check, naming
+/// the figure and its lesson.
+#[test]
+fn a_figure_no_document_names_fails_the_check() {
+    let dir = copy_of_documents();
+    let readme = dir.path().join("code/day09-timing/README.md");
+    let text = std::fs::read_to_string(&readme).unwrap();
+    let block = blocks(&text).unwrap().into_iter().next().unwrap();
+    let open = text[..block.content.start].rfind(figures::OPEN).unwrap();
+    let close = block.content.end + figures::CLOSE.len();
+    let without = format!(
+        "{}{}{}",
+        &text[..open],
+        &text[block.content.clone()],
+        &text[close..]
+    );
+    // The figure may be named elsewhere too; then this plants nothing.
+    if without.contains(&format!("{}{} -->", figures::OPEN, block.name)) {
+        panic!("pick a figure named once");
+    }
+    std::fs::write(&readme, without).unwrap();
+    let out = figures_cli(dir.path(), false);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "day09-timing: figure `{}` is named by no block",
+            block.name
+        )),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -137,11 +183,15 @@ fn the_list_names_every_block_with_its_query() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let (relative, _, block) = a_document_with_a_figure(&root);
+    let (_, figure) = figures::defined()
+        .into_iter()
+        .find(|(_, f)| f.name == block.name)
+        .unwrap();
     let line = format!(
         "{} `{}`: {}",
         relative.display(),
         block.name,
-        block.template.replace('\n', " / ")
+        figure.query.trim_matches('\n').replace('\n', " / ")
     );
     assert!(
         stdout.lines().any(|l| l == line),
@@ -153,23 +203,19 @@ fn the_list_names_every_block_with_its_query() {
     );
 }
 
-/// A fresh root whose `evidence` is the repository's, and `day09-timing`'s
-/// README in it with its first figure planted stale: (root, document,
-/// planted text, the README as committed).
+/// A fresh root holding every document and the repository's `evidence`,
+/// `day09-timing`'s README in it with its first figure planted stale:
+/// (root, document, planted text, the README as committed).
 fn planted_root() -> (tempfile::TempDir, PathBuf, String, String) {
-    let root = repository();
-    let dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(root.join("evidence"), dir.path().join("evidence")).unwrap();
-    let relative = Path::new("code/day09-timing/README.md");
-    let text = std::fs::read_to_string(root.join(relative)).unwrap();
+    let dir = copy_of_documents();
+    let doc = dir.path().join("code/day09-timing/README.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
     let block = blocks(&text).unwrap().into_iter().next().unwrap();
     let planted = format!(
         "{}999{}",
         &text[..block.content.start],
         &text[block.content.end..]
     );
-    let doc = dir.path().join(relative);
-    std::fs::create_dir_all(doc.parent().unwrap()).unwrap();
     std::fs::write(&doc, &planted).unwrap();
     (dir, doc, planted, text)
 }
@@ -217,17 +263,20 @@ fn an_interrupted_write_leaves_the_document_whole() {
 #[test]
 fn write_says_what_it_rewrote_and_what_it_did_not() {
     let (dir, doc, _, committed) = planted_root();
+    let first = blocks(&committed).unwrap().into_iter().next().unwrap();
     let broken = dir.path().join("broken.md");
-    let broken_text = "a <!-- figure bad: {nosuch(1)} -->1<!-- /figure -->\n\
-                       b <!-- figure old: {2 + 2} -->5<!-- /figure -->\n";
-    std::fs::write(&broken, broken_text).unwrap();
+    let broken_text = format!(
+        "a <!-- figure nosuch -->1<!-- /figure -->\n\
+         b <!-- figure {} -->stale<!-- /figure -->\n",
+        first.name
+    );
+    std::fs::write(&broken, &broken_text).unwrap();
     let out = figures_cli(dir.path(), true);
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
     );
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    let first = blocks(&committed).unwrap().into_iter().next().unwrap();
     assert!(
         stdout.contains(&format!(
             "rewrote code/day09-timing/README.md:{}: block `{}`",
@@ -236,31 +285,12 @@ fn write_says_what_it_rewrote_and_what_it_did_not() {
         "{stdout}"
     );
     assert_eq!(std::fs::read_to_string(&doc).unwrap(), committed);
-    assert!(stderr.contains("broken.md:1: block `bad`: "), "{stderr}");
+    assert!(stderr.contains("broken.md:1: block `nosuch`: "), "{stderr}");
     assert!(
-        stderr.contains("not rewritten: broken.md:2: block `old`"),
+        stderr.contains(&format!("not rewritten: broken.md:2: block `{}`", first.name)),
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(&broken).unwrap(), broken_text);
-}
-
-/// Defect 9: a query that divides by zero is an error, never `inf` or `NaN`
-/// written into a document.
-#[test]
-fn a_value_that_is_no_number_is_never_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let text = "a <!-- figure inf: {1 / 0} -->1<!-- /figure -->\n\
-                b <!-- figure nan: {0 / 0 as .2} -->1<!-- /figure -->\n";
-    std::fs::write(dir.path().join("doc.md"), text).unwrap();
-    let out = figures_cli(dir.path(), true);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("doc.md:1: block `inf`: ") && stderr.contains("not a finite number"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("doc.md:2: block `nan`: "), "{stderr}");
-    assert_eq!(std::fs::read_to_string(dir.path().join("doc.md")).unwrap(), text);
 }
 
 /// A diagnostics transcript, as `evidence record` writes one, at
@@ -336,20 +366,16 @@ fn lines_reads_the_labelled_numbers_of_successful_diagnostics_runs() {
     let ev = figures::Evidence::new(&root.path().join("evidence"));
     let rotated = r#"lines("h200-pageable-rotated", "16 MiB pageable rotated, GB/s")"#;
     let one = r#"lines("h200-pageable-rotated", "16 MiB pageable one buffer, GB/s")"#;
-    let doc = format!(
-        "a <!-- figure median: {{median({rotated}) as .2}} -->x<!-- /figure -->\n\
-         b <!-- figure count: {{count({rotated})}} -->x<!-- /figure -->\n\
-         c <!-- figure ratio: {{sum({rotated} / {one}) as .2}} over {{count({rotated} / {one})}} -->x<!-- /figure -->\n\
-         d <!-- figure range: {{range({one}) as .0}} -->x<!-- /figure -->\n\
-         e <!-- figure pinned: {{median(lines(\"h200-round-trip-pinned\", \"row 5 pinned, ms\")) as .3}} -->x<!-- /figure -->\n"
-    );
-    let found = figures::regenerate(&ev, &doc).unwrap();
-    assert!(found.errors.is_empty(), "{:#?}", found.errors);
-    let values: Vec<&str> = found
-        .text
-        .lines()
-        .map(|l| l.split("-->").nth(1).unwrap().split("<!--").next().unwrap())
-        .collect();
+    let values: Vec<String> = [
+        format!("{{median({rotated}) as .2}}"),
+        format!("{{count({rotated})}}"),
+        format!("{{sum({rotated} / {one}) as .2}} over {{count({rotated} / {one})}}"),
+        format!("{{range({one}) as .0}}"),
+        r#"{median(lines("h200-round-trip-pinned", "row 5 pinned, ms")) as .3}"#.to_string(),
+    ]
+    .iter()
+    .map(|q| query::fill(&ev, q).unwrap())
+    .collect();
     // Rotated: 5, 3 and 4 (the failed run's 999 skipped): median 4 of 3.
     // Paired line by line: 5/10 + 3/12 + 4/20 = 0.95 over 3; paired by file
     // alone it would not be.
@@ -357,34 +383,22 @@ fn lines_reads_the_labelled_numbers_of_successful_diagnostics_runs() {
 }
 
 /// A label no run of the group prints, or one followed by no number, is an
-/// error naming the block; so is a group with no successful run.
+/// error saying so; so is a group with no successful run.
 #[test]
-fn lines_of_a_label_not_found_is_an_error_naming_the_block() {
+fn lines_of_a_label_not_found_is_an_error_saying_why() {
     let root = rotated_evidence();
     let ev = figures::Evidence::new(&root.path().join("evidence"));
-    let doc = "a <!-- figure missing: {count(lines(\"h200-pageable-rotated\", \"32 MiB pinned rotated, GB/s\"))} -->1<!-- /figure -->\n\
-               b <!-- figure text: {count(lines(\"h200-pageable-rotated\", \"GPU\"))} -->1<!-- /figure -->\n\
-               c <!-- figure nogroup: {count(lines(\"h100-pageable-rotated\", \"16 MiB pageable rotated, GB/s\"))} -->1<!-- /figure -->\n\
-               d <!-- figure prefix: {count(lines(\"h200-pageable-rotated\", \"16 MiB pageable rotated\"))} -->1<!-- /figure -->\n";
-    let found = figures::regenerate(&ev, doc).unwrap();
-    let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
-    assert_eq!(errors.len(), 4, "{errors:#?}");
+    let error = |q: &str| query::fill(&ev, q).unwrap_err().to_string();
+    let missing = error(r#"{count(lines("h200-pageable-rotated", "32 MiB pinned rotated, GB/s"))}"#);
     assert!(
-        errors[0].starts_with("1: block `missing`: ")
-            && errors[0].contains("no line `32 MiB pinned rotated, GB/s: NUMBER`"),
-        "{errors:#?}"
+        missing.contains("no line `32 MiB pinned rotated, GB/s: NUMBER`"),
+        "{missing}"
     );
-    assert!(
-        errors[1].starts_with("2: block `text`: ") && errors[1].contains("not a finite number"),
-        "{errors:#?}"
-    );
-    assert!(
-        errors[2].starts_with("3: block `nogroup`: ") && errors[2].contains("no successful diagnostics runs"),
-        "{errors:#?}"
-    );
+    let text = error(r#"{count(lines("h200-pageable-rotated", "GPU"))}"#);
+    assert!(text.contains("not a finite number"), "{text}");
+    let nogroup = error(r#"{count(lines("h100-pageable-rotated", "16 MiB pageable rotated, GB/s"))}"#);
+    assert!(nogroup.contains("no successful diagnostics runs"), "{nogroup}");
     // The label is matched whole: a prefix of it is not a label.
-    assert!(
-        errors[3].starts_with("4: block `prefix`: ") && errors[3].contains("no line"),
-        "{errors:#?}"
-    );
+    let prefix = error(r#"{count(lines("h200-pageable-rotated", "16 MiB pageable rotated"))}"#);
+    assert!(prefix.contains("no line"), "{prefix}");
 }

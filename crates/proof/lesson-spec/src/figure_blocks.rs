@@ -1,10 +1,15 @@
-//! The markers of a figure block, a number in a document that the evidence
-//! writes (`evidence figures`): an opening marker with the block's name and
-//! query, the generated text, a closing marker.
+//! Figures: numbers in a document that the evidence writes (`evidence
+//! figures`). A document holds a block that names a figure, the figure's
+//! text between its markers:
 //!
 //! ```text
-//! about <!-- figure kernel-h200: {median(...) as .3} -->0.061<!-- /figure --> ms
+//! about <!-- figure kernel-h200 -->0.061<!-- /figure --> ms
 //! ```
+//!
+//! and the figure is defined, its query and all, beside the lesson's claims
+//! (a [`Figure`] in its report package's `FIGURES`), so the document reads as
+//! prose. A block whose marker begins a line holds its text on lines of its
+//! own (a table); any other block is inline.
 //!
 //! Here, beside the expected-failure lists whose reasons hold such blocks,
 //! so that a lesson's `--claims` shows a reason as the text it reads as
@@ -16,14 +21,24 @@ use crate::lines::ParseFailure;
 pub const OPEN: &str = "<!-- figure ";
 pub const CLOSE: &str = "<!-- /figure -->";
 
+/// A figure a document's block names: its name and the query that writes
+/// its text, a template of `{expression}` parts over the evidence
+/// (`evidence-figures`' query language). A query of several lines is a
+/// table's, a line per row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Figure {
+    pub name: &'static str,
+    pub query: &'static str,
+}
+
 /// One block in a document's text, by byte offsets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
+    /// The figure it names.
     pub name: String,
-    pub template: String,
     /// 1-based line of the opening marker.
     pub line: usize,
-    /// Whether the marker spans lines, so the text sits on lines of its own.
+    /// Whether the marker begins its line, so the text sits on lines of its own.
     pub own_lines: bool,
     /// Where the generated text lies between the markers, in bytes.
     pub content: std::ops::Range<usize>,
@@ -31,8 +46,8 @@ pub struct Block {
 
 impl Block {
     /// The text the block holds for `value`: inline, or on lines of its own
-    /// between the markers when the marker spans lines, set apart by blank
-    /// lines so that a table or a fence ends before the closing marker.
+    /// between the markers, set apart by blank lines so that a table or a
+    /// fence ends before the closing marker.
     pub fn wrap(&self, value: &str) -> String {
         if self.own_lines {
             format!("\n\n{}\n\n", value.trim_end_matches('\n'))
@@ -53,14 +68,13 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, ParseFailure> {
             .find("-->")
             .map(|i| i + start)
             .ok_or_else(|| ParseFailure::at(line, "a figure marker has no closing `-->`"))?;
-        let inner = &text[start + OPEN.len()..end];
-        let (name, template) = inner
-            .split_once(':')
-            .ok_or_else(|| ParseFailure::at(line, "a figure marker is `<!-- figure NAME: QUERY -->`"))?;
-        if name.is_empty() || name.contains(char::is_whitespace) {
+        let name = text[start + OPEN.len()..end].trim_end();
+        let named = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        if name.is_empty() || !name.chars().all(named) || name.contains("--") {
+            // `--` inside a comment ends it for older Markdown (GitHub's among them).
             return Err(ParseFailure::at(
                 line,
-                format!("a figure block's name is one word, not {name:?}"),
+                format!("a figure marker is `<!-- figure NAME -->`, NAME one word of letters, digits and single `-`, not {name:?}"),
             ));
         }
         let body = end + 3;
@@ -74,31 +88,11 @@ pub fn blocks(text: &str) -> Result<Vec<Block>, ParseFailure> {
                 format!("figure block `{name}` is not closed before the next one"),
             ));
         }
-        let own_lines = inner.contains('\n');
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        if !own_lines && text[line_start..start].trim().is_empty() {
-            return Err(ParseFailure::at(
-                line,
-                format!("inline figure block `{name}` begins a line, where Markdown would end the paragraph"),
-            ));
-        }
-        if !own_lines && inner.contains("--") {
-            // Markdown before CommonMark 0.31 (GitHub's among them) reads an
-            // inline comment holding `--` as text.
-            return Err(ParseFailure::at(
-                line,
-                format!("inline figure block `{name}` holds `--`"),
-            ));
-        }
         found.push(Block {
             name: name.to_string(),
-            template: template
-                .trim_start_matches(' ')
-                .trim_start_matches('\n')
-                .trim_end()
-                .to_string(),
             line,
-            own_lines,
+            own_lines: text[line_start..start].trim().is_empty(),
             content: body..close,
         });
         from = close + CLOSE.len();

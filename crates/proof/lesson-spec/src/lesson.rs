@@ -10,6 +10,7 @@ use std::marker::PhantomData;
 
 use crate::chart::Chart;
 use crate::claims::{ClaimInfo, Outcome, Run};
+use crate::figure_blocks::Figure;
 use crate::lines::{numbered_output, Lines, ParseFailure};
 use crate::recipe::Recipe;
 use crate::report::{LessonReport, ReferenceOutput};
@@ -67,6 +68,8 @@ pub trait Lesson: Sync {
     /// lesson, or an unknown id, are not applicable.
     fn check(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome;
     fn expected_failures(&self) -> &'static str;
+    /// The figures the lesson's documents name ([`LessonReport::FIGURES`]).
+    fn document_figures(&self) -> &'static [Figure];
     /// The charts of one program's runs; outputs of another type are left out.
     fn charts(&self, program: &str, runs: &[&dyn Parsed], references: &[&dyn Parsed]) -> Vec<Chart>;
 }
@@ -139,6 +142,10 @@ impl<R: LessonReport> Lesson for Entry<R> {
 
     fn expected_failures(&self) -> &'static str {
         R::expected_failures()
+    }
+
+    fn document_figures(&self) -> &'static [Figure] {
+        R::FIGURES
     }
 
     fn charts(&self, program: &str, runs: &[&dyn Parsed], references: &[&dyn Parsed]) -> Vec<Chart> {

@@ -8,6 +8,7 @@ use std::fmt::Debug;
 
 use crate::chart::Chart;
 use crate::claims::Claim;
+use crate::figure_blocks::Figure;
 use crate::lines::{Lines, ParseFailure};
 use crate::recipe::Recipe;
 use crate::why::Why;
@@ -25,6 +26,10 @@ pub trait LessonReport: Debug + serde::Serialize + Send + Sync + Sized + 'static
     fn claims() -> &'static [Claim<Self>];
     /// The causes the lesson's README gives, as checks ([`why`](crate::why)).
     fn whys() -> &'static [Why];
+    /// The figures the lesson's documents name (`<!-- figure NAME -->`),
+    /// defined beside its claims; none by default.
+    const FIGURES: &'static [Figure] = &[];
+
     /// The lesson's expected-failure list (`expected-failures.txt` in its
     /// directory), as text.
     fn expected_failures() -> &'static str;
