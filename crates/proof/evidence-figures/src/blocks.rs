@@ -27,6 +27,7 @@ pub use crate::data::Evidence;
 use crate::query;
 use evidence_model::atomic;
 use evidence_model::problem::Problem;
+use lesson_spec::ParseFailure;
 
 /// The command that rewrites every block, named in each failure.
 pub const WRITE_COMMAND: &str = "cargo run -p evidence -- figures --write";
@@ -42,32 +43,6 @@ pub fn defined() -> Vec<(&'static str, Figure)> {
     lessons
         .chain(crate::figures::FIGURES.iter().map(|f| ("evidence-figures", *f)))
         .collect()
-}
-
-/// A document whose blocks cannot be found or read.
-#[derive(Debug, thiserror::Error)]
-pub enum FiguresError {
-    /// The figure markers do not pair up (lesson-spec's words for why).
-    #[error("{line}: {why}")]
-    Markers { line: usize, why: String },
-    #[error("{file}")]
-    Read {
-        file: String,
-        #[source]
-        source: std::io::Error,
-    },
-    /// The document an error is in, as `FILE:` before it.
-    #[error("{file}:{error}")]
-    In { file: String, error: Box<FiguresError> },
-}
-
-impl FiguresError {
-    fn markers(f: lesson_spec::ParseFailure) -> Self {
-        FiguresError::Markers {
-            line: f.line,
-            why: f.message,
-        }
-    }
 }
 
 /// A block that names no figure, or whose figure could not be evaluated.
@@ -96,8 +71,8 @@ pub struct Regenerated {
 /// `text` with every block's text replaced by what its figure, one of
 /// `figures`, gives on `ev`; every block is evaluated, whatever another
 /// block's fate.
-pub fn regenerate(ev: &Evidence, text: &str, figures: &[Figure]) -> Result<Regenerated, FiguresError> {
-    let found = blocks(text).map_err(FiguresError::markers)?;
+pub fn regenerate(ev: &Evidence, text: &str, figures: &[Figure]) -> Result<Regenerated, ParseFailure> {
+    let found = blocks(text)?;
     let mut out = Regenerated::default();
     let mut next = 0;
     for b in &found {
@@ -163,19 +138,13 @@ pub fn documents(root: &Path) -> Vec<PathBuf> {
 /// Every block under `root`: its file (relative to `root`), the figure it
 /// names and that figure's query, each on one line (a table's template
 /// lines joined by ` / `).
-pub fn list(root: &Path) -> Result<Vec<String>, FiguresError> {
+pub fn list(root: &Path) -> Result<Vec<String>, Problem> {
     let figures = defined();
     let mut out = Vec::new();
     for path in documents(root) {
         let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|source| FiguresError::Read {
-            file: shown.clone(),
-            source,
-        })?;
-        let found = blocks(&text).map_err(|e| FiguresError::In {
-            file: shown.clone(),
-            error: Box::new(FiguresError::markers(e)),
-        })?;
+        let text = std::fs::read_to_string(&path).map_err(|e| Problem::of_file(&shown, e.to_string()))?;
+        let found = blocks(&text).map_err(|e| Problem::at(&shown, e.line, e.message))?;
         for b in found {
             let query = figures.iter().find(|(_, f)| f.name == b.name);
             let query = query.map_or("(no such figure)", |(_, f)| f.query.trim_matches('\n'));
@@ -227,12 +196,8 @@ pub fn run(root: &Path, evidence: &Path, write: bool) -> Outcome {
         };
         let found = match regenerate(&ev, &text, &figures) {
             Ok(found) => found,
-            Err(FiguresError::Markers { line, why }) => {
-                outcome.errors.push(Problem::at(&shown, line, why));
-                continue;
-            }
             Err(e) => {
-                outcome.errors.push(Problem::of_file(&shown, e.to_string()));
+                outcome.errors.push(Problem::at(&shown, e.line, e.message));
                 continue;
             }
         };
