@@ -81,7 +81,7 @@ pub fn regenerate(ev: &Evidence, text: &str, figures: &[Figure]) -> Result<Regen
         let value = match figures.iter().find(|f| f.name == b.name) {
             Some(f) => query::fill(ev, f.query.trim_matches('\n')).map_err(|e| e.to_string()),
             None => Err(format!(
-                "no figure `{}` is defined (a lesson's report/src/figures.rs defines its figures)",
+                "no figure `{}` is defined (a lesson defines its figures in `src/figures.rs` beside its claims)",
                 b.name
             )),
         };
