@@ -1,4 +1,4 @@
-//! The figures Day 9's `README.md` and `expected-failures.txt` name: each
+//! The figures Day 9's README and `expected-failures.txt` name: each
 //! `<!-- figure NAME -->TEXT<!-- /figure -->` block there holds the text the
 //! query of that name here gives on `evidence/`, written in by
 //! `cargo run -p evidence -- figures --write` (the query language:
@@ -7,9 +7,9 @@
 
 use lesson_spec::Figure;
 
-/// In the order the documents name them.
+/// In the order the documents name them first.
 pub const FIGURES: &[Figure] = &[
-    // code/day09-timing/README.md
+    // The lesson README.
     Figure {
         name: "row1-seconds",
         query: r#"{median(runs("day09-timing", "h200-cxx", "row 1 whole process, ms")) / 1000 as .2} s for the C++ program and {median(runs("day09-timing", "h200-rust", "row 1 whole process, ms")) / 1000 as .2} s for the Rust twin"#,
@@ -163,7 +163,7 @@ pub const FIGURES: &[Figure] = &[
         name: "cpu-rows-first",
         query: r#"{range((1 - per_commit(runs("day09-timing", "h200-rust", "CPU, full n, ms", "576a7d4 9de3606")) / per_commit(runs("day09-timing", "h200-cxx", "CPU, full n, ms", "576a7d4 9de3606"))) * 100) as .0}"#,
     },
-    // code/day09-timing/expected-failures.txt
+    // The reasons in expected-failures.txt.
     Figure {
         name: "xf-sync-overhead",
         query: r#"{median(runs("day09-timing", "h200-cxx", "row 4 after warm-up, ms")) as .3} ms at the median, so what the host clock adds to it, the launch call (row 2 alone) plus the sync and the host's wake-up, a few microseconds in all, is {range((runs("day09-timing", "h200-cxx h200-rust h200-cxx-copy h200-cxx-hostbuilt h200-cxx-hostbuilt-core3 h200-rust-core3 h200-cxx-malloc-thp h200-rust-malloc-thp h200-rust-runtime-copies h200-rust-runtime-copies-2 h200-rust-stats", "row 2 plus a sync, ms") - runs("day09-timing", "h200-cxx h200-rust h200-cxx-copy h200-cxx-hostbuilt h200-cxx-hostbuilt-core3 h200-rust-core3 h200-cxx-malloc-thp h200-rust-malloc-thp h200-rust-runtime-copies h200-rust-runtime-copies-2 h200-rust-stats", "row 4 after warm-up, ms")) / runs("day09-timing", "h200-cxx h200-rust h200-cxx-copy h200-cxx-hostbuilt h200-cxx-hostbuilt-core3 h200-rust-core3 h200-cxx-malloc-thp h200-rust-malloc-thp h200-rust-runtime-copies h200-rust-runtime-copies-2 h200-rust-stats", "row 4 after warm-up, ms") * 100) as .0}% of it in single runs"#,

@@ -1,4 +1,4 @@
-//! The figures Day 10's `README.md` and `expected-failures.txt` name: each
+//! The figures Day 10's README and `expected-failures.txt` name: each
 //! `<!-- figure NAME -->TEXT<!-- /figure -->` block there holds the text the
 //! query of that name here gives on `evidence/`, written in by
 //! `cargo run -p evidence -- figures --write` (the query language:
@@ -7,9 +7,9 @@
 
 use lesson_spec::Figure;
 
-/// In the order the documents name them.
+/// In the order the documents name them first.
 pub const FIGURES: &[Figure] = &[
-    // code/day10-block-sizes/README.md
+    // The lesson README.
     Figure {
         name: "d10-runs",
         query: r#"{count(runs("day10-block-sizes", "h200-cxx", "vectorAdd 32 threads, ms"))} C++ and {count(runs("day10-block-sizes", "h200-rust", "vectorAdd 32 threads, ms"))} Rust runs"#,
@@ -122,7 +122,7 @@ pub const FIGURES: &[Figure] = &[
         name: "d10-dispatch-192-256",
         query: r#"{median(lines("h200-empty-blocks", "empty kernel at 192 threads, ms") / lines("h200-empty-blocks", "vectorAdd at 192 threads, ms")) * 100 as .0}% of vectorAdd's time at 192 threads and {median(lines("h200-empty-blocks", "empty kernel at 256 threads, ms") / lines("h200-empty-blocks", "vectorAdd at 256 threads, ms")) * 100 as .0}% at 256"#,
     },
-    // code/day10-block-sizes/expected-failures.txt
+    // The reasons in expected-failures.txt.
     Figure {
         name: "xf-plateau",
         query: r#"{count(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms"))} runs 192 threads is the fastest ({median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) as .4} ms) and 256 is {(median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 256 threads, ms")) / median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) - 1) * 100 as .1}% above it, but 128 is {(median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 128 threads, ms")) / median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) - 1) * 100 as .0}%, 384 {(median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 384 threads, ms")) / median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) - 1) * 100 as .0}%, 512 {(median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 512 threads, ms")) / median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) - 1) * 100 as .0}%, 768 {(median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 768 threads, ms")) / median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) - 1) * 100 as .0}% and 1024 {(median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 1024 threads, ms")) / median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) - 1) * 100 as .0}% slower. At 128 threads the grid's 131,077 blocks finish at {131077 / median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 128 threads, ms")) / 1000 as ,0} blocks per microsecond, the rate the 32-thread grid's 524,308 blocks go at ({524308 / median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 32 threads, ms")) / 1000 as ,0}) though its theoretical occupancy is half as high"#,

@@ -1,4 +1,4 @@
-//! The figures Day 11's `README.md` and `expected-failures.txt` name: each
+//! The figures Day 11's README and `expected-failures.txt` name: each
 //! `<!-- figure NAME -->TEXT<!-- /figure -->` block there holds the text the
 //! query of that name here gives on `evidence/`, written in by
 //! `cargo run -p evidence -- figures --write` (the query language:
@@ -7,9 +7,9 @@
 
 use lesson_spec::Figure;
 
-/// In the order the documents name them.
+/// In the order the documents name them first.
 pub const FIGURES: &[Figure] = &[
-    // code/day11-row4/README.md
+    // The lesson README.
     Figure {
         name: "d11-runs",
         query: r#"{count(runs("day11-row4", "h200-cxx", "row 4, ms"))} C++ and {count(runs("day11-row4", "h200-rust", "row 4, ms"))} Rust runs, and {count(runs("day11-row4", "h200-cxx-ncu", "ncu profiled launches"))} under Nsight Compute"#,
@@ -105,7 +105,7 @@ pub const FIGURES: &[Figure] = &[
         name: "d11-offsets",
         query: r#"0, 1 and 32 elements run at {median(lines("h200-d11-why-coalesce", "offset 0, GB/s")) as ,0}, {median(lines("h200-d11-why-coalesce", "offset 1, GB/s")) as ,0} and {median(lines("h200-d11-why-coalesce", "offset 32, GB/s")) as ,0} GB/s; strides of 1, 2, 4 and 32 at {median(lines("h200-d11-why-coalesce", "stride 1, GB/s")) as ,0}, {median(lines("h200-d11-why-coalesce", "stride 2, GB/s")) as ,0}, {median(lines("h200-d11-why-coalesce", "stride 4, GB/s")) as ,0} and {median(lines("h200-d11-why-coalesce", "stride 32, GB/s")) as ,0} GB/s"#,
     },
-    // code/day11-row4/expected-failures.txt
+    // The reasons in expected-failures.txt.
     Figure {
         name: "xf-small-n",
         query: r#"{range(median(runs("day11-row4", "h200-cxx h200-rust", "sweep n=65536, ms")) * 1000, median(runs("day11-row4", "h200-cxx h200-rust", "sweep n=131072, ms")) * 1000, median(runs("day11-row4", "h200-cxx h200-rust", "sweep n=262144, ms")) * 1000, median(runs("day11-row4", "h200-cxx h200-rust", "sweep n=524288, ms")) * 1000, median(runs("day11-row4", "h200-cxx h200-rust", "sweep n=1048576, ms")) * 1000) as .2} us at the median whatever n, the floor of the host's back-to-back launch calls (replayed in a CUDA graph the 64 Ki-element launch takes {median(lines("h200-d11-why", "graph n=65536, ms")) * 1000 as .2} us), so the rate there ({median(runs("day11-row4", "h200-cxx h200-rust", "sweep n=65536, GB/s")) as .0} GB/s at 64 Ki elements) is the launch's, not the cache's; the highest, {median(runs("day11-row4", "h200-cxx h200-rust", "sweep n=2097152, GB/s")) as .0} GB/s at 2 Mi elements (24 MiB), is above full n's {median(runs("day11-row4", "h200-cxx h200-rust", "row 4, GB/s")) as .0} but {(1 - median(runs("day11-row4", "h200-cxx h200-rust", "sweep n=2097152, GB/s")) / median(runs("day11-row4", "h200-cxx h200-rust", "theoretical peak, GB/s"))) * 100 as .0}% below the {median(runs("day11-row4", "h200-cxx h200-rust", "theoretical peak, GB/s")) as .0} GB/s peak"#,

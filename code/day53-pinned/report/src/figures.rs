@@ -1,4 +1,4 @@
-//! The figures Day 53's `README.md` name: each
+//! The figures Day 53's README names: each
 //! `<!-- figure NAME -->TEXT<!-- /figure -->` block there holds the text the
 //! query of that name here gives on `evidence/`, written in by
 //! `cargo run -p evidence -- figures --write` (the query language:
@@ -7,9 +7,9 @@
 
 use lesson_spec::Figure;
 
-/// In the order the documents name them.
+/// In the order the documents name them first.
 pub const FIGURES: &[Figure] = &[
-    // code/day53-pinned/README.md
+    // The lesson README.
     Figure {
         name: "pinned-large",
         query: r#"{median(runs("day53-pinned", "h200-cxx", "64 MiB pinned, GB/s")) as .1} and {median(runs("day53-pinned", "h200-cxx", "256 MiB pinned, GB/s")) as .1} GB/s (the C++ program's medians), the same as PyTorch's pinned 256 MiB copy measured alongside ({median(runs("day53-pinned", "h200-torch-reference", "256 MiB pinned, GB/s")) as .1} GB/s, the median of {count(runs("day53-pinned", "h200-torch-reference", "256 MiB pinned, GB/s"))} runs)"#,

@@ -1,4 +1,4 @@
-//! The figures The events page's `README.md` and `expected-failures.txt` name: each
+//! The figures the events lesson's README and `expected-failures.txt` name: each
 //! `<!-- figure NAME -->TEXT<!-- /figure -->` block there holds the text the
 //! query of that name here gives on `evidence/`, written in by
 //! `cargo run -p evidence -- figures --write` (the query language:
@@ -7,9 +7,9 @@
 
 use lesson_spec::Figure;
 
-/// In the order the documents name them.
+/// In the order the documents name them first.
 pub const FIGURES: &[Figure] = &[
-    // code/ref-events-and-timing/README.md
+    // The lesson README.
     Figure {
         name: "ev-runs",
         query: r#"{count(runs("ref-events-and-timing", "h200-cxx", "events median, ms"))} of the C++ program and {count(runs("ref-events-and-timing", "h200-rust", "events median, ms"))} of the Rust twin, {days("ref-events-and-timing", "h200-cxx h200-rust")}"#,
@@ -75,7 +75,7 @@ pub const FIGURES: &[Figure] = &[
         name: "ev-idle-second",
         query: r#"{range(runs("ref-events-and-timing", "h200-cxx h200-rust h200-cxx-cuda13.5 h200-rust-cuda13.5", "launches 2 and 3 after idle, ms", "5bd757d 4777c6b") / runs("ref-events-and-timing", "h200-cxx h200-rust h200-cxx-cuda13.5 h200-rust-cuda13.5", "steady launches, ms", "5bd757d 4777c6b")) as .3} times steady state in these runs, and at least 5% over it in {sum(runs("ref-events-and-timing", "h200-cxx h200-rust h200-cxx-cuda13.5 h200-rust-cuda13.5", "launches 2 and 3 after idle, ms", "5bd757d 4777c6b") >= runs("ref-events-and-timing", "h200-cxx h200-rust h200-cxx-cuda13.5 h200-rust-cuda13.5", "steady launches, ms", "5bd757d 4777c6b") * 1.05)} of them"#,
     },
-    // code/ref-events-and-timing/expected-failures.txt
+    // The reasons in expected-failures.txt.
     Figure {
         name: "xf-ev-queued",
         query: r#"{range(runs("ref-events-and-timing", "h200-cxx h200-rust", "interval, queued ahead, ms")) as .3} ms"#,

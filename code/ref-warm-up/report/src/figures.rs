@@ -1,4 +1,4 @@
-//! The figures The warm-up post's `README.md` and `expected-failures.txt` name: each
+//! The figures the warm-up lesson's README and `expected-failures.txt` name: each
 //! `<!-- figure NAME -->TEXT<!-- /figure -->` block there holds the text the
 //! query of that name here gives on `evidence/`, written in by
 //! `cargo run -p evidence -- figures --write` (the query language:
@@ -7,9 +7,9 @@
 
 use lesson_spec::Figure;
 
-/// In the order the documents name them.
+/// In the order the documents name them first.
 pub const FIGURES: &[Figure] = &[
-    // code/ref-warm-up/README.md
+    // The lesson README.
     Figure {
         name: "wu-runs",
         query: r#"{count(runs("ref-warm-up", "h200-cxx", "first call (set-device), ms"))} of the C++ program and {count(runs("ref-warm-up", "h200-rust", "first call (set-device), ms"))} of the Rust twin, {days("ref-warm-up", "h200-cxx h200-rust")}"#,
@@ -69,7 +69,7 @@ pub const FIGURES: &[Figure] = &[
         name: "ex1-plain-vs-first-launch",
         query: r#"{median(runs("ref-warm-up", "h200-cxx h200-rust", "simple 4 threads host #0, ms")) as .2} ms to about {median(runs("ref-warm-up", "h200-cxx-first-launch h200-rust-first-launch", "simple 4 threads host #0, ms")) as .3} ms (medians of the recorded H200 runs; single runs range {range(runs("ref-warm-up", "h200-cxx-first-launch h200-rust-first-launch", "simple 4 threads host #0, ms")) as .3} ms), close to EAGER's {range(runs("ref-warm-up", "h200-cxx-eager h200-rust-eager", "simple 4 threads host #0, ms")) as .3} ms"#,
     },
-    // code/ref-warm-up/expected-failures.txt
+    // The reasons in expected-failures.txt.
     Figure {
         name: "xf-wu-first-call",
         query: r#"{range(runs("ref-warm-up", "h200-cxx h200-rust h200-cxx-first-set-device h200-rust-first-set-device h200-cxx-first-malloc h200-rust-first-malloc h200-cxx-first-launch h200-rust-first-launch h200-cxx-eager h200-rust-eager", "first call (set-device), ms")) as .0} ms as cudaSetDevice, {range(runs("ref-warm-up", "h200-cxx h200-rust h200-cxx-first-set-device h200-rust-first-set-device h200-cxx-first-malloc h200-rust-first-malloc h200-cxx-first-launch h200-rust-first-launch h200-cxx-eager h200-rust-eager", "first call (malloc), ms")) as .0} ms as cudaMalloc and {range(runs("ref-warm-up", "h200-cxx h200-rust h200-cxx-first-set-device h200-rust-first-set-device h200-cxx-first-malloc h200-rust-first-malloc h200-cxx-first-launch h200-rust-first-launch h200-cxx-eager h200-rust-eager", "first call (launch), ms")) as .0} ms as a launch in single runs, and {range(runs("ref-warm-up", "h200-x2-cxx-all h200-x2-rust-all", "first call (set-device), ms")) as .0} ms as cudaSetDevice with two GPUs visible"#,
