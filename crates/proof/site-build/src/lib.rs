@@ -22,10 +22,13 @@
 //! gives the same bytes: nothing here iterates a hash, and the one clock
 //! read is the evidence's own check that no run is dated in the future.
 //!
-//! Not for: judging runs (that is [`evidence_model::check`]) or checking
-//! the site's HTML (`site-check`).
+//! The site's HTML is checked by [`check`](mod@check) (every page, no
+//! browser); `tests/browser.rs` opens a few pages in a real one.
+//!
+//! Not for: judging runs (that is [`evidence_model::check`]).
 
 mod changes;
+pub mod check;
 mod context;
 mod error;
 mod history;
@@ -52,7 +55,6 @@ pub use summary::SUMMARY;
 use context::{paged, Evidence, SiteChart};
 use error::io;
 
-use evidence_model::check;
 use evidence_model::folder_lock::FolderLock;
 use evidence_model::load;
 use evidence_model::transcript::Transcript;
@@ -147,7 +149,10 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
     let tables: Vec<_> = lessons::LESSONS
         .iter()
         .copied()
-        .zip(check::every_lesson(&loaded.transcripts, &mut problems))
+        .zip(evidence_model::check::every_lesson(
+            &loaded.transcripts,
+            &mut problems,
+        ))
         .collect();
     let columns = tables
         .iter()

@@ -165,6 +165,8 @@ fn it_replaces_a_site_it_wrote() {
     assert!(out.join(site::INDEX).is_file());
 }
 
+/// The committed evidence's site: every lesson and transcript a page, and
+/// every page's HTML passing `site_build::check`.
 #[test]
 fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
     let tmp = tempfile::tempdir().unwrap();
@@ -181,6 +183,19 @@ fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
     }
     assert!(read(&out, site::INSTRUMENT).contains("nvbench"));
     assert!(built.pages > transcripts.len());
+    let report = site::check::check(&out);
+    assert!(
+        report.problems.is_empty(),
+        "{} problem(s) in the site:\n{}",
+        report.problems.len(),
+        report.problems.join("\n")
+    );
+    assert_eq!(report.pages, built.pages);
+    assert!(report.images > 0 && report.links > report.pages);
+    println!(
+        "{} pages, {} links, {} images: no problems",
+        report.pages, report.links, report.images
+    );
 }
 
 #[test]
