@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use site_build as site;
-use support::{files_under, repository};
+use support::repository;
 
 mod support;
 
@@ -582,4 +582,21 @@ fn a_run_of_a_session_long_before_its_gpu_s_latest_is_listed_on_its_session_page
         !session.contains(&format!("{old_stem}.html")),
         "and no link to a page it has not"
     );
+}
+
+/// Every file under `dir`, at any depth, in no particular order.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
 }
