@@ -165,6 +165,34 @@ fn it_replaces_a_site_it_wrote() {
     assert!(out.join(site::INDEX).is_file());
 }
 
+/// A symlink to nothing as the site's folder is refused in one line before
+/// anything is built or written (the site was built whole, then failed to
+/// replace the link and left its staging folder beside it).
+#[test]
+fn a_dangling_symlink_as_the_site_folder_is_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    copy_runs(&ev, "day10-block-sizes", "h200-cxx", 1);
+    let place = tmp.path().join("place");
+    std::fs::create_dir(&place).unwrap();
+    let link = place.join("site");
+    std::os::unix::fs::symlink(tmp.path().join("nowhere"), &link).unwrap();
+    let e = site::build(&repository(), &ev, &link).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "{}: a symlink to nothing that exists; name a folder of its own for the site",
+            link.display()
+        )
+    );
+    let left: Vec<_> = std::fs::read_dir(&place)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["site"], "only the link is there");
+    assert!(link.is_symlink() && !tmp.path().join("nowhere").exists());
+}
+
 /// The committed evidence's site: every lesson and transcript a page, and
 /// every page's HTML passing `site_build::check`.
 #[test]
