@@ -67,10 +67,18 @@ pub fn check(site: &Path) -> Report {
     }
     for (from, target, fragment) in fragments {
         let ids = pages.get(target).map(|p| &p.ids);
-        if ids.is_some_and(|ids| !ids.contains(fragment)) && !fragment.eq_ignore_ascii_case("top") {
+        // `#` and `#top` go to the top of any page.
+        let top = fragment.is_empty() || fragment.eq_ignore_ascii_case("top");
+        if !top && ids.is_some_and(|ids| !ids.contains(fragment)) {
             let found = problems.entry(from).or_default();
             found.push(format!("link to {target}#{fragment}: no element has that id"));
         }
+    }
+    if !pages.contains_key(INDEX) {
+        problems
+            .entry(INDEX)
+            .or_default()
+            .push("no such page".to_string());
     }
     let reached = reached(&pages);
     for orphan in pages.keys().filter(|name| !reached.contains(name.as_str())) {

@@ -26,7 +26,7 @@ fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-/// Three pages, 5 links, 1 image, a table with `th`, a fragment link.
+/// Three pages, 6 links, 1 image, a table with `th`, a fragment link.
 fn site() -> TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -54,7 +54,7 @@ fn site() -> TempDir {
         "b.html",
         &page(
             "B",
-            "<h2 id=\"part\">Part</h2>\n<a href=\"index.html#top\">Home</a>",
+            "<h2 id=\"part\">Part</h2>\n<a href=\"index.html#top\">Home</a> <a href=\"#\">Top</a>",
         ),
     );
     dir
@@ -84,7 +84,7 @@ fn a_good_site_passes_with_its_counts() {
     let dir = site();
     let report = check(dir.path());
     assert_problems(&report, &[]);
-    assert_eq!((report.pages, report.links, report.images), (3, 5, 1));
+    assert_eq!((report.pages, report.links, report.images), (3, 6, 1));
 }
 
 #[test]
@@ -135,6 +135,23 @@ fn a_page_without_lang_and_an_orphan_are_named() {
         &[
             "b.html: no lang on <html>",
             "guide/lost.html: no link from index.html reaches this page (orphan)",
+        ],
+    );
+}
+
+#[test]
+fn a_site_without_index_html_says_so_and_its_pages_are_orphans() {
+    let dir = site();
+    std::fs::rename(dir.path().join("index.html"), dir.path().join("home.html")).unwrap();
+    assert_problems(
+        &check(dir.path()),
+        &[
+            "b.html: broken link to index.html: no such file",
+            "b.html: no link from index.html reaches this page (orphan)",
+            "guide/a b.html: broken link to index.html: no such file",
+            "guide/a b.html: no link from index.html reaches this page (orphan)",
+            "home.html: no link from index.html reaches this page (orphan)",
+            "index.html: no such page",
         ],
     );
 }
