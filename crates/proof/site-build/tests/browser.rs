@@ -17,7 +17,8 @@
 //! is ended on drop, Chromium with it (it quits when chromedriver dies).
 //!
 //! Skipped, saying so, only where `chromium` or `chromedriver` is not on
-//! PATH; `ci/provision-browser.sh` (which CI runs) installs both.
+//! PATH, and never under CI: `ci/provision-browser.sh` (which CI runs)
+//! installs both.
 
 mod support;
 
@@ -222,10 +223,13 @@ fn on_path(name: &str) -> bool {
 }
 
 /// The browser, or `None` where chromium or chromedriver is not on PATH
-/// (the test then passes, having said why).
+/// (the test then passes, having said why), except under CI (`CI` set),
+/// which provisions them: there their absence fails.
 fn browser() -> Option<Browser> {
     if !(on_path("chromium") && on_path("chromedriver")) {
-        println!("skipped: chromium or chromedriver is not on PATH; ci/provision-browser.sh installs them (as root)");
+        let why = "chromium or chromedriver is not on PATH; ci/provision-browser.sh installs them (as root)";
+        assert!(std::env::var_os("CI").is_none(), "{why}");
+        println!("skipped: {why}");
         return None;
     }
     Some(Browser::open().unwrap_or_else(|e| panic!("{e}")))
