@@ -13,7 +13,8 @@
 //! browser sees, the laid-out width and the console, is the browser test's
 //! (`tests/browser.rs`), on a few pages of each kind.
 //!
-//! Not for: HTML syntax, prose, or sites served over http.
+//! Not for: HTML syntax, prose, `<base href>` (the site has none: URLs are
+//! read against their page), or sites served over http.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Component, Path, PathBuf};
@@ -222,9 +223,10 @@ fn read(root: &Path, name: &str, html: &str) -> Page {
                 Place::Page(target) if !root.join(&target).is_file() => {
                     page.problems.push(format!("{element} {target}: no such file"))
                 }
-                Place::Outside | Place::Script => page.problems.push(format!(
+                Place::Outside => page.problems.push(format!(
                     "{element} {url} is outside the site folder: the site must work offline"
                 )),
+                Place::Script => page.problems.push(format!("{element} {url}: a script")),
                 _ => {}
             }
         }
@@ -269,6 +271,7 @@ fn place(root: &Path, name: &str, url: &str) -> Place {
     path.pop();
     for part in Path::new(&decoded(url)).components() {
         match part {
+            // `..` climbs a folder (the guard's pop); with none left, it is out.
             Component::ParentDir if !path.pop() => return Place::Outside,
             Component::Normal(part) => path.push(part),
             _ => {}

@@ -115,6 +115,7 @@ fn each_planted_fault_is_named_on_its_page() {
         ("<script>console.log(1)</script>", "b.html: a <script>; the site holds none"),
         ("<p onclick=\"x()\">p</p>", "b.html: <p onclick=...>: a script; the site holds none"),
         ("<a href=\"javascript:alert(1)\">J</a>", "b.html: a link to javascript:alert(1): a script"),
+        ("<img src=\"javascript:x\" alt=\"J\">", "b.html: img javascript:x: a script"),
     ] {
         assert_problems(&planted(body), &[problem]);
     }
