@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Provisions the headless browser that crates/proof/site-check drives: Debian's
-# `chromium` and its WebDriver server `chromium-driver` (`chromedriver`),
+# Provisions the headless browser that site-build's browser test
+# (crates/proof/site-build/tests/browser.rs) drives: Debian's `chromium`
+# and its WebDriver server `chromium-driver` (`chromedriver`),
 # installed with apt when either command is missing. Needs root for that; a
 # machine that already has both needs nothing.
 #

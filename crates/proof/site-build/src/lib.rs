@@ -22,10 +22,13 @@
 //! gives the same bytes: nothing here iterates a hash, and the one clock
 //! read is the evidence's own check that no run is dated in the future.
 //!
-//! Not for: judging runs (that is [`evidence_model::check`]) or checking
-//! the site's HTML (`site-check`).
+//! The site's HTML is checked by [`check`](mod@check) (every page, no
+//! browser); `tests/browser.rs` opens a few pages in a real one.
+//!
+//! Not for: judging runs (that is [`evidence_model::check`]).
 
 mod changes;
+pub mod check;
 mod context;
 mod error;
 mod history;
@@ -52,8 +55,6 @@ pub use summary::SUMMARY;
 use context::{paged, Evidence, SiteChart};
 use error::io;
 
-use evidence_model::check;
-use evidence_model::folder_lock::FolderLock;
 use evidence_model::load;
 use evidence_model::transcript::Transcript;
 use evidence_model::verdicts::Column;
@@ -62,7 +63,8 @@ use evidence_model::verdicts::Column;
 /// exist yet resolved through its parent), and refused where replacing it
 /// whole would lose something: a folder that holds the evidence or the
 /// repository, one inside the evidence, the root of a file system, or a
-/// mount point (which cannot be renamed).
+/// mount point (which cannot be renamed), or a symlink to nothing (which
+/// the site cannot be renamed onto).
 fn resolve(root: &Path, evidence: &Path, out: &Path) -> Result<PathBuf, SiteError> {
     let bad = |why: &str| SiteError::BadPlace {
         out: out.to_path_buf(),
@@ -71,6 +73,7 @@ fn resolve(root: &Path, evidence: &Path, out: &Path) -> Result<PathBuf, SiteErro
     let absolute = std::path::absolute(out).map_err(io(out))?;
     let resolved = match std::fs::canonicalize(&absolute) {
         Ok(real) => real,
+        Err(_) if absolute.is_symlink() => return Err(bad("a symlink to nothing that exists")),
         Err(_) => {
             let name = absolute.file_name().ok_or_else(|| bad("it names no folder"))?;
             let parent = absolute.parent().ok_or_else(|| bad("it names no folder"))?;
@@ -147,7 +150,10 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
     let tables: Vec<_> = lessons::LESSONS
         .iter()
         .copied()
-        .zip(check::every_lesson(&loaded.transcripts, &mut problems))
+        .zip(evidence_model::check::every_lesson(
+            &loaded.transcripts,
+            &mut problems,
+        ))
         .collect();
     let columns = tables
         .iter()
@@ -292,7 +298,7 @@ fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
         .prefix(&prefix)
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
-    let _lock = FolderLock::try_take(staging.path())
+    let _lock = lock(staging.path())
         .and_then(|lock| lock.ok_or_else(|| std::io::Error::other("locked by another process")))
         .map_err(io(staging.path()))?;
     for (path, text) in &files.0 {
@@ -306,22 +312,24 @@ fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(staging.path(), std::fs::Permissions::from_mode(0o755))
         .map_err(io(staging.path()))?;
-    if out.exists() {
-        // The old site goes beside it under the staging prefix, so that a
-        // build killed between the two renames leaves it to be removed.
-        let old = tempfile::Builder::new()
-            .prefix(&prefix)
-            .tempdir_in(&parent)
-            .map_err(io(&parent))?;
-        let old_path = old.path().to_path_buf();
-        std::fs::rename(out, &old_path).map_err(io(out))?;
-        let staged = staging.keep();
-        std::fs::rename(&staged, out).map_err(io(out))?;
-        drop(old); // removes the old site
-    } else {
-        let staged = staging.keep();
-        std::fs::rename(&staged, out).map_err(io(out))?;
+    // The old site goes beside it under the staging prefix, so that a
+    // build killed between the two renames leaves it to be removed. A
+    // failed rename puts it back and leaves no staging folder.
+    let old = tempfile::Builder::new()
+        .prefix(&prefix)
+        .tempdir_in(&parent)
+        .map_err(io(&parent))?;
+    let replacing = out.exists();
+    if replacing {
+        std::fs::rename(out, old.path()).map_err(io(out))?;
     }
+    if let Err(e) = std::fs::rename(staging.path(), out) {
+        if replacing {
+            let _ = std::fs::rename(old.path(), out);
+        }
+        return Err(io(out)(e));
+    }
+    let _ = staging.keep(); // renamed into place: not to be removed
     Ok(())
 }
 
@@ -335,8 +343,24 @@ fn remove_stale(parent: &Path, prefix: &str) {
         let ours = path
             .file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with(prefix));
-        if ours && path.is_dir() && FolderLock::try_take(&path).is_ok_and(|lock| lock.is_some()) {
+        if ours && path.is_dir() && lock(&path).is_ok_and(|lock| lock.is_some()) {
             let _ = std::fs::remove_dir_all(&path);
         }
+    }
+}
+
+/// An exclusive `flock(2)` on `folder`, held while the file lives (the
+/// kernel lets it go when the process ends, however it ends), or `None`
+/// where another process holds it.
+fn lock(folder: &Path) -> std::io::Result<Option<std::fs::File>> {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::open(folder)?;
+    // SAFETY: flock(2) on a descriptor `file` owns for the whole call.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(Some(file));
+    }
+    match std::io::Error::last_os_error() {
+        e if e.kind() == std::io::ErrorKind::WouldBlock => Ok(None),
+        e => Err(e),
     }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use site_build as site;
-use support::{files_under, repository};
+use support::repository;
 
 mod support;
 
@@ -165,6 +165,36 @@ fn it_replaces_a_site_it_wrote() {
     assert!(out.join(site::INDEX).is_file());
 }
 
+/// A symlink to nothing as the site's folder is refused in one line before
+/// anything is built or written (the site was built whole, then failed to
+/// replace the link and left its staging folder beside it).
+#[test]
+fn a_dangling_symlink_as_the_site_folder_is_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    copy_runs(&ev, "day10-block-sizes", "h200-cxx", 1);
+    let place = tmp.path().join("place");
+    std::fs::create_dir(&place).unwrap();
+    let link = place.join("site");
+    std::os::unix::fs::symlink(tmp.path().join("nowhere"), &link).unwrap();
+    let e = site::build(&repository(), &ev, &link).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "{}: a symlink to nothing that exists; name a folder of its own for the site",
+            link.display()
+        )
+    );
+    let left: Vec<_> = std::fs::read_dir(&place)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["site"], "only the link is there");
+    assert!(link.is_symlink() && !tmp.path().join("nowhere").exists());
+}
+
+/// The committed evidence's site: every lesson and transcript a page, and
+/// every page's HTML passing `site_build::check`.
 #[test]
 fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
     let tmp = tempfile::tempdir().unwrap();
@@ -181,6 +211,19 @@ fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
     }
     assert!(read(&out, site::INSTRUMENT).contains("nvbench"));
     assert!(built.pages > transcripts.len());
+    let report = site::check::check(&out);
+    assert!(
+        report.problems.is_empty(),
+        "{} problem(s) in the site:\n{}",
+        report.problems.len(),
+        report.problems.join("\n")
+    );
+    assert_eq!(report.pages, built.pages);
+    assert!(report.images > 0 && report.links > report.pages);
+    println!(
+        "{} pages, {} links, {} images: no problems",
+        report.pages, report.links, report.images
+    );
 }
 
 #[test]
@@ -567,4 +610,21 @@ fn a_run_of_a_session_long_before_its_gpu_s_latest_is_listed_on_its_session_page
         !session.contains(&format!("{old_stem}.html")),
         "and no link to a page it has not"
     );
+}
+
+/// Every file under `dir`, at any depth, in no particular order.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
 }

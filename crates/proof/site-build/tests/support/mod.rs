@@ -1,5 +1,4 @@
-//! What the site's tests share: the repository they run in, and the files
-//! of a built site.
+//! What the site's tests share: the repository they run in.
 
 use std::path::{Path, PathBuf};
 
@@ -8,21 +7,4 @@ pub fn repository() -> PathBuf {
         .join("../../..")
         .canonicalize()
         .unwrap()
-}
-
-/// Every file under `dir`, at any depth, in no particular order.
-pub fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out
 }
