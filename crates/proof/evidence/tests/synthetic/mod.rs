@@ -1,5 +1,5 @@
 //! Synthetic sessions for the tests that need the evidence of months
-//! (tests/year.rs, tests/packed.rs): the committed H200 session at 3819bed,
+//! (tests/year.rs): the committed H200 session at 3819bed,
 //! every second run of it, re-dated, its GPU renamed and its numbers
 //! nudged so that no run is a copy of another. Only ever written into a
 //! temporary folder.
@@ -115,7 +115,6 @@ pub fn write_session(
             .join(format!("{}-{run}.txt", date.replace(':', "")));
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &text).unwrap();
-        evidence_model::twin::write(&path, &text).unwrap();
     }
     templates.len()
 }
