@@ -42,10 +42,11 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     joining(&files, &[])
 }
 
-/// The transcripts (`*.txt`) in the folders of `dir`, one folder deep, in
-/// name order. Only real folders are walked, never a link to one. By name
-/// alone: a name that leads to a link, a device, a FIFO or a folder is one
-/// the reader refuses by name, not one left out.
+/// The transcripts (`*.txt`, and `*.txt.gz` by the name `*.txt`, as
+/// [`crate::capped::transcript`] reads them) in the folders of `dir`, one folder
+/// deep, in name order. Only real folders are walked, never a link to one.
+/// By name alone: a name that leads to a link, a device, a FIFO or a folder
+/// is one the reader refuses by name, not one left out.
 pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
@@ -54,9 +55,14 @@ pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten())
         .map(|e| e.path())
+        .map(|p| match p.to_str().and_then(|s| s.strip_suffix(".gz")) {
+            Some(txt) => PathBuf::from(txt),
+            None => p,
+        })
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
     files.sort();
+    files.dedup();
     files
 }
 

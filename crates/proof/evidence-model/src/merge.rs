@@ -13,6 +13,9 @@
 //! of every source is named in one run, and any problem means nothing is
 //! written.
 //!
+//! Each run is kept gzip'd, `<name>.txt.gz` ([`capped::gzip`]: a quarter of
+//! its bytes; every reader reads it by its name `<name>.txt`, `zcat` too).
+//!
 //! No journal, lock or rollback: the evidence is a folder under git, so
 //! git is the journal and the history. Each file is written whole under a
 //! free name ([`atomic::write_new`]); a merge stopped part way leaves whole
@@ -29,7 +32,6 @@ use std::path::{Path, PathBuf};
 use crate::load::{self, transcript_files, LoadError};
 use crate::problem::{shown, Problem};
 use crate::{atomic, capped, transcript};
-use lessons::UnknownFolder;
 
 /// What a merge did with one source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,34 +56,8 @@ impl fmt::Display for Merged {
 }
 
 /// A file or source that the merge refuses, as one line naming it.
-#[derive(Debug, thiserror::Error)]
-pub enum Refusal {
-    #[error(
-        "{}: {} has this name with other bytes; a merge never replaces a file",
-        shown(file),
-        shown(taken)
-    )]
-    Clash { file: PathBuf, taken: PathBuf },
-    #[error("{}: {error}; a source holds the evidence folders alone", shown(path))]
-    Folder { path: PathBuf, error: UnknownFolder },
-    #[error(
-        "{}: not a transcript (.txt, a regular file) in an evidence folder; a merge copies only those",
-        shown(.0)
-    )]
-    NotARun(PathBuf),
-    #[error("{}: cannot be read ({error})", shown(path))]
-    Unreadable { path: PathBuf, error: capped::ReadError },
-    #[error("{}: not a folder; a merge writes into the evidence's own folders alone", shown(.0))]
-    NotAFolder(PathBuf),
-    #[error(
-        "{}: no transcripts to merge (a source is a GPU session's OUT/evidence, \
-         holding <lesson>/<UTC time>-<gpu>-<program>.txt)",
-        shown(.0)
-    )]
-    NoTranscripts(PathBuf),
-    /// A problem [`load::joining`] found, or a name no recorder gives.
-    #[error(transparent)]
-    Check(Problem),
+fn refusal(path: &Path, message: impl std::fmt::Display) -> Problem {
+    Problem::of_file(path.display().to_string(), message.to_string())
 }
 
 /// Why nothing, or not everything, was merged.
@@ -91,7 +67,7 @@ pub enum MergeError {
     Load(#[from] LoadError),
     /// Every source and file refused, in one run; nothing was written.
     #[error("{} problem(s) in the folders to merge; nothing was written", .0.len())]
-    Refused(Vec<Refusal>),
+    Refused(Vec<Problem>),
     /// A write failed; the files before it are in the evidence, whole.
     #[error(
         "writing {} failed ({source}); the {written} file(s) before it were written whole \
@@ -132,14 +108,17 @@ pub fn merge(sources: &[PathBuf], evidence: &Path) -> Result<Vec<Merged>, MergeE
             let bytes = match capped::transcript(&from) {
                 Ok(bytes) => bytes,
                 Err(error) => {
-                    refused.push(Refusal::Unreadable { path: from, error });
+                    refused.push(refusal(&from, format!("cannot be read ({error})")));
                     continue;
                 }
             };
             let to = evidence.join(&rel);
             let folder = to.parent().unwrap_or(evidence);
             if std::fs::symlink_metadata(folder).is_ok_and(|m| !m.is_dir()) {
-                refused.push(Refusal::NotAFolder(folder.to_path_buf()));
+                refused.push(refusal(
+                    folder,
+                    "not a folder; a merge writes into the evidence's own folders alone",
+                ));
                 continue;
             }
             let taken = match capped::transcript(&to) {
@@ -148,13 +127,19 @@ pub fn merge(sources: &[PathBuf], evidence: &Path) -> Result<Vec<Merged>, MergeE
                     .get(&rel)
                     .map(|&i| (copies[i].from.clone(), copies[i].bytes == bytes)),
                 Err(error) => {
-                    refused.push(Refusal::Unreadable { path: to, error });
+                    refused.push(refusal(&to, format!("cannot be read ({error})")));
                     continue;
                 }
             };
             match taken {
                 Some((_, true)) => m.already_there += 1,
-                Some((taken, false)) => refused.push(Refusal::Clash { file: from, taken }),
+                Some((taken, false)) => refused.push(refusal(
+                    &from,
+                    format!(
+                        "{} has this name with other bytes; a merge never replaces a file",
+                        shown(&taken)
+                    ),
+                )),
                 None => {
                     m.new += 1;
                     claimed.insert(rel, copies.len());
@@ -166,14 +151,14 @@ pub fn merge(sources: &[PathBuf], evidence: &Path) -> Result<Vec<Merged>, MergeE
     }
     let new: Vec<PathBuf> = copies.iter().map(|c| c.from.clone()).collect();
     let checked = load::joining(&new, &transcript_files(evidence))?;
-    refused.extend(checked.problems.into_iter().map(Refusal::Check));
+    refused.extend(checked.problems);
     if !refused.is_empty() {
         return Err(MergeError::Refused(refused));
     }
     for (written, copy) in copies.iter().enumerate() {
         let folder = copy.to.parent().unwrap_or(evidence);
         std::fs::create_dir_all(folder)
-            .and_then(|()| atomic::write_new(&copy.to, &copy.bytes))
+            .and_then(|()| atomic::write_new(&capped::gzipped(&copy.to), capped::gzip(&copy.bytes)))
             .map_err(|source| MergeError::Write {
                 path: copy.to.clone(),
                 written,
@@ -186,10 +171,13 @@ pub fn merge(sources: &[PathBuf], evidence: &Path) -> Result<Vec<Merged>, MergeE
 /// The transcripts of source `dir`, relative to it (`<folder>/<name>.txt`),
 /// in name order. Its twins (`.json`) are left out; anything else that is
 /// not a transcript in an evidence folder is refused.
-fn list(dir: &Path, refused: &mut Vec<Refusal>) -> Option<Vec<PathBuf>> {
-    let unreadable = |path: &Path, error: io::Error| Refusal::Unreadable {
-        path: path.to_path_buf(),
-        error: error.into(),
+fn list(dir: &Path, refused: &mut Vec<Problem>) -> Option<Vec<PathBuf>> {
+    let unreadable = |path: &Path, error: io::Error| refusal(path, format!("cannot be read ({error})"));
+    let not_a_run = |path: &Path| {
+        refusal(
+            path,
+            "not a transcript (.txt, a regular file) in an evidence folder; a merge copies only those",
+        )
     };
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -202,11 +190,14 @@ fn list(dir: &Path, refused: &mut Vec<Refusal>) -> Option<Vec<PathBuf>> {
     for folder in entries.flatten().map(|e| e.path()) {
         let name = folder.file_name().unwrap_or_default().to_owned();
         if !is(&folder, std::fs::FileType::is_dir) {
-            refused.push(Refusal::NotARun(folder));
+            refused.push(not_a_run(&folder));
             continue;
         }
         if let Err(error) = lessons::folder(&name.to_string_lossy()) {
-            refused.push(Refusal::Folder { path: folder, error });
+            refused.push(refusal(
+                &folder,
+                format!("{error}; a source holds the evidence folders alone"),
+            ));
             continue;
         }
         let inner = match std::fs::read_dir(&folder) {
@@ -222,17 +213,21 @@ fn list(dir: &Path, refused: &mut Vec<Refusal>) -> Option<Vec<PathBuf>> {
                 continue;
             }
             if ext != Some("txt") || !is(&path, std::fs::FileType::is_file) {
-                refused.push(Refusal::NotARun(path));
+                refused.push(not_a_run(&path));
                 continue;
             }
             match transcript::misnamed(&path) {
-                Some(problem) => refused.push(Refusal::Check(problem)),
+                Some(problem) => refused.push(problem),
                 None => files.push(Path::new(&name).join(path.file_name().unwrap_or_default())),
             }
         }
     }
     if files.is_empty() {
-        refused.push(Refusal::NoTranscripts(dir.to_path_buf()));
+        refused.push(refusal(
+            dir,
+            "no transcripts to merge (a source is a GPU session's OUT/evidence, \
+             holding <lesson>/<UTC time>-<gpu>-<program>.txt)",
+        ));
     }
     files.sort();
     Some(files)

@@ -47,8 +47,9 @@ enum Command {
     /// .json twins are not copied (`evidence twin` derives one when wanted).
     /// Nothing is replaced or removed: a name the evidence or an earlier DIR
     /// has with other bytes is a clash, and a file there byte for byte is
-    /// skipped, so merging again is harmless. New files are written whole;
-    /// git is the journal (commit what a merge added).
+    /// skipped, so merging again is harmless. New files are written whole,
+    /// gzip'd (`<name>.txt.gz`, which every tool reads as `<name>.txt`); git
+    /// is the journal (commit what a merge added).
     ///
     /// Exit status: 0 when merged; 1, with nothing written, when anything is
     /// refused (one line for each problem, naming its file), or when a DIR

@@ -51,7 +51,8 @@ fn session(gpu: &str, date: &str) -> tempfile::TempDir {
     dir
 }
 
-/// Every file under `dir` and its bytes.
+/// Every file under `dir` and its bytes; a gzip'd transcript `x.txt.gz`
+/// (as a merge keeps one) as `x.txt` and the bytes it holds.
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut folders = vec![dir.to_path_buf()];
@@ -60,6 +61,9 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
             let path = entry.path();
             if path.is_dir() {
                 folders.push(path);
+            } else if let Some(txt) = path.to_str().unwrap().strip_suffix(".gz") {
+                let rel = Path::new(txt).strip_prefix(dir).unwrap().to_path_buf();
+                out.insert(rel, evidence_model::capped::transcript(Path::new(txt)).unwrap());
             } else {
                 let rel = path.strip_prefix(dir).unwrap().to_path_buf();
                 out.insert(rel, std::fs::read(&path).unwrap());
@@ -157,6 +161,12 @@ fn two_machines_sessions_merge_into_the_evidence_and_pass_its_checks() {
     assert_eq!(expected.len(), 6, "{:?}", expected.keys());
     expected.retain(|p, _| p.extension().is_some_and(|e| e == "txt"));
     assert_eq!(snapshot(dest.path()), expected);
+    // Each kept gzip'd, as `zcat` reads it.
+    for rel in expected.keys() {
+        let gz = evidence_model::capped::gzipped(&dest.path().join(rel));
+        let out = Command::new("gzip").arg("-dc").arg(&gz).output().unwrap();
+        assert_eq!(out.stdout, expected[rel], "{}", gz.display());
+    }
     let loaded = evidence_model::load::load(dest.path()).unwrap();
     assert!(loaded.problems.is_empty(), "{:#?}", loaded.problems);
     assert_eq!(loaded.transcripts.len(), 3);
