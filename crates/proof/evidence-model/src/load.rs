@@ -85,6 +85,17 @@ pub fn joining(files: &[PathBuf], earlier: &[PathBuf]) -> Result<Loaded, LoadErr
             loaded.problems.push(problem);
             continue;
         }
+        let gz = crate::capped::gzipped(f);
+        if [f, &gz].iter().all(|p| std::fs::symlink_metadata(p).is_ok()) {
+            loaded.problems.push(Problem::of_file(
+                f.display().to_string(),
+                format!(
+                    "kept twice, as this file and as {}: a run is one file",
+                    crate::problem::shown(&gz)
+                ),
+            ));
+            continue;
+        }
         match transcript::read_with_text(f) {
             Ok((t, _)) if transcript::date(&t.header.date).is_some_and(|d| d > now) => {
                 loaded.problems.push(Problem::at(

@@ -281,6 +281,39 @@ fn links_and_sparse_files_fail_check_by_name() {
     }
 }
 
+/// A run kept both as `x.txt` and gzip'd as `x.txt.gz` is two runs under
+/// one name, whatever each holds: refused by name, neither read (the
+/// campaign's file beside a packed run of the same name passed `check`).
+#[test]
+fn a_run_kept_as_a_file_and_gzip_d_beside_it_fails_check() {
+    use evidence_model::capped::{gzip, gzipped};
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("ev");
+    let runs = small_evidence(&ev);
+    let check = || {
+        let mut check = evidence(&ev);
+        check.arg("check");
+        within_a_minute(check)
+    };
+    let own = std::fs::read(&runs[0]).unwrap();
+    let other = std::fs::read(&runs[1]).unwrap();
+    std::fs::write(gzipped(&runs[0]), gzip(&other)).unwrap();
+    let out = check();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    let first = format!("error: {}", runs[0].display());
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with(&first) && l.contains("kept twice")),
+        "{err}"
+    );
+    // Kept gzip'd alone, as a merge keeps it, it is read by its name.
+    std::fs::remove_file(&runs[0]).unwrap();
+    std::fs::write(gzipped(&runs[0]), gzip(&own)).unwrap();
+    let out = check();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
 /// Eight transcripts of blank lines, each under the 16 MiB cap, took 3.9 GB
 /// and 19 s to check (the campaign): each is now refused by its line count
 /// before a line is kept, in a small multiple of its bytes.
