@@ -3,10 +3,9 @@
 //! one. A process stopped mid-write (a signal, a full disk, a file-size
 //! limit) leaves the old file as it was, never half of the new one.
 //!
-//! Every document, chart, twin and finished transcript is written by
-//! [`write`], or [`write_new`] where no file may be replaced (`merge`);
-//! `record` also starts each transcript from a [`draft`], linked to its name
-//! only when that name is free.
+//! Every document, chart and finished transcript is written by [`write`],
+//! or [`write_new`] where no file may be replaced (`merge`); `record` also
+//! starts each transcript from a [`draft`].
 
 use std::fs::Permissions;
 use std::io::{self, Write};
@@ -16,19 +15,12 @@ use std::path::Path;
 use tempfile::NamedTempFile;
 
 /// A hidden temporary file in `folder` (`.evidence-*.partial`, never
-/// `*.txt` or `*.json`), so that no reader of the folder (`figures`,
-/// `check`) takes an unfinished one, or one a killed process left behind,
-/// for a document, a transcript or a twin. It is made with `permissions`,
-/// less the umask.
+/// `*.txt`), so that no reader of the folder takes an unfinished one, or one
+/// a killed process left behind, for a document or a transcript. It is made
+/// with `permissions`, less the umask.
 pub fn draft(folder: &Path, permissions: Permissions) -> io::Result<NamedTempFile> {
-    draft_prefixed(folder, permissions, ".evidence-")
-}
-
-/// [`draft`] under another hidden prefix, which tells whose drafts a
-/// folder holds (`merge` removes its own that a killed merge left).
-fn draft_prefixed(folder: &Path, permissions: Permissions, prefix: &str) -> io::Result<NamedTempFile> {
     tempfile::Builder::new()
-        .prefix(prefix)
+        .prefix(".evidence-")
         .suffix(".partial")
         .permissions(permissions)
         .tempfile_in(folder)
@@ -44,12 +36,7 @@ pub fn new_file() -> Permissions {
 /// name: an `AlreadyExists` error, and the old file as it was, if one has.
 /// `merge` adds files to the evidence with it, never replacing one.
 pub fn write_new(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
-    write_new_with(path, contents, ".evidence-")
-}
-
-/// [`write_new`], its draft named with `prefix` (hidden, a `.` first).
-pub fn write_new_with(path: &Path, contents: impl AsRef<[u8]>, prefix: &str) -> io::Result<()> {
-    let mut file = draft_prefixed(folder_of(path), new_file(), prefix)?;
+    let mut file = draft(folder_of(path), new_file())?;
     file.write_all(contents.as_ref())?;
     file.as_file().sync_all()?;
     file.persist_noclobber(path).map_err(|e| e.error)?;

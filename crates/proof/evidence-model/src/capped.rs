@@ -1,32 +1,33 @@
-//! Reading one evidence file: a regular file, and no more than its cap.
+//! Reading one transcript: a regular file, and no more than its cap.
+//!
+//! A transcript `<name>.txt` is kept as that file or, once a merge has
+//! added it, gzip'd beside that name as `<name>.txt.gz` ([`gzip`]): one
+//! file per run either way, read by `zcat` as by [`transcript`], which
+//! reads whichever is there. Gzip'd, a session's runs take about a quarter
+//! of their bytes: a simulated year of them (`evidence`'s `tests/year.rs`)
+//! is 86.8 MB as text and 23.5 MB gzip'd, under the 50 MB that the evidence
+//! may grow by in a year.
 //!
 //! Every reader of the evidence (`check`, `merge`, `site`, `compare-files`,
-//! `figures`, `plot`) takes transcripts and twins through [`read`], so a
-//! name that leads to a device (`/dev/zero`), a FIFO or a socket is refused
-//! before a byte is read, and a file larger than its cap is refused with one
-//! line instead of being read whole into memory. The recorder stops a
-//! program's output short of [`TRANSCRIPT_CAP`] ([`record_cap`]), so that
-//! every transcript it writes is one these readers take whole.
+//! `figures`, `plot`, `twin`) takes transcripts through [`read`], so a name
+//! that is a link, or leads to a device (`/dev/zero`), a FIFO or a socket,
+//! is refused before a byte is read, and a file larger than its cap is
+//! refused with one line instead of being read whole into memory. The
+//! recorder stops a program's output short of [`TRANSCRIPT_CAP`]
+//! ([`record_cap`]), so that every transcript it writes is one these
+//! readers take whole.
 //!
-//! Not for: parsing what was read (`transcript`, `twin`).
+//! Not for: parsing what was read (`transcript`).
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
-use std::sync::Arc;
-
-use crate::archive;
 
 /// The largest transcript any reader takes: 16 MiB. The committed evidence's
 /// largest is about 31 KB, so this leaves 500 times that for a longer
 /// lesson, while a reader's memory stays a small multiple of it.
 pub const TRANSCRIPT_CAP: u64 = 16 << 20;
-
-/// The largest twin any reader takes: 64 MiB. A twin quotes every line
-/// and number of its transcript as JSON, which takes more bytes than the
-/// text it is made from.
-pub const TWIN_CAP: u64 = 64 << 20;
 
 /// Why a file was not read.
 #[derive(Debug, thiserror::Error)]
@@ -37,12 +38,6 @@ pub enum ReadError {
     NotAFile(&'static str),
     #[error("{size} bytes, over the {cap}-byte cap on what is read from one {what} (evidence/README.md)")]
     TooLarge { size: u64, cap: u64, what: &'static str },
-    /// The pack a path runs through is not one ([`crate::archive`]).
-    #[error("{}: {error}", crate::problem::shown(pack))]
-    Pack {
-        pack: std::path::PathBuf,
-        error: crate::archive::UnpackError,
-    },
 }
 
 impl ReadError {
@@ -55,11 +50,11 @@ impl ReadError {
     }
 }
 
-/// What kind of file a name leads to, in words, when it is not a regular one.
-fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
-    let t = meta.file_type();
+/// What kind of file a name is, in words, when it is not a regular one.
+fn kind(t: std::fs::FileType) -> Option<&'static str> {
     Some(match () {
         _ if t.is_file() => return None,
+        _ if t.is_symlink() => "symbolic link",
         _ if t.is_dir() => "folder",
         _ if t.is_fifo() => "FIFO",
         _ if t.is_char_device() => "character device",
@@ -69,101 +64,76 @@ fn kind(meta: &std::fs::Metadata) -> Option<&'static str> {
     })
 }
 
-/// The bytes of the regular file `path` leads to, if it holds at most `cap`
-/// of them. The file is opened without waiting (a FIFO with no writer would
-/// otherwise block the open) and its kind is read from the open file, so
-/// nothing is swapped in between; at most `cap + 1` bytes are read, so a
-/// file that grows while it is read is refused too. A path that runs
-/// through a pack (`packed/<id>.tar.gz/<folder>/<name>`) is read from the
-/// pack, under the same cap.
+/// The bytes of the regular file `path` names, if it holds at most `cap` of
+/// them. The name itself must be a regular file, not a link to one; it is
+/// opened without following a link or waiting (a FIFO with no writer would
+/// otherwise block the open), and its kind is read again from the open
+/// file, so nothing is swapped in between; at most `cap + 1` bytes are
+/// read, so a file that grows while it is read is refused too.
 pub fn read(path: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
-    if let Some((pack, member)) = archive::split(path) {
-        return read_member(pack, &member, cap, what);
-    }
-    read_file(path, cap, what)
-}
-
-/// The members of the pack at `path`, read as [`read`] reads a file (at
-/// [`archive::PACK_CAP`]) and unpacked once while it stays as it was.
-pub fn pack_members(path: &Path) -> Result<Arc<archive::Members>, ReadError> {
-    let meta = std::fs::metadata(path)?;
-    if let Some(members) = archive::cached(path, &meta) {
-        return Ok(members);
-    }
-    let bytes = read_file(path, archive::PACK_CAP, "pack")?;
-    let members = archive::unpack(&bytes).map_err(|error| ReadError::Pack {
-        pack: path.to_path_buf(),
-        error,
-    })?;
-    Ok(archive::keep(path, &meta, members))
-}
-
-/// The member names of the pack at `path`, in name order: unpacked at
-/// most once while the pack stays as it was ([`pack_members`]).
-pub fn pack_member_names(path: &Path) -> Result<Arc<Vec<String>>, ReadError> {
-    let meta = std::fs::metadata(path)?;
-    if let Some(names) = archive::cached_names(path, &meta) {
-        return Ok(names);
-    }
-    pack_members(path)?;
-    archive::cached_names(path, &meta)
-        .ok_or_else(|| io::Error::other("the pack changed while it was read").into())
-}
-
-/// A member's bytes, as [`read`] gives a file's: a missing member is
-/// `NotFound`, and one over `cap` is refused.
-fn read_member(pack: &Path, member: &str, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
-    let members = pack_members(pack)?;
-    let bytes = members
-        .get(member)
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("no {member} in the pack")))?;
-    if bytes.len() as u64 > cap {
-        return Err(ReadError::TooLarge {
-            size: bytes.len() as u64,
-            cap,
-            what,
-        });
-    }
-    Ok(bytes.clone())
-}
-
-/// [`read`] for a file on disk.
-fn read_file(path: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
-    let file = File::options()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)?;
-    let meta = file.metadata()?;
-    if let Some(kind) = kind(&meta) {
+    if let Some(kind) = kind(std::fs::symlink_metadata(path)?.file_type()) {
         return Err(ReadError::NotAFile(kind));
     }
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if let Some(kind) = kind(meta.file_type()) {
+        return Err(ReadError::NotAFile(kind));
+    }
+    let too_large = |size| ReadError::TooLarge { size, cap, what };
     if meta.len() > cap {
-        return Err(ReadError::TooLarge {
-            size: meta.len(),
-            cap,
-            what,
-        });
+        return Err(too_large(meta.len()));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(cap + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
-        return Err(ReadError::TooLarge {
-            size: bytes.len() as u64,
-            cap,
-            what,
-        });
+        return Err(too_large(bytes.len() as u64));
     }
     Ok(bytes)
 }
 
-/// A transcript's bytes ([`read`] at [`TRANSCRIPT_CAP`]).
+/// A transcript's bytes ([`read`] at [`TRANSCRIPT_CAP`]): the file `path`
+/// names or, where there is none, its [`gzipped`] twin's, unpacked to at
+/// most the same cap.
 pub fn transcript(path: &Path) -> Result<Vec<u8>, ReadError> {
-    read(path, TRANSCRIPT_CAP, "transcript")
+    match read(path, TRANSCRIPT_CAP, "transcript") {
+        Err(e) if e.io_kind() == Some(io::ErrorKind::NotFound) => {
+            let Ok(packed) = read(&gzipped(path), TRANSCRIPT_CAP, "transcript") else {
+                return Err(e);
+            };
+            let mut bytes = Vec::new();
+            flate2::read::MultiGzDecoder::new(packed.as_slice())
+                .take(TRANSCRIPT_CAP + 1)
+                .read_to_end(&mut bytes)?;
+            match bytes.len() as u64 {
+                size if size > TRANSCRIPT_CAP => Err(ReadError::TooLarge {
+                    size,
+                    cap: TRANSCRIPT_CAP,
+                    what: "transcript",
+                }),
+                _ => Ok(bytes),
+            }
+        }
+        other => other,
+    }
 }
 
-/// A twin's bytes ([`read`] at [`TWIN_CAP`]).
-pub fn twin(path: &Path) -> Result<Vec<u8>, ReadError> {
-    read(path, TWIN_CAP, "twin")
+/// Where the transcript `<name>.txt` is kept gzip'd: `<name>.txt.gz`.
+pub fn gzipped(path: &Path) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".gz");
+    name.into()
+}
+
+/// `bytes` gzip'd as a merge keeps a transcript: no name or time in the
+/// gzip header, so the same run gives the same bytes.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    io::Write::write_all(&mut out, bytes)
+        .and_then(|()| out.finish())
+        .unwrap_or_default()
 }
 
 /// How many bytes of a program's output the recorder keeps beside a header
@@ -190,7 +160,7 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
         for (path, says) in [
             (fifo.as_path(), "FIFO"),
-            (link.as_path(), "character device"),
+            (link.as_path(), "symbolic link"),
             (dir.path(), "folder"),
         ] {
             let e = transcript(path).unwrap_err().to_string();
@@ -209,5 +179,24 @@ mod tests {
             "11 bytes, over the 10-byte cap on what is read from one transcript (evidence/README.md)"
         );
         assert_eq!(read(&path, 11, "transcript").unwrap().len(), 11);
+    }
+
+    #[test]
+    fn a_gzipped_transcript_is_read_under_its_name_and_capped_unpacked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.txt");
+        let gz = gzipped(&path);
+        assert!(gz.ends_with("run.txt.gz"));
+        std::fs::write(&gz, gzip(b"a run\n")).unwrap();
+        assert_eq!(transcript(&path).unwrap(), b"a run\n");
+        // Small packed, over the cap unpacked: refused, not unpacked whole.
+        let zeros = vec![b'\n'; (TRANSCRIPT_CAP + 1) as usize];
+        std::fs::write(&gz, gzip(&zeros)).unwrap();
+        assert!(std::fs::metadata(&gz).unwrap().len() < 100_000);
+        let e = transcript(&path).unwrap_err().to_string();
+        assert!(e.contains("over the 16777216-byte cap"), "{e}");
+        // Neither file: the plain name's error.
+        let e = transcript(&dir.path().join("none.txt")).unwrap_err();
+        assert_eq!(e.io_kind(), Some(io::ErrorKind::NotFound));
     }
 }

@@ -1,4 +1,4 @@
-//! `evidence check`: every transcript and twin read as a record ([`load`]),
+//! `evidence check`: every transcript read as a record ([`load`]),
 //! then every claim against every run, as a table; [`run`] is what the
 //! command and CI's test both call.
 
@@ -14,7 +14,7 @@ use crate::{judge, why};
 
 /// What the check found: each lesson's table as text, each lesson's causes
 /// as measured ([`crate::why`]), and every problem,
-/// one line each (a file that is no record, a twin that disagrees, a copy,
+/// one line each (a file that is no record, a copy,
 /// a bad expected-failure list, a claim that fails unexpected).
 pub struct Checked {
     pub tables: Vec<String>,

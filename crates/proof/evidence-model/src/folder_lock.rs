@@ -1,8 +1,7 @@
 //! An exclusive `flock(2)` on a folder, held while the lock lives; the
-//! kernel lets it go when the process ends, however it ends. `merge` locks
-//! the evidence folder with it for the whole merge, and `site` the folder
-//! it stages a site in, so that a later build can tell a killed build's
-//! folder (unlocked) from one being written.
+//! kernel lets it go when the process ends, however it ends. `site` locks
+//! the folder it stages a site in, so that a later build can tell a killed
+//! build's folder (unlocked) from one being written.
 //!
 //! Not for: locking files against readers (nothing here stops a read).
 
@@ -40,18 +39,6 @@ impl FolderLock {
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
             Err(e) => Err(e),
         }
-    }
-
-    /// The lock on `folder`, calling `waiting` once and then waiting if
-    /// another process holds it.
-    pub fn take(folder: &Path, waiting: &mut dyn FnMut()) -> io::Result<FolderLock> {
-        if let Some(lock) = FolderLock::try_take(folder)? {
-            return Ok(lock);
-        }
-        waiting();
-        let file = File::open(folder)?;
-        flock(&file, libc::LOCK_EX)?;
-        Ok(FolderLock { _folder: file })
     }
 }
 

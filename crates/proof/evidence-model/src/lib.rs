@@ -7,18 +7,15 @@
 //!   number, a file in the wrong folder or under the wrong name); a
 //!   malformed file is a [`problem::Problem`] naming the file and the
 //!   line, never a panic. [`runs`] names runs and their groups.
-//! - [`twin`] writes a transcript's JSON twin and holds it to the transcript.
+//! - [`twin`] derives a transcript's JSON twin, on demand: never committed.
 //! - [`load`] lists and reads the evidence folder as every command reads
-//!   it: each transcript, each twin, no run dated in the future or counted
-//!   twice.
-//! - [`merge`] adds GPU sessions' evidence folders to the evidence, all or
-//!   nothing, each run held to [`load`]'s checks and nothing replaced; its
-//!   [`journal`] undoes a merge killed part way; [`packing`] keeps each
-//!   session older than a month as one [`archive`], whose runs every reader
-//!   reads through ([`packs`]).
+//!   it: each transcript, no run dated in the future or counted twice.
+//! - [`merge`] adds GPU sessions' evidence folders to the evidence, each
+//!   run held to [`load`]'s checks, every problem named and nothing written
+//!   if there is one, nothing replaced; git is its journal and history.
 //! - [`atomic`] writes a file whole or not at all; [`capped`] reads one
-//!   evidence file, a regular one and no larger than its cap; [`folder_lock`]
-//!   holds a folder for one process (a merge, a site being staged).
+//!   transcript, a regular file and no larger than its cap; [`folder_lock`]
+//!   holds a folder for one process (a site being staged).
 //! - [`judge`] judges the lessons' claims (and the shared sanitizer claim)
 //!   on recorded runs; [`check`] tables them over every transcript,
 //!   [`verdicts`] counts them per GPU and toolkit, and [`why`] judges the
@@ -35,7 +32,6 @@
 //! (`evidence-figures`), HTML or charts (`site-build`), running lessons'
 //! checks (they check themselves) or timing anything itself.
 
-pub mod archive;
 pub mod atomic;
 pub mod capped;
 pub mod changes;
@@ -44,12 +40,9 @@ pub mod compare;
 pub mod digits;
 pub mod folder_lock;
 pub mod history;
-pub mod journal;
 pub mod judge;
 pub mod load;
 pub mod merge;
-pub mod packing;
-pub mod packs;
 pub mod problem;
 pub mod runs;
 pub mod sessions;

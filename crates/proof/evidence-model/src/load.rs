@@ -1,7 +1,8 @@
 //! The evidence folder read as one record, the way every command reads it
-//! (`check`, `figures`, `compare`, `plot`): each transcript read and placed
-//! ([`transcript::read`]), none dated after now, no run counted twice, and
-//! every JSON twin saying what its transcript says ([`twin::check`]).
+//! (`check`, `figures`, `compare`, `plot`, `site`): each transcript read
+//! and placed ([`transcript::read`]), none dated after now, no run counted
+//! twice. Transcripts alone are read: a JSON twin is derived from its
+//! transcript when wanted ([`crate::twin`]), never read back.
 //!
 //! What fails is a problem, each named with its file; the runs that pass are
 //! the only ones any table, figure or chart is made from. [`joining`] holds
@@ -15,7 +16,6 @@ use std::path::{Path, PathBuf};
 
 use crate::problem::Problem;
 use crate::transcript::{self, Body, Transcript};
-use crate::twin;
 
 /// Why the evidence could not be read at all.
 #[derive(Debug, thiserror::Error)]
@@ -33,90 +33,45 @@ pub struct Loaded {
     pub problems: Vec<Problem>,
 }
 
-/// Every transcript and twin under `dir`, checked.
+/// Every transcript under `dir`, checked.
 pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     let files = transcript_files(dir);
-    let twins = twin_files(dir);
-    // Twins alone are still checked: each is then a twin with no transcript.
-    if files.is_empty() && twins.is_empty() {
+    if files.is_empty() {
         return Err(LoadError::NoTranscripts(dir.to_path_buf()));
     }
-    let mut loaded = joining(&files, &twins, &[])?;
-    let mut unpaired = Vec::new();
-    // Every transcript `evidence record` writes has its twin beside it: one
-    // without is a file half copied, or one no recorder wrote. Said of the
-    // transcripts that parsed (one that did not has its problem already);
-    // a merge refuses such a pair itself, so this is not in [`joining`].
-    let twins: std::collections::HashSet<&Path> = twins.iter().map(PathBuf::as_path).collect();
-    for f in loaded.transcripts.iter().map(|t| Path::new(&t.file)) {
-        let twin = f.with_extension("json");
-        if !twins.contains(twin.as_path()) {
-            unpaired.push(twin::NoTwin(f.to_path_buf()).problem());
-        }
-    }
-    loaded.problems.extend(unpaired);
-    // Only a folder with packs has their problems to tell, so the sessions
-    // are not worked out for any other.
-    if dir.join(crate::archive::FOLDER).exists() {
-        let sessions = crate::sessions::of(&loaded.transcripts);
-        loaded.problems.extend(crate::packs::problems(dir, &sessions));
-    }
-    let journal = dir.join(crate::journal::JOURNAL);
-    if journal.exists() {
-        loaded.problems.insert(
-            0,
-            Problem::of_file(
-                journal.display().to_string(),
-                "a merge was killed part way, and some of the files it lists are in the evidence; \
-                 the next `evidence merge` removes them, each once its digest and date show that merge wrote it (merging the same folders again adds them whole)",
-            ),
-        );
-    }
-    Ok(loaded)
+    joining(&files, &[])
 }
 
-/// The transcripts (`*.txt`) under `dir`, one folder deep, and those in
-/// its packs ([`crate::packs::listed`]), in name order by folder: a packed
-/// run stands where its file stood.
+/// The transcripts (`*.txt`, and `*.txt.gz` by the name `*.txt`, as
+/// [`crate::capped::transcript`] reads them) in the folders of `dir`, one folder
+/// deep, in name order. Only real folders are walked, never a link to one.
+/// By name alone: a name that leads to a link, a device, a FIFO or a folder
+/// is one the reader refuses by name, not one left out.
 pub fn transcript_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = in_folders(dir, "txt");
-    files.extend(crate::packs::listed(dir, "txt"));
-    files.sort_by(|a, b| crate::packs::in_folder_order(a, b));
-    files
-}
-
-/// The files named `*.<ext>` in the folders of `dir`, one folder deep, in
-/// no order. By name alone: a name that leads to a device, a FIFO or a
-/// folder is one the reader refuses by name, not one left out.
-pub(crate) fn in_folders(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    std::fs::read_dir(dir)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten())
         .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
-        .collect()
+        .map(|p| match p.to_str().and_then(|s| s.strip_suffix(".gz")) {
+            Some(txt) => PathBuf::from(txt),
+            None => p,
+        })
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    files.dedup();
+    files
 }
 
-/// The twins (`*.json`) under `dir`, one folder deep, and those in its
-/// packs ([`crate::packs::listed`]), in name order by folder: where the
-/// transcripts are, and not the instrument's own JSON folders below.
-pub fn twin_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = in_folders(dir, "json");
-    out.extend(crate::packs::listed(dir, "json"));
-    out.sort_by(|a, b| crate::packs::in_folder_order(a, b));
-    out
-}
-
-/// `files` (transcripts) and `twins` checked as [`load`] checks a folder's,
-/// as runs joining `earlier`: transcripts already accepted (the evidence a
-/// merge adds to), each the first of any copy among `files`. The earlier
-/// runs' own problems are not reported here (`evidence check` reports
-/// them), and only `files` are in [`Loaded::transcripts`].
-pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Result<Loaded, LoadError> {
+/// `files` checked as [`load`] checks a folder's, as runs joining
+/// `earlier`: transcripts already accepted (the evidence a merge adds to),
+/// each the first of any copy among `files`. The earlier runs' own problems
+/// are not reported here (`evidence check` reports them), and only `files`
+/// are in [`Loaded::transcripts`].
+pub fn joining(files: &[PathBuf], earlier: &[PathBuf]) -> Result<Loaded, LoadError> {
     // Kept as date(1) printed it, so an error shows "now" in the header's
     // own format beside the header's date.
     let now_text = transcript::utc_now().ok_or(LoadError::NoClock)?;
@@ -128,6 +83,17 @@ pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Res
         // that would name it.
         if let Some(problem) = transcript::misnamed(f) {
             loaded.problems.push(problem);
+            continue;
+        }
+        let gz = crate::capped::gzipped(f);
+        if [f, &gz].iter().all(|p| std::fs::symlink_metadata(p).is_ok()) {
+            loaded.problems.push(Problem::of_file(
+                f.display().to_string(),
+                format!(
+                    "kept twice, as this file and as {}: a run is one file",
+                    crate::problem::shown(&gz)
+                ),
+            ));
             continue;
         }
         match transcript::read_with_text(f) {
@@ -155,17 +121,6 @@ pub fn joining(files: &[PathBuf], twins: &[PathBuf], earlier: &[PathBuf]) -> Res
         match seen.copy_of_earlier(&t, text) {
             Some(problem) => loaded.problems.push(problem),
             None => loaded.transcripts.push(t),
-        }
-    }
-    for path in twins {
-        if let Some(problem) = transcript::misnamed(path) {
-            loaded.problems.push(problem);
-            continue;
-        }
-        if let Err(e) = twin::check(path) {
-            loaded
-                .problems
-                .push(Problem::of_file(path.display().to_string(), e.to_string()));
         }
     }
     Ok(loaded)

@@ -45,11 +45,17 @@ pub fn shown(path: &std::path::Path) -> String {
     }
 }
 
-/// `FILE:LINE: message`, or `FILE: message` where there is no line to name.
+/// `FILE:LINE: message`, or `FILE: message` where there is no line to name;
+/// a name with a line break in it is [`shown`] escaped, so that it cannot
+/// end the line and start a forged one.
 fn line_shown(p: &Problem) -> String {
+    let path = match p.path.chars().any(char::is_control) {
+        true => format!("{:?}", p.path),
+        false => p.path.clone(),
+    };
     match p.line {
-        0 => format!("{}: {}", p.path, p.message),
-        line => format!("{}:{line}: {}", p.path, p.message),
+        0 => format!("{path}: {}", p.message),
+        line => format!("{path}:{line}: {}", p.message),
     }
 }
 
@@ -61,5 +67,10 @@ mod tests {
     fn a_problem_names_its_line_and_no_line_when_it_is_the_whole_file_s() {
         assert_eq!(Problem::at("e/l/x.txt", 3, "m").to_string(), "e/l/x.txt:3: m");
         assert_eq!(Problem::of_file("e/l/x.txt", "m").to_string(), "e/l/x.txt: m");
+        // A line break in a name is shown, not printed.
+        assert_eq!(
+            Problem::at("e/a\nb/x.txt", 1, "m").to_string(),
+            r#""e/a\nb/x.txt":1: m"#
+        );
     }
 }

@@ -162,8 +162,7 @@ pub fn by_gpu<'s, 'a>(sessions: &'s [Session<'a>]) -> BTreeMap<&'s str, Vec<&'s 
 }
 
 /// How far back from its GPU's latest session a session counts as recent,
-/// in days: a recent session's runs each have a page on the site, and an
-/// older one's runs are packed into one file ([`crate::packing`]).
+/// in days: a recent session's runs each have a page on the site.
 pub const RECENT_DAYS: i64 = 28;
 
 /// Whether each of `sessions` began within [`RECENT_DAYS`] of its GPU's

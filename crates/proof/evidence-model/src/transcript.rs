@@ -196,6 +196,20 @@ fn capped(message: String) -> String {
     }
 }
 
+/// The most lines a transcript may have: 1,048,576. A reader keeps about
+/// 100 bytes for every line, so a transcript at the 16 MiB cap costs at
+/// most about 6 times its cap, where 16 MiB of blank lines (16 million
+/// lines) took 490 MB. The committed evidence's longest has 340 lines; a
+/// recording at the byte cap of 32-byte lines has about half a million.
+pub const MAX_LINES: usize = 1 << 20;
+
+/// The longest GPU name a header may give, in bytes: sessions and their
+/// pages are named after it. The longest in the evidence is 36.
+pub const MAX_GPU_NAME: usize = 100;
+
+/// No run of this course is dated before this year.
+const FIRST_YEAR: i32 = 2020;
+
 /// Parses the text of `file`: a header with every field of [`REQUIRED`]
 /// once, each value possible (a calendar date, a commit, an exit status),
 /// and a body whose every number is finite and whose times are not
@@ -206,6 +220,22 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, Problem> {
         line,
         message: capped(message),
     };
+    // Bounded before anything is kept per line, so a file of blank lines
+    // (16 MiB of them would be 16 million) costs no more than its bytes.
+    let count = text.bytes().filter(|b| *b == b'\n').count();
+    if count > MAX_LINES {
+        return Err(err(
+            0,
+            format!("{count} lines, over the {MAX_LINES}-line cap on a transcript"),
+        ));
+    }
+    if let Some(at) = text.find('\0') {
+        let line = text[..at].bytes().filter(|b| *b == b'\n').count() + 1;
+        return Err(err(
+            line,
+            "a NUL byte: a transcript is text (a sparse or binary file is not one)".into(),
+        ));
+    }
     let lines: Vec<&str> = text.lines().collect();
     let end = lines
         .iter()
@@ -236,6 +266,15 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, Problem> {
             "date" => {
                 check_date(&value).map_err(|m| err(i + 1, m.to_string()))?;
                 header.date = value;
+            }
+            "gpu" if value.len() > MAX_GPU_NAME => {
+                return Err(err(
+                    i + 1,
+                    format!(
+                        "a GPU name of {} bytes, over the {MAX_GPU_NAME}-byte cap",
+                        value.len()
+                    ),
+                ));
             }
             "gpu" => header.gpu = value,
             "driver" => header.driver = value,
@@ -333,6 +372,8 @@ pub fn utc_now() -> Option<String> {
 pub enum Impossible {
     #[error("date {} is not a UTC time as `evidence record` writes it (2026-11-30T04:44:49Z)", quoted(.0))]
     Date(String),
+    #[error("date {0} is before {FIRST_YEAR}, when no run of this course was recorded")]
+    TooEarly(String),
     #[error("commit {} is not a git commit (7 to 40 hexadecimal digits)", quoted(.0))]
     Commit(String),
     #[error("figure `{label}` is {value}, not a finite number")]
@@ -344,9 +385,11 @@ pub enum Impossible {
 }
 
 fn check_date(value: &str) -> Result<(), Impossible> {
-    date(value)
-        .map(|_| ())
-        .ok_or_else(|| Impossible::Date(value.to_string()))
+    match date(value) {
+        None => Err(Impossible::Date(value.to_string())),
+        Some(d) if d.year() < FIRST_YEAR => Err(Impossible::TooEarly(value.to_string())),
+        Some(_) => Ok(()),
+    }
 }
 
 /// A commit is a git object name: 7 to 40 lowercase hexadecimal digits.
@@ -432,10 +475,10 @@ fn exit_code(value: &str) -> Option<i32> {
 }
 
 /// The longest run name (`--name`, and the `NAME` of a transcript's file
-/// name): what leaves `<date>-NAME-<number>.json`, the longest name
-/// `evidence record` gives a file, well within the 255 bytes a file name
-/// may have.
-pub const MAX_RUN_NAME: usize = 200;
+/// name): what leaves `<date>-NAME-<number>.txt`, the longest name
+/// `evidence record` gives a file, and any page named after it, well
+/// within the 255 bytes a file name may have.
+pub const MAX_RUN_NAME: usize = 100;
 
 /// Whether `name` is a run name: one file-name word of at most
 /// [`MAX_RUN_NAME`] letters, digits, `.`, `_`, `+` and `-`, starting with a
@@ -450,13 +493,13 @@ pub fn is_run_name(name: &str) -> bool {
 }
 
 /// Why a file in the evidence is not even read: its name is none
-/// `evidence record` gives (`<date without colons>-NAME.txt` or `.json`,
+/// `evidence record` gives (`<date without colons>-NAME.txt`,
 /// NAME a [run name](is_run_name)), starting with a letter or digit (no
 /// hidden files, no `-x` an argument parser reads as a flag). The name is quoted, so a line break or
 /// any other character in it is shown, not printed.
 pub fn misnamed(path: &Path) -> Option<Problem> {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    let stem = name.strip_suffix(".txt").or_else(|| name.strip_suffix(".json"));
+    let stem = name.strip_suffix(".txt");
     // Only the characters and the length are held here; where the date and
     // the run's name stand is [`place`]'s to say, once the header is read.
     let longest = "2026-11-30T054300Z-".len() + MAX_RUN_NAME;
@@ -471,8 +514,8 @@ pub fn misnamed(path: &Path) -> Option<Problem> {
     Some(Problem::of_file(
         shown(path),
         format!(
-            "not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt` \
-             (or `.json`), NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'"
+            "not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt`, \
+             NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'"
         ),
     ))
 }

@@ -13,7 +13,6 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use evidence_figures::blocks as figures;
-use evidence_model::load::transcript_files;
 use evidence_model::runs::group;
 use evidence_model::transcript::{self, Transcript};
 use evidence_model::{atomic, check, compare, load, merge, twin};
@@ -37,32 +36,27 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Record(Record),
-    /// Add GPU sessions' evidence folders to the evidence, all or nothing,
-    /// and print `DIR: N new transcripts, M already there` for each DIR.
+    /// Add GPU sessions' evidence folders to the evidence, and print
+    /// `DIR: N new transcripts, M already there` for each DIR.
     ///
-    /// Every transcript and twin in a DIR is checked as `evidence check`
-    /// reads the evidence: it parses and stands in its lesson's folder under
-    /// its date, its twin agrees with it, it is not dated in the future, and
-    /// it copies no run in the evidence or in another DIR. Each transcript
-    /// needs its .json twin and each twin its transcript; a DIR holds the
-    /// evidence folders alone (those `record --lesson` takes), and they hold
-    /// .txt and .json files alone. Nothing is replaced: a name the evidence
-    /// or an earlier DIR has with other bytes is a clash, and a file there
-    /// byte for byte is skipped, so merging again is harmless. New files are
-    /// written whole, each transcript before its twin. The evidence folder is
-    /// locked for the whole merge; a merge killed part way leaves a journal
-    /// (EVIDENCE/.merge-journal, each file with its SHA-256), and the next
-    /// merge removes what it added first, so the evidence gets all of a
-    /// merge or none of it; a journal listing a file no merge wrote (other
-    /// bytes, or older than the journal) removes nothing and stops the merge.
+    /// Every transcript in a DIR is checked as `evidence check` reads the
+    /// evidence: it parses and stands in its lesson's folder under its date,
+    /// it is not dated in the future, and it copies no run in the evidence
+    /// or in another DIR. A DIR holds the evidence folders alone (those
+    /// `record --lesson` takes), and they hold .txt transcripts alone; their
+    /// .json twins are not copied (`evidence twin` derives one when wanted).
+    /// Nothing is replaced or removed: a name the evidence or an earlier DIR
+    /// has with other bytes is a clash, and a file there byte for byte is
+    /// skipped, so merging again is harmless. New files are written whole,
+    /// gzip'd (`<name>.txt.gz`, which every tool reads as `<name>.txt`); git
+    /// is the journal (commit what a merge added).
     ///
     /// Exit status: 0 when merged; 1, with nothing written, when anything is
     /// refused (one line for each problem, naming its file), or when a DIR
     /// is missing or holds no transcripts (one line); 2 for a bad command
     /// line.
     Merge {
-        /// A GPU session's OUT/evidence: <lesson>/<UTC time>-<gpu>-<program>.txt
-        /// and their .json twins.
+        /// A GPU session's OUT/evidence: <lesson>/<UTC time>-<gpu>-<program>.txt.
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
@@ -86,8 +80,12 @@ enum Command {
         file_a: PathBuf,
         file_b: PathBuf,
     },
-    /// Write the .json twin of every transcript in the evidence.
-    Twins,
+    /// Print each transcript's JSON twin (the run parsed, every number
+    /// typed), derived from it: twins are not kept.
+    Twin {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
     /// SVG charts of each lesson's runs.
     Plot {
         /// Where to write the charts.
@@ -161,7 +159,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Record(record) => return Ok(record.run(evidence)),
         Command::Check(check) => return check.run(&evidence),
-        Command::Merge { dirs } => return merge_cmd(&dirs, &root, &evidence),
+        Command::Merge { dirs } => return merge_cmd(&dirs, &evidence),
         Command::Compare {
             lesson,
             run_a,
@@ -173,7 +171,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let (a, b) = (file_a.display().to_string(), file_b.display().to_string());
             print!("{}", compare::render(&a, &[&ta], &b, &[&tb]));
         }
-        Command::Twins => return twins(&evidence),
+        Command::Twin { files } => {
+            for f in &files {
+                let bytes = evidence_model::capped::transcript(f).with_context(|| f.display().to_string())?;
+                let text = String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", f.display()))?;
+                print!("{}", twin::pretty(&f.display().to_string(), &text));
+            }
+        }
         Command::Plot { out } => plot_all(&evidence, &out)?,
         Command::Instrument { ncu, peers, json_dir } => {
             let table = evidence_figures::instrument::from_files(&ncu, &peers, &json_dir)?;
@@ -235,27 +239,13 @@ fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
     )
 }
 
-/// Merges `dirs` into `evidence`, one line for each DIR, then packs the
-/// sessions old enough to pack, one line for those; or every refusal on
-/// its own line, and nothing written.
-fn merge_cmd(dirs: &[PathBuf], root: &Path, evidence: &Path) -> anyhow::Result<ExitCode> {
-    let mut waiting = || eprintln!("waiting for another merge into {} to finish", evidence.display());
-    match merge::merge(dirs, evidence, &mut waiting) {
+/// Merges `dirs` into `evidence`, one line for each DIR; or every
+/// refusal on its own line, and nothing written.
+fn merge_cmd(dirs: &[PathBuf], evidence: &Path) -> anyhow::Result<ExitCode> {
+    match merge::merge(dirs, evidence) {
         Ok(merged) => {
             for m in &merged {
                 println!("{m}");
-            }
-            // The merge stands whatever the packing does: a folder that
-            // `check` finds problems in is merged into but not packed.
-            match evidence_model::packing::pack_old(
-                evidence,
-                || evidence_model::packing::pinned(root, evidence),
-                &mut waiting,
-            ) {
-                Ok(packed) if packed.is_empty() => {}
-                Ok(packed) => println!("{}", evidence_model::packing::summary(&packed, evidence)),
-                Err(e @ evidence_model::packing::PackError::Problems { .. }) => eprintln!("note: {e}"),
-                Err(e) => return Err(e.into()),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -357,39 +347,6 @@ fn changes_cmd(dir: &Path) -> anyhow::Result<String> {
         flips.extend(evidence_model::changes::flips(lesson.name(), &per, &sessions));
     }
     Ok(evidence_model::changes::render(&sessions, &history, &flips))
-}
-
-/// Writes every transcript's twin; a transcript that cannot be read is
-/// named and skipped, and the others still get theirs.
-fn twins(dir: &Path) -> anyhow::Result<ExitCode> {
-    let files = transcript_files(dir);
-    if files.is_empty() {
-        bail!("{}: no transcripts found", dir.display());
-    }
-    // A packed run's twin is in its pack beside it, packed with it.
-    let files: Vec<PathBuf> = files
-        .into_iter()
-        .filter(|f| evidence_model::archive::split(f).is_none())
-        .collect();
-    let mut failed = 0;
-    for f in &files {
-        let written = std::fs::read(f)
-            .map_err(|e| e.to_string())
-            .and_then(|b| String::from_utf8(b).map_err(|e| format!("not UTF-8 ({e}); no twin written")))
-            .and_then(|text| twin::write(f, &text).map_err(|e| e.to_string()));
-        if let Err(e) = written {
-            eprintln!("error: {}: {e}", f.display());
-            failed += 1;
-        }
-    }
-    if failed == 0 {
-        return Ok(ExitCode::SUCCESS);
-    }
-    eprintln!(
-        "error: {failed} of {} transcript(s) got no twin; every other twin was written",
-        files.len()
-    );
-    Ok(ExitCode::FAILURE)
 }
 
 /// Each lesson's charts of each program's plain runs, with the lesson's

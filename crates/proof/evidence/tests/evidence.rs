@@ -73,7 +73,7 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
     }
 }
 
-/// `lesson`'s folder of the committed evidence, transcripts and twins, in
+/// `lesson`'s folder of the committed evidence, its transcripts, in
 /// a fresh folder `dir`.
 fn copy_lesson(dir: &Path, lesson: &str) {
     std::fs::create_dir_all(dir.join(lesson)).unwrap();
@@ -93,8 +93,8 @@ fn edit_line(file: &Path, start: &str, edit: impl Fn(&str) -> String) -> String 
     text.replacen(line, &edit(line), 1)
 }
 
-/// Issue 21's item 4 and issue 22's "done when": a NaN transcript, an edited
-/// twin, a copied transcript, a doctored claim and a truncated file, added
+/// Issue 21's item 4 and issue 22's "done when": a NaN transcript, a
+/// copied transcript, a doctored claim and a truncated file, added
 /// together, are each named by the test CI runs, in one run.
 #[test]
 fn ci_names_every_problem_in_the_evidence_at_once() {
@@ -109,7 +109,7 @@ fn ci_names_every_problem_in_the_evidence_at_once() {
         })
         .collect();
     let name = |f: &Path| f.file_name().unwrap().to_string_lossy().into_owned();
-    let [doctored, truncated, nan, twinned, copied, ..] = runs.as_slice() else {
+    let [doctored, truncated, nan, copied, ..] = runs.as_slice() else {
         panic!("too few day53 runs: {runs:?}")
     };
     let text = edit_line(doctored, "pinned  call", |l| {
@@ -126,9 +126,6 @@ fn ci_names_every_problem_in_the_evidence_at_once() {
     std::fs::write(truncated, cut).unwrap();
     let text = edit_line(nan, "1 MiB", |l| l.replacen("0.", "NaN", 1));
     std::fs::write(nan, text).unwrap();
-    let twin = twinned.with_extension("json");
-    let json = std::fs::read_to_string(&twin).unwrap();
-    std::fs::write(&twin, json.replacen("\"exit_code\": 0", "\"exit_code\": 7", 1)).unwrap();
     let copy = copied.with_file_name(name(copied).replace(".txt", "-2.txt"));
     std::fs::copy(copied, &copy).unwrap();
 
@@ -141,10 +138,6 @@ fn ci_names_every_problem_in_the_evidence_at_once() {
         ),
         (name(truncated), ":21: the transcript ends before"),
         (name(nan), "is not a number"),
-        (
-            name(&twin),
-            "`header.exit_code` is 7 in the twin but 0 in the transcript",
-        ),
         (name(&copy), "the same file as"),
     ] {
         assert!(
@@ -187,7 +180,6 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
         {
             let to = dir.join(lesson).join(f.file_name().unwrap());
             std::fs::copy(f, &to).unwrap();
-            std::fs::copy(f.with_extension("json"), to.with_extension("json")).unwrap();
         }
     }
     let victim = first(&dir, "day53-pinned", "-h200-cxx.txt");
@@ -199,8 +191,6 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
     let percent = pinned_line.rsplit("call is").next().unwrap();
     let edited = text.replace(pinned_line, &pinned_line.replace(percent, "  50.0%"));
     std::fs::write(&victim, &edited).unwrap();
-    // Its twin says what it now says: the claim is all that fails.
-    evidence_model::twin::write(&victim, &edited).unwrap();
 
     let transcripts = all(&dir);
     let day53 = lesson("day53-pinned");
@@ -248,7 +238,6 @@ fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
     for (name, text) in [(&a, &good), (&b, &cut), (&c, &failing), (&d, &cut)] {
         let file = dir.join("day53-pinned").join(name);
         std::fs::write(&file, text).unwrap();
-        evidence_model::twin::write(&file, text).unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["check", "--evidence"])
@@ -513,7 +502,8 @@ fn help_and_version_work_for_every_subcommand() {
         "check",
         "compare",
         "compare-files",
-        "twins",
+        "twin",
+        "merge",
         "plot",
         "instrument",
         "figures",
@@ -564,44 +554,6 @@ fn a_closed_output_pipe_ends_the_program_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
     assert_ne!(out.status.code(), Some(101), "{err}");
-}
-
-/// Defect 6: `twins` names a transcript it cannot read and still writes
-/// every other twin, each saying what its transcript says.
-#[test]
-fn twins_go_past_an_unreadable_transcript() {
-    let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("day53-pinned");
-    std::fs::create_dir_all(&folder).unwrap();
-    let runs: Vec<PathBuf> = evidence_model::load::transcript_files(&evidence_dir())
-        .into_iter()
-        .filter(|f| f.parent().unwrap().ends_with("day53-pinned"))
-        .take(3)
-        .collect();
-    for run in &runs {
-        std::fs::copy(run, folder.join(run.file_name().unwrap())).unwrap();
-    }
-    let copies = evidence_model::load::transcript_files(dir.path());
-    let mut bytes = std::fs::read(&copies[0]).unwrap();
-    bytes.extend_from_slice(b"caf\xe9\n");
-    std::fs::write(&copies[0], bytes).unwrap();
-
-    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .args(["twins", "--evidence"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    let bad = copies[0].file_name().unwrap().to_string_lossy().into_owned();
-    assert!(stderr.contains(&bad) && stderr.contains("not UTF-8"), "{stderr}");
-    assert!(!copies[0].with_extension("json").exists());
-    for good in &copies[1..] {
-        let twin = good.with_extension("json");
-        if let Err(e) = evidence_model::twin::check(&twin) {
-            panic!("{}: {e}", twin.display());
-        }
-    }
 }
 
 /// `build-alone` runs the lesson's recipe line in a copy of its directory

@@ -1,9 +1,8 @@
-//! `evidence check` against transcripts and twins made to fool it, many of
-//! each kind, generated here into temporary folders (never into
-//! `evidence/`): impossible exit statuses, numbers no run measures, headers
-//! with a field missing, repeated or impossible, files in the wrong place or
-//! under the wrong name, copies, twins that disagree, bytes that are not
-//! text. The check must name every case in one run, never panic, and never
+//! `evidence check` against transcripts made to fool it, many of each
+//! kind, generated here into temporary folders (never into `evidence/`):
+//! impossible exit statuses, numbers no run measures, headers with a field
+//! missing, repeated or impossible, dates before any run, files in the
+//! wrong place or under the wrong name, copies, bytes that are not text. The check must name every case in one run, never panic, and never
 //! exit 0, together or one case at a time.
 
 use std::path::{Path, PathBuf};
@@ -407,71 +406,49 @@ fn places(day09: &[PathBuf], day53: &Path, rust: &Path) -> Vec<Case> {
     out
 }
 
-/// Twins edited, orphaned, or not JSON, each beside its own committed run
-/// (earlier-shaped twins and current ones both).
-fn twins(runs: &[PathBuf]) -> Vec<Case> {
-    type Edit = (&'static str, &'static [&'static str], fn(&str) -> String);
-    let edits: [Edit; 8] = [
-        ("exit code", &["`header.exit_code` is 7"], |j| {
-            j.replacen("\"exit_code\": 0", "\"exit_code\": 7", 1)
-        }),
-        ("warm_ms", &["warm_ms` is 99.0"], |j| {
-            let at = j.find("\"warm_ms\": ").unwrap() + "\"warm_ms\": ".len();
-            let end = at + j[at..].find([',', '\n']).unwrap();
-            format!("{}99.0{}", &j[..at], &j[end..])
-        }),
-        ("gpu", &["header.gpu"], |j| {
-            j.replacen("NVIDIA H200", "NVIDIA H100", 1)
-        }),
-        // JSON's spelling of the names, not Rust's `String("…")`.
-        ("file", &["names the file \""], |j| {
-            j.replacen("-h200-", "-h100-", 1)
-        }),
-        ("not JSON", &["not JSON"], |j| j[..j.len() / 2].to_string()),
-        ("empty", &["not JSON"], |_| String::new()),
-        (
-            "a field added",
-            &[
-                "is in the twin but not in the transcript",
-                "which the transcript does not give",
-            ],
-            |j| j.replacen("\"elems\":", "\"invented_ms\": 12345.678,\n      \"elems\":", 1),
-        ),
-        (
-            "parse error claimed",
-            &["the body is", "does not say so", "is in the twin but not"],
-            |j| j.replacen("\"header\":", "\"parse_error\": \"x\",\n  \"header\":", 1),
-        ),
-    ];
+/// What the hostile-input campaign of issue 42 got past the check: dates
+/// before any run, a GPU name that no file or page can be named after, and
+/// a file of blank lines that took half a gigabyte to read.
+fn campaign(base: &str) -> Vec<Case> {
     let mut out = Vec::new();
-    for (i, run) in runs.iter().enumerate() {
-        let (what, says, edit) = edits[i % edits.len()];
-        let _ = what;
-        let twin = run.with_extension("json");
-        let edited = edit(&read(&twin));
-        let folder = PathBuf::from(run.parent().unwrap().file_name().unwrap());
-        out.push(Case {
-            kind: "twin",
-            files: vec![
-                (folder.join(file_name(run)), read(run).into_bytes()),
-                (folder.join(file_name(&twin)), edited.into_bytes()),
-            ],
-            named: file_name(&twin),
-            says,
-        });
+    for (i, date) in [
+        "1970-01-01T00:00:00Z",
+        "0000-01-01T00:00:00Z",
+        "2019-12-31T23:59:59Z",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let text = header_line(base, "date", &format!("# date: {date}"));
+        out.push(transcript(
+            "dated before any run",
+            "day09-timing",
+            &format!("h200-cxx-early{i}"),
+            text,
+            &["before 2020"],
+        ));
     }
-    for (i, body) in ["{}", "not json at all", "[1, 2, 3]"].iter().enumerate() {
-        let name = format!("2026-11-30T000000Z-orphan-{i}.json");
-        out.push(Case {
-            kind: "twin",
-            files: vec![(
-                PathBuf::from("day09-timing").join(&name),
-                body.as_bytes().to_vec(),
-            )],
-            named: name,
-            says: &["a twin with no transcript"],
-        });
-    }
+    let gpu = format!("# gpu: NVIDIA {} (compute capability 9.0)", "H".repeat(300));
+    out.push(transcript(
+        "a GPU name too long",
+        "day09-timing",
+        "h200-cxx-long-gpu",
+        header_line(base, "gpu", &gpu),
+        &["over the 100-byte cap"],
+    ));
+    let header_end = base.find("# ---\n").unwrap() + "# ---\n".len();
+    let blank = format!(
+        "{}{}",
+        &base[..header_end],
+        "\n".repeat(evidence_model::transcript::MAX_LINES)
+    );
+    out.push(transcript(
+        "blank lines",
+        "diagnostics",
+        "h200-blank",
+        blank.replace("day09-timing", "diagnostics"),
+        &["-line cap"],
+    ));
     out
 }
 
@@ -479,9 +456,11 @@ fn bytes(base: &str) -> Vec<Case> {
     let mut out = Vec::new();
     let s = stamp(base);
     let header_end = base.find("# ---\n").unwrap() + "# ---\n".len();
-    let raw: [(&str, Vec<u8>, &'static [&'static str]); 6] = [
+    let raw: [(&str, Vec<u8>, &'static [&'static str]); 7] = [
         ("latin1", [base.as_bytes(), b"caf\xe9\n"].concat(), &["not UTF-8"]),
         ("binary", vec![0xff, 0xfe, 0x00, 0x01, 0x80], &["not UTF-8"]),
+        // What a sparse file reads as: its holes are NUL bytes.
+        ("holes", [base.as_bytes(), &[0u8; 4096]].concat(), &["a NUL byte"]),
         (
             "bom",
             [b"\xef\xbb\xbf".as_slice(), base.as_bytes()].concat(),
@@ -511,23 +490,12 @@ fn all_cases() -> Vec<Case> {
     let day09 = committed("day09-timing", "-h200-cxx.txt");
     let day53 = committed("day53-pinned", "-h200-cxx.txt");
     let rust = committed("day09-timing", "-h200-rust.txt");
-    // A run of the current shape, with a twin of the current shape.
     let base = read(day09.last().unwrap());
     let mut cases = exit_statuses(&base);
     cases.extend(numbers(&base, &read(&day53[0])));
     cases.extend(headers(&base));
     cases.extend(places(&day09[1..], &day53[0], &rust[0]));
-    // Twins of an earlier shape and of the current one, eight of each.
-    let shaped = |current: bool| {
-        let mut runs = committed("day09-timing", "-h200-cxx.txt");
-        runs.extend(committed("day09-timing", "-h200-rust.txt"));
-        runs.into_iter()
-            .filter(move |r| read(&r.with_extension("json")).contains("\"kind\": \"report\"") == current)
-            .take(8)
-    };
-    let twin_runs: Vec<PathBuf> = shaped(false).chain(shaped(true)).collect();
-    assert_eq!(twin_runs.len(), 16, "eight twins of each shape");
-    cases.extend(twins(&twin_runs));
+    cases.extend(campaign(&base));
     cases.extend(bytes(&base));
     cases
 }

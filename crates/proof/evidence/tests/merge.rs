@@ -2,7 +2,7 @@
 //! temporary folders (never into `evidence/`; committed runs are only
 //! read): two machines' sessions merged, a merge run again, a clash of
 //! names, a bad transcript among good ones, a copy of a run already there,
-//! a transcript or twin alone and a folder no evidence has. What is refused
+//! twins (never copied) and a folder no evidence has. What is refused
 //! leaves the destination as it was, byte for byte.
 
 use std::collections::BTreeMap;
@@ -22,7 +22,8 @@ fn run_text(folder: &str, date: &str, gpu: &str, body: &str) -> String {
 }
 
 /// Writes `text` as `dir/<its lesson>/<its date>-<name>.txt` with its twin,
-/// as `evidence record` leaves them; the transcript's path.
+/// as `evidence record` leaves them in a session folder; the transcript's
+/// path.
 fn put(dir: &Path, name: &str, text: &str) -> PathBuf {
     let field = |key: &str| {
         text.lines()
@@ -50,7 +51,8 @@ fn session(gpu: &str, date: &str) -> tempfile::TempDir {
     dir
 }
 
-/// Every file under `dir` and its bytes.
+/// Every file under `dir` and its bytes; a gzip'd transcript `x.txt.gz`
+/// (as a merge keeps one) as `x.txt` and the bytes it holds.
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut folders = vec![dir.to_path_buf()];
@@ -59,6 +61,9 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
             let path = entry.path();
             if path.is_dir() {
                 folders.push(path);
+            } else if let Some(txt) = path.to_str().unwrap().strip_suffix(".gz") {
+                let rel = Path::new(txt).strip_prefix(dir).unwrap().to_path_buf();
+                out.insert(rel, evidence_model::capped::transcript(Path::new(txt)).unwrap());
             } else {
                 let rel = path.strip_prefix(dir).unwrap().to_path_buf();
                 out.insert(rel, std::fs::read(&path).unwrap());
@@ -84,7 +89,7 @@ fn day09_run() -> String {
 /// The refusals of a merge that must fail, each as its line.
 fn refusals(sources: &[&Path], dest: &Path) -> Vec<String> {
     let sources: Vec<PathBuf> = sources.iter().map(|s| s.to_path_buf()).collect();
-    match merge::merge(&sources, dest, &mut || {}) {
+    match merge::merge(&sources, dest) {
         Err(MergeError::Refused(r)) => r.iter().map(ToString::to_string).collect(),
         other => panic!("expected refusals, got {other:?}"),
     }
@@ -133,7 +138,7 @@ fn two_machines_sessions_merge_into_the_evidence_and_pass_its_checks() {
     let dest = tempfile::tempdir().unwrap();
     let sources = [h200.path().to_path_buf(), a100.path().to_path_buf()];
 
-    let merged = merge::merge(&sources, dest.path(), &mut || {}).unwrap();
+    let merged = merge::merge(&sources, dest.path()).unwrap();
     assert_eq!(
         merged,
         [
@@ -149,11 +154,19 @@ fn two_machines_sessions_merge_into_the_evidence_and_pass_its_checks() {
             },
         ]
     );
-    // Every file of both sessions, transcripts and twins, as it came.
+    // Every transcript of both sessions, as it came; their twins are not
+    // copied (derived, never kept).
     let mut expected = snapshot(h200.path());
     expected.extend(snapshot(a100.path()));
     assert_eq!(expected.len(), 6, "{:?}", expected.keys());
+    expected.retain(|p, _| p.extension().is_some_and(|e| e == "txt"));
     assert_eq!(snapshot(dest.path()), expected);
+    // Each kept gzip'd, as `zcat` reads it.
+    for rel in expected.keys() {
+        let gz = evidence_model::capped::gzipped(&dest.path().join(rel));
+        let out = Command::new("gzip").arg("-dc").arg(&gz).output().unwrap();
+        assert_eq!(out.stdout, expected[rel], "{}", gz.display());
+    }
     let loaded = evidence_model::load::load(dest.path()).unwrap();
     assert!(loaded.problems.is_empty(), "{:#?}", loaded.problems);
     assert_eq!(loaded.transcripts.len(), 3);
@@ -166,7 +179,7 @@ fn merging_again_changes_nothing_and_says_already_there() {
     let first = evidence_cmd(dest.path(), &[h200.path()]);
     assert_eq!(first.status.code(), Some(0), "{:?}", stderr_lines(&first));
     let before = snapshot(dest.path());
-    assert_eq!(before.len(), 2);
+    assert_eq!(before.len(), 1);
 
     let again = evidence_cmd(dest.path(), &[h200.path()]);
     assert_eq!(again.status.code(), Some(0), "{:?}", stderr_lines(&again));
@@ -198,16 +211,12 @@ fn a_clash_of_names_is_refused_and_the_evidence_left_as_it_was() {
                 .to_string()
         })
         .collect();
-    // The transcript and its twin, each a line, and the count.
-    assert_eq!(lines.len(), 3, "{lines:#?}");
+    // The transcript, a line (its twin is not merged, so it clashes with
+    // nothing), and the count.
+    assert_eq!(lines.len(), 2, "{lines:#?}");
     assert_refused(&lines, &clash, "has this name with other bytes");
-    assert_refused(
-        &lines,
-        &clash.with_extension("json"),
-        "has this name with other bytes",
-    );
     assert!(
-        lines[2].contains("2 problem(s)") && lines[2].contains("nothing was written"),
+        lines[1].contains("1 problem(s)") && lines[1].contains("nothing was written"),
         "{lines:?}"
     );
     assert_eq!(snapshot(dest.path()), before);
@@ -224,16 +233,13 @@ fn a_clash_of_names_is_refused_and_the_evidence_left_as_it_was() {
 fn a_bad_transcript_refuses_the_whole_merge() {
     let good = session("h200", "2026-11-30T04:44:49Z");
     let bad = tempfile::tempdir().unwrap();
-    // A number edited after the twin was written: the twin disagrees.
-    let run = day09_run();
-    let edited = put(bad.path(), "h200-cxx", &run);
-    let number = run
-        .lines()
-        .find_map(|l| l.strip_prefix("cudaSetDevice(0)"))
-        .and_then(|l| l.split_whitespace().rev().nth(1))
-        .expect("Day 9's first-call row");
-    std::fs::write(&edited, run.replacen(number, "999.125", 1)).unwrap();
-    // A header with no commit, its twin as `evidence twins` writes it.
+    // A run dated before any run of the course (campaign: 1970 was merged).
+    let epoch = put(
+        bad.path(),
+        "h200-epoch",
+        &run_text("diagnostics", "1970-01-01T00:00:00Z", "NVIDIA H200", "z\n"),
+    );
+    // A header with no commit.
     let no_commit = run_text("diagnostics", "2026-11-30T05:00:00Z", "NVIDIA H200", "x\n")
         .replace("# commit: 0123456789abcdef0123456789abcdef01234567\n", "");
     let malformed = put(bad.path(), "h200-nocommit", &no_commit);
@@ -246,7 +252,7 @@ fn a_bad_transcript_refuses_the_whole_merge() {
     let dest = tempfile::tempdir().unwrap();
 
     let lines = refusals(&[good.path(), bad.path()], dest.path());
-    assert_refused(&lines, &edited.with_extension("json"), "in the twin but");
+    assert_refused(&lines, &epoch, "before 2020");
     assert_refused(&lines, &malformed, "no `# commit:` line");
     assert_refused(&lines, &future, "after now");
     assert_eq!(lines.len(), 3, "{lines:#?}");
@@ -279,7 +285,7 @@ fn a_copy_of_a_run_already_there_under_another_name_is_refused() {
 }
 
 #[test]
-fn a_lone_transcript_a_lone_twin_and_a_folder_no_evidence_has_are_refused() {
+fn twins_are_not_copied_and_a_folder_no_evidence_has_is_refused() {
     let source = session("h200", "2026-11-30T04:44:49Z");
     let lone = put(
         source.path(),
@@ -301,16 +307,22 @@ fn a_lone_transcript_a_lone_twin_and_a_folder_no_evidence_has_are_refused() {
     let dest = tempfile::tempdir().unwrap();
 
     let lines = refusals(&[source.path()], dest.path());
-    assert_refused(&lines, &lone, "a transcript with no twin");
-    assert_refused(
-        &lines,
-        &twin_only.with_extension("json"),
-        "a twin with no transcript",
-    );
     assert_refused(&lines, &unknown, "no lesson or evidence folder is named");
     assert_refused(&lines, &stray, "not a transcript");
-    assert_eq!(lines.len(), 4, "{lines:#?}");
+    assert_eq!(lines.len(), 2, "{lines:#?}");
     assert!(snapshot(dest.path()).is_empty());
+
+    // Without them: a transcript with no twin is merged, and a twin is not.
+    std::fs::remove_dir_all(&unknown).unwrap();
+    std::fs::remove_file(&stray).unwrap();
+    let merged = merge::merge(&[source.path().to_path_buf()], dest.path()).unwrap();
+    assert_eq!(merged[0].new, 2);
+    let names: Vec<PathBuf> = snapshot(dest.path()).into_keys().collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.iter().all(|p| p.extension().is_some_and(|e| e == "txt")),
+        "{names:?}"
+    );
 }
 
 #[test]

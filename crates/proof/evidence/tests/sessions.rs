@@ -82,7 +82,6 @@ fn write_run(ev: &Path, date: &str, commit: &str, ms: f64) {
         .join(format!("{}-h200-d10-why.txt", date.replace(':', "")));
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, &text).unwrap();
-    evidence_model::twin::write(&path, &text).unwrap();
 }
 
 /// Six runs a minute apart from `hour`:00 on 2026-11-01, at `commit`, each
@@ -231,7 +230,6 @@ fn sanitizer_run(ev: &Path, date: &str, commit: &str, summary: &str) {
         .join(format!("{}-h200-cxx-memcheck.txt", date.replace(':', "")));
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, &text).unwrap();
-    evidence_model::twin::write(&path, &text).unwrap();
 }
 
 #[test]

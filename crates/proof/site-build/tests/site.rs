@@ -41,11 +41,8 @@ fn copy_runs(into: &Path, lesson: &str, name: &str, n: usize) -> Vec<String> {
         "the committed evidence has {n} {lesson} {name} runs"
     );
     std::fs::create_dir_all(into.join(lesson)).unwrap();
-    for txt in &names {
-        let json = txt.replace(".txt", ".json");
-        for f in [txt, &json] {
-            std::fs::copy(from.join(f), into.join(lesson).join(f)).unwrap();
-        }
+    for f in &names {
+        std::fs::copy(from.join(f), into.join(lesson).join(f)).unwrap();
     }
     names
 }
@@ -126,16 +123,16 @@ fn the_same_evidence_gives_the_same_bytes_wherever_it_is() {
     for ev in [&ev_a, &ev_b] {
         copy_runs(ev, "day09-timing", "h200-cxx", 2);
         copy_runs(ev, "day53-pinned", "h200-rust", 2);
-        // A twin with no transcript: a problem the index lists, by a path
+        // A transcript with no header: a problem the index lists, by a path
         // that must not be this machine's.
-        std::fs::write(ev.join("day53-pinned/2026-11-29T000000Z-h200-rust.json"), "{}").unwrap();
+        std::fs::write(ev.join("day53-pinned/2026-11-29T000000Z-h200-rust.txt"), "{}").unwrap();
     }
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     site::build(&repository(), &ev_a, &a).unwrap();
     site::build(&repository(), &ev_b, &b).unwrap();
     let index = read(&a, site::INDEX);
     assert!(
-        index.contains("evidence/day53-pinned/2026-11-29T000000Z-h200-rust.json"),
+        index.contains("evidence/day53-pinned/2026-11-29T000000Z-h200-rust.txt"),
         "{index}"
     );
     assert!(!index.contains(&tmp.path().display().to_string()));
@@ -281,10 +278,8 @@ fn unexplained_failures_failed_runs_and_toolkits_each_show() {
         ("day09-timing", "2026-12-01T092610Z-h200-rust-cuda13.5"),
     ] {
         std::fs::create_dir_all(ev.join(lesson)).unwrap();
-        for ext in ["txt", "json"] {
-            let f = format!("{stem}.{ext}");
-            std::fs::copy(from.join(lesson).join(&f), ev.join(lesson).join(&f)).unwrap();
-        }
+        let f = format!("{stem}.txt");
+        std::fs::copy(from.join(lesson).join(&f), ev.join(lesson).join(&f)).unwrap();
     }
     let out = tmp.path().join("site");
     site::build(&repository(), &ev, &out).unwrap();
@@ -399,13 +394,11 @@ fn a_cause_is_shown_per_gpu_with_its_figures_and_a_failure_on_one_gpu_says_so() 
     let ev = tmp.path().join("evidence");
     let file = "2026-12-01T225536Z-h200-empty-blocks.txt";
     std::fs::create_dir_all(ev.join("diagnostics")).unwrap();
-    for f in [file.to_string(), file.replace(".txt", ".json")] {
-        std::fs::copy(
-            repository().join("evidence/diagnostics").join(&f),
-            ev.join("diagnostics").join(&f),
-        )
-        .unwrap();
-    }
+    std::fs::copy(
+        repository().join("evidence/diagnostics").join(file),
+        ev.join("diagnostics").join(file),
+    )
+    .unwrap();
     // On the other GPU the empty kernel takes a tenth of vectorAdd's time at
     // 32 threads: the block starts do not pace it there.
     diagnostic_as_if_on(
@@ -569,7 +562,6 @@ fn redate(ev: &Path, lesson: &str, file: &str, date: &str) -> String {
     let moved = text.replace(&format!("# date: {old}"), &format!("# date: {date}"));
     let name = file.replace(&old.replace(':', ""), &date.replace(':', ""));
     std::fs::remove_file(&from).unwrap();
-    std::fs::remove_file(from.with_extension("json")).unwrap();
     let to = ev.join(lesson).join(&name);
     std::fs::write(&to, &moved).unwrap();
     evidence_model::twin::write(&to, &moved).unwrap();

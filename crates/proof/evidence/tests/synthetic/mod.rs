@@ -1,5 +1,5 @@
 //! Synthetic sessions for the tests that need the evidence of months
-//! (tests/year.rs, tests/packed.rs): the committed H200 session at 3819bed,
+//! (tests/year.rs): the committed H200 session at 3819bed,
 //! every second run of it, re-dated, its GPU renamed and its numbers
 //! nudged so that no run is a copy of another. Only ever written into a
 //! temporary folder.
@@ -86,8 +86,11 @@ fn nudged(body: &str, id: usize) -> String {
     String::from_utf8(out).unwrap()
 }
 
-/// Writes one synthetic session into `into` (an evidence folder): the
-/// templates as recorded on `gpu` from `start`, at `commit`.
+/// Writes one synthetic session into `into`: the templates as recorded on
+/// `gpu` from `start`, at `commit`; each kept gzip'd as `evidence merge`
+/// keeps a run it adds (`merged`, into an evidence folder), or as the
+/// recorder leaves it (into a session's folder). The transcripts' bytes,
+/// as text.
 pub fn write_session(
     into: &Path,
     templates: &[Template],
@@ -95,7 +98,9 @@ pub fn write_session(
     start: time::PrimitiveDateTime,
     commit: &str,
     id: usize,
-) -> usize {
+    merged: bool,
+) -> u64 {
+    let mut bytes = 0;
     for t in templates {
         let date = header_date(start + time::Duration::seconds(t.offset));
         let (head, body) = t.text.split_once("\n# ---\n").unwrap();
@@ -114,10 +119,15 @@ pub fn write_session(
             .join(&t.folder)
             .join(format!("{}-{run}.txt", date.replace(':', "")));
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &text).unwrap();
-        evidence_model::twin::write(&path, &text).unwrap();
+        bytes += text.len() as u64;
+        if merged {
+            let gz = evidence_model::capped::gzipped(&path);
+            std::fs::write(gz, evidence_model::capped::gzip(text.as_bytes())).unwrap();
+        } else {
+            std::fs::write(&path, &text).unwrap();
+        }
     }
-    templates.len()
+    bytes
 }
 
 pub fn copy_tree(from: &Path, to: &Path) {
