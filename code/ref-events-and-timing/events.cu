@@ -10,7 +10,7 @@
 //      on a 50 ms kernel, and how late it wakes, for both kinds of event.
 //   4  DisableTiming events are cheaper: the host cost of a record plus a
 //      stream wait, and a chain of kernels with records, timed per link (a
-//      launched link is the host's launch call: gpu-phases/why-chain.cu).
+//      launched link is the host's launch call: tools/gpu-phases/why-chain.cu).
 //   5  Cross-stream dependencies without the host: a producer on one stream,
 //      a consumer on another behind cudaStreamWaitEvent.
 //   6  What an event interval holds: work queued before its start, a host

@@ -42,7 +42,7 @@ pub use why::{Source, Why};
 
 /// The items of a report package's [`LessonReport`] impl that every lesson
 /// writes alike, declared: its name, its parser, its claims and its
-/// `expected-failures.txt` (in the lesson directory, beside `report/`),
+/// `expected-failures.txt` (in the lesson directory, in its `tools/`),
 /// and its causes' checks ([`why`]).
 ///
 /// ```ignore
@@ -73,7 +73,7 @@ macro_rules! lesson_items {
         fn expected_failures() -> &'static str {
             include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../expected-failures.txt"
+                "/expected-failures.txt"
             ))
         }
     };
