@@ -5,19 +5,16 @@
 //! - [`Report::render`] prints it in the exact layout blocks.cu prints, so
 //!   the two programs' transcripts compare line by line; [`parse`] reads
 //!   either program's output back (a test holds the two together).
-//! - [`Table::from_measured`]: how blocks.cu turns five timings per
-//!   configuration into a mean, a spread, the best and "within noise", in
-//!   one place for the twin.
 //! - [`claims`]: what the lesson page says about the numbers.
 //! - `lesson.rs`: the [`LessonReport`](lesson_spec::LessonReport) impl, with
 //!   the charts, the comparable figures and the recording recipe.
 //!
-//! Not for: measuring (the twin in `../src` does) or CUDA of any kind, so the
-//! evidence tools build without nvcc.
+//! Not for: measuring or deciding the best (the twin in `../../src` does,
+//! as blocks.cu does) or CUDA of any kind, so the evidence tools build
+//! without nvcc.
 
 mod claims;
 mod lesson;
-mod measured;
 mod parse;
 mod render;
 mod report;
@@ -25,6 +22,5 @@ mod report;
 mod tests;
 mod why;
 
-pub use measured::Measured;
 pub use parse::parse;
 pub use report::{Noise, Report, Row, Table, VECTOR_ADD_BYTES_PER_ELEMENT};
