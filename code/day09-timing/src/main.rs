@@ -27,8 +27,8 @@ use day09_timing_report::{Report, SweepRow};
 use ffi::CU;
 use host_clock::now_ms;
 use instrument::json_out::JsonOut;
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
-use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
 /// One vector add timed five ways (the Rust twin of timing.cu)

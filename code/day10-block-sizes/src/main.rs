@@ -25,8 +25,8 @@ use cuda_objects::DeviceBuffer;
 use cudarc::driver::{CudaContext, CudaStream};
 use day10_block_sizes_report::{Report, Table, VECTOR_ADD_BYTES_PER_ELEMENT};
 use ffi::{Constants, Kernel};
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
-use result_check::{first_mismatch, g9};
 use table::{print_table, Measured};
 use time_kernel::KernelTimer;
 

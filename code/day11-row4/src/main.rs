@@ -21,8 +21,8 @@ use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaStream};
 use day11_row4_report::{gb_s, Peak, Rate, Report, SweepRow, ADD_BYTES_PER_ELEMENT, COPY_BYTES_PER_ELEMENT};
 use ffi::CU;
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
-use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
 const MIB: f64 = 1024.0 * 1024.0;

@@ -25,8 +25,8 @@ use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::CudaContext;
 use ffi::CU;
 use host_clock::now_ms;
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, Device, DeviceArg, Printed};
-use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
 /// A mebibyte, as pinned.cu's sizes count them.

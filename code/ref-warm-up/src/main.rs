@@ -24,11 +24,11 @@ use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use ffi::CU;
 use ffi::{warmup_first_call_kind as Kind, PostKernel};
 use host_clock::now_ms;
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
 use ref_warm_up_report::{
     first_call_text, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS,
 };
-use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
 /// The CUDA call that comes first in the process.

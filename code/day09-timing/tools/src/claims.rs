@@ -240,7 +240,7 @@ mod tests {
 
     /// The lesson page's own run.
     fn page() -> Report {
-        lesson_testkit::conformance::assert_the_page_run_parses().unwrap()
+        lesson_spec::testkit::conformance::assert_the_page_run_parses().unwrap()
     }
 
     #[test]

@@ -83,7 +83,7 @@ fn what_the_twin_renders_parses_back_to_the_same_numbers() {
 }
 
 // Two runs recorded on the H200 by ci/gpu-session.sh.
-lesson_testkit::conformance_tests! {
+lesson_spec::conformance_tests! {
     report: Report,
     cu: "timing.cu",
     printed: [t4().render()],

@@ -3,8 +3,8 @@
 
 use super::*;
 use lesson_spec::numbered_output as body;
+use lesson_spec::testkit::conformance;
 use lesson_spec::LessonReport;
-use lesson_testkit::conformance;
 
 const ELEMS: usize = 16_777_827;
 const SIZES: [u32; 11] = [32, 64, 96, 100, 128, 192, 256, 384, 512, 768, 1024];
@@ -155,7 +155,7 @@ fn a_row_with_a_cell_missing_names_its_line() {
 }
 
 // The first plain pair of the lesson's first H200 session.
-lesson_testkit::conformance_tests! {
+lesson_spec::conformance_tests! {
     report: Report,
     cu: "blocks.cu",
     printed: [planted().render()],

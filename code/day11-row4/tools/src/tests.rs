@@ -4,9 +4,9 @@
 
 use super::*;
 use lesson_spec::numbered_output as body;
+use lesson_spec::testkit::conformance;
 use lesson_spec::LessonReport;
 use lesson_spec::{Outcome, Run};
-use lesson_testkit::conformance;
 
 const ELEMS: usize = 16_777_827;
 
@@ -329,7 +329,7 @@ fn an_ncu_launch_that_is_not_full_n_is_refused() {
 }
 
 // The first plain pair of the lesson's first H200 session.
-lesson_testkit::conformance_tests! {
+lesson_spec::conformance_tests! {
     report: Report,
     cu: "row4.cu",
     printed: [planted().render()],

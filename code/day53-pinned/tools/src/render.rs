@@ -76,7 +76,7 @@ pub fn part3_summary(resident_ms: f32, zero_copy_ms: f32, launches: u32) -> Stri
 mod tests {
     use super::*;
     // C's printf is the oracle: each line is the .cu's own format.
-    use lesson_testkit::conformance::c_printf as printf;
+    use lesson_spec::testkit::conformance::c_printf as printf;
 
     #[test]
     fn gb_per_s_is_decimal_gigabytes() {

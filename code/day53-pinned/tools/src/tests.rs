@@ -2,9 +2,9 @@
 //! transcripts conform, the reference tool's output parses.
 
 use super::*;
+use lesson_spec::testkit::conformance;
 use lesson_spec::LessonReport;
 use lesson_spec::ReferenceOutput;
-use lesson_testkit::conformance;
 
 use lesson_spec::numbered_output as body;
 
@@ -58,7 +58,7 @@ fn what_the_twin_renders_parses_back_to_the_same_numbers() {
 }
 
 // Two runs recorded on the H200 by ci/gpu-session.sh.
-lesson_testkit::conformance_tests! {
+lesson_spec::conformance_tests! {
     report: Report,
     cu: "pinned.cu",
     printed: [rendered()],

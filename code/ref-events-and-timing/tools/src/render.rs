@@ -238,7 +238,7 @@ mod tests {
     use super::*;
     // C's printf is the oracle: each line is the .cu's own format.
     use crate::parts::{Case, Inside, Launch, LaunchRow, Spread, Wait};
-    use lesson_testkit::conformance::c_printf as printf;
+    use lesson_spec::testkit::conformance::c_printf as printf;
 
     #[test]
     fn part1_rows_match_c_printf() {

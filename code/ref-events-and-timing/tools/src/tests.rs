@@ -148,7 +148,7 @@ fn failing() -> String {
 }
 
 // Two runs recorded on the H200 by ci/gpu-session.sh.
-lesson_testkit::conformance_tests! {
+lesson_spec::conformance_tests! {
     report: Report,
     cu: "events.cu",
     printed: [rendered(&known()), failing()],

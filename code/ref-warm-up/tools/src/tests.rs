@@ -2,9 +2,9 @@
 //! is warmup.cu's, the transcripts conform.
 
 use super::*;
+use lesson_spec::testkit::conformance;
 use lesson_spec::LessonReport;
 use lesson_spec::{numbered_output as body, Outcome, ParseFailure, Run};
-use lesson_testkit::conformance;
 
 fn known() -> Report {
     let kernel = |kernel: &str, threads, host: [f64; 4], events: [f64; 4], warm| KernelRows {
@@ -113,7 +113,7 @@ fn the_closing_table_sets_the_posts_figures_beside_this_runs() {
 const CXX: &str = "2026-11-30T051656Z-h200-cxx.txt";
 
 // Two runs recorded on the H200 by ci/gpu-session.sh.
-lesson_testkit::conformance_tests! {
+lesson_spec::conformance_tests! {
     report: Report,
     cu: "warmup.cu",
     printed: [known().render()],

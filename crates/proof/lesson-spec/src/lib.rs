@@ -1,6 +1,6 @@
 //! What every lesson tells the shared tools about itself.
 //!
-//! A lesson directory holds a small pure-Rust package (`code/<lesson>/report`)
+//! A lesson directory holds a small pure-Rust package (`code/<lesson>/tools`)
 //! with its report type, which implements [`LessonReport`]: how the report
 //! prints and parses, the page's claims and the figures each reads, the
 //! page's own run where it prints one, the causes its README gives as
@@ -16,9 +16,9 @@
 //! ([`ParseFailure`]).
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
-//! reading transcript headers (that is `evidence`'s), or holding a lesson
-//! to this contract in its tests (`lesson-testkit`'s `conformance_tests!`,
-//! a dev-dependency).
+//! or reading transcript headers (that is `evidence`'s). Holding a lesson to
+//! this contract in its tests is [`testkit`]'s, behind the `testkit`
+//! feature that only dev-dependencies turn on.
 
 pub mod chart;
 pub mod claims;
@@ -29,6 +29,8 @@ pub mod nvcc_line;
 pub mod on_this_gpu;
 pub mod recipe;
 mod report;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod why;
 
 pub use chart::{Chart, Mark, Series};

@@ -4,7 +4,7 @@
 //! exit code 1, never a panic.
 //!
 //! Not for: the closed-pipe case (a reader that leaves ends the program
-//! quietly; [`crate::cli`] holds lessons to that).
+//! quietly; [`crate::testkit::cli`] holds lessons to that).
 
 use std::fs::File;
 use std::process::{Command, Output, Stdio};

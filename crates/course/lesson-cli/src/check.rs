@@ -1,4 +1,4 @@
-//! GPU results checked against a CPU reference, the course's way: the first
+//! A lesson's GPU results checked against its CPU reference, the course's way: the first
 //! mismatching index (an index names the block that went wrong; a bool does
 //! not), and the values printed as C's `%.9g` prints them, so the Rust twins
 //! fail with the same line as the C++ programs.

@@ -1,9 +1,9 @@
-//! The README's side of a lesson's causes (`lesson_spec::why`): every
+//! The README's side of a lesson's causes (`crate::why`): every
 //! explanation paragraph of its README names one of its cause checks, in
 //! backticks, and every check it names exists. Each lesson's conformance
 //! tests run it ([`crate::conformance_tests!`]).
 //!
-//! Not for: the checks themselves (`lesson_spec::Why`, judged by `evidence`).
+//! Not for: the checks themselves (`crate::Why`, judged by `evidence`).
 
 /// Whether `word` has the shape of a cause check's id: lowercase words and
 /// digits, with `-why-` after the first.

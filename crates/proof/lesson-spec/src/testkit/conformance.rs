@@ -10,10 +10,10 @@
 //!
 //! Not for: a lesson's own numbers (its round-trip and fixture tests).
 
-use crate::cu_formats::lines_not_in;
-use crate::twin_order;
-use lesson_spec::nvcc_line::documented_nvcc_line;
-use lesson_spec::{figure_matches, numbered_output, ExpectedFailures, LessonReport};
+use crate::nvcc_line::documented_nvcc_line;
+use crate::testkit::cu_formats::lines_not_in;
+use crate::testkit::twin_order;
+use crate::{figure_matches, numbered_output, ExpectedFailures, LessonReport};
 
 use std::path::{Path, PathBuf};
 
@@ -34,13 +34,13 @@ pub fn assert_recipe_is_the_documented_nvcc_line<R: LessonReport>(readme: &str, 
 /// Every explanation paragraph of the lesson's README names one of its
 /// cause checks, every check it names is one, each check is named, and
 /// every check's id starts with the lesson's prefix and is unique
-/// ([`crate::why_named::unnamed_causes`]).
+/// ([`crate::testkit::why_named::unnamed_causes`]).
 pub fn assert_every_cause_is_named<R: LessonReport>(readme: &str) {
     let ids: Vec<&str> = R::whys().iter().map(|w| w.id).collect();
     let mut problems =
-        crate::why_named::unnamed_causes(&format!("code/{}/README.md", R::LESSON), readme, &ids);
+        crate::testkit::why_named::unnamed_causes(&format!("code/{}/README.md", R::LESSON), readme, &ids);
     for (i, id) in ids.iter().enumerate() {
-        if !crate::why_named::is_why_id(id) {
+        if !crate::testkit::why_named::is_why_id(id) {
             problems.push(format!("`{id}` is not shaped `<prefix>-why-<name>`"));
         }
         if ids[..i].contains(id) {
@@ -84,7 +84,7 @@ pub fn assert_same_fields<R: LessonReport>(cxx: &str, rust: &str) -> (R, R) {
     (cxx, rust)
 }
 
-/// Every figure the lesson's claims name ([`lesson_spec::Claim::figures`]) is one
+/// Every figure the lesson's claims name ([`crate::Claim::figures`]) is one
 /// that `reports`, parsed reports of the lesson, give: each label, or
 /// prefix pattern, matches a label of some report's
 /// [`LessonReport::figures`]. A misspelt label, or one renamed in
@@ -229,7 +229,7 @@ pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: 
 /// A report package's conformance tests, declared once in its test module:
 ///
 /// ```ignore
-/// lesson_testkit::conformance_tests! {
+/// lesson_spec::conformance_tests! {
 ///     report: Report,
 ///     cu: "timing.cu",
 ///     printed: [t4().render()],
@@ -261,7 +261,7 @@ macro_rules! conformance_tests {
         #[test]
         fn the_recipe_is_the_readme_and_header_nvcc_line() {
             let stem = $cu.strip_suffix(".cu").expect("a .cu file");
-            $crate::conformance::assert_recipe_is_the_documented_nvcc_line::<$report>(
+            $crate::testkit::conformance::assert_recipe_is_the_documented_nvcc_line::<$report>(
                 include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")),
                 include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../", $cu)),
                 stem,
@@ -270,7 +270,7 @@ macro_rules! conformance_tests {
 
         #[test]
         fn why_named_every_explanation_paragraph_names_a_cause_check_of_this_lesson() {
-            $crate::conformance::assert_every_cause_is_named::<$report>(include_str!(concat!(
+            $crate::testkit::conformance::assert_every_cause_is_named::<$report>(include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/../README.md"
             )));
@@ -278,12 +278,12 @@ macro_rules! conformance_tests {
 
         #[test]
         fn the_expected_failures_name_this_lessons_claims() {
-            $crate::conformance::assert_expected_failures_name_its_claims::<$report>();
+            $crate::testkit::conformance::assert_expected_failures_name_its_claims::<$report>();
         }
 
         #[test]
         fn the_twin_takes_the_cus_rows_and_parts_in_its_order() {
-            $crate::conformance::assert_twin_follows_the_cu::<$report>(
+            $crate::testkit::conformance::assert_twin_follows_the_cu::<$report>(
                 include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../", $cu)),
                 include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../src/main.rs")),
             );
@@ -291,7 +291,7 @@ macro_rules! conformance_tests {
 
         #[test]
         fn every_line_the_renderer_prints_is_a_printf_format_of_the_cu() {
-            $crate::conformance::assert_prints_only_the_cus_formats::<$report, _>(
+            $crate::testkit::conformance::assert_prints_only_the_cus_formats::<$report, _>(
                 include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../", $cu)),
                 $printed,
             );
@@ -299,7 +299,7 @@ macro_rules! conformance_tests {
 
         #[test]
         fn the_pages_run_parses() {
-            $crate::conformance::assert_the_page_run_parses::<$report>();
+            $crate::testkit::conformance::assert_the_page_run_parses::<$report>();
         }
 
         #[test]
@@ -307,22 +307,22 @@ macro_rules! conformance_tests {
             let mut reports: Vec<$report> = $printed
                 .into_iter()
                 .map(|text| {
-                    $crate::conformance::parse_or_fail::<$report>("a printed text", AsRef::<str>::as_ref(&text))
+                    $crate::testkit::conformance::parse_or_fail::<$report>("a printed text", AsRef::<str>::as_ref(&text))
                 })
                 .collect();
             let transcripts: &[&str] = &[$($($also,)*)? $($cxx, $rust)?];
             for file in transcripts {
-                let text = $crate::conformance::evidence_transcript::<$report>(env!("CARGO_MANIFEST_DIR"), file);
-                reports.push($crate::conformance::parse_or_fail::<$report>(file, &text));
+                let text = $crate::testkit::conformance::evidence_transcript::<$report>(env!("CARGO_MANIFEST_DIR"), file);
+                reports.push($crate::testkit::conformance::parse_or_fail::<$report>(file, &text));
             }
-            reports.extend($crate::conformance::assert_the_page_run_parses::<$report>());
-            $crate::conformance::assert_claims_name_figures_of::<$report>(&reports);
+            reports.extend($crate::testkit::conformance::assert_the_page_run_parses::<$report>());
+            $crate::testkit::conformance::assert_claims_name_figures_of::<$report>(&reports);
         }
 
         $(
             #[test]
             fn the_cxx_and_rust_transcripts_in_evidence_give_the_same_fields() {
-                let (cxx, rust) = $crate::conformance::assert_same_fields_in_evidence::<$report>(
+                let (cxx, rust) = $crate::testkit::conformance::assert_same_fields_in_evidence::<$report>(
                     env!("CARGO_MANIFEST_DIR"),
                     $cxx,
                     $rust,
@@ -339,7 +339,7 @@ macro_rules! conformance_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lesson_spec::{Chart, Claim, Lines, NoReference, Outcome, ParseFailure, Recipe};
+    use crate::{Chart, Claim, Lines, NoReference, Outcome, ParseFailure, Recipe};
 
     /// A lesson of one figure whose claim names it and a misspelling of it.
     #[derive(Debug, serde::Serialize)]
@@ -359,7 +359,7 @@ mod tests {
                 check: |_, _| Outcome::Holds,
             }]
         }
-        fn whys() -> &'static [lesson_spec::Why] {
+        fn whys() -> &'static [crate::Why] {
             &[]
         }
         fn expected_failures() -> &'static str {

@@ -91,7 +91,7 @@ pub fn assert_standard_command_line(bin: &str, name: &str, version: &str) {
 
     // Help that cannot be written (a full disk) is one line and exit 1.
     for flag in ["--help", "--version"] {
-        crate::full_disk::assert_full_stdout_is_one_line(Command::new(bin).arg(flag));
+        crate::testkit::full_disk::assert_full_stdout_is_one_line(Command::new(bin).arg(flag));
     }
 }
 
@@ -144,7 +144,7 @@ pub fn run_without_driver(bin: &str, args: &[&str]) -> Output {
 fn shadowed_driver_dir() -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
-        "lesson-testkit-no-driver-{}-{}",
+        "testkit-no-driver-{}-{}",
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
@@ -213,7 +213,7 @@ pub fn lesson_bin(compiled: &str) -> String {
 /// (it parses as `R`), then the block's heading, each of `R`'s claims once,
 /// and the summary line; exit 0 (a claim that does not hold is a finding,
 /// not a failure). Returns stdout.
-pub fn assert_claims_after_the_report<R: lesson_spec::LessonReport>(bin: &str) -> String {
+pub fn assert_claims_after_the_report<R: crate::LessonReport>(bin: &str) -> String {
     let output = run(bin, &["--claims"]);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -221,7 +221,7 @@ pub fn assert_claims_after_the_report<R: lesson_spec::LessonReport>(bin: &str) -
     let (report, block) = stdout
         .split_once("\nThe page's claims, checked on this run:\n")
         .unwrap_or_else(|| panic!("no claims block after the report:\n{stdout}"));
-    if let Err(e) = R::parse(&lesson_spec::numbered_output(report)) {
+    if let Err(e) = R::parse(&crate::numbered_output(report)) {
         panic!("the report before the claims, {e}\n{report}");
     }
     for claim in R::claims() {
@@ -270,7 +270,7 @@ pub fn assert_quiet_after_head(bin: &str, args: &[&str], lines: usize) {
     );
 }
 
-/// A lesson's `tests/cli.rs`, declared: `lesson_testkit::cli_tests!("dayNN-topic");`
+/// A lesson's `tests/cli.rs`, declared: `lesson_spec::cli_tests!("dayNN-topic");`
 /// makes `bin()` (the lesson's binary, see [`lesson_bin`]) and the tests
 /// every lesson binary passes on any machine: no driver, clap's command line,
 /// a closed stdout. The lesson's own flags get tests of their own below it,
@@ -280,28 +280,28 @@ macro_rules! cli_tests {
     ($lesson:literal) => {
         /// The lesson's binary, as Cargo built it or from `LESSON_BIN_DIR`.
         fn bin() -> String {
-            $crate::cli::lesson_bin(env!(concat!("CARGO_BIN_EXE_", $lesson)))
+            $crate::testkit::cli::lesson_bin(env!(concat!("CARGO_BIN_EXE_", $lesson)))
         }
 
         #[test]
         fn without_a_driver_it_exits_1_with_one_line() {
-            $crate::cli::assert_no_driver_failure(&bin());
+            $crate::testkit::cli::assert_no_driver_failure(&bin());
         }
 
         #[test]
         fn usage_errors_help_and_version_are_claps() {
-            $crate::cli::assert_standard_command_line(&bin(), $lesson, env!("CARGO_PKG_VERSION"));
+            $crate::testkit::cli::assert_standard_command_line(&bin(), $lesson, env!("CARGO_PKG_VERSION"));
         }
 
         #[test]
         fn a_closed_stdout_ends_it_quietly() {
-            $crate::cli::assert_quiet_on_closed_pipe(&bin(), &["--help"]);
+            $crate::testkit::cli::assert_quiet_on_closed_pipe(&bin(), &["--help"]);
         }
     };
 }
 
 /// A lesson's `tests/on_gpu.rs`, declared:
-/// `lesson_testkit::gpu_tests!("dayNN-topic", dayNN_topic_report::Report);` makes
+/// `lesson_spec::gpu_tests!("dayNN-topic", dayNN_topic_report::Report);` makes
 /// `bin()` and the tests only a GPU can run, each ignored with that reason
 /// (`cargo test -- --ignored` runs them; `ci/build-for-gpu.sh` carries the
 /// `on_gpu` test binaries to the GPU machine): `--claims` after the whole
@@ -311,19 +311,19 @@ macro_rules! gpu_tests {
     ($lesson:literal, $report:ty) => {
         /// The lesson's binary, as Cargo built it or from `LESSON_BIN_DIR`.
         fn bin() -> String {
-            $crate::cli::lesson_bin(env!(concat!("CARGO_BIN_EXE_", $lesson)))
+            $crate::testkit::cli::lesson_bin(env!(concat!("CARGO_BIN_EXE_", $lesson)))
         }
 
         #[test]
         #[ignore = "needs an NVIDIA GPU: runs the lesson with --claims"]
         fn claims_checks_every_claim_of_the_page_after_the_report() {
-            $crate::cli::assert_claims_after_the_report::<$report>(&bin());
+            $crate::testkit::cli::assert_claims_after_the_report::<$report>(&bin());
         }
 
         #[test]
         #[ignore = "needs an NVIDIA GPU: runs the lesson into `head -2`"]
         fn a_reader_that_leaves_after_two_lines_ends_it_quietly() {
-            $crate::cli::assert_quiet_after_head(&bin(), &[], 2);
+            $crate::testkit::cli::assert_quiet_after_head(&bin(), &[], 2);
         }
     };
 }
