@@ -316,7 +316,7 @@ static void sleepMs(double ms) {
 }
 
 // The p-quantile of `v` with linear interpolation between order statistics
-// (p = 0.5 is the median). The Rust twin's report package computes it the
+// (p = 0.5 is the median). The Rust twin's src/stats.rs computes it the
 // same way, so both programs summarise the same samples identically.
 static double quantile(std::vector<double> v, double p) {
     std::sort(v.begin(), v.end());

@@ -13,6 +13,7 @@
 //! Run: `cargo run --release -p ref-events-and-timing` (see README.md).
 
 mod ffi;
+mod stats;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -29,10 +30,10 @@ use ffi::CU;
 use host_clock::{now_ms, process_cpu_ms};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg, Printed};
 use ref_events_and_timing_report::parts::{
-    median, Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread,
-    Wait,
+    Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Wait,
 };
 use ref_events_and_timing_report::{render, Report};
+use stats::{median, spread};
 use time_kernel::KernelTimer;
 
 /// The claims of the reference page "Events and Timing", measured (the Rust twin of events.cu)
@@ -212,7 +213,7 @@ fn part2(g: &Gpu) -> anyhow::Result<Part2> {
         g.sync()?;
         host.push(now_ms() - t0);
     }
-    let spread = |samples: &[f64]| Spread::of(samples).ok_or_else(|| impossible("part 2: no timings"));
+    let spread = |samples: &[f64]| spread(samples).ok_or_else(|| impossible("part 2: no timings"));
     Ok(Part2 {
         kernel_ms: CU.part2_kernel_ms,
         reps: CU.part2_reps,

@@ -1,27 +1,8 @@
 //! The numbers of each part, as both programs measure and print them, with
-//! the few quantities derived from them and the statistics that summarise
-//! samples. The Rust twin fills these; the parser reads them back.
+//! the few quantities the claims derive from them. The Rust twin fills these
+//! (its `src/stats.rs` summarises the samples); the parser reads them back.
 
 use serde::Serialize;
-
-/// The p-quantile of `samples` with linear interpolation between order
-/// statistics (p = 0.5 is the median), as events.cu's `quantile` computes
-/// it, so both programs summarise the same samples identically. `None` for
-/// no samples.
-pub fn quantile(samples: &[f64], p: f64) -> Option<f64> {
-    let mut v = samples.to_vec();
-    v.sort_by(f64::total_cmp);
-    let last = v.len().checked_sub(1)?;
-    let pos = p * last as f64;
-    let lo = pos as usize;
-    let hi = (lo + 1).min(last);
-    Some(v[lo] + (pos - lo as f64) * (v[hi] - v[lo]))
-}
-
-/// The median, as [`quantile`] at 0.5.
-pub fn median(samples: &[f64]) -> Option<f64> {
-    quantile(samples, 0.5)
-}
 
 /// Part 1: a host clock around a launch, alone and with a sync.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -57,14 +38,6 @@ pub struct Spread {
 }
 
 impl Spread {
-    /// From samples in milliseconds; `None` for no samples.
-    pub fn of(samples_ms: &[f64]) -> Option<Spread> {
-        Some(Spread {
-            median_ms: median(samples_ms)?,
-            iqr_ms: quantile(samples_ms, 0.75)? - quantile(samples_ms, 0.25)?,
-        })
-    }
-
     /// IQR over median, in percent.
     pub fn percent(&self) -> f64 {
         100.0 * self.iqr_ms / self.median_ms
@@ -238,7 +211,7 @@ impl Part7 {
     fn steady(&self, pick: impl Fn(&Launch) -> f64) -> f64 {
         let from = self.launches.len().saturating_sub(STEADY_LAUNCHES);
         let last: Vec<f64> = self.launches[from..].iter().map(pick).collect();
-        median(&last).unwrap_or(f64::NAN)
+        lesson_spec::median(last).unwrap_or(f64::NAN)
     }
 }
 
@@ -261,19 +234,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quantiles_interpolate_between_order_statistics() {
-        let v = [4.0, 1.0, 3.0, 2.0];
-        assert_eq!(median(&v), Some(2.5));
-        assert_eq!(quantile(&v, 0.25), Some(1.75));
-        assert_eq!(quantile(&v, 0.75), Some(3.25));
-        assert_eq!(quantile(&[7.0], 0.75), Some(7.0));
-        assert_eq!(median(&[]), None);
-    }
-
-    #[test]
-    fn spread_is_iqr_over_median() {
-        let s = Spread::of(&[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
-        assert_eq!((s.median_ms, s.iqr_ms), (3.0, 2.0));
+    fn spread_percent_is_iqr_over_median() {
+        let s = Spread {
+            median_ms: 3.0,
+            iqr_ms: 2.0,
+        };
         assert!((s.percent() - 66.666_666).abs() < 1e-4);
     }
 

@@ -189,8 +189,8 @@ pub fn assert_twin_follows_the_cu<R: LessonReport>(cu: &str, main_rs: &str) {
 }
 
 /// The lesson's `evidence/<lesson>/` seen from the report package in
-/// `manifest_dir` (`<lesson>/report`): the repository's
-/// (`code/<lesson>/report/../../../evidence`), or, in a lesson taken away
+/// `manifest_dir` (`<lesson>/tools`): the repository's
+/// (`code/<lesson>/tools/../../../evidence`), or, in a lesson taken away
 /// with `lesson-export`, the export's own (`<DIR>/evidence`), where
 /// the export copies every transcript the lesson's files name. Neither is a
 /// test failure that names both places: a test with no transcript to read
@@ -238,7 +238,7 @@ pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: 
 /// }
 /// ```
 ///
-/// `cu` is the lesson's program beside `report/` (the nvcc line's `-o` is
+/// `cu` is the lesson's program beside `tools/` (the nvcc line's `-o` is
 /// its stem; the twin, `src/main.rs` beside it, follows its rows and parts);
 /// `printed`, texts the renderer makes, each line of which must
 /// be one of the .cu's printf formats; `claim_figures_from`, transcripts in
