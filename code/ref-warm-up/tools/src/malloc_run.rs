@@ -10,13 +10,7 @@ pub const SLOW_OVER_MEDIAN: f64 = 5.0;
 /// The median of `v` (the mean of the middle two for an even count), or NaN
 /// for none.
 fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
+    lesson_spec::median(v.to_vec()).unwrap_or(f64::NAN)
 }
 
 impl MallocRun {
