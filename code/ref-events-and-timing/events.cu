@@ -271,6 +271,8 @@ extern "C" events_constants events_lesson_constants(void) {
     c.part7_cycles = kPart7Cycles;
     c.part7_launches = kPart7Launches;
     c.part8_iters = kPart8Iters;
+    c.warmup_runs = kWarmupRuns;
+    c.timed_runs = kTimedRuns;
     return c;
 }
 #else

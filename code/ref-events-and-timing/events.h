@@ -67,6 +67,8 @@ typedef struct events_constants {
     long long part7_cycles;
     int part7_launches;
     int part8_iters;
+    int warmup_runs;
+    int timed_runs;
 } events_constants;
 
 events_constants events_lesson_constants(void);

@@ -58,6 +58,8 @@ typedef struct warmup_constants {
     int num_malloc_sizes;
     int malloc_count;
     int malloc_run;
+    int warmup_runs;
+    int timed_runs;
     float rel_tolerance;
 } warmup_constants;
 

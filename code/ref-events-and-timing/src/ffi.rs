@@ -124,6 +124,8 @@ pub struct Constants {
     pub part7_cycles: u64,
     pub part7_launches: usize,
     pub part8_iters: u32,
+    pub warmup_runs: u32,
+    pub timed_runs: u32,
 }
 
 /// The .cu's constants, read once.
@@ -159,5 +161,7 @@ pub static CU: LazyLock<Constants> = LazyLock::new(|| {
         part7_cycles: u64::try_from(c.part7_cycles).unwrap_or(0),
         part7_launches: count(c.part7_launches) as usize,
         part8_iters: count(c.part8_iters),
+        warmup_runs: count(c.warmup_runs),
+        timed_runs: count(c.timed_runs),
     }
 });

@@ -116,7 +116,7 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     out.line(render::part5(&part5(&gpu)?));
     out.line(render::part6(&part6(&gpu)?));
     out.line(render::part7(&part7(&gpu)?));
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(CU.warmup_runs, CU.timed_runs)?;
     let pattern = part8(&gpu, &timer)?;
     out.line(render::part8(
         &pattern,

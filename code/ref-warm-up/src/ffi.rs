@@ -94,6 +94,8 @@ pub struct Constants {
     pub malloc_bytes: Vec<usize>,
     pub malloc_count: usize,
     pub malloc_run: usize,
+    pub warmup_runs: u32,
+    pub timed_runs: u32,
     pub rel_tolerance: f32,
 }
 
@@ -111,6 +113,8 @@ pub static CU: LazyLock<Constants> = LazyLock::new(|| {
         malloc_bytes: unsafe { static_array(c.malloc_bytes, c.num_malloc_sizes) },
         malloc_count: count(c.malloc_count),
         malloc_run: count(c.malloc_run),
+        warmup_runs: count(c.warmup_runs) as u32,
+        timed_runs: count(c.timed_runs) as u32,
         rel_tolerance: c.rel_tolerance,
     }
 });

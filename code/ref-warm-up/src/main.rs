@@ -309,7 +309,7 @@ fn part3_post_kernels(
     init: &[f32],
     d_a: &mut DeviceBuffer<f32>,
 ) -> anyhow::Result<Vec<KernelRows>> {
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(CU.warmup_runs, CU.timed_runs)?;
     let mut rows = Vec::new();
     for &threads in &CU.block_sizes {
         for (kernel, name, steps) in [
