@@ -26,7 +26,7 @@
 #           GPU count, the CPU and any hypervisor under it), recorded once as
 #           evidence/machine/ transcripts, so a figure such as a link speed is
 #           quoted from a transcript too.
-#   other   a lesson's own phase: code/<lesson>/gpu-phases/<phase>.sh, sourced
+#   other   a lesson's own phase: code/<lesson>/tools/gpu-phases/<phase>.sh, sourced
 #           here with record, cxx, rust, $cxx_bin, $rust_bin, $gpu and $ev.
 # Lessons default to all of them. Runs are named <gpu>-<program>[-variant],
 # <gpu> from the GPU the run found (`NVIDIA H200` -> h200). Transcripts go to
@@ -154,7 +154,7 @@ for lesson in "${lessons[@]}"; do
     done
     ;;
   *)
-    script="code/$lesson/gpu-phases/$phase.sh"
+    script="code/$lesson/tools/gpu-phases/$phase.sh"
     if [ -f "$script" ]; then
       phases_found=$((phases_found + 1))
       # shellcheck source=/dev/null
@@ -165,7 +165,7 @@ for lesson in "${lessons[@]}"; do
 done
 case "$phase" in runs | checks | toolkit | machine) ;; *)
   if [ "$phases_found" -eq 0 ]; then
-    echo "error: no lesson has a phase '$phase' (code/<lesson>/gpu-phases/$phase.sh)" >&2
+    echo "error: no lesson has a phase '$phase' (code/<lesson>/tools/gpu-phases/$phase.sh)" >&2
     exit 1
   fi
   ;;

@@ -33,8 +33,8 @@ void day09_vector_add_cpu(const float* a, const float* b, float* out,
 // The grid size the launchers use for n elements, for the report's header.
 int day09_blocks_for(size_t n);
 
-// timing.cu's constants, as the .cu compiles them. The Rust twin keeps its
-// own copies, to read like the .cu, and a test holds each copy to these.
+// timing.cu's constants, as the .cu compiles them: the Rust twin reads
+// them here, so the .cu is their one source.
 typedef struct day09_constants {
     size_t elems;
     int threads_per_block;

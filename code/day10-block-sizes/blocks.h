@@ -56,8 +56,8 @@ void day10_fma_reference(float* table);
 void day10_vector_add_cpu(const float* a, const float* b, float* out,
                           size_t n);
 
-// blocks.cu's constants, as the .cu compiles them. The Rust twin keeps its
-// own copies, to read like the .cu, and a test holds each copy to these.
+// blocks.cu's constants, as the .cu compiles them: the Rust twin reads
+// them here, so the .cu is their one source.
 typedef struct day10_constants {
     size_t elems;
     int warmup_runs;

@@ -21,7 +21,7 @@
 //
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -o row4 row4.cu
 // Run:   ./row4
-//        gpu-phases/ncu.sh records it under Nsight Compute (see README.md)
+//        tools/gpu-phases/ncu.sh records it under Nsight Compute (see README.md)
 
 #include <cmath>
 #include <cstdio>
@@ -436,7 +436,7 @@ int main() {
     CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes, cudaMemcpyHostToDevice));
 
     // The check comes first, and with it vectorAdd's first launch, at full
-    // n: gpu-phases/ncu.sh profiles the first 14 vectorAdd launches, this
+    // n: tools/gpu-phases/ncu.sh profiles the first 14 vectorAdd launches, this
     // one and row 4's 3 warm-ups and 10 timed runs, all at full n.
     vectorAdd<<<blocks, kThreadsPerBlock>>>(d_a, d_b, d_out, kElems);
     CUDA_CHECK(cudaGetLastError());

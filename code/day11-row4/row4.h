@@ -60,8 +60,8 @@ void day11_vector_add_cpu(const float* a, const float* b, float* out,
 // The grid vectorAdd uses for n elements.
 int day11_blocks_for(size_t n);
 
-// row4.cu's constants, as the .cu compiles them. The Rust twin keeps its
-// own copies, to read like the .cu, and a test holds each copy to these.
+// row4.cu's constants, as the .cu compiles them: the Rust twin reads
+// them here, so the .cu is their one source.
 typedef struct day11_constants {
     size_t elems;
     int threads_per_block;

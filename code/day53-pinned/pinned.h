@@ -20,8 +20,8 @@ extern "C" {
 cudaError_t day53_scale_copy(const float* in, float* out, size_t n,
                              cudaStream_t stream);
 
-// pinned.cu's constants, as the .cu compiles them. The Rust twin keeps its
-// own copies, to read like the .cu, and a test holds each copy to these.
+// pinned.cu's constants, as the .cu compiles them: the Rust twin reads
+// them here, so the .cu is their one source.
 typedef struct day53_constants {
     const size_t* sweep_mib;  // num_sweep sizes in MiB, static storage
     int num_sweep;

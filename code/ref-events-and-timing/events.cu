@@ -10,7 +10,7 @@
 //      on a 50 ms kernel, and how late it wakes, for both kinds of event.
 //   4  DisableTiming events are cheaper: the host cost of a record plus a
 //      stream wait, and a chain of kernels with records, timed per link (a
-//      launched link is the host's launch call: gpu-phases/why-chain.cu).
+//      launched link is the host's launch call: tools/gpu-phases/why-chain.cu).
 //   5  Cross-stream dependencies without the host: a producer on one stream,
 //      a consumer on another behind cudaStreamWaitEvent.
 //   6  What an event interval holds: work queued before its start, a host
@@ -271,6 +271,8 @@ extern "C" events_constants events_lesson_constants(void) {
     c.part7_cycles = kPart7Cycles;
     c.part7_launches = kPart7Launches;
     c.part8_iters = kPart8Iters;
+    c.warmup_runs = kWarmupRuns;
+    c.timed_runs = kTimedRuns;
     return c;
 }
 #else
@@ -316,7 +318,7 @@ static void sleepMs(double ms) {
 }
 
 // The p-quantile of `v` with linear interpolation between order statistics
-// (p = 0.5 is the median). The Rust twin's report package computes it the
+// (p = 0.5 is the median). The Rust twin's src/stats.rs computes it the
 // same way, so both programs summarise the same samples identically.
 static double quantile(std::vector<double> v, double p) {
     std::sort(v.begin(), v.end());

@@ -42,8 +42,8 @@ cudaError_t events_produce(int* buf, int n, unsigned long long ns,
 cudaError_t events_consume(const int* buf, int* out, int n,
                            cudaStream_t stream);
 
-// events.cu's constants, as the .cu compiles them. The Rust twin keeps its
-// own copies, to read like the .cu, and a test holds each copy to these.
+// events.cu's constants, as the .cu compiles them: the Rust twin reads
+// them here, so the .cu is their one source.
 typedef struct events_constants {
     const double* part1_kernel_ms;  // num_part1 durations, static storage
     int num_part1;
@@ -67,6 +67,8 @@ typedef struct events_constants {
     long long part7_cycles;
     int part7_launches;
     int part8_iters;
+    int warmup_runs;
+    int timed_runs;
 } events_constants;
 
 events_constants events_lesson_constants(void);

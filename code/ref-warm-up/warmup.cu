@@ -210,6 +210,8 @@ extern "C" warmup_constants warmup_lesson_constants(void) {
     c.num_malloc_sizes = kNumMallocSizes;
     c.malloc_count = kMallocCount;
     c.malloc_run = kMallocRun;
+    c.warmup_runs = kWarmupRuns;
+    c.timed_runs = kTimedRuns;
     c.rel_tolerance = kRelTolerance;
     return c;
 }

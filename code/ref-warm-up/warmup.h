@@ -46,8 +46,8 @@ cudaError_t warmup_simple_kernel(float* a, int n, int threads,
 cudaError_t warmup_complex_kernel(float* a, int n, int threads,
                                   cudaStream_t stream);
 
-// warmup.cu's constants, as the .cu compiles them. The Rust twin keeps its
-// own copies, to read like the .cu, and a test holds each copy to these.
+// warmup.cu's constants, as the .cu compiles them: the Rust twin reads
+// them here, so the .cu is their one source.
 typedef struct warmup_constants {
     int elems;
     const int* block_sizes;  // num_block_sizes sizes, static storage
@@ -58,6 +58,8 @@ typedef struct warmup_constants {
     int num_malloc_sizes;
     int malloc_count;
     int malloc_run;
+    int warmup_runs;
+    int timed_runs;
     float rel_tolerance;
 } warmup_constants;
 

@@ -24,19 +24,12 @@ use cuda_check::{check, CudaError};
 use cuda_objects::{DeviceBuffer, EventPair};
 use cudarc::driver::{CudaContext, CudaStream};
 use day09_timing_report::{Report, SweepRow};
+use ffi::CU;
 use host_clock::now_ms;
 use instrument::json_out::JsonOut;
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
-use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
-
-/// timing.cu's constants. The test `constants_are_timing_cus_own` holds each
-/// to the value timing.cu itself compiles with, so the two cannot drift
-/// apart silently; timing.cu's static_asserts hold their relations.
-const ELEMS: usize = 16 * 1024 * 1024 + 611;
-const THREADS_PER_BLOCK: u32 = 256;
-const REL_TOLERANCE: f32 = 1e-5;
-const SWEEP: [usize; 4] = [1024, 64 * 1024, 1024 * 1024, 4 * 1024 * 1024];
 
 /// One vector add timed five ways (the Rust twin of timing.cu)
 #[derive(Debug, Parser)]
@@ -88,18 +81,18 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     // The legacy default stream, where timing.cu's launches and copies go.
     let stream = ctx.default_stream();
     let events = EventPair::new(&ctx)?;
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(CU.warmup_runs, CU.timed_runs)?;
 
     let cold_ms = row3_first_launch(&events, &stream, &mut dev)?;
     let (launch_only_ms, launch_plus_sync_ms) = row2_host_clock_around_a_launch(&ctx, &stream, &mut dev)?;
     let warm_ms = row4_kernel_after_warm_up(&timer, &stream, &mut dev)?;
     // Row 5: the same kernel with the copies back in the region, timed by
     // timing.cu's timeRoundTrip, which the sweep uses too.
-    let round_trip_ms = time_round_trip(&timer, &stream, &mut host, &mut dev, ELEMS)?;
-    let cpu_ms = time_cpu_reference(&mut host, ELEMS);
+    let round_trip_ms = time_round_trip(&timer, &stream, &mut host, &mut dev, CU.elems)?;
+    let cpu_ms = time_cpu_reference(&mut host, CU.elems);
     // Checked now, while host.out still holds the last full round trip; the
     // sweep below overwrites its front.
-    let bad = first_mismatch(&host.out, &host.want, REL_TOLERANCE);
+    let bad = first_mismatch(&host.out, &host.want, CU.rel_tolerance);
     let (scale_cold_ms, scale_warm_ms) = second_kernel_cold_then_warm(&events, &timer, &stream, &mut dev)?;
     let sweep = crossover_sweep(&timer, &stream, &mut host, &mut dev)?;
 
@@ -115,9 +108,9 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         gpu_name,
         compute_capability,
         device: args.device.ordinal,
-        elems: ELEMS,
-        threads_per_block: THREADS_PER_BLOCK,
-        blocks: ffi::blocks_for(ELEMS),
+        elems: CU.elems,
+        threads_per_block: CU.threads_per_block,
+        blocks: ffi::blocks_for(CU.elems),
         warmups: timer.warmups(),
         runs: timer.runs(),
         context_ms,
@@ -161,12 +154,12 @@ impl HostArrays {
         // would pay one page fault per 4 KiB; timing.cu's std::vector writes
         // its elements up front.
         let mut host = HostArrays {
-            a: vec![-1.0f32; ELEMS],
-            b: vec![-1.0f32; ELEMS],
-            out: vec![-1.0f32; ELEMS],
-            want: vec![-1.0f32; ELEMS],
+            a: vec![-1.0f32; CU.elems],
+            b: vec![-1.0f32; CU.elems],
+            out: vec![-1.0f32; CU.elems],
+            want: vec![-1.0f32; CU.elems],
         };
-        for i in 0..ELEMS {
+        for i in 0..CU.elems {
             host.a[i] = (i % 97) as f32 * 0.5;
             host.b[i] = (i % 13) as f32;
         }
@@ -185,9 +178,9 @@ struct DeviceArrays {
 impl DeviceArrays {
     fn upload(ctx: &Arc<CudaContext>, host: &HostArrays) -> Result<Self, CudaError> {
         let mut dev = DeviceArrays {
-            a: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
-            b: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
-            out: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
+            a: check!(DeviceBuffer::alloc(ctx, CU.elems))?,
+            b: check!(DeviceBuffer::alloc(ctx, CU.elems))?,
+            out: check!(DeviceBuffer::alloc(ctx, CU.elems))?,
         };
         check!(dev.a.copy_from_host(&host.a))?;
         check!(dev.b.copy_from_host(&host.b))?;
@@ -201,7 +194,7 @@ impl DeviceArrays {
 
     /// Queues vectorScale over all the elements.
     fn vector_scale(&mut self, stream: &CudaStream) -> Result<(), CudaError> {
-        ffi::vector_scale(&self.a, &mut self.out, ELEMS, stream)
+        ffi::vector_scale(&self.a, &mut self.out, CU.elems, stream)
     }
 }
 
@@ -213,7 +206,7 @@ fn row3_first_launch(
     stream: &Arc<CudaStream>,
     dev: &mut DeviceArrays,
 ) -> Result<f32, CudaError> {
-    events.time(stream, || dev.vector_add(ELEMS, stream))
+    events.time(stream, || dev.vector_add(CU.elems, stream))
 }
 
 /// Row 2: a host clock around the launch call, then the same clock after a
@@ -225,7 +218,7 @@ fn row2_host_clock_around_a_launch(
     dev: &mut DeviceArrays,
 ) -> Result<(f64, f64), CudaError> {
     let launch_start = now_ms();
-    let launched = dev.vector_add(ELEMS, stream);
+    let launched = dev.vector_add(CU.elems, stream);
     let launch_end = now_ms();
     launched?;
     check!(ctx.synchronize())?;
@@ -240,7 +233,7 @@ fn row4_kernel_after_warm_up(
     stream: &Arc<CudaStream>,
     dev: &mut DeviceArrays,
 ) -> Result<f32, CudaError> {
-    Ok(timer.time(stream, || dev.vector_add(ELEMS, stream))?.mean_ms())
+    Ok(timer.time(stream, || dev.vector_add(CU.elems, stream))?.mean_ms())
 }
 
 /// Row 5, timing.cu's timeRoundTrip: both inputs up with pageable copies,
@@ -292,8 +285,8 @@ fn crossover_sweep(
     host: &mut HostArrays,
     dev: &mut DeviceArrays,
 ) -> Result<Vec<SweepRow>, CudaError> {
-    let mut sweep = Vec::with_capacity(SWEEP.len());
-    for n in SWEEP {
+    let mut sweep = Vec::with_capacity(CU.sweep.len());
+    for &n in &CU.sweep {
         let cpu_ms = time_cpu_reference(host, n);
         let kernel_ms = timer.time(stream, || dev.vector_add(n, stream))?.mean_ms();
         let round_trip_ms = time_round_trip(timer, stream, host, dev, n)?;
@@ -330,7 +323,7 @@ fn instrument_view(
         mean_of_10_ms: course.1,
     };
     // A CUDA error keeps its own type, so it prints in the course's shape.
-    stats::run(ctx, print_table, json, (&host.a, &host.b), ELEMS, course).map_err(|e| match e {
+    stats::run(ctx, print_table, json, (&host.a, &host.b), CU.elems, course).map_err(|e| match e {
         stats::StatsError::Cuda(cuda) => anyhow::Error::from(cuda),
         other => anyhow::Error::from(other).context("the measurement instrument (--stats, --json)"),
     })
@@ -348,21 +341,8 @@ mod tests {
     }
 
     #[test]
-    fn constants_are_timing_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
-        let timer = KernelTimer::default();
-        lesson_testkit::constants_match!(ffi::lesson_constants(), {
-            elems: ELEMS,
-            threads_per_block: THREADS_PER_BLOCK,
-            warmup_runs: timer.warmups(),
-            timed_runs: timer.runs(),
-            rel_tolerance: REL_TOLERANCE,
-            sweep[num_sweep]: SWEEP,
-        })
-    }
-
-    #[test]
     fn the_grid_is_timing_cus_own() {
-        assert_eq!(ffi::blocks_for(ELEMS), 65_539);
+        assert_eq!(ffi::blocks_for(CU.elems), 65_539);
         assert_eq!(ffi::blocks_for(1), 1);
     }
 

@@ -6,12 +6,15 @@
 //! times by `time-kernel`, the same report (rendered by the report package)
 //! and the same checks and exit codes.
 //!
-//! Read it beside blocks.cu: [`lesson`] is blocks.cu's `main` and
-//! [`measure`] its `measure`.
+//! Read it beside blocks.cu: [`lesson`] is blocks.cu's `main`,
+//! [`Measurer::measure`] its `measure`, and [`table`] its `Row`,
+//! `timeRepeats` and `printTable`. Every constant is the .cu's own
+//! ([`ffi::Constants`]), so an edit of blocks.cu is one the twin follows.
 //!
 //! Run: `cargo run --release -p day10-block-sizes` (see README.md).
 
 mod ffi;
+mod table;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -20,22 +23,12 @@ use clap::Parser;
 use cuda_check::{check, CudaError};
 use cuda_objects::DeviceBuffer;
 use cudarc::driver::{CudaContext, CudaStream};
-use day10_block_sizes_report::{Measured, Report, Table, VECTOR_ADD_BYTES_PER_ELEMENT};
-use ffi::Kernel;
+use day10_block_sizes_report::{Report, Table, VECTOR_ADD_BYTES_PER_ELEMENT};
+use ffi::{Constants, Kernel};
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
-use result_check::{first_mismatch, g9};
+use table::{print_table, Measured};
 use time_kernel::KernelTimer;
-
-/// blocks.cu's constants. The test `constants_are_blocks_cus_own` holds each
-/// to the value blocks.cu itself compiles with.
-const ELEMS: usize = 16 * 1024 * 1024 + 611;
-const REPEATS: u32 = 5;
-const REL_TOLERANCE: f32 = 1e-5;
-const BLOCK_SIZES: [u32; 11] = [32, 64, 96, 100, 128, 192, 256, 384, 512, 768, 1024];
-const FMA_CHAINS: u32 = 8;
-const FMA_STEPS: u32 = 256;
-const FMA_PERIOD: usize = 1024;
-const FMA_FLOPS_PER_ELEMENT: u32 = 2 * FMA_CHAINS * FMA_STEPS;
 
 /// Block sizes, measured without fooling yourself (the Rust twin of blocks.cu)
 #[derive(Debug, Parser)]
@@ -61,13 +54,15 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let gpu = device.described();
     let ctx = device.ctx;
     let (sms, max_threads_per_sm, max_blocks_per_sm) = ffi::sm_limits(args.device.ordinal)?;
+    let c = Constants::of_the_cu();
 
-    let mut host = HostArrays::filled();
-    let mut dev = DeviceArrays::upload(&ctx, &host)?;
+    let mut host = HostArrays::filled(&c);
+    let mut dev = DeviceArrays::upload(&ctx, &host, c.elems)?;
     // The legacy default stream, where blocks.cu's launches go.
     let stream = ctx.default_stream();
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(c.warmup_runs, c.timed_runs)?;
     let mut m = Measurer {
+        c: &c,
         timer: &timer,
         stream: &stream,
         max_warps_per_sm: max_threads_per_sm / 32,
@@ -84,13 +79,13 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         sms,
         max_threads_per_sm,
         max_blocks_per_sm,
-        elems: ELEMS,
-        repeats: REPEATS,
+        elems: c.elems,
+        repeats: c.repeats,
         runs: timer.runs(),
         warmups: timer.warmups(),
         vector_add,
-        fma_chains: FMA_CHAINS,
-        fma_steps: FMA_STEPS,
+        fma_chains: c.fma_chains,
+        fma_steps: c.fma_steps,
         fma,
     };
     let printed = report.render();
@@ -110,17 +105,17 @@ struct HostArrays {
 }
 
 impl HostArrays {
-    fn filled() -> Self {
-        let a: Vec<f32> = (0..ELEMS).map(|i| (i % 97) as f32 * 0.5).collect();
-        let b: Vec<f32> = (0..ELEMS).map(|i| (i % 13) as f32).collect();
-        let mut want = vec![-1.0f32; ELEMS];
+    fn filled(c: &Constants) -> Self {
+        let a: Vec<f32> = (0..c.elems).map(|i| (i % 97) as f32 * 0.5).collect();
+        let b: Vec<f32> = (0..c.elems).map(|i| (i % 13) as f32).collect();
+        let mut want = vec![-1.0f32; c.elems];
         ffi::vector_add_cpu(&a, &b, &mut want);
         HostArrays {
             a,
             b,
-            out: vec![-1.0f32; ELEMS],
+            out: vec![-1.0f32; c.elems],
             want,
-            fma_table: ffi::fma_reference(),
+            fma_table: ffi::fma_reference(c),
         }
     }
 }
@@ -133,11 +128,11 @@ struct DeviceArrays {
 }
 
 impl DeviceArrays {
-    fn upload(ctx: &Arc<CudaContext>, host: &HostArrays) -> Result<Self, CudaError> {
+    fn upload(ctx: &Arc<CudaContext>, host: &HostArrays, elems: usize) -> Result<Self, CudaError> {
         let mut dev = DeviceArrays {
-            a: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
-            b: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
-            out: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
+            a: check!(DeviceBuffer::alloc(ctx, elems))?,
+            b: check!(DeviceBuffer::alloc(ctx, elems))?,
+            out: check!(DeviceBuffer::alloc(ctx, elems))?,
         };
         check!(dev.a.copy_from_host(&host.a))?;
         check!(dev.b.copy_from_host(&host.b))?;
@@ -146,17 +141,17 @@ impl DeviceArrays {
 
     /// Queues one launch of `kernel` over every element.
     fn launch(&mut self, kernel: Kernel, threads: u32, stream: &CudaStream) -> Result<(), CudaError> {
+        let n = self.out.len();
         match kernel {
-            Kernel::DAY10_VECTOR_ADD => {
-                ffi::vector_add(&self.a, &self.b, &mut self.out, ELEMS, threads, stream)
-            }
-            Kernel::DAY10_FMA_CHAINS => ffi::fma_chains(&mut self.out, ELEMS, threads, stream),
+            Kernel::DAY10_VECTOR_ADD => ffi::vector_add(&self.a, &self.b, &mut self.out, n, threads, stream),
+            Kernel::DAY10_FMA_CHAINS => ffi::fma_chains(&mut self.out, n, threads, stream),
         }
     }
 }
 
 /// What every configuration is measured with.
 struct Measurer<'a> {
+    c: &'a Constants,
     timer: &'a KernelTimer,
     stream: &'a Arc<CudaStream>,
     max_warps_per_sm: u32,
@@ -168,15 +163,17 @@ impl Measurer<'_> {
     /// One kernel's table: every block size, then the occupancy API's
     /// suggestion, in blocks.cu's order.
     fn table(&mut self, kernel: Kernel) -> anyhow::Result<Table> {
-        let rows = BLOCK_SIZES
+        let rows = self
+            .c
+            .block_sizes
             .iter()
             .map(|&threads| self.measure(kernel, threads))
             .collect::<anyhow::Result<Vec<_>>>()?;
         let suggested = self.measure(kernel, ffi::suggested_block_size(kernel)?)?;
-        Ok(Table::from_measured(&rows, &suggested))
+        Ok(print_table(&rows, &suggested))
     }
 
-    /// blocks.cu's `measure`: occupancy, REPEATS timings, then the result
+    /// blocks.cu's `measure`: occupancy, kRepeats timings, then the result
     /// checked against the CPU's, the output set to NaN first so a grid
     /// that missed an element cannot pass on an earlier configuration's
     /// results.
@@ -184,8 +181,9 @@ impl Measurer<'_> {
         let blocks_per_sm = ffi::blocks_per_sm(kernel, threads)?;
         let occupancy = f64::from(blocks_per_sm * threads.div_ceil(32)) / f64::from(self.max_warps_per_sm);
         ffi::fill_bytes(&mut self.dev.out, 0xFF)?;
-        let mut timings = Vec::with_capacity(REPEATS as usize);
-        for _ in 0..REPEATS {
+        let c = self.c;
+        let mut timings = Vec::with_capacity(c.repeats as usize);
+        for _ in 0..c.repeats {
             let dev = &mut *self.dev;
             let stream = self.stream;
             timings.push(
@@ -198,7 +196,7 @@ impl Measurer<'_> {
         self.check_result(kernel, threads)?;
         let work = match kernel {
             Kernel::DAY10_VECTOR_ADD => VECTOR_ADD_BYTES_PER_ELEMENT,
-            Kernel::DAY10_FMA_CHAINS => f64::from(FMA_FLOPS_PER_ELEMENT),
+            Kernel::DAY10_FMA_CHAINS => f64::from(c.fma_flops_per_element),
         };
         Ok(Measured::from_timings(
             threads,
@@ -206,7 +204,7 @@ impl Measurer<'_> {
             occupancy,
             &timings,
             work,
-            ELEMS,
+            c.elems,
         ))
     }
 
@@ -215,7 +213,7 @@ impl Measurer<'_> {
         let (name, bad) = match kernel {
             Kernel::DAY10_VECTOR_ADD => (
                 "vectorAdd",
-                first_mismatch(&self.host.out, &self.host.want, REL_TOLERANCE)
+                first_mismatch(&self.host.out, &self.host.want, self.c.rel_tolerance)
                     .map(|i| (i, self.host.want[i])),
             ),
             Kernel::DAY10_FMA_CHAINS => ("fmaChains", self.fma_mismatch()),
@@ -233,15 +231,11 @@ impl Measurer<'_> {
     /// The first element of fmaChains' result that is not its period's
     /// reference value, with that value.
     fn fma_mismatch(&self) -> Option<(usize, f32)> {
-        let table = &self.host.fma_table;
-        self.host
-            .out
-            .chunks(FMA_PERIOD)
-            .enumerate()
-            .find_map(|(k, chunk)| {
-                first_mismatch(chunk, &table[..chunk.len()], REL_TOLERANCE)
-                    .map(|at| (k * FMA_PERIOD + at, table[at]))
-            })
+        let (table, period) = (&self.host.fma_table, self.c.fma_period.max(1));
+        self.host.out.chunks(period).enumerate().find_map(|(k, chunk)| {
+            first_mismatch(chunk, &table[..chunk.len()], self.c.rel_tolerance)
+                .map(|at| (k * period + at, table[at]))
+        })
     }
 }
 
@@ -250,29 +244,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constants_are_blocks_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
-        let timer = KernelTimer::default();
-        lesson_testkit::constants_match!(ffi::lesson_constants(), {
-            elems: ELEMS,
-            warmup_runs: timer.warmups(),
-            timed_runs: timer.runs(),
-            repeats: REPEATS,
-            rel_tolerance: REL_TOLERANCE,
-            block_sizes[num_block_sizes]: BLOCK_SIZES,
-            fma_chains: FMA_CHAINS,
-            fma_steps: FMA_STEPS,
-            fma_period: FMA_PERIOD,
-            fma_flops_per_element: FMA_FLOPS_PER_ELEMENT,
-        })
-    }
-
-    #[test]
     fn the_cpu_references_from_blocks_cu() {
         let mut out = [0.0; 3];
         ffi::vector_add_cpu(&[1.0, 2.5, -1.0], &[2.0, 0.5, 1.0], &mut out);
         assert_eq!(out, [3.0, 3.0, 0.0]);
-        let table = ffi::fma_reference();
-        assert_eq!(table.len(), FMA_PERIOD);
+        let table = ffi::fma_reference(&Constants::of_the_cu());
+        assert_eq!(table.len(), 1024);
         // Each chain tends to add / (1 - mul) = 1 from its start; eight
         // chains started at 0..7 plus i/1024 and shrunk by 0.999^256.
         let shrink = 0.999f64.powi(256);

@@ -3,8 +3,7 @@
 
 // bindgen's items for the lesson's C header, raw and private: the safe
 // wrappers below are the only way in. C's names, as the header spells them;
-// outside the test build the lesson's constants (read only by the test that
-// holds main.rs's copies to them) go unused.
+// outside the test build blocks_for (read by a test) goes unused.
 #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #[cfg_attr(not(test), allow(dead_code))]
 mod sys {
@@ -12,6 +11,8 @@ mod sys {
 }
 
 use sys::*;
+
+use std::sync::LazyLock;
 
 use cuda_check::{check, within_buffers, CudaError};
 use cuda_objects::{runtime_stream, DeviceBuffer};
@@ -135,11 +136,32 @@ pub fn blocks_for(n: usize) -> i32 {
     unsafe { day11_blocks_for(n) }
 }
 
-/// row4.cu's constants as the .cu compiles them (row4.h's
-/// `day11_constants`, plain values and pointers to static arrays), for
-/// the test that holds main.rs's copies to them.
-#[cfg(test)]
-pub fn lesson_constants() -> day11_constants {
-    // SAFETY: takes nothing and returns the struct by value.
-    unsafe { day11_lesson_constants() }
+/// row4.cu's constants, read from the .cu this binary links (row4.h's
+/// `day11_constants`), so an edit of row4.cu is one the twin follows.
+pub struct Constants {
+    pub elems: usize,
+    pub threads_per_block: u32,
+    pub warmup_runs: u32,
+    pub timed_runs: u32,
+    pub rel_tolerance: f32,
+    pub sweep: Vec<usize>,
 }
+
+/// The .cu's constants, read once.
+pub static CU: LazyLock<Constants> = LazyLock::new(|| {
+    // SAFETY: takes nothing; `sweep` points at `num_sweep` sizes of static storage.
+    let c = unsafe { day11_lesson_constants() };
+    let count = |v: i32| u32::try_from(v).unwrap_or(0);
+    let sweep = match usize::try_from(c.num_sweep) {
+        Ok(n) if n > 0 && !c.sweep.is_null() => unsafe { std::slice::from_raw_parts(c.sweep, n) }.to_vec(),
+        _ => Vec::new(),
+    };
+    Constants {
+        elems: c.elems,
+        threads_per_block: count(c.threads_per_block),
+        warmup_runs: count(c.warmup_runs),
+        timed_runs: count(c.timed_runs),
+        rel_tolerance: c.rel_tolerance,
+        sweep,
+    }
+});

@@ -20,27 +20,11 @@ use cuda_objects::DeviceBuffer;
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaStream};
 use day11_row4_report::{gb_s, Peak, Rate, Report, SweepRow, ADD_BYTES_PER_ELEMENT, COPY_BYTES_PER_ELEMENT};
+use ffi::CU;
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
-use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
-/// row4.cu's constants. The test `constants_are_row4_cus_own` holds each to
-/// the value row4.cu itself compiles with.
-const ELEMS: usize = 16 * 1024 * 1024 + 611;
-const THREADS_PER_BLOCK: u32 = 256;
-const REL_TOLERANCE: f32 = 1e-5;
-const SWEEP: [usize; 10] = [
-    64 * 1024,
-    128 * 1024,
-    256 * 1024,
-    512 * 1024,
-    1024 * 1024,
-    2 * 1024 * 1024,
-    4 * 1024 * 1024,
-    8 * 1024 * 1024,
-    16 * 1024 * 1024,
-    ELEMS,
-];
 const MIB: f64 = 1024.0 * 1024.0;
 
 /// Where row 4 went (the Rust twin of row4.cu)
@@ -73,17 +57,20 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let mut dev = DeviceArrays::upload(&ctx, &host, facts.flush_bytes)?;
     // The legacy default stream, where row4.cu's launches go.
     let stream = ctx.default_stream();
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(CU.warmup_runs, CU.timed_runs)?;
 
     // The check first, and with it vectorAdd's first launch, at full n (the
     // ncu phase profiles the first 14 vectorAdd launches: this and row 4's).
-    dev.vector_add(ELEMS, &stream)?;
+    dev.vector_add(CU.elems, &stream)?;
     check_result("vectorAdd", &dev.out, &host.want, &mut host.got)?;
 
-    let row4_ms = timer.time(&stream, || dev.vector_add(ELEMS, &stream))?.mean_ms();
+    let row4_ms = timer
+        .time(&stream, || dev.vector_add(CU.elems, &stream))?
+        .mean_ms();
     let (memcpy_ms, copy_ms) = copy_reference(&timer, &stream, &mut dev, &mut host)?;
     let add4_ms = float4_vector_add(&timer, &stream, &mut dev, &mut host)?;
-    let sweep_ms = SWEEP
+    let sweep_ms = CU
+        .sweep
         .iter()
         .map(|&n| Ok(timer.time(&stream, || dev.vector_add(n, &stream))?.mean_ms()))
         .collect::<Result<Vec<f32>, CudaError>>()?;
@@ -95,16 +82,16 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let l2_bytes = facts.l2_bytes.max(0) as usize;
     let add = |ms: f32| Rate {
         ms: f64::from(ms),
-        gb_s: gb_s(ADD_BYTES_PER_ELEMENT, ELEMS, ms),
+        gb_s: gb_s(ADD_BYTES_PER_ELEMENT, CU.elems, ms),
     };
     let copy = |ms: f32| Rate {
         ms: f64::from(ms),
-        gb_s: gb_s(COPY_BYTES_PER_ELEMENT, ELEMS, ms),
+        gb_s: gb_s(COPY_BYTES_PER_ELEMENT, CU.elems, ms),
     };
     let report = Report {
         gpu,
-        elems: ELEMS,
-        threads_per_block: THREADS_PER_BLOCK,
+        elems: CU.elems,
+        threads_per_block: CU.threads_per_block,
         l2_mib: l2_bytes as f64 / MIB,
         runs: timer.runs(),
         warmups: timer.warmups(),
@@ -117,7 +104,8 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         memcpy: copy(memcpy_ms),
         copy: copy(copy_ms),
         add4: add(add4_ms),
-        sweep: SWEEP
+        sweep: CU
+            .sweep
             .iter()
             .zip(sweep_ms)
             .map(|(&n, ms)| {
@@ -156,15 +144,15 @@ struct HostArrays {
 
 impl HostArrays {
     fn filled() -> Self {
-        let a: Vec<f32> = (0..ELEMS).map(|i| (i % 97) as f32 * 0.5).collect();
-        let b: Vec<f32> = (0..ELEMS).map(|i| (i % 13) as f32).collect();
-        let mut want = vec![-1.0f32; ELEMS];
+        let a: Vec<f32> = (0..CU.elems).map(|i| (i % 97) as f32 * 0.5).collect();
+        let b: Vec<f32> = (0..CU.elems).map(|i| (i % 13) as f32).collect();
+        let mut want = vec![-1.0f32; CU.elems];
         ffi::vector_add_cpu(&a, &b, &mut want);
         HostArrays {
             a,
             b,
             want,
-            got: vec![-1.0f32; ELEMS],
+            got: vec![-1.0f32; CU.elems],
         }
     }
 }
@@ -183,10 +171,10 @@ struct DeviceArrays {
 impl DeviceArrays {
     fn upload(ctx: &Arc<CudaContext>, host: &HostArrays, flush_bytes: usize) -> Result<Self, CudaError> {
         let mut dev = DeviceArrays {
-            a: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
-            b: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
-            out: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
-            copy: check!(DeviceBuffer::alloc(ctx, ELEMS))?,
+            a: check!(DeviceBuffer::alloc(ctx, CU.elems))?,
+            b: check!(DeviceBuffer::alloc(ctx, CU.elems))?,
+            out: check!(DeviceBuffer::alloc(ctx, CU.elems))?,
+            copy: check!(DeviceBuffer::alloc(ctx, CU.elems))?,
             flush: check!(DeviceBuffer::alloc(ctx, flush_bytes / std::mem::size_of::<f32>()))?,
             sink: check!(DeviceBuffer::alloc(ctx, 1))?,
         };
@@ -206,7 +194,7 @@ impl DeviceArrays {
 /// mismatch.
 fn check_result(what: &str, got: &DeviceBuffer<f32>, want: &[f32], host: &mut [f32]) -> anyhow::Result<()> {
     check!(got.copy_to_host(host))?;
-    match first_mismatch(host, want, REL_TOLERANCE) {
+    match first_mismatch(host, want, CU.rel_tolerance) {
         None => Ok(()),
         Some(i) => Err(CheckFailed(format!(
             "{what} wrong at {i}: got {}, want {}",
@@ -228,12 +216,12 @@ fn copy_reference(
 ) -> anyhow::Result<(f32, f32)> {
     ffi::fill_bytes(&mut dev.copy, 0xFF)?;
     let memcpy_ms = timer
-        .time(stream, || ffi::copy_device(&mut dev.copy, &dev.a, ELEMS))?
+        .time(stream, || ffi::copy_device(&mut dev.copy, &dev.a, CU.elems))?
         .mean_ms();
     check_result("cudaMemcpy", &dev.copy, &host.a, &mut host.got)?;
     ffi::fill_bytes(&mut dev.copy, 0xFF)?;
     let copy_ms = timer
-        .time(stream, || ffi::copy4(&dev.a, &mut dev.copy, ELEMS, stream))?
+        .time(stream, || ffi::copy4(&dev.a, &mut dev.copy, CU.elems, stream))?
         .mean_ms();
     check_result("copy4", &dev.copy, &host.a, &mut host.got)?;
     Ok((memcpy_ms, copy_ms))
@@ -249,7 +237,7 @@ fn float4_vector_add(
     ffi::fill_bytes(&mut dev.out, 0xFF)?;
     let ms = timer
         .time(stream, || {
-            ffi::vector_add4(&dev.a, &dev.b, &mut dev.out, ELEMS, stream)
+            ffi::vector_add4(&dev.a, &dev.b, &mut dev.out, CU.elems, stream)
         })?
         .mean_ms();
     check_result("vectorAdd4", &dev.out, &host.want, &mut host.got)?;
@@ -270,15 +258,14 @@ fn time_each_launch(
     let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
     let start = check!(ctx.new_event(timed))?;
     let stop = check!(ctx.new_event(timed))?;
-    let timer = KernelTimer::default();
-    let (warmups, runs) = (timer.warmups(), timer.runs());
+    let (warmups, runs) = (CU.warmup_runs, CU.timed_runs);
     let mut total = 0.0f32;
     for i in 0..warmups + runs {
         if flush {
             ffi::read_to_flush(&dev.flush, flush_bytes, &mut dev.sink, stream)?;
         }
         check!(start.record(stream))?;
-        dev.vector_add(ELEMS, stream)?;
+        dev.vector_add(CU.elems, stream)?;
         check!(stop.record(stream))?;
         check!(stop.synchronize())?;
         check!(runtime::last_error())?;
@@ -295,21 +282,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constants_are_row4_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
-        let timer = KernelTimer::default();
-        lesson_testkit::constants_match!(ffi::lesson_constants(), {
-            elems: ELEMS,
-            threads_per_block: THREADS_PER_BLOCK,
-            warmup_runs: timer.warmups(),
-            timed_runs: timer.runs(),
-            rel_tolerance: REL_TOLERANCE,
-            sweep[num_sweep]: SWEEP,
-        })
-    }
-
-    #[test]
     fn the_grid_is_row4_cus_own() {
-        assert_eq!(ffi::blocks_for(ELEMS), 65_539);
+        assert_eq!(ffi::blocks_for(CU.elems), 65_539);
         assert_eq!(ffi::blocks_for(1), 1);
     }
 

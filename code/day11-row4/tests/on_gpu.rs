@@ -2,4 +2,4 @@
 //! test -- --ignored` where there is an NVIDIA GPU; set LESSON_BIN_DIR to run
 //! a lesson binary built elsewhere (ci/gpu-session.sh's .evidence-bin).
 
-lesson_testkit::gpu_tests!("day11-row4", day11_row4_report::Report);
+lesson_spec::gpu_tests!("day11-row4", day11_row4_report::Report);

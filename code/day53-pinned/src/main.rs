@@ -23,21 +23,14 @@ use cuda_check::{check, runtime, CudaError};
 use cuda_objects::{BlockingStream, DeviceBuffer, DeviceMemory, Mapping, PinnedHost};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::CudaContext;
+use ffi::CU;
 use host_clock::now_ms;
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, Device, DeviceArg, Printed};
-use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
 
-/// pinned.cu's constants. The test `constants_are_pinned_cus_own` holds each
-/// to the value pinned.cu itself compiles with, so the two cannot drift
-/// apart silently; pinned.cu's static_asserts hold their relations.
+/// A mebibyte, as pinned.cu's sizes count them.
 const MIB: usize = 1024 * 1024;
-const SWEEP_MIB: [usize; 5] = [1, 4, 16, 64, 256];
-const MAX_SWEEP_BYTES: usize = 256 * MIB;
-const PROBE_BYTES: usize = 64 * MIB;
-const KERNEL_ELEMS: usize = 16 * 1024 * 1024 + 611;
-const SCALE: f32 = 2.0;
-const REL_TOLERANCE: f32 = 1e-5;
 
 /// Parts 1 and 2 copy from these two sources, in this order.
 const SOURCE_NAMES: [&str; 2] = ["pageable", "pinned"];
@@ -77,7 +70,7 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     // Part 3 is done.
 
     gate_both_copy_paths(&mut host, &mut dev)?;
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(CU.warmup_runs, CU.timed_runs)?;
     part1_bandwidth(&ctx, &timer, &host, &mut dev, &mut out)?;
     part2_async_call_vs_completion(&timer, &host, &mut dev, &mut out)?;
     part3_resident_vs_zero_copy(&ctx, &timer, &mut host, &mut dev, &mut out)?;
@@ -126,14 +119,14 @@ struct HostMemory {
 
 impl HostMemory {
     fn filled(ctx: &Arc<CudaContext>) -> Result<Self, CudaError> {
-        let max_elems = MAX_SWEEP_BYTES / std::mem::size_of::<f32>();
+        let max_elems = CU.max_sweep_bytes / std::mem::size_of::<f32>();
         let pageable: Vec<f32> = (0..max_elems).map(|i| (i % 977) as f32 * 0.25).collect();
         let back = vec![0.0f32; max_elems];
-        let out = vec![0.0f32; KERNEL_ELEMS];
-        let want = vec![0.0f32; KERNEL_ELEMS];
+        let out = vec![0.0f32; CU.kernel_elems];
+        let want = vec![0.0f32; CU.kernel_elems];
         let mut pinned = check!(PinnedHost::<f32>::alloc(ctx, max_elems, Mapping::Unmapped))?;
         pinned.copy_from_slice(&pageable);
-        let mut mapped = check!(PinnedHost::<f32>::alloc(ctx, KERNEL_ELEMS, Mapping::Mapped))?;
+        let mut mapped = check!(PinnedHost::<f32>::alloc(ctx, CU.kernel_elems, Mapping::Mapped))?;
         for (i, x) in mapped.iter_mut().enumerate() {
             *x = (i % 353) as f32 - 176.0;
         }
@@ -158,10 +151,10 @@ struct DeviceSide {
 
 impl DeviceSide {
     fn alloc(ctx: &Arc<CudaContext>) -> Result<Self, CudaError> {
-        let max_elems = MAX_SWEEP_BYTES / std::mem::size_of::<f32>();
+        let max_elems = CU.max_sweep_bytes / std::mem::size_of::<f32>();
         Ok(DeviceSide {
             buf: check!(DeviceBuffer::<f32>::alloc(ctx, max_elems))?,
-            out: check!(DeviceBuffer::<f32>::alloc(ctx, KERNEL_ELEMS))?,
+            out: check!(DeviceBuffer::<f32>::alloc(ctx, CU.kernel_elems))?,
             stream: check!(BlockingStream::create(ctx))?,
         })
     }
@@ -198,7 +191,7 @@ fn part1_bandwidth(
     let sources: [&[f32]; 2] = [&host.pageable, &host.pinned];
     let default_stream = ctx.default_stream();
     out.line(report::part1_header(timer.runs(), timer.warmups()));
-    for mib in SWEEP_MIB {
+    for &mib in &CU.sweep_mib {
         let elems = mib * MIB / std::mem::size_of::<f32>();
         let mut ms = [0.0f64; 2];
         for (s, src) in sources.iter().enumerate() {
@@ -224,7 +217,7 @@ fn part2_async_call_vs_completion(
     let sources: [&[f32]; 2] = [&host.pageable, &host.pinned];
     let runs = timer.runs();
     out.line(report::part2_header(runs));
-    let probe_elems = PROBE_BYTES / std::mem::size_of::<f32>();
+    let probe_elems = CU.probe_bytes / std::mem::size_of::<f32>();
     let stream = dev.stream.stream();
     let raw_stream = stream.cu_stream();
     for (s, src) in sources.iter().enumerate() {
@@ -274,17 +267,17 @@ fn part3_resident_vs_zero_copy(
     let mut kernel_ms = [0.0f32; 2];
     for (v, input) in inputs.into_iter().enumerate() {
         // Correct before timed: one launch, checked against the CPU.
-        ffi::scale_copy(input, &mut dev.out, KERNEL_ELEMS, &default_stream)?;
+        ffi::scale_copy(input, &mut dev.out, CU.kernel_elems, &default_stream)?;
         check!(ctx.synchronize())?;
         check!(runtime::last_error())?;
         check!(dev.out.copy_to_host(&mut host.out))?;
-        if let Some(i) = first_mismatch(&host.out, &host.want, REL_TOLERANCE) {
+        if let Some(i) = first_mismatch(&host.out, &host.want, CU.rel_tolerance) {
             return Err(mismatch(VARIANTS[v], host, i).into());
         }
         let range = nvtx_range(VARIANTS[v]);
         kernel_ms[v] = timer
             .time(&default_stream, || {
-                ffi::scale_copy(input, &mut dev.out, KERNEL_ELEMS, &default_stream)
+                ffi::scale_copy(input, &mut dev.out, CU.kernel_elems, &default_stream)
             })?
             .mean_ms();
         drop(range);
@@ -295,8 +288,9 @@ fn part3_resident_vs_zero_copy(
 
 /// The CPU reference for scaleCopy.
 fn scale_copy_cpu(input: &[f32], out: &mut [f32]) {
+    let scale = CU.scale;
     for (o, x) in out.iter_mut().zip(input) {
-        *o = SCALE * x;
+        *o = scale * x;
     }
 }
 
@@ -311,9 +305,13 @@ fn mismatch(variant: &str, host: &HostMemory, i: usize) -> CheckFailed {
 
 /// Part 3's table and summary, printed once both variants are timed.
 fn print_part3(timer: &KernelTimer, kernel_ms: [f32; 2], out: &mut Printed) {
-    out.line(report::part3_header(KERNEL_ELEMS, timer.runs(), timer.warmups()));
+    out.line(report::part3_header(
+        CU.kernel_elems,
+        timer.runs(),
+        timer.warmups(),
+    ));
     for (variant, ms) in VARIANTS.iter().zip(kernel_ms) {
-        out.line(report::part3_row(variant, KERNEL_ELEMS, ms));
+        out.line(report::part3_row(variant, CU.kernel_elems, ms));
     }
     let launches = timer.runs() + timer.warmups() + 1;
     out.line(report::part3_summary(kernel_ms[0], kernel_ms[1], launches));
@@ -334,21 +332,6 @@ mod tests {
         let mut out = [0.0; 3];
         scale_copy_cpu(&[1.0, -176.0, 0.25], &mut out);
         assert_eq!(out, [2.0, -352.0, 0.5]);
-    }
-
-    #[test]
-    fn constants_are_pinned_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
-        let timer = KernelTimer::default();
-        lesson_testkit::constants_match!(ffi::lesson_constants(), {
-            sweep_mib[num_sweep]: SWEEP_MIB,
-            max_sweep_bytes: MAX_SWEEP_BYTES,
-            probe_bytes: PROBE_BYTES,
-            kernel_elems: KERNEL_ELEMS,
-            warmup_runs: timer.warmups(),
-            timed_runs: timer.runs(),
-            scale: SCALE,
-            rel_tolerance: REL_TOLERANCE,
-        })
     }
 
     #[test]

@@ -1,16 +1,15 @@
 //! events.cu's kernels, launched through the C interface in events.h.
 
 // bindgen's items for the lesson's C header, raw and private: the safe
-// wrappers below are the only way in. C's names, as the header spells them;
-// outside the test build the lesson's constants (read only by the test that
-// holds main.rs's copies to them) go unused.
+// wrappers below are the only way in. C's names, as the header spells them.
 #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
-#[cfg_attr(not(test), allow(dead_code))]
 mod sys {
     include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 }
 
 use sys::*;
+
+use std::sync::LazyLock;
 
 use cuda_check::{check, within_buffers, CudaError};
 use cuda_objects::{runtime_stream, DeviceBuffer};
@@ -101,11 +100,68 @@ pub fn consume(
     check!(unsafe { events_consume(buf.as_ptr(), out.as_mut_ptr(), count, runtime_stream(stream)) })
 }
 
-/// events.cu's constants as the .cu compiles them (events.h's
-/// `events_constants`, plain values and pointers to static arrays), for
-/// the test that holds main.rs's copies to them.
-#[cfg(test)]
-pub fn lesson_constants() -> events_constants {
-    // SAFETY: takes nothing and returns the struct by value.
-    unsafe { events_lesson_constants() }
+/// events.cu's constants, read from the .cu this binary links (events.h's
+/// `events_constants`), so an edit of events.cu is one the twin follows.
+pub struct Constants {
+    pub part1_kernel_ms: Vec<f64>,
+    pub part1_reps: u32,
+    pub part2_kernel_ms: f64,
+    pub part2_reps: u32,
+    pub part3_kernel_ms: f64,
+    pub part3_reps: u32,
+    pub part4_ops: u32,
+    pub part4_chain: u32,
+    pub part4_rounds: u32,
+    pub part5_producer_ms: f64,
+    pub part5_elems: usize,
+    pub part5_reps: u32,
+    pub part6_kernel_ms: f64,
+    pub part6_queued_ms: f64,
+    pub part6_delay_ms: f64,
+    pub part6_hog_ms: f64,
+    pub part6_reps: u32,
+    pub part7_idle_ms: f64,
+    pub part7_cycles: u64,
+    pub part7_launches: usize,
+    pub part8_iters: u32,
+    pub warmup_runs: u32,
+    pub timed_runs: u32,
 }
+
+/// The .cu's constants, read once.
+pub static CU: LazyLock<Constants> = LazyLock::new(|| {
+    // SAFETY: takes nothing; `part1_kernel_ms` points at `num_part1` values of static storage.
+    let c = unsafe { events_lesson_constants() };
+    let count = |v: i32| u32::try_from(v).unwrap_or(0);
+    let part1_kernel_ms = match usize::try_from(c.num_part1) {
+        Ok(n) if n > 0 && !c.part1_kernel_ms.is_null() => {
+            unsafe { std::slice::from_raw_parts(c.part1_kernel_ms, n) }.to_vec()
+        }
+        _ => Vec::new(),
+    };
+    Constants {
+        part1_kernel_ms,
+        part1_reps: count(c.part1_reps),
+        part2_kernel_ms: c.part2_kernel_ms,
+        part2_reps: count(c.part2_reps),
+        part3_kernel_ms: c.part3_kernel_ms,
+        part3_reps: count(c.part3_reps),
+        part4_ops: count(c.part4_ops),
+        part4_chain: count(c.part4_chain),
+        part4_rounds: count(c.part4_rounds),
+        part5_producer_ms: c.part5_producer_ms,
+        part5_elems: count(c.part5_elems) as usize,
+        part5_reps: count(c.part5_reps),
+        part6_kernel_ms: c.part6_kernel_ms,
+        part6_queued_ms: c.part6_queued_ms,
+        part6_delay_ms: c.part6_delay_ms,
+        part6_hog_ms: c.part6_hog_ms,
+        part6_reps: count(c.part6_reps),
+        part7_idle_ms: c.part7_idle_ms,
+        part7_cycles: u64::try_from(c.part7_cycles).unwrap_or(0),
+        part7_launches: count(c.part7_launches) as usize,
+        part8_iters: count(c.part8_iters),
+        warmup_runs: count(c.warmup_runs),
+        timed_runs: count(c.timed_runs),
+    }
+});

@@ -13,6 +13,7 @@
 //! Run: `cargo run --release -p ref-events-and-timing` (see README.md).
 
 mod ffi;
+mod stats;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -25,38 +26,15 @@ use cuda_objects::event::{record, wait};
 use cuda_objects::{timing_event, BlockingStream, DeviceBuffer};
 use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
+use ffi::CU;
 use host_clock::{now_ms, process_cpu_ms};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg, Printed};
 use ref_events_and_timing_report::parts::{
-    median, Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread,
-    Wait,
+    Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Wait,
 };
 use ref_events_and_timing_report::{render, Report};
+use stats::{median, spread};
 use time_kernel::KernelTimer;
-
-/// events.cu's constants. The test `constants_are_events_cus_own` holds each
-/// to the value events.cu itself compiles with.
-const PART1_KERNEL_MS: [f64; 3] = [0.010, 1.0, 10.0];
-const PART1_REPS: u32 = 20;
-const PART2_KERNEL_MS: f64 = 0.1;
-const PART2_REPS: u32 = 50;
-const PART3_KERNEL_MS: f64 = 50.0;
-const PART3_REPS: u32 = 5;
-const PART4_OPS: u32 = 1000;
-const PART4_CHAIN: u32 = 100;
-const PART4_ROUNDS: u32 = 5;
-const PART5_PRODUCER_MS: f64 = 5.0;
-const PART5_ELEMS: usize = 1 << 20;
-const PART5_REPS: u32 = 5;
-const PART6_KERNEL_MS: f64 = 1.0;
-const PART6_QUEUED_MS: f64 = 5.0;
-const PART6_DELAY_MS: f64 = 3.0;
-const PART6_HOG_MS: f64 = 5.0;
-const PART6_REPS: u32 = 3;
-const PART7_IDLE_MS: f64 = 1500.0;
-const PART7_CYCLES: u64 = 200_000;
-const PART7_LAUNCHES: usize = 20;
-const PART8_ITERS: u32 = 100;
 
 /// The claims of the reference page "Events and Timing", measured (the Rust twin of events.cu)
 #[derive(Debug, Parser)]
@@ -138,11 +116,11 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     out.line(render::part5(&part5(&gpu)?));
     out.line(render::part6(&part6(&gpu)?));
     out.line(render::part7(&part7(&gpu)?));
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(CU.warmup_runs, CU.timed_runs)?;
     let pattern = part8(&gpu, &timer)?;
     out.line(render::part8(
         &pattern,
-        PART8_ITERS,
+        CU.part8_iters,
         timer.warmups(),
         timer.runs(),
     ));
@@ -167,16 +145,16 @@ fn impossible(what: &str) -> anyhow::Error {
 /// Part 1: a host clock around the launch alone, then around launch + sync.
 fn part1(g: &Gpu) -> anyhow::Result<Part1> {
     let mut rows = Vec::new();
-    for kernel_ms in PART1_KERNEL_MS {
+    for &kernel_ms in &CU.part1_kernel_ms {
         let (mut launch_us, mut sync_us) = (Vec::new(), Vec::new());
-        for _ in 0..PART1_REPS {
+        for _ in 0..CU.part1_reps {
             let t0 = now_ms();
             ffi::spin(kernel_ms, &g.default)?;
             let t1 = now_ms(); // the launch call has returned
             g.sync()?;
             launch_us.push((t1 - t0) * 1.0e3);
         }
-        for _ in 0..PART1_REPS {
+        for _ in 0..CU.part1_reps {
             let t0 = now_ms();
             ffi::spin(kernel_ms, &g.default)?;
             g.sync()?;
@@ -196,7 +174,7 @@ fn part1(g: &Gpu) -> anyhow::Result<Part1> {
         rows.push(row);
     }
     Ok(Part1 {
-        reps: PART1_REPS,
+        reps: CU.part1_reps,
         rows,
     })
 }
@@ -207,12 +185,12 @@ fn part1(g: &Gpu) -> anyhow::Result<Part1> {
 /// stream idle and its interval also holds the host's launch; and a host
 /// clock around launch + sync.
 fn part2(g: &Gpu) -> anyhow::Result<Part2> {
-    let pairs: Vec<(CudaEvent, CudaEvent)> = (0..PART2_REPS)
+    let pairs: Vec<(CudaEvent, CudaEvent)> = (0..CU.part2_reps)
         .map(|_| Ok((timing_event(&g.ctx)?, timing_event(&g.ctx)?)))
         .collect::<Result<_, CudaError>>()?;
     for (start, stop) in &pairs {
         record(start, &g.default)?;
-        ffi::spin(PART2_KERNEL_MS, &g.default)?;
+        ffi::spin(CU.part2_kernel_ms, &g.default)?;
         record(stop, &g.default)?;
     }
     g.sync()?;
@@ -222,23 +200,23 @@ fn part2(g: &Gpu) -> anyhow::Result<Part2> {
         .collect::<Result<Vec<f64>, CudaError>>()?;
     drop(pairs);
     let (mut synced, mut host) = (Vec::new(), Vec::new());
-    for _ in 0..PART2_REPS {
+    for _ in 0..CU.part2_reps {
         record(&g.start, &g.default)?;
-        ffi::spin(PART2_KERNEL_MS, &g.default)?;
+        ffi::spin(CU.part2_kernel_ms, &g.default)?;
         record(&g.stop, &g.default)?;
         check!(g.stop.synchronize())?;
         synced.push(elapsed_ms(&g.start, &g.stop)?);
     }
-    for _ in 0..PART2_REPS {
+    for _ in 0..CU.part2_reps {
         let t0 = now_ms();
-        ffi::spin(PART2_KERNEL_MS, &g.default)?;
+        ffi::spin(CU.part2_kernel_ms, &g.default)?;
         g.sync()?;
         host.push(now_ms() - t0);
     }
-    let spread = |samples: &[f64]| Spread::of(samples).ok_or_else(|| impossible("part 2: no timings"));
+    let spread = |samples: &[f64]| spread(samples).ok_or_else(|| impossible("part 2: no timings"));
     Ok(Part2 {
-        kernel_ms: PART2_KERNEL_MS,
-        reps: PART2_REPS,
+        kernel_ms: CU.part2_kernel_ms,
+        reps: CU.part2_reps,
         events: spread(&queued)?,
         events_sync: spread(&synced)?,
         host: spread(&host)?,
@@ -258,18 +236,18 @@ fn part3(g: &Gpu) -> anyhow::Result<Part3> {
     for stop in [&spinning, &blocking] {
         let (mut wait_ms, mut cpu_ms, mut latency_us) = (Vec::new(), Vec::new(), Vec::new());
         let mut after_calls_us = Vec::new();
-        for _ in 0..PART3_REPS {
+        for _ in 0..CU.part3_reps {
             let t0 = now_ms();
             let c0 = process_cpu_ms();
             record(&g.start, &g.default)?;
-            ffi::spin(PART3_KERNEL_MS, &g.default)?;
+            ffi::spin(CU.part3_kernel_ms, &g.default)?;
             record(stop, &g.default)?;
             let t_calls = now_ms(); // every call has returned
             check!(stop.synchronize())?;
             let c1 = process_cpu_ms();
             let t1 = now_ms();
             let kernel_ms = elapsed_ms(&g.start, stop)?;
-            if kernel_ms < 0.95 * PART3_KERNEL_MS {
+            if kernel_ms < 0.95 * CU.part3_kernel_ms {
                 return Err(impossible(
                     "part 3: the kernel's event time is shorter than its spin; the device timer spin is broken",
                 ));
@@ -289,24 +267,24 @@ fn part3(g: &Gpu) -> anyhow::Result<Part3> {
     let blocking = waits.pop().ok_or_else(|| impossible("part 3: no waits"))?;
     let spin = waits.pop().ok_or_else(|| impossible("part 3: no waits"))?;
     Ok(Part3 {
-        kernel_ms: PART3_KERNEL_MS,
-        reps: PART3_REPS,
+        kernel_ms: CU.part3_kernel_ms,
+        reps: CU.part3_reps,
         spin,
         blocking,
     })
 }
 
-/// Part 4's host cost: PART4_OPS record + wait pairs on `e`, per pair in us.
+/// Part 4's host cost: kPart4Ops record + wait pairs on `e`, per pair in us.
 fn record_wait_us(g: &Gpu, e: &CudaEvent) -> Result<f64, CudaError> {
     let (a, b) = (g.a.stream(), g.b.stream());
     let t0 = now_ms();
-    for _ in 0..PART4_OPS {
+    for _ in 0..CU.part4_ops {
         record(e, a)?;
         wait(b, e)?;
     }
     let t1 = now_ms();
     g.sync()?;
-    Ok((t1 - t0) * 1.0e3 / f64::from(PART4_OPS))
+    Ok((t1 - t0) * 1.0e3 / f64::from(CU.part4_ops))
 }
 
 /// Part 4's device cost: a chain of empty kernels on stream A, each followed
@@ -315,7 +293,7 @@ fn record_wait_us(g: &Gpu, e: &CudaEvent) -> Result<f64, CudaError> {
 fn chain_us(g: &Gpu, e: Option<&CudaEvent>) -> Result<f64, CudaError> {
     let a = g.a.stream();
     record(&g.start, a)?;
-    for _ in 0..PART4_CHAIN {
+    for _ in 0..CU.part4_chain {
         ffi::spin(0.0, a)?;
         if let Some(e) = e {
             record(e, a)?;
@@ -323,7 +301,7 @@ fn chain_us(g: &Gpu, e: Option<&CudaEvent>) -> Result<f64, CudaError> {
     }
     record(&g.stop, a)?;
     check!(g.stop.synchronize())?;
-    Ok(elapsed_ms(&g.start, &g.stop)? * 1.0e3 / f64::from(PART4_CHAIN))
+    Ok(elapsed_ms(&g.start, &g.stop)? * 1.0e3 / f64::from(CU.part4_chain))
 }
 
 fn part4(g: &Gpu) -> anyhow::Result<Part4> {
@@ -337,7 +315,7 @@ fn part4(g: &Gpu) -> anyhow::Result<Part4> {
     chain_us(g, Some(&timing))?;
     chain_us(g, Some(&bare))?;
     let (mut host, mut chain) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new(), Vec::new()]);
-    for _ in 0..PART4_ROUNDS {
+    for _ in 0..CU.part4_rounds {
         host[0].push(record_wait_us(g, &timing)?);
         host[1].push(record_wait_us(g, &bare)?);
         chain[0].push(chain_us(g, None)?);
@@ -345,9 +323,9 @@ fn part4(g: &Gpu) -> anyhow::Result<Part4> {
         chain[2].push(chain_us(g, Some(&bare))?);
     }
     Ok(Part4 {
-        rounds: PART4_ROUNDS,
-        ops: PART4_OPS,
-        chain: PART4_CHAIN,
+        rounds: CU.part4_rounds,
+        ops: CU.part4_ops,
+        chain: CU.part4_chain,
         host_timing_us: med(&host[0]),
         host_disabled_us: med(&host[1]),
         chain_none_us: med(&chain[0]),
@@ -361,23 +339,23 @@ fn part4(g: &Gpu) -> anyhow::Result<Part4> {
 fn part5(g: &Gpu) -> anyhow::Result<Part5> {
     let ready = timing_event(&g.ctx)?;
     let consumer_start = timing_event(&g.ctx)?;
-    let mut buf = check!(DeviceBuffer::<i32>::alloc(&g.ctx, PART5_ELEMS))?;
-    let mut out = check!(DeviceBuffer::<i32>::alloc(&g.ctx, PART5_ELEMS))?;
-    let zeros = vec![0i32; PART5_ELEMS];
-    let mut h_out = vec![0i32; PART5_ELEMS];
+    let mut buf = check!(DeviceBuffer::<i32>::alloc(&g.ctx, CU.part5_elems))?;
+    let mut out = check!(DeviceBuffer::<i32>::alloc(&g.ctx, CU.part5_elems))?;
+    let zeros = vec![0i32; CU.part5_elems];
+    let mut h_out = vec![0i32; CU.part5_elems];
     let (a, b) = (g.a.stream(), g.b.stream());
     let (mut issue_ms, mut gap_ms) = (Vec::new(), Vec::new());
-    for _ in 0..PART5_REPS {
+    for _ in 0..CU.part5_reps {
         // Zeros first: a consumer that ran early would read them.
         check!(buf.copy_from_host(&zeros))?;
         check!(out.copy_from_host(&zeros))?;
         g.sync()?;
         let t0 = now_ms();
-        ffi::produce(&mut buf, PART5_ELEMS, PART5_PRODUCER_MS, a)?;
+        ffi::produce(&mut buf, CU.part5_elems, CU.part5_producer_ms, a)?;
         record(&ready, a)?;
         wait(b, &ready)?;
         record(&consumer_start, b)?;
-        ffi::consume(&buf, &mut out, PART5_ELEMS, b)?;
+        ffi::consume(&buf, &mut out, CU.part5_elems, b)?;
         let t1 = now_ms(); // every call has returned
         g.sync()?;
         issue_ms.push(t1 - t0);
@@ -393,8 +371,8 @@ fn part5(g: &Gpu) -> anyhow::Result<Part5> {
         }
     }
     Ok(Part5 {
-        producer_ms: PART5_PRODUCER_MS,
-        reps: PART5_REPS,
+        producer_ms: CU.part5_producer_ms,
+        reps: CU.part5_reps,
         issue_ms: med(&issue_ms),
         gap_ms: gap_ms.iter().copied().fold(f64::INFINITY, f64::min),
     })
@@ -417,28 +395,28 @@ fn part6(g: &Gpu) -> anyhow::Result<Part6> {
     let d = &g.default;
     let interval = |before_kernel: &dyn Fn() -> Result<(), CudaError>| -> Result<f64, CudaError> {
         before_kernel()?;
-        ffi::spin(PART6_KERNEL_MS, d)?;
+        ffi::spin(CU.part6_kernel_ms, d)?;
         record(&g.stop, d)?;
         check!(g.stop.synchronize())?;
         elapsed_ms(&g.start, &g.stop)
     };
     let (mut queued, mut delayed, mut competing) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..PART6_REPS {
+    for _ in 0..CU.part6_reps {
         // Work ahead of the start event, on the same stream.
         queued.push(interval(&|| {
-            ffi::spin(PART6_QUEUED_MS, d)?;
+            ffi::spin(CU.part6_queued_ms, d)?;
             record(&g.start, d)
         })?);
         // The host waits between the start event and the launch.
         delayed.push(interval(&|| {
             record(&g.start, d)?;
             let t0 = now_ms();
-            while now_ms() - t0 < PART6_DELAY_MS {}
+            while now_ms() - t0 < CU.part6_delay_ms {}
             Ok(())
         })?);
         // Another stream fills every SM just before the start event.
         competing.push(interval(&|| {
-            ffi::hog(PART6_HOG_MS, &g.other)?;
+            ffi::hog(CU.part6_hog_ms, &g.other)?;
             record(&g.start, d)
         })?);
         g.sync()?;
@@ -448,17 +426,17 @@ fn part6(g: &Gpu) -> anyhow::Result<Part6> {
         interval_ms: med(samples),
     };
     let p = Part6 {
-        kernel_ms: PART6_KERNEL_MS,
-        reps: PART6_REPS,
-        queued: case(PART6_QUEUED_MS, &queued),
-        delayed: case(PART6_DELAY_MS, &delayed),
-        competing: case(PART6_HOG_MS, &competing),
+        kernel_ms: CU.part6_kernel_ms,
+        reps: CU.part6_reps,
+        queued: case(CU.part6_queued_ms, &queued),
+        delayed: case(CU.part6_delay_ms, &delayed),
+        competing: case(CU.part6_hog_ms, &competing),
     };
     let shortest = [&p.queued, &p.delayed, &p.competing]
         .iter()
         .map(|c| c.interval_ms)
         .fold(f64::INFINITY, f64::min);
-    if shortest < 0.95 * PART6_KERNEL_MS {
+    if shortest < 0.95 * CU.part6_kernel_ms {
         return Err(impossible(
             "part 6: an interval is shorter than the kernel inside it; the device timer spin is broken",
         ));
@@ -491,16 +469,16 @@ fn part7(g: &Gpu) -> anyhow::Result<Part7> {
             .clock_info(nvml_wrapper::enum_wrappers::device::Clock::SM)
             .map_err(|_| impossible("part 7: NVML did not give the SM clock"))
     };
-    let mut kernel_ns = check!(DeviceBuffer::<u64>::alloc(&g.ctx, PART7_LAUNCHES))?;
+    let mut kernel_ns = check!(DeviceBuffer::<u64>::alloc(&g.ctx, CU.part7_launches))?;
     g.sync()?;
     // std's sleep sleeps on through EINTR, as events.cu's sleepMs does.
-    std::thread::sleep(std::time::Duration::from_secs_f64(PART7_IDLE_MS / 1.0e3));
+    std::thread::sleep(std::time::Duration::from_secs_f64(CU.part7_idle_ms / 1.0e3));
     let idle_mhz = sm_mhz()?;
-    let mut timed = Vec::with_capacity(PART7_LAUNCHES);
-    for i in 0..PART7_LAUNCHES {
+    let mut timed = Vec::with_capacity(CU.part7_launches);
+    for i in 0..CU.part7_launches {
         record(&g.start, &g.default)?;
         let t0 = now_ms();
-        let launched = ffi::spin_cycles_timed(PART7_CYCLES, &mut kernel_ns, i, &g.default);
+        let launched = ffi::spin_cycles_timed(CU.part7_cycles, &mut kernel_ns, i, &g.default);
         let t1 = now_ms(); // the launch call has returned
         launched?;
         record(&g.stop, &g.default)?;
@@ -508,7 +486,7 @@ fn part7(g: &Gpu) -> anyhow::Result<Part7> {
         let ms = elapsed_ms(&g.start, &g.stop)?;
         timed.push((ms, (t1 - t0) * 1.0e3, sm_mhz()?));
     }
-    let mut ns = vec![0u64; PART7_LAUNCHES];
+    let mut ns = vec![0u64; CU.part7_launches];
     check!(kernel_ns.copy_to_host(&mut ns))?;
     let launches = timed
         .into_iter()
@@ -523,8 +501,8 @@ fn part7(g: &Gpu) -> anyhow::Result<Part7> {
         })
         .collect();
     Ok(Part7 {
-        cycles: PART7_CYCLES,
-        idle_ms: PART7_IDLE_MS,
+        cycles: CU.part7_cycles,
+        idle_ms: CU.part7_idle_ms,
         idle_mhz,
         launches,
     })
@@ -534,19 +512,19 @@ fn part7(g: &Gpu) -> anyhow::Result<Part7> {
 fn part8(g: &Gpu, timer: &KernelTimer) -> anyhow::Result<Part8> {
     let d = &g.default;
     let (start, stop) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
-    ffi::spin_cycles(PART7_CYCLES, d)?; // warm-up
+    ffi::spin_cycles(CU.part7_cycles, d)?; // warm-up
     g.sync()?;
     record(&start, d)?;
-    for _ in 0..PART8_ITERS {
-        ffi::spin_cycles(PART7_CYCLES, d)?;
+    for _ in 0..CU.part8_iters {
+        ffi::spin_cycles(CU.part7_cycles, d)?;
     }
     record(&stop, d)?;
     check!(stop.synchronize())?;
     // events.cu divides the float milliseconds by the count in float.
-    let page_ms = f64::from(check!(start.elapsed_ms(&stop))? / PART8_ITERS as f32);
-    let course = timer.time(d, || ffi::spin_cycles(PART7_CYCLES, d))?;
+    let page_ms = f64::from(check!(start.elapsed_ms(&stop))? / CU.part8_iters as f32);
+    let course = timer.time(d, || ffi::spin_cycles(CU.part7_cycles, d))?;
     Ok(Part8 {
-        cycles: PART7_CYCLES,
+        cycles: CU.part7_cycles,
         page_ms,
         time_kernel_ms: f64::from(course.mean_ms()),
     })
@@ -555,33 +533,6 @@ fn part8(g: &Gpu, timer: &KernelTimer) -> anyhow::Result<Part8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn constants_are_events_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
-        lesson_testkit::constants_match!(ffi::lesson_constants(), {
-            part1_kernel_ms[num_part1]: PART1_KERNEL_MS,
-            part1_reps: PART1_REPS,
-            part2_kernel_ms: PART2_KERNEL_MS,
-            part2_reps: PART2_REPS,
-            part3_kernel_ms: PART3_KERNEL_MS,
-            part3_reps: PART3_REPS,
-            part4_ops: PART4_OPS,
-            part4_chain: PART4_CHAIN,
-            part4_rounds: PART4_ROUNDS,
-            part5_producer_ms: PART5_PRODUCER_MS,
-            part5_elems: PART5_ELEMS,
-            part5_reps: PART5_REPS,
-            part6_kernel_ms: PART6_KERNEL_MS,
-            part6_queued_ms: PART6_QUEUED_MS,
-            part6_delay_ms: PART6_DELAY_MS,
-            part6_hog_ms: PART6_HOG_MS,
-            part6_reps: PART6_REPS,
-            part7_idle_ms: PART7_IDLE_MS,
-            part7_cycles: PART7_CYCLES,
-            part7_launches: PART7_LAUNCHES,
-            part8_iters: PART8_ITERS,
-        })
-    }
 
     #[test]
     fn the_consumer_check_finds_the_first_wrong_value() {

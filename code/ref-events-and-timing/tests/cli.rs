@@ -1,4 +1,4 @@
 //! The binary's command line, its failure without a driver and its end on
-//! a closed stdout, run for real on any machine (see lesson_testkit::cli).
+//! a closed stdout, run for real on any machine (see lesson_spec::testkit::cli).
 
-lesson_testkit::cli_tests!("ref-events-and-timing");
+lesson_spec::cli_tests!("ref-events-and-timing");

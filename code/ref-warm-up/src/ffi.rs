@@ -1,11 +1,8 @@
 //! warmup.cu's first call and kernels, through the C interface in warmup.h.
 
 // bindgen's items for the lesson's C header, raw and private: the safe
-// wrappers below are the only way in. C's names, as the header spells them;
-// outside the test build the lesson's constants (read only by the test that
-// holds main.rs's copies to them) go unused.
+// wrappers below are the only way in. C's names, as the header spells them.
 #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
-#[cfg_attr(not(test), allow(dead_code))]
 mod sys {
     include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 }
@@ -15,6 +12,8 @@ use sys::*;
 pub use sys::warmup_first_call_kind;
 
 use std::ffi::c_void;
+
+use std::sync::LazyLock;
 
 use cuda_check::{check, CudaError};
 use cuda_objects::{runtime_stream, DeviceBuffer};
@@ -85,11 +84,48 @@ pub fn launch(
     }
 }
 
-/// warmup.cu's constants as the .cu compiles them (warmup.h's
-/// `warmup_constants`, plain values and pointers to static arrays), for
-/// the test that holds main.rs's copies to them.
-#[cfg(test)]
-pub fn lesson_constants() -> warmup_constants {
-    // SAFETY: takes nothing and returns the struct by value.
-    unsafe { warmup_lesson_constants() }
+/// warmup.cu's constants, read from the .cu this binary links (warmup.h's
+/// `warmup_constants`), so an edit of warmup.cu is one the twin follows.
+pub struct Constants {
+    pub elems: usize,
+    pub block_sizes: Vec<i32>,
+    pub calls: usize,
+    pub complex_steps: u32,
+    pub malloc_bytes: Vec<usize>,
+    pub malloc_count: usize,
+    pub malloc_run: usize,
+    pub warmup_runs: u32,
+    pub timed_runs: u32,
+    pub rel_tolerance: f32,
+}
+
+/// The .cu's constants, read once.
+pub static CU: LazyLock<Constants> = LazyLock::new(|| {
+    // SAFETY: takes nothing; the arrays are the .cu's, of static storage.
+    let c = unsafe { warmup_lesson_constants() };
+    let count = |v: i32| usize::try_from(v).unwrap_or(0);
+    Constants {
+        elems: count(c.elems),
+        // SAFETY: each array holds its count of values, of static storage.
+        block_sizes: unsafe { static_array(c.block_sizes, c.num_block_sizes) },
+        calls: count(c.calls),
+        complex_steps: count(c.complex_steps) as u32,
+        malloc_bytes: unsafe { static_array(c.malloc_bytes, c.num_malloc_sizes) },
+        malloc_count: count(c.malloc_count),
+        malloc_run: count(c.malloc_run),
+        warmup_runs: count(c.warmup_runs) as u32,
+        timed_runs: count(c.timed_runs) as u32,
+        rel_tolerance: c.rel_tolerance,
+    }
+});
+
+/// A C array of `len` values as a Vec; empty for no values.
+///
+/// # Safety
+/// `ptr` points at `len` values, or `len` is 0 or less.
+unsafe fn static_array<T: Copy>(ptr: *const T, len: i32) -> Vec<T> {
+    match usize::try_from(len) {
+        Ok(n) if n > 0 && !ptr.is_null() => std::slice::from_raw_parts(ptr, n).to_vec(),
+        _ => Vec::new(),
+    }
 }

@@ -21,24 +21,15 @@ use clap::{CommandFactory, Parser, ValueEnum};
 use cuda_check::{check, runtime, CudaError};
 use cuda_objects::{timing_event, DeviceBuffer};
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
+use ffi::CU;
 use ffi::{warmup_first_call_kind as Kind, PostKernel};
 use host_clock::now_ms;
+use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
 use ref_warm_up_report::{
     first_call_text, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS,
 };
-use result_check::{first_mismatch, g9};
 use time_kernel::KernelTimer;
-
-/// warmup.cu's constants. The test `constants_are_warmup_cus_own` holds each
-/// to the value warmup.cu itself compiles with.
-const ELEMS: usize = 10_000;
-const BLOCK_SIZES: [i32; 2] = [4, 256];
-const COMPLEX_STEPS: u32 = 1000;
-const MALLOC_BYTES: [usize; 2] = [ELEMS * 4, 64 << 20];
-const MALLOC_COUNT: usize = 10;
-const MALLOC_RUN: usize = 128;
-const REL_TOLERANCE: f32 = 1e-4;
 
 /// The CUDA call that comes first in the process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -115,6 +106,14 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     if let Some(usage) = args.conflict() {
         usage.exit();
     }
+    // The report's rows have a column per call, as warmup.cu's printf lines
+    // do: a kCalls the report was not written for is said, not misprinted.
+    if CU.calls != CALLS {
+        anyhow::bail!(
+            "warmup.cu's kCalls is {}; the report prints {CALLS} calls per row",
+            CU.calls
+        );
+    }
     // Part 1 is the process's first CUDA call, through the runtime, so the
     // driver is looked for before it (cudarc panics without libcuda; say so
     // in one line instead); open_device looks again, untimed.
@@ -126,8 +125,8 @@ fn lesson(args: Args) -> anyhow::Result<()> {
     let visible_gpus = u32::try_from(check!(CudaContext::device_count())?)?;
 
     let (mallocs, blocks) = part2_mallocs()?;
-    let init: Vec<f32> = (0..ELEMS).map(initial_value).collect();
-    let mut d_a = check!(DeviceBuffer::<f32>::alloc(&ctx, ELEMS))?;
+    let init: Vec<f32> = (0..CU.elems).map(initial_value).collect();
+    let mut d_a = check!(DeviceBuffer::<f32>::alloc(&ctx, CU.elems))?;
     let events = Events::create(&ctx)?;
     let stream = ctx.default_stream();
     let kernels = part3_post_kernels(&ctx, &stream, &events, &init, &mut d_a)?;
@@ -174,13 +173,13 @@ fn part1_first_call(first: First, device: usize) -> anyhow::Result<(FirstCall, f
     Ok((call, buffer))
 }
 
-/// Part 2: each size MALLOC_COUNT times, call and synchronise, every
+/// Part 2: each size kMallocCount times, call and synchronise, every
 /// allocation kept until the end so none reuses another's memory.
 fn part2_mallocs() -> anyhow::Result<(Vec<MallocRow>, Vec<ffi::RuntimeBuffer>)> {
     let mut rows = Vec::new();
     let mut kept = Vec::new();
-    for bytes in MALLOC_BYTES {
-        let mut ms = [0.0f64; MALLOC_COUNT];
+    for &bytes in &CU.malloc_bytes {
+        let mut ms = vec![0.0f64; CU.malloc_count];
         for slot in &mut ms {
             let start = now_ms();
             let buffer = ffi::malloc(bytes)?;
@@ -194,7 +193,7 @@ fn part2_mallocs() -> anyhow::Result<(Vec<MallocRow>, Vec<ffi::RuntimeBuffer>)> 
             bytes: u64::try_from(bytes)?,
             first_ms: ms[0],
             second_ms: ms[1],
-            tenth_ms: ms[MALLOC_COUNT - 1],
+            tenth_ms: ms[CU.malloc_count - 1],
         });
     }
     Ok((rows, kept))
@@ -290,7 +289,7 @@ fn check_result(d_a: &DeviceBuffer<f32>, init: &[f32], steps: u32, what: &str) -
     check!(d_a.copy_to_host(&mut got))?;
     let mut want = init.to_vec();
     steps_cpu(&mut want, steps);
-    if let Some(i) = first_mismatch(&got, &want, REL_TOLERANCE) {
+    if let Some(i) = first_mismatch(&got, &want, CU.rel_tolerance) {
         return Err(CheckFailed(format!(
             "{what} wrong at {i}: got {}, want {}",
             g9(got[i]),
@@ -310,12 +309,12 @@ fn part3_post_kernels(
     init: &[f32],
     d_a: &mut DeviceBuffer<f32>,
 ) -> anyhow::Result<Vec<KernelRows>> {
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(CU.warmup_runs, CU.timed_runs)?;
     let mut rows = Vec::new();
-    for threads in BLOCK_SIZES {
+    for &threads in &CU.block_sizes {
         for (kernel, name, steps) in [
             (PostKernel::Simple, "simple", 1),
-            (PostKernel::Complex, "complex", COMPLEX_STEPS),
+            (PostKernel::Complex, "complex", CU.complex_steps),
         ] {
             reset_input(d_a, init)?;
             let (mut host_ms, mut events_ms) = ([0.0; CALLS], [0.0; CALLS]);
@@ -351,7 +350,7 @@ fn part4_missing_sync(
     init: &[f32],
     d_a: &mut DeviceBuffer<f32>,
 ) -> anyhow::Result<[[f64; CALLS]; 4]> {
-    let threads = BLOCK_SIZES[0];
+    let threads = CU.block_sizes[0];
     reset_input(d_a, init)?;
     let mut loops = [[0.0; CALLS]; 4];
     let [no_sync_host, no_sync_events, sync_host, sync_events] = &mut loops;
@@ -377,20 +376,20 @@ fn part4_missing_sync(
             ffi::launch(PostKernel::Complex, d_a, threads, stream)
         })?;
     }
-    check_result(d_a, init, 2 * CALLS as u32 * COMPLEX_STEPS, "complex (Part 4)")?;
+    check_result(d_a, init, 2 * CALLS as u32 * CU.complex_steps, "complex (Part 4)")?;
     Ok(loops)
 }
 
-/// Part 5: MALLOC_RUN more allocations of the post's size, each call and
+/// Part 5: kMallocRun more allocations of the post's size, each call and
 /// synchronise timed, each kept; the addresses are read after the run.
 /// `part2_first` is Part 2's first allocation of that size, `before` the
 /// last allocation made before the run (Part 3's array).
 fn part5_malloc_run(part2_first: u64, before: u64) -> anyhow::Result<(MallocRun, Vec<ffi::RuntimeBuffer>)> {
-    let mut calls = Vec::with_capacity(MALLOC_RUN);
-    let mut kept = Vec::with_capacity(MALLOC_RUN);
-    for _ in 0..MALLOC_RUN {
+    let mut calls = Vec::with_capacity(CU.malloc_run);
+    let mut kept = Vec::with_capacity(CU.malloc_run);
+    for _ in 0..CU.malloc_run {
         let start = now_ms();
-        let buffer = ffi::malloc(MALLOC_BYTES[0])?;
+        let buffer = ffi::malloc(CU.malloc_bytes[0])?;
         let ms = now_ms() - start;
         calls.push(RunCall {
             ms,
@@ -402,7 +401,7 @@ fn part5_malloc_run(part2_first: u64, before: u64) -> anyhow::Result<(MallocRun,
         }
     }
     let run = MallocRun {
-        bytes: u64::try_from(MALLOC_BYTES[0])?,
+        bytes: u64::try_from(CU.malloc_bytes[0])?,
         part2_first,
         before,
         calls,
@@ -426,8 +425,8 @@ mod tests {
     fn inputs_stay_inside_minus_one_to_zero() {
         assert_eq!(initial_value(999), -1000.0 / 1001.0);
         assert_eq!(initial_value(1000), -1.0 / 1001.0);
-        let mut a: Vec<f32> = (0..ELEMS).map(initial_value).collect();
-        steps_cpu(&mut a, 8 * COMPLEX_STEPS);
+        let mut a: Vec<f32> = (0..CU.elems).map(initial_value).collect();
+        steps_cpu(&mut a, 8 * CU.complex_steps);
         assert!(a.iter().all(|x| (-1.0..0.0).contains(x)), "{:?}", &a[..4]);
     }
 
@@ -438,20 +437,6 @@ mod tests {
         assert!(is_impossible(0.010, 0.013));
         assert!(is_impossible(0.0, 0.001));
         assert!(is_impossible(f64::NAN, 0.001));
-    }
-
-    #[test]
-    fn constants_are_warmup_cus_own() -> Result<(), lesson_testkit::constants::ConstantsMismatch> {
-        lesson_testkit::constants_match!(ffi::lesson_constants(), {
-            elems: ELEMS,
-            block_sizes[num_block_sizes]: BLOCK_SIZES,
-            calls: CALLS,
-            complex_steps: COMPLEX_STEPS,
-            malloc_bytes[num_malloc_sizes]: MALLOC_BYTES,
-            malloc_count: MALLOC_COUNT,
-            malloc_run: MALLOC_RUN,
-            rel_tolerance: REL_TOLERANCE,
-        })
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! test -- --ignored` where there is an NVIDIA GPU; set LESSON_BIN_DIR to run
 //! a lesson binary built elsewhere (ci/gpu-session.sh's .evidence-bin).
 
-lesson_testkit::gpu_tests!("ref-warm-up", ref_warm_up_report::Report);
+lesson_spec::gpu_tests!("ref-warm-up", ref_warm_up_report::Report);
 
 #[test]
 #[ignore = "needs an NVIDIA GPU: runs the lesson with each --first"]
@@ -12,7 +12,7 @@ fn the_report_names_the_first_call_it_made() {
         ("malloc", "cudaMalloc(40000 bytes)"),
         ("launch", "emptyKernel<<<1, 1>>>"),
     ] {
-        let output = lesson_testkit::cli::run(&bin(), &["--first", first]);
+        let output = lesson_spec::testkit::cli::run(&bin(), &["--first", first]);
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert_eq!(
             output.status.code(),

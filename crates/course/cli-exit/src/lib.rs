@@ -20,7 +20,7 @@
 //!
 //! Not for: parsing command lines (clap does), CUDA's error shapes
 //! (`cuda-check` makes them; a lesson prints them through `lesson-cli`), or
-//! testing that a binary ends so (`lesson-testkit`'s `full_disk` and `cli`).
+//! testing that a binary ends so (`lesson_spec::testkit`'s `full_disk` and `cli`).
 
 mod value;
 pub use value::OwnMessage;

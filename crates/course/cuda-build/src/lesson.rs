@@ -81,6 +81,9 @@ impl Lesson {
             fail(&format!("nvcc failed on {}: {e}", self.cu.display()));
         }
         toolkit.emit_link_cudart_static();
+        // The nvcc this build used, for a lesson's tests that build an
+        // edited copy of its .cu the same way.
+        println!("cargo:rustc-env=CUDA_BUILD_NVCC={}", toolkit.nvcc.display());
 
         self.bind(&toolkit);
     }

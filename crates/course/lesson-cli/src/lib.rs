@@ -14,14 +14,17 @@
 //!   page's claims checked on the report just printed.
 //! - [`error_line`] and [`CheckFailed`]: that one line, in the course's
 //!   shapes where the course has one.
+//! - [`check`]: a GPU result against the CPU reference, the course's way
+//!   (the first mismatching index, the values as C's `%.9g`).
 //!
 //! Not for: a lesson's own flags (they belong to its `Args` struct), making
 //! CUDA errors (`cuda-check` makes them; this crate prints them), owning
 //! device memory or timing kernels (`cuda-objects`, `time-kernel`), the
 //! closed-pipe rule itself (`cli-exit` has it; [`run`] applies it), or
-//! testing a lesson's binary against these promises (`lesson-testkit`'s
+//! testing a lesson's binary against these promises (`lesson_spec`'s
 //! `cli_tests!`, a dev-dependency).
 
+pub mod check;
 mod claims;
 mod device;
 mod error_line;

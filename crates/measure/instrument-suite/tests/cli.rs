@@ -1,8 +1,8 @@
 //! instrument-suite's command line, its failures without a driver and its
 //! end on a closed stdout, run for real on any machine (see
-//! lesson_testkit::cli).
+//! lesson_spec::testkit::cli).
 
-use lesson_testkit::cli::{
+use lesson_spec::testkit::cli::{
     assert_no_driver_failure, assert_one_line_failure, assert_quiet_on_closed_pipe,
     assert_standard_command_line, assert_usage_error, lesson_bin, run, run_without_driver,
 };

@@ -11,7 +11,7 @@ fn the_suite_times_a_kernel_with_its_calibration_in_the_json() {
     let json = dir.join("run.json");
     // The binary built beside this test, or the one carried to the GPU
     // machine in LESSON_BIN_DIR (ci/gpu-session.sh's .evidence-bin).
-    let bin = lesson_testkit::cli::lesson_bin(env!("CARGO_BIN_EXE_instrument-suite"));
+    let bin = lesson_spec::testkit::cli::lesson_bin(env!("CARGO_BIN_EXE_instrument-suite"));
     let output = std::process::Command::new(bin)
         .args(["--kernel", "vector-add-l2", "--json", json.to_str().unwrap()])
         .output()

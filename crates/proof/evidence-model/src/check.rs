@@ -243,7 +243,7 @@ fn failure_notes(table: &Table) -> String {
     if !reasons.is_empty() {
         let _ = writeln!(
             out,
-            "\nwhy the expected failures are expected (code/{}/expected-failures.txt):",
+            "\nwhy the expected failures are expected (code/{}/tools/expected-failures.txt):",
             table.lesson
         );
         // ExpectedFailures keeps a reason's figure blocks as their text.

@@ -28,10 +28,10 @@ pub fn all(lesson: &dyn Lesson) -> Vec<ClaimInfo> {
 }
 
 /// The lesson's expected-failure list, or every bad line in it, each
-/// naming `code/<lesson>/expected-failures.txt` and its line.
+/// naming `code/<lesson>/tools/expected-failures.txt` and its line.
 pub fn expected(lesson: &dyn Lesson) -> Result<ExpectedFailures, Vec<Problem>> {
     let ids: Vec<&str> = all(lesson).iter().map(|c| c.id).collect();
-    let file = format!("code/{}/expected-failures.txt", lesson.name());
+    let file = format!("code/{}/tools/expected-failures.txt", lesson.name());
     ExpectedFailures::parse(lesson.expected_failures(), &ids).map_err(|errors| {
         errors
             .into_iter()

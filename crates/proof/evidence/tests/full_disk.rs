@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use lesson_testkit::full_disk::assert_full_stdout_is_one_line;
+use lesson_spec::testkit::full_disk::assert_full_stdout_is_one_line;
 
 fn evidence(args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_evidence"));

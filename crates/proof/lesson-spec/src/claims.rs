@@ -81,9 +81,10 @@ pub struct Claim<R: 'static> {
     /// The measured numbers behind the verdict: the label, as the report's
     /// [`crate::LessonReport::figures`] gives it, of every number `check`
     /// reads, on this run and on its peers. A claim over a sweep names
-    /// every row it reads. A label that ends in `*` stands for every label
-    /// that starts with what comes before the `*` ([`figure_matches`]), for
-    /// a sweep whose labels differ between runs; it is the exception. Empty
+    /// every row it reads. A label with a `*` stands for every label that
+    /// starts with what comes before the `*` and ends with what comes after
+    /// ([`figure_matches`]), for a sweep whose rows the run decides (the
+    /// .cu's list, as a learner may edit it). Empty
     /// only for a claim that reads no number, with a comment saying why.
     /// The conformance tests hold every label to a parsed report's figures.
     pub figures: &'static [&'static str],
@@ -100,11 +101,14 @@ pub struct ClaimInfo {
 }
 
 /// Whether a claim's figure `pattern` (see [`Claim::figures`]) names the
-/// figure labelled `label`: the same label, or, for a pattern ending in
-/// `*`, a label that starts with the rest.
+/// figure labelled `label`: the same label, or, for a pattern with one `*`,
+/// a label that starts with what comes before it and ends with what comes
+/// after (`sweep n=*`, `vectorAdd * threads, ms`).
 pub fn figure_matches(pattern: &str, label: &str) -> bool {
-    match pattern.strip_suffix('*') {
-        Some(prefix) => label.starts_with(prefix),
+    match pattern.split_once('*') {
+        Some((head, tail)) => {
+            label.len() >= head.len() + tail.len() && label.starts_with(head) && label.ends_with(tail)
+        }
         None => label == pattern,
     }
 }
@@ -184,6 +188,9 @@ mod tests {
         assert!(figure_matches("first call (*", "first call (malloc), ms"));
         assert!(!figure_matches("first call (*", "first cudaMalloc, ms"));
         assert!(figure_matches("sweep n=*", "sweep n=1024, ms"));
+        assert!(figure_matches("add * threads, ms", "add 48 threads, ms"));
+        assert!(!figure_matches("add * threads, ms", "add 48 threads spread, %"));
+        assert!(!figure_matches("add * threads, ms", "add threads, ms"));
     }
 
     #[test]

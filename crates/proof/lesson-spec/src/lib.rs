@@ -1,6 +1,6 @@
 //! What every lesson tells the shared tools about itself.
 //!
-//! A lesson directory holds a small pure-Rust package (`code/<lesson>/report`)
+//! A lesson directory holds a small pure-Rust package (`code/<lesson>/tools`)
 //! with its report type, which implements [`LessonReport`]: how the report
 //! prints and parses, the page's claims and the figures each reads, the
 //! page's own run where it prints one, the causes its README gives as
@@ -16,9 +16,9 @@
 //! ([`ParseFailure`]).
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
-//! reading transcript headers (that is `evidence`'s), or holding a lesson
-//! to this contract in its tests (`lesson-testkit`'s `conformance_tests!`,
-//! a dev-dependency).
+//! or reading transcript headers (that is `evidence`'s). Holding a lesson to
+//! this contract in its tests is [`testkit`]'s, behind the `testkit`
+//! feature that only dev-dependencies turn on.
 
 pub mod chart;
 pub mod claims;
@@ -29,6 +29,8 @@ pub mod nvcc_line;
 pub mod on_this_gpu;
 pub mod recipe;
 mod report;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod why;
 
 pub use chart::{Chart, Mark, Series};
@@ -43,7 +45,7 @@ pub use why::{Source, Why};
 
 /// The items of a report package's [`LessonReport`] impl that every lesson
 /// writes alike, declared: its name, its parser, its claims and its
-/// `expected-failures.txt` (in the lesson directory, beside `report/`),
+/// `expected-failures.txt` (in the lesson directory, in its `tools/`),
 /// and its causes' checks ([`why`]).
 ///
 /// ```ignore
@@ -74,7 +76,7 @@ macro_rules! lesson_items {
         fn expected_failures() -> &'static str {
             include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../expected-failures.txt"
+                "/expected-failures.txt"
             ))
         }
     };

@@ -12,7 +12,7 @@
 //!
 //! Not for: reading transcripts (`evidence` gathers the figures and calls
 //! [`Why::check`]), or holding the README to its checks (every explanation
-//! paragraph names one; `lesson-testkit`'s `why_named`, in each lesson's
+//! paragraph names one; `testkit::why_named`, in each lesson's
 //! tests).
 
 use crate::claims::Outcome;

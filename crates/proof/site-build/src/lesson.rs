@@ -54,7 +54,7 @@ pub fn page(
     let body = html! {
         p {
             "The lesson is " code { "code/" (lesson.name()) "/" } "; its claims are in its report package, "
-            "its known failures in " code { "code/" (lesson.name()) "/expected-failures.txt" } ". "
+            "its known failures in " code { "code/" (lesson.name()) "/tools/expected-failures.txt" } ". "
             (runs.len()) " transcripts of it are recorded."
         }
         (claims_table(&path, lesson, table, &ev.columns, false))

@@ -152,7 +152,7 @@ fn snippet_prints_the_region_of_the_repository_it_is_run_in() {
 
 #[test]
 fn a_full_stdout_is_one_line_and_exit_1_not_a_panic() {
-    use lesson_testkit::full_disk::assert_full_stdout_is_one_line;
+    use lesson_spec::testkit::full_disk::assert_full_stdout_is_one_line;
     let root = repository_root();
     for args in [&["check", "--no-build"][..], &["--help"], &["snippet", "--help"]] {
         let mut cmd = Command::new(BIN);

@@ -1,0 +1,332 @@
+//! What Day 10's page says about its numbers, as checks. The thresholds are
+//! issue 25's, fixed before anything was measured.
+//!
+//! "The best" is the lowest mean of a table's eleven block sizes; the
+//! occupancy API's row is held against it, not part of it. A claim about
+//! "slower" compares means: every configuration covers the same n, so the
+//! mean is also the time per thread of useful work, times n.
+
+use lesson_spec::{verdict, Claim, Outcome};
+
+use crate::report::{Report, Row, Table};
+
+/// Within 5% of the best: mean <= 1.05 x the best mean.
+const PLATEAU: f64 = 0.05;
+/// At least 20% slower: mean >= 1.20 x the best mean.
+const STARVED: f64 = 0.20;
+/// The occupancy API's suggestion: within 5% of the best.
+const SUGGESTION: f64 = 0.05;
+/// Every spread below 2%.
+const NOISE: f64 = 2.0;
+
+/// A figure of every block-size row the run has (blocks.cu's kBlockSizes,
+/// whatever a learner made them): the best is the lowest of a table's rows,
+/// so a claim against the best reads every row.
+const VECTOR_ADD_MEANS: &str = "vectorAdd * threads, ms";
+const FMA_MEANS: &str = "fmaChains * threads, ms";
+
+/// `check` with the table's best row, or a failure if it has no rows.
+fn with_best(table: &Table, check: impl FnOnce(&Row) -> Outcome) -> Outcome {
+    match table.best() {
+        Some(best) => check(best),
+        None => Outcome::Fails("the table has no rows".into()),
+    }
+}
+
+/// `check` with the row of `threads` per block, or a failure naming it.
+fn with_row(table: &Table, threads: u32, check: impl FnOnce(&Row) -> Outcome) -> Outcome {
+    match table.at(threads) {
+        Some(row) => check(row),
+        None => Outcome::Fails(format!("no {threads}-thread row")),
+    }
+}
+
+/// How far `row` is above `best`, as a fraction.
+fn above(row: &Row, best: &Row) -> f64 {
+    row.mean_ms / best.mean_ms - 1.0
+}
+
+pub const CLAIMS: &[Claim<Report>] = &[
+    Claim {
+        id: "d10-memory-bound-plateau",
+        statement: "vectorAdd: every block size from 128 to 1024 is within 5% of the best (mean <= 1.05 x best)",
+        figures: &[VECTOR_ADD_MEANS],
+        check: |run, _| {
+            let table = &run.report.vector_add;
+            with_best(table, |best| {
+                let off: Vec<String> = table
+                    .rows
+                    .iter()
+                    .filter(|r| (128..=1024).contains(&r.threads) && above(r, best) > PLATEAU)
+                    .map(|r| format!("{} threads {:.1}% above", r.threads, 100.0 * above(r, best)))
+                    .collect();
+                verdict(off.is_empty(), || {
+                    format!("best {} threads {} ms; {}", best.threads, best.mean_ms, off.join(", "))
+                })
+            })
+        },
+    },
+    Claim {
+        id: "d10-tiny-blocks-starve",
+        statement: "vectorAdd: 32 threads per block is at least 20% slower than the best (mean >= 1.20 x best)",
+        figures: &[VECTOR_ADD_MEANS],
+        check: |run, _| {
+            let table = &run.report.vector_add;
+            with_best(table, |best| {
+                with_row(table, 32, |r| {
+                    verdict(above(r, best) >= STARVED, || {
+                        format!(
+                            "32 threads {} ms, {:.1}% above the best ({} threads, {} ms)",
+                            r.mean_ms,
+                            100.0 * above(r, best),
+                            best.threads,
+                            best.mean_ms
+                        )
+                    })
+                })
+            })
+        },
+    },
+    Claim {
+        id: "d10-partial-warp-wastes-lanes",
+        statement: "fmaChains: 100 threads per block is slower per thread of useful work than 96 and than 128",
+        figures: &[
+            "fmaChains 100 threads, ms",
+            "fmaChains 96 threads, ms",
+            "fmaChains 128 threads, ms",
+        ],
+        check: |run, _| {
+            let r = run.report;
+            let table = &r.fma;
+            let per_thread_ns = |row: &Row| row.mean_ms * 1.0e6 / r.elems as f64;
+            with_row(table, 100, |hundred| {
+                with_row(table, 96, |ninety_six| {
+                    with_row(table, 128, |one_28| {
+                        verdict(
+                            hundred.mean_ms > ninety_six.mean_ms && hundred.mean_ms > one_28.mean_ms,
+                            || {
+                                format!(
+                                    "ns per element: 100 threads {:.6}, 96 threads {:.6}, 128 threads {:.6}",
+                                    per_thread_ns(hundred),
+                                    per_thread_ns(ninety_six),
+                                    per_thread_ns(one_28)
+                                )
+                            },
+                        )
+                    })
+                })
+            })
+        },
+    },
+    Claim {
+        id: "d10-occupancy-api-near-best",
+        statement: "for each kernel the occupancy API's block size is within 5% of the measured best (mean <= 1.05 x best)",
+        figures: &[
+            VECTOR_ADD_MEANS,
+            FMA_MEANS,
+            "vectorAdd occupancy API's suggestion, ms",
+            "fmaChains occupancy API's suggestion, ms",
+        ],
+        check: |run, _| {
+            let r = run.report;
+            let mut off = Vec::new();
+            for (kernel, table) in [("vectorAdd", &r.vector_add), ("fmaChains", &r.fma)] {
+                match table.best() {
+                    Some(best) if above(&table.suggested, best) > SUGGESTION => off.push(format!(
+                        "{kernel}: the API's {} threads {} ms, {:.1}% above the best ({} threads, {} ms)",
+                        table.suggested.threads,
+                        table.suggested.mean_ms,
+                        100.0 * above(&table.suggested, best),
+                        best.threads,
+                        best.mean_ms
+                    )),
+                    Some(_) => {}
+                    None => off.push(format!("{kernel}: the table has no rows")),
+                }
+            }
+            verdict(off.is_empty(), || off.join("; "))
+        },
+    },
+    Claim {
+        id: "d10-noise-below-differences",
+        statement: "every configuration's spread over its five timeKernel calls is below 2%",
+        figures: &[
+            "vectorAdd * threads spread, %",
+            "fmaChains * threads spread, %",
+            "vectorAdd occupancy API's suggestion spread, %",
+            "fmaChains occupancy API's suggestion spread, %",
+        ],
+        check: |run, _| {
+            let r = run.report;
+            let mut off = Vec::new();
+            for (kernel, table) in [("vectorAdd", &r.vector_add), ("fmaChains", &r.fma)] {
+                for (what, row) in table
+                    .rows
+                    .iter()
+                    .map(|row| ("", row))
+                    .chain(std::iter::once(("the API's ", &table.suggested)))
+                {
+                    if row.spread_pct >= NOISE {
+                        off.push(format!("{kernel} {what}{} threads {}%", row.threads, row.spread_pct));
+                    }
+                }
+            }
+            verdict(off.is_empty(), || format!("spread at or above 2%: {}", off.join(", ")))
+        },
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::planted;
+    use lesson_spec::{LessonReport, Run};
+
+    fn outcome(id: &str, r: &Report) -> Outcome {
+        let claim = CLAIMS.iter().find(|c| c.id == id).unwrap();
+        let run = Run {
+            report: r,
+            environment: "",
+        };
+        (claim.check)(&run, &[run])
+    }
+
+    fn set_mean(table: &mut Table, threads: u32, ms: f64) {
+        table
+            .rows
+            .iter_mut()
+            .find(|r| r.threads == threads)
+            .unwrap()
+            .mean_ms = ms;
+    }
+
+    #[test]
+    fn a_claim_against_the_best_names_every_block_size_the_run_has() {
+        // Two more block sizes than the .cu has today, as its "Try it" makes.
+        let mut r = planted();
+        for table in [&mut r.vector_add, &mut r.fma] {
+            for threads in [48, 160] {
+                let mut row = table.rows[0].clone();
+                row.threads = threads;
+                table.rows.push(row);
+            }
+        }
+        let labels: Vec<String> = r.figures().into_iter().map(|f| f.0).collect();
+        let named = |id: &str| -> Vec<&str> {
+            let patterns = CLAIMS.iter().find(|c| c.id == id).unwrap().figures;
+            let named = |l: &&str| patterns.iter().any(|p| lesson_spec::figure_matches(p, l));
+            labels.iter().map(String::as_str).filter(named).collect()
+        };
+        // Every row's mean of a table, and nothing else of it.
+        let means = |kernel: &str| -> Vec<&str> {
+            let row = |l: &&str| l.starts_with(kernel) && l.ends_with(" threads, ms");
+            labels.iter().map(String::as_str).filter(row).collect()
+        };
+        assert_eq!(means("vectorAdd ").len(), 13);
+        assert!(means("vectorAdd ").contains(&"vectorAdd 160 threads, ms"));
+        assert_eq!(named("d10-memory-bound-plateau"), means("vectorAdd "));
+        assert_eq!(named("d10-tiny-blocks-starve"), means("vectorAdd "));
+        let api = "vectorAdd occupancy API's suggestion, ms";
+        let both = [means("vectorAdd "), vec![api], means("fmaChains ")].concat();
+        assert_eq!(named("d10-occupancy-api-near-best")[..27], both);
+    }
+
+    #[test]
+    fn the_planted_report_holds_every_claim() {
+        let r = planted();
+        for c in CLAIMS {
+            assert_eq!(
+                (c.check)(
+                    &Run {
+                        report: &r,
+                        environment: ""
+                    },
+                    &[]
+                ),
+                Outcome::Holds,
+                "{}",
+                c.id
+            );
+        }
+    }
+
+    #[test]
+    fn a_block_size_off_the_plateau_fails_it_by_name() {
+        let mut r = planted();
+        set_mean(&mut r.vector_add, 768, 0.0700);
+        assert_eq!(
+            outcome("d10-memory-bound-plateau", &r),
+            Outcome::Fails("best 256 threads 0.0606 ms; 768 threads 15.5% above".into())
+        );
+        // 4.9% above lands within 5%.
+        set_mean(&mut r.vector_add, 768, 0.0606 * 1.049);
+        assert_eq!(outcome("d10-memory-bound-plateau", &r), Outcome::Holds);
+        // 32, 64 and 96 are not on the plateau the claim names.
+        let mut r = planted();
+        set_mean(&mut r.vector_add, 64, 0.09);
+        assert_eq!(outcome("d10-memory-bound-plateau", &r), Outcome::Holds);
+    }
+
+    #[test]
+    fn tiny_blocks_must_be_a_fifth_slower() {
+        let mut r = planted();
+        set_mean(&mut r.vector_add, 32, 0.0606 * 1.19);
+        let got = outcome("d10-tiny-blocks-starve", &r);
+        assert!(
+            matches!(&got, Outcome::Fails(why) if why.contains("19.0% above the best")),
+            "{got:?}"
+        );
+        set_mean(&mut r.vector_add, 32, 0.0606 * 1.21);
+        assert_eq!(outcome("d10-tiny-blocks-starve", &r), Outcome::Holds);
+        r.vector_add.rows.retain(|row| row.threads != 32);
+        assert_eq!(
+            outcome("d10-tiny-blocks-starve", &r),
+            Outcome::Fails("no 32-thread row".into())
+        );
+    }
+
+    #[test]
+    fn a_partial_warp_must_lose_to_both_neighbours() {
+        let mut r = planted();
+        set_mean(&mut r.fma, 128, 1.40);
+        let got = outcome("d10-partial-warp-wastes-lanes", &r);
+        assert!(
+            matches!(&got, Outcome::Fails(why) if why.starts_with("ns per element: 100 threads ")),
+            "{got:?}"
+        );
+        let mut r = planted();
+        let hundred = r.fma.at(100).unwrap().mean_ms;
+        set_mean(&mut r.fma, 96, hundred);
+        assert!(matches!(
+            outcome("d10-partial-warp-wastes-lanes", &r),
+            Outcome::Fails(_)
+        ));
+    }
+
+    #[test]
+    fn the_apis_suggestion_is_held_to_each_kernels_best() {
+        let mut r = planted();
+        r.fma.suggested.mean_ms = 1.2;
+        let got = outcome("d10-occupancy-api-near-best", &r);
+        assert!(
+            matches!(&got, Outcome::Fails(why) if why.starts_with("fmaChains: the API's 1024 threads 1.2 ms")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn one_noisy_configuration_fails_the_noise_claim() {
+        let mut r = planted();
+        r.vector_add.suggested.spread_pct = 2.0;
+        assert_eq!(
+            outcome("d10-noise-below-differences", &r),
+            Outcome::Fails("spread at or above 2%: vectorAdd the API's 1024 threads 2%".into())
+        );
+        let mut r = planted();
+        r.fma.rows[3].spread_pct = 7.5;
+        assert_eq!(
+            outcome("d10-noise-below-differences", &r),
+            Outcome::Fails("spread at or above 2%: fmaChains 100 threads 7.5%".into())
+        );
+    }
+}

@@ -1,0 +1,54 @@
+//! What Day 53's lesson page says about its numbers, as checks.
+
+use lesson_spec::{verdict, Claim};
+
+use crate::report::Report;
+
+pub const CLAIMS: &[Claim<Report>] = &[
+    Claim {
+        id: "d53-pinned-faster",
+        statement: "pinned copies are faster than pageable ones at every size",
+        // Every size the run has (pinned.cu's kSweepMib, as a learner may edit it).
+        figures: &["* MiB pageable, GB/s", "* MiB pinned, GB/s"],
+        check: |run, _| {
+            let bad = run
+                .report
+                .bandwidth
+                .iter()
+                .find(|b| b.pinned_gb_s <= b.pageable_gb_s);
+            verdict(bad.is_none(), || {
+                let b = bad
+                    .map(|b| (b.mib, b.pinned_gb_s, b.pageable_gb_s))
+                    .unwrap_or_default();
+                format!("at {} MiB: pinned {} GB/s, pageable {} GB/s", b.0, b.1, b.2)
+            })
+        },
+    },
+    Claim {
+        id: "d53-pinned-async-returns",
+        statement: "the pinned cudaMemcpyAsync call is a small fraction (under 10%) of its completion",
+        figures: &["async pinned call, % of completion"],
+        check: |run, _| {
+            let percent = run.report.async_pinned.call_percent;
+            verdict(percent < 10.0, || format!("call is {percent}% of completion"))
+        },
+    },
+    Claim {
+        id: "d53-pageable-async-blocks",
+        statement: "the pageable cudaMemcpyAsync call is most (over half) of its completion",
+        figures: &["async pageable call, % of completion"],
+        check: |run, _| {
+            let percent = run.report.async_pageable.call_percent;
+            verdict(percent > 50.0, || format!("call is {percent}% of completion"))
+        },
+    },
+    Claim {
+        id: "d53-zero-copy-slower",
+        statement: "zero-copy is several (3 or more) times slower than device-resident",
+        figures: &["zero-copy / resident"],
+        check: |run, _| {
+            let ratio = run.report.zero_copy_ratio;
+            verdict(ratio >= 3.0, || format!("zero-copy costs {ratio}x"))
+        },
+    },
+];
