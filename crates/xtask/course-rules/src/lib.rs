@@ -1,7 +1,7 @@
 //! The course's rules from CUDA-CODE-STYLE.md, as checks that fail CI.
 //!
-//! - rule 1, no host clocks outside the allow-listed files ([`clock_ban`]),
-//!   in C, C++, CUDA, Rust, Python and shell;
+//! - rule 1, no host clocks outside the allow-listed files ([`host_clock`]),
+//!   in C, C++, CUDA, Rust, Python and shell, by a rule table;
 //! - rule 8, verbatim blocks identical in every lesson `.cu` ([`verbatim`]);
 //! - rule 9, snippet markers well formed and every quote of a snippet or a
 //!   transcript in a document equal to its source ([`blocks`], [`quotes`]);
@@ -20,15 +20,13 @@
 //! away (`lesson-export`).
 
 pub mod blocks;
-pub mod clock_ban;
+pub mod host_clock;
 pub mod lessons;
-pub mod lexer;
 pub mod new_lesson;
 pub mod problem;
 pub mod quotes;
 mod read;
 pub mod root;
-pub mod tokens;
 pub mod verbatim;
 
 use std::path::{Path, PathBuf};
@@ -46,63 +44,52 @@ pub const ALLOW_LIST: &str = "ci/host-clock-allow.txt";
 pub const LESSON_ALLOW_LIST: &str = "host-clock-allow.txt";
 
 /// Rule 1 over every C, C++, CUDA, Rust, Python and shell file of the
-/// project, and the Rust its Rust files bring in.
+/// project: each hit no allow-list entry allows, and each entry that allows
+/// nothing.
 pub fn check_host_clocks(root: &Path) -> Vec<Problem> {
-    let (allow, mut problems) = allow_lists(root);
-    let (findings, unreadable) = clock_ban::scan_project(root, &project_files::project_files(root));
-    problems.extend(unreadable);
-    problems.extend(
-        findings
-            .into_iter()
-            .filter(|f| !allow.allows(f))
-            .map(Problem::from),
-    );
-    for path in allow.entries.keys() {
-        if !root.join(path).is_file() {
-            problems.push(Problem::general(format!(
-                "host-clock allow-list: lists {}, which does not exist",
-                path.display()
-            )));
+    let mut lists = vec![(PathBuf::from(ALLOW_LIST), PathBuf::new())];
+    let mut problems = Vec::new();
+    match lessons::lessons(root) {
+        Ok(registered) => {
+            for lesson in registered {
+                let rel = lesson.dir.strip_prefix(root).unwrap_or(&lesson.dir).to_path_buf();
+                if lesson.dir.join(LESSON_ALLOW_LIST).is_file() {
+                    lists.push((rel.join(LESSON_ALLOW_LIST), rel));
+                }
+            }
+        }
+        Err(e) => problems.push(Problem::from_error(&e)),
+    }
+    let mut allow = host_clock::AllowList::default();
+    for (source, base) in lists {
+        match read_text(&root.join(&source)) {
+            Ok(text) => problems.extend(allow.add(&text, &source, &base)),
+            Err(e) => problems.push(e.into()),
         }
     }
+    let mut hits = Vec::new();
+    for rel in project_files::project_files(root) {
+        match read_text(&root.join(&rel)) {
+            Ok(text) => hits.extend(host_clock::scan(&rel, &text)),
+            Err(e) => problems.push(e.into()),
+        }
+    }
+    problems.extend(allow.judge(&hits));
     problems
 }
 
 /// The files the shared allow-list names, relative to the root: what a copy
 /// of the repository needs beside the lessons for rule 1 to pass there.
-pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Problems> {
-    let text = read_text(&root.join(ALLOW_LIST)).map_err(|e| Problems(vec![e.into()]))?;
-    let list = clock_ban::AllowList::parse(&text, Path::new(ALLOW_LIST), Path::new(""))?;
-    Ok(list.entries.into_keys().collect())
-}
-
-/// The shared allow-list and every lesson's, merged, with every problem
-/// reading or parsing them.
-fn allow_lists(root: &Path) -> (clock_ban::AllowList, Vec<Problem>) {
-    let mut lists = vec![(PathBuf::from(ALLOW_LIST), PathBuf::new())];
-    let mut problems = Vec::new();
-    let registered = lessons::lessons(root).unwrap_or_else(|e| {
-        problems.push(Problem::from_error(&e));
-        Vec::new()
-    });
-    for lesson in registered.into_iter().map(|l| l.dir) {
-        let rel = lesson.strip_prefix(root).unwrap_or(&lesson).to_path_buf();
-        if lesson.join(LESSON_ALLOW_LIST).is_file() {
-            lists.push((rel.join(LESSON_ALLOW_LIST), rel));
-        }
-    }
-    let mut allow = clock_ban::AllowList::default();
-    for (source, base) in lists {
-        match read_text(&root.join(&source)) {
-            Ok(text) => {
-                if let Err(p) = allow.add(&text, &source, &base) {
-                    problems.extend(p.0);
-                }
-            }
-            Err(e) => problems.push(e.into()),
-        }
-    }
-    (allow, problems)
+pub fn shared_allow_listed(root: &Path) -> Result<Vec<PathBuf>, Problem> {
+    let text = read_text(&root.join(ALLOW_LIST))?;
+    let listed = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    Ok(listed
+        .filter_map(|l| l.split_once(": "))
+        .map(|(path, _)| PathBuf::from(path))
+        .collect())
 }
 
 /// Rule 8 over every lesson `.cu`.
@@ -126,7 +113,10 @@ pub fn check_verbatim(root: &Path) -> Vec<Problem> {
 pub fn check_snippets(root: &Path) -> Vec<Problem> {
     let mut problems = Vec::new();
     for rel in project_files::project_files(root) {
-        let is_source = clock_ban::lang_of(&rel).is_some();
+        let is_source = matches!(
+            host_clock::kind_of(&rel, ""),
+            Some(host_clock::Kind::C | host_clock::Kind::Rust)
+        );
         let is_doc = rel.extension().is_some_and(|e| e == "md");
         if !is_source && !is_doc {
             continue;

@@ -40,11 +40,13 @@ fn check_reads_the_repository_it_is_run_in_not_the_one_it_was_built_in() {
     let dir = scratch_repository("cwd");
     let pinned = dir.join("code/day53-pinned/pinned.cu");
     let source = std::fs::read_to_string(&pinned).unwrap();
-    let planted = source.replacen(
-        "int main() {",
-        "int main() {\n    auto t0 = std::chrono::steady_clock::now();",
-        1,
-    );
+    let plant = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/planted/clock.cu"))
+        .unwrap();
+    let chrono = plant
+        .lines()
+        .find(|l| l.starts_with("auto a = std::chrono::"))
+        .unwrap();
+    let planted = source.replacen("int main() {", &format!("int main() {{\n{chrono}"), 1);
     assert_ne!(planted, source, "the plant found its place");
     std::fs::write(&pinned, planted).unwrap();
 
@@ -59,7 +61,7 @@ fn check_reads_the_repository_it_is_run_in_not_the_one_it_was_built_in() {
     assert!(
         stdout
             .lines()
-            .any(|l| l.starts_with("code/day53-pinned/pinned.cu:") && l.contains("steady_clock")),
+            .any(|l| l.starts_with("code/day53-pinned/pinned.cu:") && l.contains(": chrono clock: ")),
         "{stdout}"
     );
     let canonical = dir.canonicalize().unwrap();

@@ -106,21 +106,6 @@ fn a_new_lesson_is_one_the_rules_read_and_remove_takes_it_back_byte_for_byte() {
             "{file} has a template key left: {written}"
         );
     }
-    // Its report and its twin have no import circle (issue 32), as the
-    // lessons' own are held to in tests/module_cycles.rs.
-    let cycles = Command::new("python3")
-        .arg(repository_root().join("ci/module-cycles.py"))
-        .arg(lesson.join("report"))
-        .arg(&lesson)
-        .output()
-        .expect("python3 runs (the test command needs it on PATH)");
-    let stdout = text(&cycles.stdout);
-    assert!(cycles.status.success(), "{stdout}{}", text(&cycles.stderr));
-    assert_eq!(
-        stdout.lines().filter(|l| l.ends_with(" 0 cycles")).count(),
-        2,
-        "{stdout}"
-    );
     let build_rs = std::fs::read_to_string(lesson.join("build.rs")).unwrap();
     assert!(
         build_rs.contains("cuda_build::Lesson::new(\"made.cu\", \"made.h\", \"day98_\")"),
