@@ -148,7 +148,7 @@ fn export(root: &Path, lesson: &str, dir: &Path) -> Result<ExitCode> {
         dir.display(),
         done.shared_crates.join(", ")
     );
-    if let xtask::export::lockfile::Packages::Fetched { host } = &done.packages {
+    if let Some(host) = &done.fetched_for {
         println!("fetched the packages it needs that cargo's local registry lacked, for {host}");
     }
     if !done.dropped_dev_dependencies.is_empty() {

@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use xtask::export::lockfile;
+use xtask::export as lockfile;
 use xtask::rules::{lessons, repository_root};
 
 const BIN: &str = env!("CARGO_BIN_EXE_xtask");

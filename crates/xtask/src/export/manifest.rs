@@ -6,10 +6,11 @@
 //! manifest also becomes the new workspace's root ([`make_workspace_root`]).
 //! Edits go through `toml_edit`, so comments and layout survive.
 //!
-//! Not for: deciding which packages are copied ([`super::closure`]).
+//! Not for: deciding which packages are copied ([`super::closure`](super::closure)).
 
 use std::path::{Component, Path, PathBuf};
 
+use anyhow::{anyhow, bail, Context, Result};
 use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, Value};
 
 /// The dependency tables of a manifest, and whether each is for tests only.
@@ -18,44 +19,6 @@ const DEPENDENCY_TABLES: [(&str, bool); 3] = [
     ("build-dependencies", false),
     ("dev-dependencies", true),
 ];
-
-/// Why a manifest could not be read or made to stand alone.
-#[derive(Debug, thiserror::Error)]
-pub enum ManifestError {
-    #[error("{}", path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}", path.display())]
-    Parse {
-        path: PathBuf,
-        // Boxed: toml_edit's error is large, and every export result carries this.
-        #[source]
-        source: Box<toml_edit::TomlError>,
-    },
-    #[error("{}: has no [workspace] table", path.display())]
-    NoWorkspace { path: PathBuf },
-    #[error("inherits {key} but the root manifest has no workspace.{section}.{key}")]
-    NotLent { section: String, key: String },
-    #[error("inherits lints but the root manifest has no [workspace.lints]")]
-    NoLints,
-    /// A dependency entry, and what is wrong with it.
-    #[error("{table}.{key}")]
-    Dependency {
-        table: &'static str,
-        key: String,
-        #[source]
-        source: Box<ManifestError>,
-    },
-    #[error("{table}.{key}: its package is not copied")]
-    NotCopied { table: &'static str, key: String },
-    #[error("not a version or a table")]
-    NotInline,
-    #[error("the root's entry is not a version or a table")]
-    RootNotInline,
-}
 
 /// What the repository's root manifest lends its members, and the folder its
 /// dependency paths are relative to.
@@ -67,13 +30,12 @@ pub struct Inherited {
 
 impl Inherited {
     /// Reads `root/Cargo.toml`.
-    pub fn read(root: &Path) -> Result<Inherited, ManifestError> {
+    pub fn read(root: &Path) -> Result<Inherited> {
         let path = root.join("Cargo.toml");
         let doc = parse(&path)?;
-        let workspace = doc
-            .get("workspace")
-            .and_then(Item::as_table)
-            .ok_or_else(|| ManifestError::NoWorkspace { path: path.clone() })?
+        let workspace = doc.get("workspace").and_then(Item::as_table);
+        let workspace = workspace
+            .with_context(|| format!("{}: has no [workspace] table", path.display()))?
             .clone();
         Ok(Inherited {
             root: root.to_path_buf(),
@@ -82,14 +44,9 @@ impl Inherited {
         })
     }
 
-    fn lent(&self, section: &str, key: &str) -> Result<&Item, ManifestError> {
-        self.workspace
-            .get(section)
-            .and_then(|s| s.get(key))
-            .ok_or_else(|| ManifestError::NotLent {
-                section: section.to_string(),
-                key: key.to_string(),
-            })
+    fn lent(&self, section: &str, key: &str) -> Result<&Item> {
+        let lent = self.workspace.get(section).and_then(|s| s.get(key));
+        lent.with_context(|| format!("inherits {key} but the root manifest has no workspace.{section}.{key}"))
     }
 }
 
@@ -98,16 +55,10 @@ impl Inherited {
 pub type Placement = [(PathBuf, PathBuf)];
 
 /// Reads and parses a manifest.
-pub fn parse(path: &Path) -> Result<DocumentMut, ManifestError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+pub fn parse(path: &Path) -> Result<DocumentMut> {
+    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
     text.parse::<DocumentMut>()
-        .map_err(|source| ManifestError::Parse {
-            path: path.to_path_buf(),
-            source: Box::new(source),
-        })
+        .with_context(|| path.display().to_string())
 }
 
 /// Rewrites the manifest of the package that lived in `from_dir` and now
@@ -120,7 +71,7 @@ pub fn rewrite(
     to_dir: &Path,
     inherited: &Inherited,
     placement: &Placement,
-) -> Result<Vec<String>, ManifestError> {
+) -> Result<Vec<String>> {
     if let Some(package) = doc.get_mut("package").and_then(Item::as_table_like_mut) {
         for (key, item) in package.iter_mut() {
             if is_inherited(item) {
@@ -129,10 +80,9 @@ pub fn rewrite(
         }
     }
     if doc.get("lints").is_some_and(is_inherited) {
-        doc["lints"] = inherited
-            .workspace
-            .get("lints")
-            .ok_or(ManifestError::NoLints)?
+        let lints = inherited.workspace.get("lints");
+        doc["lints"] = lints
+            .context("inherits lints but the root manifest has no [workspace.lints]")?
             .clone();
     }
     let places = Places {
@@ -202,7 +152,7 @@ struct Places<'a> {
 impl Places<'_> {
     /// Rewrites the dependency tables of `table` (the manifest or one
     /// `[target.'cfg'...]` section), keeping each entry's key and comments.
-    fn dependency_tables(&self, table: &mut Table) -> Result<Vec<String>, ManifestError> {
+    fn dependency_tables(&self, table: &mut Table) -> Result<Vec<String>> {
         let mut dropped = Vec::new();
         for (name, test_only) in DEPENDENCY_TABLES {
             let Some(deps) = table.get_mut(name).and_then(Item::as_table_mut) else {
@@ -214,18 +164,14 @@ impl Places<'_> {
                 let formatted_key = formatted_key.clone();
                 let rewritten = self
                     .dependency(&key, item)
-                    .map_err(|e| ManifestError::Dependency {
-                        table: name,
-                        key: key.clone(),
-                        source: Box::new(e),
-                    })?;
+                    .with_context(|| format!("{name}.{key}"))?;
                 deps.remove(&key);
                 match rewritten {
                     Some(value) => {
                         deps.insert_formatted(&formatted_key, Item::Value(value));
                     }
                     None if test_only => dropped.push(key),
-                    None => return Err(ManifestError::NotCopied { table: name, key }),
+                    None => bail!("{name}.{key}: its package is not copied"),
                 }
             }
         }
@@ -234,8 +180,8 @@ impl Places<'_> {
 
     /// One dependency, made explicit; `None` for a path dependency on a
     /// package that is not copied.
-    fn dependency(&self, key: &str, item: &Item) -> Result<Option<Value>, ManifestError> {
-        let own = as_inline(item).ok_or(ManifestError::NotInline)?;
+    fn dependency(&self, key: &str, item: &Item) -> Result<Option<Value>> {
+        let own = as_inline(item).ok_or_else(|| anyhow!("not a version or a table"))?;
         let (mut entry, base) = match own.get("workspace").and_then(Value::as_bool) {
             Some(true) => (self.lent_dependency(key, &own)?, self.inherited.root.as_path()),
             _ => (own, self.from_dir),
@@ -255,9 +201,9 @@ impl Places<'_> {
 
     /// The root's entry for an inherited dependency, with the member's own
     /// `features` added and its other keys (such as `optional`) applied.
-    fn lent_dependency(&self, key: &str, own: &InlineTable) -> Result<InlineTable, ManifestError> {
-        let mut entry =
-            as_inline(self.inherited.lent("dependencies", key)?).ok_or(ManifestError::RootNotInline)?;
+    fn lent_dependency(&self, key: &str, own: &InlineTable) -> Result<InlineTable> {
+        let lent = as_inline(self.inherited.lent("dependencies", key)?);
+        let mut entry = lent.context("the root's entry is not a version or a table")?;
         for (key, value) in own.iter().filter(|(k, _)| *k != "workspace") {
             match (key, entry.get_mut("features"), value.as_array()) {
                 ("features", Some(Value::Array(all)), Some(more)) => {
