@@ -35,6 +35,7 @@ pub enum Kind {
 use Kind::{Python, Rust, Shell, C};
 
 /// One banned pattern.
+#[derive(Debug, PartialEq, Eq)]
 pub struct Ban {
     /// How a hit and an allow-list entry name it.
     pub name: &'static str,
@@ -117,18 +118,6 @@ pub struct Hit {
 impl From<&Hit> for Problem {
     fn from(hit: &Hit) -> Problem {
         Problem::at(&hit.path, hit.line, format!("{}: {}", hit.ban.name, hit.ban.why))
-    }
-}
-
-impl PartialEq for Ban {
-    fn eq(&self, other: &Ban) -> bool {
-        self.name == other.name
-    }
-}
-impl Eq for Ban {}
-impl std::fmt::Debug for Ban {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
     }
 }
 

@@ -1,54 +1,30 @@
-//! What the rules report: each problem one line, `path:line:col: message`,
-//! with as much of the place as the rule that found it knows.
+//! What the rules report: each problem one line, `path:line: message`, with
+//! as much of the place as the rule that found it knows.
 //!
 //! Not for: what a problem means (each rule's own module words it).
 
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::fmt::Display;
+use std::path::Path;
 
-/// One problem a rule found.
+/// One problem a rule found, as the line it prints.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{place}{message}", place = Place(path.as_deref(), *line, *col))]
-pub struct Problem {
-    /// The file or folder it is in; none for a problem that names its own
-    /// place (another layer's error, in that error's words) or has none.
-    pub path: Option<PathBuf>,
-    /// The 1-based line in `path`, where the rule knows it.
-    pub line: Option<usize>,
-    /// The 1-based column on `line`, where the rule knows it.
-    pub col: Option<usize>,
-    pub message: String,
-}
+#[error("{0}")]
+pub struct Problem(pub String);
 
 impl Problem {
     /// A problem on a line of a file.
-    pub fn at(path: impl Into<PathBuf>, line: usize, message: impl Into<String>) -> Problem {
-        Problem {
-            path: Some(path.into()),
-            line: Some(line),
-            col: None,
-            message: message.into(),
-        }
+    pub fn at(path: impl AsRef<Path>, line: usize, message: impl Display) -> Problem {
+        Problem(format!("{}:{line}: {message}", path.as_ref().display()))
     }
 
     /// A problem with a file (or folder) as a whole.
-    pub fn in_file(path: impl Into<PathBuf>, message: impl Into<String>) -> Problem {
-        Problem {
-            path: Some(path.into()),
-            line: None,
-            col: None,
-            message: message.into(),
-        }
+    pub fn in_file(path: impl AsRef<Path>, message: impl Display) -> Problem {
+        Problem(format!("{}: {message}", path.as_ref().display()))
     }
 
     /// A problem whose words say where it is, or that is in no one file.
     pub fn general(message: impl Into<String>) -> Problem {
-        Problem {
-            path: None,
-            line: None,
-            col: None,
-            message: message.into(),
-        }
+        Problem(message.into())
     }
 
     /// An error of a layer below the rules (the registry, a build), which
@@ -58,26 +34,10 @@ impl Problem {
     }
 }
 
-/// `path:line:col: `, with the parts there are; nothing without a path.
-struct Place<'a>(Option<&'a Path>, Option<usize>, Option<usize>);
-
-impl fmt::Display for Place<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Place(Some(path), line, col) = self else {
-            return Ok(());
-        };
-        write!(f, "{}", path.display())?;
-        for n in [line, col].into_iter().flatten() {
-            write!(f, ":{n}")?;
-        }
-        write!(f, ": ")
-    }
-}
-
-/// Every problem one reading found (a file's snippet markers, an
-/// allow-list's lines), as one error: each problem, `; ` between them.
+/// Every problem one reading found (a file's snippet markers), as one
+/// error: each problem, `; ` between them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}", lines(.0))]
+#[error("{}", .0.iter().map(Problem::to_string).collect::<Vec<_>>().join("; "))]
 pub struct Problems(pub Vec<Problem>);
 
 impl Problems {
@@ -90,24 +50,14 @@ impl Problems {
     }
 }
 
-fn lines(problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(Problem::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_problem_prints_the_place_it_has_then_its_message() {
-        let mut p = Problem::at("code/x/x.cu", 3, "what");
+        let p = Problem::at("code/x/x.cu", 3, "what");
         assert_eq!(p.to_string(), "code/x/x.cu:3: what");
-        p.col = Some(7);
-        assert_eq!(p.to_string(), "code/x/x.cu:3:7: what");
         assert_eq!(
             Problem::in_file("ci/list.txt", "what").to_string(),
             "ci/list.txt: what"

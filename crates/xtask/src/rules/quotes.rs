@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(p, [Problem::at("R.md", 1, "k.cu has no snippet `nope`")]);
         let p = check(&root, Path::new("R.md"), "<!-- snippet: k.cu#two -->\ntext\n");
         assert_eq!(p.len(), 1);
-        assert!(p[0].message.contains("must be followed by a fenced block"));
+        assert!(p[0].0.contains("must be followed by a fenced block"));
     }
 
     #[test]
