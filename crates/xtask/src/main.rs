@@ -61,17 +61,10 @@ enum Command {
     NewLesson(new_lesson::Args),
 }
 
-/// A `snippet` argument that is not `FILE#NAME`.
-#[derive(Debug, thiserror::Error)]
-#[error("`{0}`: expected FILE#NAME")]
-struct NotFileHashName(String);
-
-fn parse_snippet_target(target: &str) -> Result<(String, String), NotFileHashName> {
+fn parse_snippet_target(target: &str) -> Result<(String, String), String> {
     match target.split_once('#') {
-        Some((file, name)) if !file.is_empty() && !name.is_empty() => {
-            Ok((file.to_string(), name.to_string()))
-        }
-        _ => Err(NotFileHashName(target.to_string())),
+        Some((file, name)) if !file.is_empty() && !name.is_empty() => Ok((file.into(), name.into())),
+        _ => Err(format!("`{target}`: expected FILE#NAME")),
     }
 }
 

@@ -139,58 +139,39 @@ pub fn check_snippets(root: &Path) -> Vec<Problem> {
 
 /// Rule 10: every lesson's README and `.cu` header agree on the nvcc line,
 /// and with `nvcc` given, the lesson copied alone builds with it. The
-/// builds run side by side, one per CPU (each nvcc is one process on one
-/// core), and the problems come in the lessons' order.
+/// builds run side by side, in as many threads as CPUs (each nvcc is one
+/// process on one core), and the problems come in the lessons' order.
 pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<Problem> {
     let all = match lessons::lessons(root) {
         Ok(all) => all,
         Err(e) => return vec![Problem::from_error(&e)],
     };
-    let mut problems: Vec<Option<Problem>> = vec![None; all.len()];
-    let mut to_build = Vec::new();
-    for (i, lesson) in all.iter().enumerate() {
-        match lessons::check_build_lines(lesson) {
-            Err(e) => problems[i] = Some(Problem::from_error(&e)),
-            Ok(line) => to_build.push((i, lesson, line)),
-        }
-    }
-    if let Some(nvcc) = nvcc {
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let built = std::sync::Mutex::new(Vec::new());
-        std::thread::scope(|scope| {
-            for _ in 0..workers.min(to_build.len()) {
-                scope.spawn(|| loop {
-                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((i, lesson, line)) = to_build.get(n) else {
-                        break;
-                    };
-                    if let Err(e) = lessons::build_alone(lesson, nvcc, line) {
-                        let problem = Problem::from_error(&e);
-                        built
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .push((*i, problem));
-                    }
-                });
-            }
-        });
-        for (i, problem) in built.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            problems[i] = Some(problem);
-        }
-    }
-    problems.into_iter().flatten().collect()
+    let check = |lesson: &lessons::Lesson| {
+        let line = lessons::check_build_lines(lesson)?;
+        nvcc.map_or(Ok(()), |nvcc| lessons::build_alone(lesson, nvcc, &line))
+    };
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunks: Vec<&[lessons::Lesson]> = all.chunks(all.len().div_ceil(workers).max(1)).collect();
+    let checked: Vec<Vec<anyhow::Result<()>>> = std::thread::scope(|scope| {
+        let threads: Vec<_> = chunks
+            .iter()
+            .map(|chunk| scope.spawn(move || chunk.iter().map(check).collect()))
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    checked
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.err())
+        .map(|e| Problem::from_error(e.as_ref()))
+        .collect()
 }
 
-/// No nvcc where the build looks; cuda-build's message, which names the
-/// places searched and the command that provisions one.
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct NoNvcc(#[from] pub cuda_build::LocateError);
-
-/// The nvcc the build would use (crates/course/cuda-build's search order).
-pub fn find_nvcc(root: &Path) -> Result<PathBuf, NoNvcc> {
-    cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(root))
-        .map(|t| t.nvcc)
-        .map_err(NoNvcc)
+/// The nvcc the build would use (crates/course/cuda-build's search order);
+/// its error names the places searched and the command that provisions one.
+pub fn find_nvcc(root: &Path) -> Result<PathBuf, cuda_build::LocateError> {
+    cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(root)).map(|t| t.nvcc)
 }

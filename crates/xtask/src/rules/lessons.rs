@@ -2,6 +2,8 @@
 //! into an empty folder, builds its `.cu` with the nvcc line its README gives.
 
 use std::path::{Path, PathBuf};
+
+use anyhow::Context;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub use lesson_registry::{build_output, copy_dir, run_build_line, BuildError};
@@ -48,51 +50,17 @@ pub fn lessons(root: &Path) -> Result<Vec<Lesson>, LessonError> {
         .collect()
 }
 
-/// Why a lesson's nvcc line could not be read or does not hold.
-#[derive(Debug, thiserror::Error)]
-pub enum BuildLineError {
-    #[error("{}", path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}", dir.display())]
-    Line {
-        dir: PathBuf,
-        #[source]
-        source: lesson_spec::nvcc_line::NvccLineError,
-    },
-}
-
 /// The README's and the header's nvcc lines must exist and agree, and any
 /// repetition of the line in the README must be the same line: lesson-spec's
 /// check, the one each report package's recipe test runs too.
-pub fn check_build_lines(lesson: &Lesson) -> Result<String, BuildLineError> {
-    let read = |path: PathBuf| {
-        std::fs::read_to_string(&path).map_err(|source| BuildLineError::Read { path, source })
-    };
+pub fn check_build_lines(lesson: &Lesson) -> anyhow::Result<String> {
+    let read = |path: PathBuf| std::fs::read_to_string(&path).with_context(|| path.display().to_string());
     let readme = read(lesson.dir.join("README.md"))?;
     let cu = read(lesson.cu.clone())?;
-    lesson_spec::nvcc_line::documented_nvcc_line(&readme, &cu)
-        .map(str::to_string)
-        .map_err(|source| BuildLineError::Line {
-            dir: lesson.dir.clone(),
-            source,
-        })
-}
-
-/// A lesson that does not build copied alone, and nvcc's reason.
-#[derive(Debug, thiserror::Error)]
-#[error("{} copied alone does not build for {arch} with `{line}`", dir.display())]
-pub struct NotAlone {
-    pub dir: PathBuf,
-    /// The architecture it fails for (or the ones, where it builds for each
-    /// alone but not for all at once).
-    pub arch: String,
-    pub line: String,
-    #[source]
-    pub source: BuildError,
+    let line = lesson_spec::nvcc_line::documented_nvcc_line(&readme, &cu);
+    Ok(line
+        .with_context(|| lesson.dir.display().to_string())?
+        .to_string())
 }
 
 /// Copies the lesson directory alone into a fresh folder and runs its nvcc
@@ -100,27 +68,20 @@ pub struct NotAlone {
 /// (`lesson_registry::build_alone`, the routine the GPU scripts use too).
 /// One nvcc run builds for all of them; only when it fails is each built
 /// alone, so that the error names the architecture that fails.
-pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> Result<(), Box<NotAlone>> {
-    let all = build_in_scratch(lesson, nvcc, line, &ARCHS);
-    let Err(together) = all else {
+pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> anyhow::Result<()> {
+    let not_alone = |arch: &str| {
+        format!(
+            "{} copied alone does not build for {arch} with `{line}`",
+            lesson.dir.display()
+        )
+    };
+    let Err(together) = build_in_scratch(lesson, nvcc, line, &ARCHS) else {
         return Ok(());
     };
     for arch in ARCHS {
-        build_in_scratch(lesson, nvcc, line, &[arch]).map_err(|source| {
-            Box::new(NotAlone {
-                dir: lesson.dir.clone(),
-                arch: arch.to_string(),
-                line: line.to_string(),
-                source,
-            })
-        })?;
+        build_in_scratch(lesson, nvcc, line, &[arch]).with_context(|| not_alone(arch))?;
     }
-    Err(Box::new(NotAlone {
-        dir: lesson.dir.clone(),
-        arch: ARCHS.join(" and "),
-        line: line.to_string(),
-        source: together,
-    }))
+    Err(together).with_context(|| not_alone(&ARCHS.join(" and ")))
 }
 
 fn build_in_scratch(lesson: &Lesson, nvcc: &Path, line: &str, archs: &[&str]) -> Result<(), BuildError> {

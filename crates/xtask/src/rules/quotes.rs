@@ -18,8 +18,10 @@
 
 use std::path::Path;
 
+use anyhow::{anyhow, Context, Result};
+
 use crate::rules::blocks::{parse, Kind};
-use crate::rules::problem::{Problem, Problems};
+use crate::rules::problem::Problem;
 
 /// The command that rewrites every quote, named in each failure.
 pub const SYNC_COMMAND: &str = "cargo xtask sync";
@@ -51,37 +53,12 @@ fn marker(line: &str) -> Option<Source> {
     })
 }
 
-/// Why a quote's source, or a snippet, could not be given.
-#[derive(Debug, thiserror::Error)]
-pub enum QuoteError {
-    #[error("{file}")]
-    Read {
-        file: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{file}: no `# ---` line ends a header")]
-    NoHeaderEnd { file: String },
-    #[error("{file}: no line `== {heading}`")]
-    NoSection { file: String, heading: String },
-    /// The file's snippet markers are not well formed: every problem found.
-    #[error("{0}")]
-    Markers(Problems),
-    #[error("{file} has no snippet `{name}`")]
-    NoSnippet { file: String, name: String },
-    #[error("line {0}: a quote marker needs a fenced block")]
-    Unfenced(usize),
-}
-
-fn read_source(root: &Path, file: &str) -> Result<String, QuoteError> {
-    std::fs::read_to_string(root.join(file)).map_err(|source| QuoteError::Read {
-        file: file.to_string(),
-        source,
-    })
+fn read_source(root: &Path, file: &str) -> Result<String> {
+    std::fs::read_to_string(root.join(file)).with_context(|| file.to_string())
 }
 
 /// The text a source stands for, read relative to `root`.
-fn source_text(root: &Path, source: &Source) -> Result<String, QuoteError> {
+fn source_text(root: &Path, source: &Source) -> Result<String> {
     match source {
         Source::Snippet { file, name } => snippet(root, file, name),
         Source::Transcript { file, section } => {
@@ -89,13 +66,12 @@ fn source_text(root: &Path, source: &Source) -> Result<String, QuoteError> {
             let body = text
                 .split_once("\n# ---\n")
                 .map(|(_, body)| body)
-                .ok_or_else(|| QuoteError::NoHeaderEnd { file: file.clone() })?;
+                .ok_or_else(|| anyhow!("{file}: no `# ---` line ends a header"))?;
             match section {
                 None => Ok(body.to_string()),
-                Some(heading) => transcript_section(body, heading).ok_or_else(|| QuoteError::NoSection {
-                    file: file.clone(),
-                    heading: heading.clone(),
-                }),
+                Some(heading) => {
+                    transcript_section(body, heading).ok_or_else(|| anyhow!("{file}: no line `== {heading}`"))
+                }
             }
         }
     }
@@ -115,17 +91,14 @@ fn transcript_section(body: &str, heading: &str) -> Option<String> {
 }
 
 /// One snippet's dedented text: what `cargo xtask snippet FILE#NAME` prints.
-pub fn snippet(root: &Path, file: &str, name: &str) -> Result<String, QuoteError> {
+pub fn snippet(root: &Path, file: &str, name: &str) -> Result<String> {
     let src = read_source(root, file)?;
-    let blocks = parse(Path::new(file), &src, Kind::Snippet).map_err(QuoteError::Markers)?;
+    let blocks = parse(Path::new(file), &src, Kind::Snippet)?;
     blocks
         .iter()
         .find(|b| b.name == name)
         .map(|b| b.dedented())
-        .ok_or_else(|| QuoteError::NoSnippet {
-            file: file.to_string(),
-            name: name.to_string(),
-        })
+        .ok_or_else(|| anyhow!("{file} has no snippet `{name}`"))
 }
 
 /// A quote found in a document: where its fenced body starts and ends.
@@ -181,7 +154,7 @@ pub fn check(root: &Path, doc_path: &Path, doc: &str) -> Vec<Problem> {
     for q in found {
         let at = |message: String| Problem::at(doc_path, q.marker_line, message);
         match source_text(root, &q.source) {
-            Err(e) => problems.push(at(cli_exit::with_causes(&e))),
+            Err(e) => problems.push(at(cli_exit::with_causes(e.as_ref()))),
             Ok(want) => {
                 let mut got = lines[q.open + 1..q.close].join("\n");
                 got.push('\n');
@@ -197,9 +170,9 @@ pub fn check(root: &Path, doc_path: &Path, doc: &str) -> Vec<Problem> {
 }
 
 /// The document with every quote replaced by its source's current text.
-pub fn sync(root: &Path, doc: &str) -> Result<String, QuoteError> {
+pub fn sync(root: &Path, doc: &str) -> Result<String> {
     let lines: Vec<&str> = doc.lines().collect();
-    let found = quotes(&lines).map_err(QuoteError::Unfenced)?;
+    let found = quotes(&lines).map_err(|line| anyhow!("line {line}: a quote marker needs a fenced block"))?;
     let mut out: Vec<String> = Vec::new();
     let mut next = 0;
     for q in found {
