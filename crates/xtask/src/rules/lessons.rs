@@ -94,7 +94,7 @@ fn build_in_scratch(lesson: &Lesson, nvcc: &Path, line: &str, archs: &[&str]) ->
         .unwrap_or("lesson");
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let scratch = std::env::temp_dir().join(format!(
-        "course-rules-{name}-{}-{}-{n}",
+        "xtask-{name}-{}-{}-{n}",
         std::process::id(),
         archs.join("-")
     ));
