@@ -72,7 +72,7 @@ recipe() { "$evidence" recipe --lesson "$1" | sed -n "s/^$2 //p"; }
 
 # The lesson's C++ program, built as a learner would: its directory copied
 # alone, its one nvcc line, nothing else (`evidence build-alone`, the routine
-# course-rules' rule 10 runs too). Prints the binary's path.
+# `cargo xtask check`'s rule 10 runs too). Prints the binary's path.
 build_alone() { # <lesson>
   "$evidence" build-alone --lesson "$1"
 }

@@ -84,7 +84,7 @@ finish crates
 later() {
   ci/provision-browser.sh
   ci/provision.sh 13.5
-  # The workflows are held to actionlint (crates/xtask/workflows).
+  # The workflows are held to actionlint (crates/xtask/tests/workflows.rs).
   ci/provision-actionlint.sh
 }
 background "the browser, CUDA 13.5 and actionlint" later
@@ -117,7 +117,7 @@ finish "the browser, CUDA 13.5 and actionlint"
 newest=$(readlink -f .toolchain/cuda-13.5)
 
 phase "CUDA 13.5: every lesson copied alone, built with its nvcc line"
-cargo run --quiet -p course-rules -- check --nvcc "$newest/bin/nvcc"
+cargo xtask check --nvcc "$newest/bin/nvcc"
 
 phase "CUDA 13.5: every lesson's Rust twin (LESSON_NVCC)"
 # LESSON_NVCC changes what the workspace's own crates that compile CUDA
