@@ -1,12 +1,13 @@
 //! `cargo xtask new-lesson`: a new lesson from one command.
 //!
-//! It writes `code/<lesson>/` from the templates in `new_lesson/templates/`:
-//! a `.cu` that carries the course's verbatim blocks, copied from the
-//! lessons that already carry them (rule 8), its C header, `build.rs`, the
-//! twin's `Cargo.toml`, `src/main.rs` and `src/ffi.rs`, `tests/cli.rs` and
-//! `tests/on_gpu.rs`, a README stub with the nvcc line, an empty
-//! `expected-failures.txt`, and the report package `report/` in the layout
-//! every lesson's has. It then adds the lesson's line to the registry (the
+//! It writes `code/<lesson>/` from the templates in `new_lesson/templates/`,
+//! ten files: a `.cu` that carries the course's verbatim blocks, copied from
+//! the lessons that already carry them (rule 8), its C header, `build.rs`,
+//! the twin's `Cargo.toml` and `src/main.rs` (its launcher and the .cu's
+//! constants in a `mod ffi`), `tests/lesson.rs`, a README stub with the nvcc
+//! line, and the tools' package `tools/` (`Cargo.toml`, a README saying it is
+//! not part of the lesson, and `src/lib.rs`: the report, its parser, claims,
+//! causes, figures and recipe). It then adds the lesson's line to the registry (the
 //! manifest `lesson_registry::registry_manifest` names) and to the map in
 //! the repository's README. The skeleton times one kernel and builds,
 //! passes its command-line and conformance tests and every repository
@@ -187,20 +188,11 @@ const TEMPLATES: &[(&str, &str)] = templates![
     "build.rs",
     "Cargo.toml",
     "README.md",
-    "expected-failures.txt",
     "src/main.rs",
-    "src/ffi.rs",
-    "tests/cli.rs",
-    "tests/on_gpu.rs",
-    "report/Cargo.toml",
-    "report/src/lib.rs",
-    "report/src/report.rs",
-    "report/src/lesson.rs",
-    "report/src/parse.rs",
-    "report/src/render.rs",
-    "report/src/claims.rs",
-    "report/src/why.rs",
-    "report/src/tests.rs",
+    "tests/lesson.rs",
+    "tools/Cargo.toml",
+    "tools/README.md",
+    "tools/src/lib.rs",
 ];
 
 /// The lesson `name` with the program `program`, as the checkout at `root`
@@ -247,10 +239,10 @@ pub fn plan(root: &Path, name: &Name, program: &str) -> Result<Plan, NewLessonEr
         files,
         registry: (
             manifest,
-            format!("{lesson}-report = {{ path = \"{up}code/{lesson}/report\" }}"),
+            format!("{lesson}-report = {{ path = \"{up}code/{lesson}/tools\" }}"),
         ),
         map_line: format!(
-            "  {name_col}{:pad$}the lesson in a few words (to write): {program}.cu, {program}.h, Rust twin, report/, README",
+            "  {name_col}{:pad$}the lesson in a few words (to write): {program}.cu, {program}.h, Rust twin, tools/, README",
             "",
             pad = 20usize.saturating_sub(name_col.len()).max(2)
         ),

@@ -76,7 +76,7 @@ fn a_new_lesson_is_one_the_rules_read_and_remove_takes_it_back_byte_for_byte() {
 
     let out = new_lesson(&dir, &[LESSON]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).starts_with(&format!("made {LESSON}: code/{LESSON} (19 files)")));
+    assert!(text(&out.stdout).starts_with(&format!("made {LESSON}: code/{LESSON} (10 files)")));
     let lesson = dir.join("code").join(LESSON);
     for file in [
         "made.cu",
@@ -84,20 +84,11 @@ fn a_new_lesson_is_one_the_rules_read_and_remove_takes_it_back_byte_for_byte() {
         "build.rs",
         "Cargo.toml",
         "README.md",
-        "expected-failures.txt",
         "src/main.rs",
-        "src/ffi.rs",
-        "tests/cli.rs",
-        "tests/on_gpu.rs",
-        "report/Cargo.toml",
-        "report/src/lib.rs",
-        "report/src/report.rs",
-        "report/src/lesson.rs",
-        "report/src/parse.rs",
-        "report/src/render.rs",
-        "report/src/claims.rs",
-        "report/src/why.rs",
-        "report/src/tests.rs",
+        "tests/lesson.rs",
+        "tools/Cargo.toml",
+        "tools/README.md",
+        "tools/src/lib.rs",
     ] {
         let path = lesson.join(file);
         let written = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -116,7 +107,7 @@ fn a_new_lesson_is_one_the_rules_read_and_remove_takes_it_back_byte_for_byte() {
     let registry = std::fs::read_to_string(lesson_registry::registry_manifest(&dir)).unwrap();
     assert!(
         registry.contains(&format!(
-            "{LESSON}-report = {{ path = \"../../../code/{LESSON}/report\" }}\n"
+            "{LESSON}-report = {{ path = \"../../../code/{LESSON}/tools\" }}\n"
         )),
         "{registry}"
     );
@@ -145,7 +136,7 @@ fn a_new_lesson_is_one_the_rules_read_and_remove_takes_it_back_byte_for_byte() {
         "{readme}"
     );
     assert!(
-        lines[map_line].ends_with("made.cu, made.h, Rust twin, report/, README"),
+        lines[map_line].ends_with("made.cu, made.h, Rust twin, tools/, README"),
         "{}",
         lines[map_line]
     );
@@ -156,7 +147,7 @@ fn a_new_lesson_is_one_the_rules_read_and_remove_takes_it_back_byte_for_byte() {
     assert_eq!(snapshot(&dir), made);
 
     // An edited lesson is not taken back: the edit names itself and stays.
-    let claims = lesson.join("report/src/claims.rs");
+    let claims = lesson.join("tools/src/lib.rs");
     let original = std::fs::read_to_string(&claims).unwrap();
     std::fs::write(&claims, original.replace("measurable time", "an edited claim")).unwrap();
     let out = new_lesson(&dir, &[LESSON, "--remove"]);
@@ -164,7 +155,7 @@ fn a_new_lesson_is_one_the_rules_read_and_remove_takes_it_back_byte_for_byte() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr.contains("report/src/claims.rs is not as new-lesson wrote it"),
+        stderr.contains("tools/src/lib.rs is not as new-lesson wrote it"),
         "{stderr}"
     );
     assert!(claims.is_file());
@@ -275,12 +266,21 @@ fn what_it_writes_is_rustfmt_clean_for_the_longest_names() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The target folder this test was built in (it runs as
+/// `<target>/debug/deps/new_lesson-<hash>`).
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors().nth(3).unwrap().to_path_buf()
+}
+
 /// What it makes builds and passes its own tests: the workspace copied
 /// whole (its crates, lessons, manifest and lock file), the lesson made
 /// there, then `cargo test` of its two packages, offline, with the nvcc
 /// the repository's build uses and the same lints (the clippy wrapper the
-/// test command sets reaches it too). About 20 s on 2 cores: the copy
-/// builds into a target folder of its own.
+/// test command sets reaches it too). It builds into the workspace's own
+/// target folder: the registry's crates are found built there, and the
+/// copy's own crates, at other paths, get artifacts of their own beside
+/// the checkout's.
 #[test]
 fn what_it_makes_builds_and_passes_its_tests_in_a_copy_of_the_workspace() {
     let root = repository_root();
@@ -306,7 +306,7 @@ fn what_it_makes_builds_and_passes_its_tests_in_a_copy_of_the_workspace() {
             &format!("{LESSON}-report"),
         ])
         .env("LESSON_NVCC", nvcc)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env("CARGO_TARGET_DIR", target_dir())
         .output()
         .unwrap();
     assert_eq!(
@@ -320,7 +320,7 @@ fn what_it_makes_builds_and_passes_its_tests_in_a_copy_of_the_workspace() {
     let stdout = text(&out.stdout);
     for test in [
         "without_a_driver_it_exits_1_with_one_line",
-        "constants_are_the_cus_own",
+        "what_the_twin_renders_parses_back_to_the_same_numbers",
         "every_line_the_renderer_prints_is_a_printf_format_of_the_cu",
         "the_twin_takes_the_cus_rows_and_parts_in_its_order",
     ] {
