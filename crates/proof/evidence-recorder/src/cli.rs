@@ -43,8 +43,7 @@ impl Tree {
 }
 
 /// Run COMMAND and write EVIDENCE/LESSON/<UTC start>-NAME.txt (header,
-/// then the output as it comes) and its .json twin; print the
-/// transcript's path.
+/// then the output as it comes); print the transcript's path.
 ///
 /// Exit status: the program's, as a shell gives it (128+N for a program
 /// ended by signal N, 127 for one that could not start); 124 when
@@ -52,8 +51,10 @@ impl Tree {
 /// stopped by signal N (passed on to the program, and the transcript
 /// finished); 1, with one line, when the transcript could not be written
 /// or finished (the line says how the program ended); 2 for a bad
-/// command line. The path is printed only for a transcript finished
-/// with its twin.
+/// command line; 1, with one line and nothing run, for a header value
+/// holding a control character (EVIDENCE_RUNTIME, EVIDENCE_NVCC) or a
+/// commit `check` would refuse. The path is printed only for a finished
+/// transcript.
 #[derive(clap::Args)]
 pub struct Record {
     /// A lesson (`evidence lessons`) or one of the other evidence folders.
@@ -100,7 +101,7 @@ impl Record {
                     );
                 }
                 println!("{}", recorded.path.display());
-                ExitCode::from(recorded.exit_status())
+                ExitCode::from(recorded.ending.exit_status())
             }
             Err(e) => {
                 let status = e.exit_status();

@@ -1,6 +1,5 @@
 //! Recording on the GPU machine: [`record`] runs a lesson program (or a
-//! checker around it) and writes its transcript and JSON twin, watching the
-//! program to its end; [`cli`] holds the subcommands a GPU session runs
+//! checker around it) under timeout(1) and writes its transcript; [`cli`] holds the subcommands a GPU session runs
 //! (`record`, `check`, `lessons`, `recipe`, `build-alone`), which both the
 //! `evidence` binary and this crate's `evidence-recorder` take.
 //!

@@ -1,38 +1,36 @@
-//! `evidence record`: run a lesson program (or a checker around it) and write
-//! its transcript, `<dir>/<lesson>/<UTC start>-<name>.txt`, with the metadata
-//! header, and a JSON twin beside it holding every number. Never overwrites;
-//! a run that fails is recorded as failed, with its exit code and output.
+//! `evidence record`: run a lesson program (or a checker around it) and
+//! write its transcript, `<dir>/<lesson>/<UTC start>-<name>.txt`: the
+//! metadata header, then what the program printed. Never overwrites; a run
+//! that fails is recorded as failed, with its exit code and output.
 //!
-//! What is on disk is whole or honestly unfinished, whatever stops the
-//! recorder:
-//! - The transcript appears under its name already holding its header, with
-//!   `# exit code: unfinished` (written to a temporary file, then linked to
-//!   the first free name), and the output follows as it comes, so a
-//!   recorder that is killed leaves the run so far, saying it is unfinished.
-//! - When the program ends the header is completed (`# exit code: 3`, or
-//!   `# exit code: signal 9 (SIGKILL)`, and an `# ended by:` line when the
-//!   recorder had a hand in it) and the file is replaced by its finished
-//!   version in one rename; the twin is written the same way.
-//! - If the transcript cannot be finished (a full disk, a folder made
-//!   read-only), the error says how the program ended, since the file
-//!   cannot.
+//! The header is gathered and checked before anything runs: a value that
+//! `evidence check` would refuse, or one holding a line break or another
+//! control character (which would forge header lines of its own), stops
+//! the recording in one line. The transcript then appears under its name
+//! holding the header with `# exit code: unfinished`, the output follows
+//! as it comes, and when the program ends the header is completed in one
+//! rename (`# exit code: 3` or `signal 9 (SIGKILL)`, and `# ended by:` when
+//! the recorder had a hand in it).
 //!
-//! `--lesson` is a lesson of the registry or one of [`lessons::OTHER_FOLDERS`], and
-//! `--name` one file-name word, so a transcript lands where `evidence check`
-//! looks and nowhere else. `# command:` is shell-quoted, so it can be run
-//! again as written. How the program is run and watched is [`supervise`]'s.
-//! Not for: parsing transcripts (`transcript`) or judging runs.
+//! The supervision is coreutils' `timeout --kill-after=GRACE 0 COMMAND`,
+//! the leader of a process group of its own: a stop signal the recorder
+//! passes it reaches everything the program started, followed by SIGKILL
+//! after GRACE, and it gets SIGTERM should the recorder itself be killed,
+//! so nothing runs on unrecorded. The recorder waits on one signalfd
+//! (the program's end, its own stop signals, its `--timeout` alarm) and the
+//! output pipe; the `--timeout` and the output cap SIGKILL the group, and
+//! the program's end kills what it left running there before it is reaped.
+//! Not for: parsing transcripts (`evidence_model::transcript`) or judging runs.
 
-mod supervise;
-
-use std::fs::File;
-use std::io::{self, Read, Seek, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, ErrorKind, Read, Seek, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
 
-use evidence_model::{atomic, transcript, twin};
-use supervise::{signal_name, Ending, Failure, Watch};
+use evidence_model::{capped, transcript};
 
 /// What to run and where to put the record.
 pub struct Request {
@@ -46,8 +44,7 @@ pub struct Request {
     pub command: Vec<String>,
     /// Ends a program still running after this long (SIGKILL to its group).
     pub timeout: Option<Duration>,
-    /// How long a program has to end after the recorder passes on a stop
-    /// signal, before SIGKILL.
+    /// How long a program has after a passed-on stop signal, before SIGKILL.
     pub grace: Duration,
 }
 
@@ -55,21 +52,9 @@ pub struct Request {
 #[derive(Debug)]
 pub struct Recorded {
     pub path: PathBuf,
-    /// The recorder's exit status for it: see [`Recorded::exit_status`].
-    ending: Option<Ending>,
-    /// Invalid UTF-8 sequences in the program's output, each written as
-    /// U+FFFD: a transcript is text, and the recorder says when it is not
-    /// the output byte for byte.
+    pub ending: Ending,
+    /// Invalid UTF-8 sequences in the output, each written as U+FFFD.
     pub replaced: usize,
-}
-
-impl Recorded {
-    /// The program's exit status as a shell gives it (128 + N for a program
-    /// ended by signal N; 127 for one that could not start), or 124 when
-    /// the timeout ended it, as `timeout(1)` says.
-    pub fn exit_status(&self) -> u8 {
-        self.ending.as_ref().map_or(127, Ending::exit_status)
-    }
 }
 
 /// Why a recording was not made, or not finished.
@@ -84,14 +69,14 @@ pub enum Error {
     Header(String),
     #[error(
         "{}: the transcript could not be finished ({source}); it still says `exit code: unfinished`, \
-         but the program ended with exit code {exit_code}{}",
+         but the program ended with exit code {}{}",
         path.display(),
-        ended_by.as_ref().map_or(String::new(), |e| format!(", ended by {e}"))
+        ending.exit_code_text(),
+        ending.ended_by().map_or(String::new(), |e| format!(", ended by {e}"))
     )]
     Unfinished {
         path: PathBuf,
-        exit_code: String,
-        ended_by: Option<String>,
+        ending: Ending,
         source: io::Error,
     },
     #[error(
@@ -103,9 +88,8 @@ pub enum Error {
 }
 
 impl Error {
-    /// The recorder's exit status for this error: 128 + N for a recorder
-    /// stopped by signal N, as a shell reports a process it ended; 1 for a
-    /// recording that failed.
+    /// 128 + N for a recorder stopped by signal N, as a shell reports a
+    /// process it ended; 1 for a recording that failed.
     pub fn exit_status(&self) -> u8 {
         match self {
             Error::Stopped { signal, .. } => (128 + signal).clamp(0, 255) as u8,
@@ -132,7 +116,9 @@ pub enum BadValue {
         max = transcript::MAX_RUN_NAME
     )]
     RunName(String),
-    #[error("{0:?} holds a line break, which a transcript's header cannot record")]
+    #[error(
+        "{0:?} holds a line break or another control character, which a transcript's header cannot record"
+    )]
     LineBreak(String),
     #[error("{0:?}: expected a number of seconds above zero")]
     Seconds(String),
@@ -140,16 +126,13 @@ pub enum BadValue {
     NotAnAssignment(String),
 }
 
-/// The value of `--lesson`: an evidence folder ([`lessons::folder`]);
-/// anything else (`../x`, `/tmp`, `''`, a typo) would put the transcript
-/// where `evidence check` does not look.
+/// The value of `--lesson`: an evidence folder ([`lessons::folder`]), so a
+/// transcript lands where `evidence check` looks and nowhere else.
 pub fn lesson_folder(name: &str) -> Result<String, BadValue> {
     Ok(lessons::folder(name)?.to_string())
 }
 
-/// The value of `--name`: a [run name](transcript::is_run_name), checked
-/// before anything runs, so that no program runs for a transcript or twin
-/// that could not be named.
+/// The value of `--name`: a [run name](transcript::is_run_name).
 pub fn run_name(name: &str) -> Result<String, BadValue> {
     match transcript::is_run_name(name) {
         true => Ok(name.to_string()),
@@ -158,17 +141,16 @@ pub fn run_name(name: &str) -> Result<String, BadValue> {
 }
 
 /// A word of the command or the environment: anything a header line can
-/// hold, which is anything without a line break (or NUL, which no argument
-/// can hold).
+/// hold, which is anything without a control character.
 pub fn header_word(word: &str) -> Result<String, BadValue> {
-    match word.contains(['\n', '\r', '\0']) {
+    match word.contains(char::is_control) {
         false => Ok(word.to_string()),
         true => Err(BadValue::LineBreak(word.to_string())),
     }
 }
 
-/// A `VAR=value` assignment the command runs with, a [header
-/// word](header_word) whose name is not empty and is no flag.
+/// A `VAR=value` assignment: a [header word](header_word) whose name is
+/// not empty and is no flag.
 pub fn env_assignment(word: &str) -> Result<(String, String), BadValue> {
     let word = header_word(word)?;
     match word.split_once('=') {
@@ -177,8 +159,7 @@ pub fn env_assignment(word: &str) -> Result<(String, String), BadValue> {
     }
 }
 
-/// A number of seconds above zero, fractions allowed (`--timeout`,
-/// `--grace`).
+/// A number of seconds above zero, fractions allowed.
 pub fn parse_seconds(seconds: &str) -> Result<Duration, BadValue> {
     seconds
         .parse::<f64>()
@@ -199,65 +180,132 @@ fn stdout_of(program: &str, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// The header's machine facts, read the way a person would read them.
-fn machine() -> (String, String, String, String) {
-    let gpu = stdout_of(
-        "nvidia-smi",
-        &[
-            "--query-gpu=name,compute_cap,driver_version",
-            "--format=csv,noheader",
-            "-i",
-            "0",
-        ],
-    )
-    .unwrap_or_default();
-    let mut parts = gpu.split(',').map(str::trim);
-    let (name, cc, driver) = (
-        parts.next().unwrap_or("").to_string(),
-        parts.next().unwrap_or("").to_string(),
-        parts.next().unwrap_or("").to_string(),
-    );
-    let cuda = stdout_of("nvidia-smi", &[])
-        .and_then(|s| {
-            s.split("CUDA Version:")
-                .nth(1)
-                .map(|v| v.split_whitespace().next().unwrap_or("").to_string())
-        })
-        .unwrap_or_else(|| "unknown".into());
-    let gpu_line = if name.is_empty() {
-        "none found (nvidia-smi did not answer)".to_string()
-    } else {
-        format!("{name} (compute capability {cc})")
-    };
-    let driver_line = format!(
-        "{} (CUDA {cuda})",
-        if driver.is_empty() { "unknown" } else { &driver }
-    );
-    // A program built elsewhere (a Rust twin, or a lesson built with another
-    // toolkit) names its compiler in EVIDENCE_NVCC; the nvcc here did not
-    // build it.
-    let nvcc = std::env::var("EVIDENCE_NVCC")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .or_else(|| {
-            stdout_of("nvcc", &["--version"]).and_then(|v| {
-                v.lines()
-                    .find(|l| l.contains("release"))
-                    .map(|l| l.trim().to_string())
-            })
-        })
-        .unwrap_or_else(|| "not found".into());
-    let host = format!(
-        "{}, {} cores",
-        stdout_of("uname", &["-srm"]).unwrap_or_default(),
-        std::thread::available_parallelism().map_or(0, |n| n.get())
-    );
-    (gpu_line, driver_line, nvcc, host)
+/// An `EVIDENCE_*` variable's value, if set and not blank.
+fn given(var: &str) -> Option<String> {
+    std::env::var(var).ok().filter(|v| !v.trim().is_empty())
 }
 
-/// The exit code line of a transcript whose program had not ended when the
-/// recorder stopped (a recorder killed outright never gets to replace it).
-const UNFINISHED: &str = "unfinished";
+/// The header's facts, gathered and checked before the program starts.
+struct Header {
+    /// `(key, value, where the value came from)`, in the header's order.
+    fields: Vec<(&'static str, String, &'static str)>,
+    start: String,
+}
+
+impl Header {
+    fn gather(req: &Request) -> Result<Header, Error> {
+        let smi = stdout_of(
+            "nvidia-smi",
+            &[
+                "--query-gpu=name,compute_cap,driver_version",
+                "--format=csv,noheader",
+                "-i",
+                "0",
+            ],
+        )
+        .unwrap_or_default();
+        let mut parts = smi.split(',').map(str::trim);
+        let (name, cc, driver) = (
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+        );
+        let cuda = stdout_of("nvidia-smi", &[])
+            .and_then(|s| {
+                Some(
+                    s.split("CUDA Version:")
+                        .nth(1)?
+                        .split_whitespace()
+                        .next()?
+                        .to_string(),
+                )
+            })
+            .unwrap_or_else(|| "unknown".into());
+        let gpu = match name.is_empty() {
+            true => "none found (nvidia-smi did not answer)".to_string(),
+            false => format!("{name} (compute capability {cc})"),
+        };
+        let driver = format!(
+            "{} (CUDA {cuda})",
+            if driver.is_empty() { "unknown" } else { driver }
+        );
+        // A program built elsewhere (a Rust twin, or a lesson built with
+        // another toolkit) names its compiler in EVIDENCE_NVCC.
+        let (nvcc, nvcc_from) = match given("EVIDENCE_NVCC") {
+            Some(v) => (v, "EVIDENCE_NVCC"),
+            None => (
+                stdout_of("nvcc", &["--version"])
+                    .and_then(|v| Some(v.lines().find(|l| l.contains("release"))?.trim().to_string()))
+                    .unwrap_or_else(|| "not found".into()),
+                "`nvcc --version`",
+            ),
+        };
+        let host = format!(
+            "{}, {} cores",
+            stdout_of("uname", &["-srm"]).unwrap_or_default(),
+            std::thread::available_parallelism().map_or(0, |n| n.get())
+        );
+        let environment = match req.env.is_empty() {
+            true => "(nothing that changes behaviour)".to_string(),
+            false => {
+                let pairs: Result<Vec<String>, Error> = req
+                    .env
+                    .iter()
+                    .map(|(k, v)| Ok(format!("{k}={}", env_value(v)?)))
+                    .collect();
+                pairs?.join(" ")
+            }
+        };
+        let start = transcript::utc_now().ok_or_else(|| {
+            Error::Header("cannot tell the date (`date -u` did not answer), and a transcript is dated".into())
+        })?;
+        let (commit, commit_from) = commit()?;
+        let fields = vec![
+            ("lesson", req.lesson.clone(), "--lesson"),
+            ("date", start.clone(), "`date -u`"),
+            ("gpu", gpu, "nvidia-smi"),
+            ("driver", driver, "nvidia-smi"),
+            (
+                "cuda runtime",
+                given("EVIDENCE_RUNTIME").unwrap_or_else(|| "unknown".into()),
+                "EVIDENCE_RUNTIME",
+            ),
+            ("nvcc", nvcc, nvcc_from),
+            ("host", host, "uname"),
+            (
+                "command",
+                shell_words(req.command.iter().map(String::as_str))?,
+                "the command",
+            ),
+            ("environment", environment, "the VAR=value words"),
+            ("commit", commit, commit_from),
+        ];
+        // One line per field: a line break would write header lines of its
+        // own (a forged `# exit code: 0` above the real one), and a tab or
+        // other control character makes a header `check` refuses.
+        if let Some((key, value, from)) = fields.iter().find(|(_, v, _)| v.contains(char::is_control)) {
+            return Err(Error::Header(format!(
+                "`# {key}:` would be {value:?} (from {from}), which holds a line break or another \
+                 control character; a header line holds none"
+            )));
+        }
+        Ok(Header { fields, start })
+    }
+
+    /// The header's text, through `# ---`, for an ending known or not.
+    fn text(&self, exit_code: &str, ended_by: Option<&str>) -> String {
+        let mut text: String = self
+            .fields
+            .iter()
+            .map(|(k, v, _)| format!("# {k}: {v}\n"))
+            .collect();
+        text += &format!("# exit code: {exit_code}\n");
+        if let Some(by) = ended_by {
+            text += &format!("# ended by: {by}\n");
+        }
+        text + "# ---\n"
+    }
+}
 
 /// Words joined so that a POSIX shell reads them back as they were.
 fn shell_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<String, Error> {
@@ -265,9 +313,8 @@ fn shell_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<String, E
 }
 
 /// An environment value as `# environment:` writes it: as it is when it is
-/// one plain word (`EAGER`, `glibc.malloc.hugetlb=1`, as readers match it
-/// with `has_env`), shell-quoted otherwise, so the line still splits into
-/// its assignments.
+/// one plain word (as readers match it with `has_env`), shell-quoted
+/// otherwise, so the line still splits into its assignments.
 fn env_value(value: &str) -> Result<String, Error> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
     match !value.is_empty() && value.chars().all(plain) {
@@ -276,190 +323,86 @@ fn env_value(value: &str) -> Result<String, Error> {
     }
 }
 
-/// The run's start as the header dates it. Without a date the transcript
-/// would be one `evidence check` refuses, so nothing is run.
-fn start() -> Result<String, Error> {
-    transcript::utc_now().ok_or_else(|| {
-        Error::Header("cannot tell the date (`date -u` did not answer), and a transcript is dated".into())
-    })
-}
-
-/// The commit the program was built from: EVIDENCE_COMMIT, or the checkout's
-/// HEAD. One `evidence check` would refuse (none, or no commit name) stops
-/// the recording before anything runs.
-fn commit() -> Result<String, Error> {
+/// The commit the program was built from: EVIDENCE_COMMIT, or the
+/// checkout's HEAD; one `evidence check` would refuse stops the recording.
+fn commit() -> Result<(String, &'static str), Error> {
     let (commit, from) = match std::env::var("EVIDENCE_COMMIT") {
         Ok(commit) => (commit, "EVIDENCE_COMMIT"),
-        Err(_) => {
-            let head = stdout_of("git", &["rev-parse", "HEAD"]).ok_or_else(|| {
+        Err(_) => (
+            stdout_of("git", &["rev-parse", "HEAD"]).ok_or_else(|| {
                 Error::Header(
                     "no commit to record: EVIDENCE_COMMIT is not set and `git rev-parse HEAD` did not \
                      answer; set EVIDENCE_COMMIT to the commit the program was built from"
                         .into(),
                 )
-            })?;
-            (head, "`git rev-parse HEAD`")
-        }
+            })?,
+            "`git rev-parse HEAD`",
+        ),
     };
     transcript::check_commit(&commit).map_err(|e| Error::Header(format!("{from}: {e}")))?;
-    Ok(commit)
+    Ok((commit, from))
 }
 
-/// The header's facts, gathered before the program starts.
-struct Header {
-    lesson: String,
-    start: String,
-    gpu: String,
-    driver: String,
-    runtime: String,
-    nvcc: String,
-    host: String,
-    command: String,
-    environment: String,
-    commit: String,
-}
-
-impl Header {
-    fn gather(req: &Request) -> Result<Header, Error> {
-        let (gpu, driver, nvcc, host) = machine();
-        let environment = if req.env.is_empty() {
-            "(nothing that changes behaviour)".to_string()
-        } else {
-            let pairs: Result<Vec<String>, Error> = req
-                .env
-                .iter()
-                .map(|(k, v)| Ok(format!("{k}={}", env_value(v)?)))
-                .collect();
-            pairs?.join(" ")
-        };
-        Ok(Header {
-            lesson: req.lesson.clone(),
-            start: start()?,
-            gpu,
-            driver,
-            runtime: std::env::var("EVIDENCE_RUNTIME")
-                .ok()
-                .filter(|v| !v.trim().is_empty())
-                .unwrap_or_else(|| "unknown".into()),
-            nvcc,
-            host,
-            command: shell_words(req.command.iter().map(String::as_str))?,
-            environment,
-            commit: commit()?,
-        })
-    }
-
-    /// The header's text, through `# ---`, for an ending known or not.
-    fn text(&self, exit_code: &str, ended_by: Option<&str>) -> String {
-        let ended_by = ended_by.map_or(String::new(), |s| format!("# ended by: {s}\n"));
-        format!(
-            "# lesson: {}\n# date: {}\n# gpu: {}\n# driver: {}\n# cuda runtime: {}\n# nvcc: {}\n\
-             # host: {}\n# command: {}\n# environment: {}\n# commit: {}\n# exit code: {exit_code}\n\
-             {ended_by}# ---\n",
-            self.lesson,
-            self.start,
-            self.gpu,
-            self.driver,
-            self.runtime,
-            self.nvcc,
-            self.host,
-            self.command,
-            self.environment,
-            self.commit,
-        )
-    }
+/// A file written whole beside `path` and then moved to `path` by `put`
+/// (a link that never replaces, or a rename that does), so no reader sees
+/// it half written.
+fn write_beside(path: &Path, text: &str, put: impl Fn(&Path) -> io::Result<()>) -> io::Result<File> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let draft = path.with_file_name(format!(".{name}.{}.draft", std::process::id()));
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&draft)?;
+    let done = file.write_all(text.as_bytes()).and_then(|()| put(&draft));
+    let _ = std::fs::remove_file(&draft);
+    done.map(|()| file)
 }
 
 /// Creates the transcript, holding `opening`, under the first free name:
-/// the start time and the run's name, numbered from 2 if taken. The text is
-/// written to a temporary file first and linked to the name only if the name
-/// is free, so two recorders starting together never share one, nothing
-/// already there is ever replaced, and no reader sees a half-written header.
+/// the start time and the run's name, numbered from 2 if taken. Nothing
+/// already there is replaced, and no reader sees a half-written header.
 fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> Result<(PathBuf, File), Error> {
     let compact: String = stamp.chars().filter(|c| *c != ':').collect();
-    let mut draft = atomic::draft(dir, atomic::new_file()).map_err(io_at(dir))?;
-    draft.write_all(opening.as_bytes()).map_err(io_at(draft.path()))?;
     for n in 1.. {
-        let file = if n == 1 {
-            format!("{compact}-{name}.txt")
-        } else {
-            format!("{compact}-{name}-{n}.txt")
+        let path = match n {
+            1 => dir.join(format!("{compact}-{name}.txt")),
+            n => dir.join(format!("{compact}-{name}-{n}.txt")),
         };
-        let path = dir.join(file);
-        match draft.persist_noclobber(&path) {
-            Ok(f) => return Ok((path, f)),
-            Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => draft = e.file,
-            Err(e) => return Err(io_at(&path)(e.error)),
+        match write_beside(&path, opening, |draft| std::fs::hard_link(draft, &path)) {
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            done => return done.map(|f| (path.clone(), f)).map_err(io_at(&path)),
         }
     }
     unreachable!("the numbering is unbounded")
 }
 
-/// The finished transcript: the header completed, the output as recorded
-/// (invalid UTF-8 replaced, as a transcript is text), read back from the
-/// open file after the opening header, and how many invalid UTF-8
-/// sequences became U+FFFD (the recorder says so: see [`Recorded::replaced`]).
-fn finished_text(file: &mut File, opening_len: usize, header: &str) -> io::Result<(String, usize)> {
-    file.seek(io::SeekFrom::Start(opening_len as u64))?;
-    let mut output = Vec::new();
-    file.read_to_end(&mut output)?;
-    let replaced = output.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
-    Ok((format!("{header}{}", String::from_utf8_lossy(&output)), replaced))
-}
-
-/// Runs the request and writes the transcript and its twin. The program's
-/// own failure is recorded, not an error: see [`Recorded::exit_status`].
+/// Runs the request and writes the transcript. The program's own failure
+/// is recorded, not an error.
 pub fn record(req: &Request) -> Result<Recorded, Error> {
-    let (program, args) = req
-        .command
-        .split_first()
-        .ok_or_else(|| Error::Recorder("reading the command", io::Error::other("no command to record")))?;
     // The header first: one that cannot be written leaves no trace.
     let header = Header::gather(req)?;
     let dir = req.dir.join(&req.lesson);
     std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
-    let opening = header.text(UNFINISHED, None);
+    let opening = header.text("unfinished", None);
     let (path, mut file) = create_free(&dir, &header.start, &req.name, &opening)?;
-    let output = file.try_clone().map_err(io_at(&path))?;
-    let mut cmd = Command::new(program);
-    cmd.args(args).envs(req.env.iter().map(|(k, v)| (k, v)));
-    let watch = Watch {
-        timeout: req.timeout,
-        grace: req.grace,
-        output_cap: evidence_model::capped::record_cap(opening.len()),
-    };
-    let unfinished = |ending: &Ending, source| Error::Unfinished {
+    let cap = capped::record_cap(opening.len());
+    let (ending, written) = run(req, &mut file, cap).map_err(|(what, e)| Error::Recorder(what, e))?;
+    let unfinished = |source| Error::Unfinished {
         path: path.clone(),
-        exit_code: ending.exit_code_text(),
-        ended_by: ending.ended_by(),
+        ending,
         source,
     };
-    let ending = match supervise::run(cmd, output, &watch) {
-        Ok(ending) => Some(ending),
-        Err(Failure::Start(e)) => {
-            // Recorded as a shell would report it: exit code 127.
-            let note = format!("could not start {program}: {e}\n");
-            file.write_all(note.as_bytes()).map_err(io_at(&path))?;
-            None
-        }
-        Err(Failure::Recorder(what, e)) => return Err(Error::Recorder(what, e)),
-        Err(Failure::Output(ending, e)) => return Err(unfinished(&ending, e)),
-    };
-    let exit_code = ending.as_ref().map_or("127".to_string(), Ending::exit_code_text);
-    let ended_by = ending.as_ref().and_then(Ending::ended_by);
-    let text = finished_text(
-        &mut file,
-        opening.len(),
-        &header.text(&exit_code, ended_by.as_deref()),
-    )
-    .and_then(|(text, replaced)| atomic::write(&path, &text).map(|()| (text, replaced)));
-    let (text, replaced) = match (text, &ending) {
-        (Ok(done), _) => done,
-        (Err(e), Some(ending)) => return Err(unfinished(ending, e)),
-        (Err(e), None) => return Err(io_at(&path)(e)),
-    };
-    twin::write(&path, &text).map_err(io_at(&path.with_extension("json")))?;
-    if let Some(supervise::Stopper::Recorder(signal)) = ending.as_ref().and_then(|e| e.stopper) {
+    written.map_err(unfinished)?;
+    let mut output = Vec::new();
+    file.seek(io::SeekFrom::Start(opening.len() as u64))
+        .and_then(|_| file.read_to_end(&mut output))
+        .map_err(unfinished)?;
+    let replaced = output.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
+    let by = ending.ended_by();
+    let text = header.text(&ending.exit_code_text(), by.as_deref()) + &String::from_utf8_lossy(&output);
+    write_beside(&path, &text, |draft| std::fs::rename(draft, &path)).map_err(unfinished)?;
+    if let Some(Stopper::Recorder(signal, _)) = ending.stopper {
         return Err(Error::Stopped { signal, path });
     }
     Ok(Recorded {
@@ -467,6 +410,373 @@ pub fn record(req: &Request) -> Result<Recorded, Error> {
         ending,
         replaced,
     })
+}
+
+/// Who stopped the program, when something other than the program did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stopper {
+    Timeout(Duration),
+    /// The recorder was sent this signal and passed it on, SIGKILL
+    /// following after this grace.
+    Recorder(i32, Duration),
+    /// The transcript could not be written, so the program was killed.
+    Unwritable,
+    /// The program printed this many bytes, the most a transcript keeps.
+    OutputCap(u64),
+}
+
+/// How the recorded program ended, and what the recorder did to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ending {
+    pub status: ExitStatus,
+    pub stopper: Option<Stopper>,
+}
+
+impl Ending {
+    /// The header's `# exit code:` value: `3`, or `signal 9 (SIGKILL)`.
+    pub fn exit_code_text(&self) -> String {
+        match (self.status.code(), self.status.signal()) {
+            (Some(code), _) => code.to_string(),
+            (_, Some(sig)) => format!("signal {sig} ({})", signal_name(sig)),
+            (None, None) => "unknown".to_string(),
+        }
+    }
+
+    /// The header's `# ended by:` value, when the recorder had a hand in
+    /// the ending: what really ended the program, read from its status.
+    pub fn ended_by(&self) -> Option<String> {
+        let killed = self.status.signal() == Some(libc::SIGKILL);
+        Some(match self.stopper? {
+            Stopper::Timeout(t) if killed => format!("timeout ({} s)", t.as_secs_f64()),
+            Stopper::Timeout(t) => format!(
+                "the program itself, as the timeout ({} s) was reached",
+                t.as_secs_f64()
+            ),
+            Stopper::Recorder(sig, grace) if killed => format!(
+                "the recorder's SIGKILL, {} s after its {} went unanswered",
+                grace.as_secs_f64(),
+                signal_name(sig)
+            ),
+            Stopper::Recorder(sig, _) if self.status.signal() == Some(sig) => {
+                format!("the recorder's {}", signal_name(sig))
+            }
+            Stopper::Recorder(sig, _) => {
+                format!("the program itself, after the recorder's {}", signal_name(sig))
+            }
+            Stopper::Unwritable if killed => {
+                "the recorder's SIGKILL, as the transcript could not be written".into()
+            }
+            Stopper::Unwritable => "the program itself, as the transcript could not be written".into(),
+            Stopper::OutputCap(cap) if killed => format!(
+                "the recorder's SIGKILL, as the output reached the {cap}-byte cap \
+                 (what it printed up to the cap is kept)"
+            ),
+            Stopper::OutputCap(cap) => {
+                format!("the program itself, as its output reached the {cap}-byte cap")
+            }
+        })
+    }
+
+    /// The recorder's own exit status, as `timeout(1)` and a shell give
+    /// them: 124 when the timeout ended the program, its exit code, or
+    /// 128 + N for a program ended by signal N.
+    pub fn exit_status(&self) -> u8 {
+        let killed = self.status.signal() == Some(libc::SIGKILL);
+        match (self.stopper, self.status.code(), self.status.signal()) {
+            (Some(Stopper::Timeout(_)), _, _) if killed => 124,
+            (_, Some(code), _) => (code & 0xff) as u8,
+            (_, _, Some(sig)) => (128 + sig).clamp(0, 255) as u8,
+            _ => 1,
+        }
+    }
+}
+
+/// The signals that ask the recorder to stop: passed on to the program.
+const STOP_SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// Whether `sig` is ignored: a shell starts background jobs with SIGINT
+/// ignored, and a recorder must not undo that.
+fn ignored(sig: i32) -> bool {
+    // SAFETY: a null new action only reads the current one into `current`,
+    // a valid all-zero sigaction.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(sig, std::ptr::null(), &mut current) == 0 && current.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// A signalfd for the program's end, the `--timeout` alarm and the stop
+/// signals not ignored, all blocked so that they arrive through it alone.
+fn signal_fd() -> io::Result<OwnedFd> {
+    // SAFETY: the set is initialised by sigemptyset before use; the mask
+    // is this single-threaded process's own, and `fd` is a new descriptor.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in [libc::SIGCHLD, libc::SIGALRM]
+            .into_iter()
+            .chain(STOP_SIGNALS.into_iter().filter(|s| !ignored(*s)))
+        {
+            libc::sigaddset(&mut set, sig);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        let fd = libc::signalfd(-1, &set, libc::SFD_CLOEXEC);
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(OwnedFd::from_raw_fd(fd))
+    }
+}
+
+/// The next signal that `fd` holds.
+fn next_signal(fd: &OwnedFd) -> io::Result<i32> {
+    // SAFETY: an all-zero signalfd_siginfo is valid, and read fills at most its size.
+    unsafe {
+        let mut info: libc::signalfd_siginfo = std::mem::zeroed();
+        let size = std::mem::size_of_val(&info);
+        match libc::read(fd.as_raw_fd(), (&raw mut info).cast(), size) {
+            n if n == size as isize => Ok(info.ssi_signo as i32),
+            _ => Err(io::Error::last_os_error()),
+        }
+    }
+}
+
+/// Whether process `pid` has ended, leaving it unreaped (`WNOWAIT`), so
+/// its process group's id is still its own.
+fn has_ended(pid: u32) -> bool {
+    // SAFETY: an all-zero siginfo_t is valid for waitid to fill.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        libc::waitid(
+            libc::P_PID,
+            pid,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        ) == 0
+            && info.si_pid() != 0
+    }
+}
+
+/// Sends `sig` to process `pid`, or to its group for a negative one.
+fn kill(pid: i32, sig: i32) {
+    // SAFETY: kill(2) touches no memory of ours; callers name only the
+    // program's leader or its group while the leader is unreaped.
+    unsafe { libc::kill(pid, sig) };
+}
+
+/// Arms the alarm that ends a program still running after `limit`.
+fn alarm(limit: Duration) {
+    let value = libc::timeval {
+        tv_sec: limit.as_secs() as libc::time_t,
+        tv_usec: limit.subsec_micros() as libc::suseconds_t,
+    };
+    let timer = libc::itimerval {
+        it_interval: libc::timeval {
+            tv_sec: 0,
+            tv_usec: 0,
+        },
+        it_value: value,
+    };
+    // SAFETY: `timer` is a valid itimerval; the old value is not asked for.
+    unsafe { libc::setitimer(libc::ITIMER_REAL, &timer, std::ptr::null_mut()) };
+}
+
+/// At most this many reads once the program has ended, so a process that
+/// left its group and keeps writing cannot hold the recording open.
+const READS_AFTER_END: usize = 16;
+
+/// The output pipe copied into the transcript, up to the cap.
+struct Output<'a> {
+    pipe: Option<io::PipeReader>,
+    file: &'a mut File,
+    room: u64,
+    error: Option<io::Error>,
+}
+
+impl Output<'_> {
+    /// Copies what the pipe holds now (at most `reads` reads); says why the
+    /// program must be killed when the cap is reached or a write fails.
+    fn copy(&mut self, reads: usize, cap: u64) -> Option<Stopper> {
+        let mut buf = [0u8; 64 * 1024];
+        for _ in 0..reads {
+            let pipe = self.pipe.as_mut()?;
+            let n = match pipe.read(&mut buf) {
+                Ok(0) => 0,
+                Ok(n) => n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return None,
+                Err(e) => {
+                    self.pipe = None;
+                    self.error = Some(e);
+                    return Some(Stopper::Unwritable);
+                }
+            };
+            if n == 0 {
+                self.pipe = None;
+                return None;
+            }
+            let kept = n.min(self.room as usize);
+            if let Err(e) = self.file.write_all(&buf[..kept]) {
+                self.pipe = None;
+                self.error = Some(e);
+                return Some(Stopper::Unwritable);
+            }
+            self.room -= kept as u64;
+            if self.room == 0 {
+                // Closed only after the kill, so the program does not die of
+                // SIGPIPE first and get recorded as ended by that.
+                return Some(Stopper::OutputCap(cap));
+            }
+        }
+        None
+    }
+}
+
+/// Runs the command under `timeout(1)` with its output into `file` (see
+/// the module header); its ending, and whether all its output was written.
+fn run(
+    req: &Request,
+    file: &mut File,
+    cap: u64,
+) -> Result<(Ending, io::Result<()>), (&'static str, io::Error)> {
+    let signals = signal_fd().map_err(|e| ("catching signals", e))?;
+    let (reader, writer) = io::pipe().map_err(|e| ("making the output pipe", e))?;
+    // SAFETY: fcntl on a descriptor this function owns.
+    unsafe { libc::fcntl(reader.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
+    let mut cmd = Command::new("timeout");
+    cmd.arg(format!("--kill-after={}s", req.grace.as_secs_f64()))
+        .args(["--", "0"])
+        .args(&req.command)
+        .envs(req.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone().map_err(|e| ("making the output pipe", e))?)
+        .stderr(writer)
+        .process_group(0);
+    let recorder = std::process::id();
+    // SAFETY: runs between fork and exec, calling only the
+    // async-signal-safe sigemptyset, sigprocmask, prctl and getppid.
+    unsafe {
+        cmd.pre_exec(move || {
+            // The signals blocked here for the signalfd are not the program's.
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+            // timeout(1) passes SIGTERM on to the group, then SIGKILL.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            match libc::getppid() as u32 == recorder {
+                true => Ok(()),
+                false => Err(io::Error::other("the recorder ended before the program started")),
+            }
+        });
+    }
+    let spawned = cmd.spawn();
+    drop(cmd); // Closes this process's copies of the pipe's writing end.
+    let mut child: Child = match spawned {
+        Ok(child) => child,
+        Err(e) => {
+            // Recorded as a shell would report it: exit code 127.
+            let note = format!("could not start timeout(1) to run the command: {e}\n");
+            let written = file.write_all(note.as_bytes());
+            return Ok((
+                Ending {
+                    status: ExitStatus::from_raw(127 << 8),
+                    stopper: None,
+                },
+                written,
+            ));
+        }
+    };
+    let group = child.id() as i32;
+    let mut stopper = None;
+    let mut stop = |why: Stopper, to: i32, sig: i32| {
+        kill(to, sig);
+        stopper.get_or_insert(why);
+    };
+    if let Some(limit) = req.timeout {
+        alarm(limit);
+    }
+    let mut out = Output {
+        pipe: Some(reader),
+        file,
+        room: cap,
+        error: None,
+    };
+    loop {
+        let mut fds = [
+            libc::pollfd {
+                fd: out.pipe.as_ref().map_or(-1, |p| p.as_raw_fd()),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: signals.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        // SAFETY: `fds` is a valid array of two pollfd for the whole call.
+        if unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) } < 0 {
+            match io::Error::last_os_error() {
+                e if e.kind() == ErrorKind::Interrupted => continue,
+                e => return Err(("waiting for the program", e)),
+            }
+        }
+        if fds[0].revents != 0 {
+            if let Some(why) = out.copy(usize::MAX, cap) {
+                stop(why, -group, libc::SIGKILL);
+                out.pipe = None;
+            }
+        }
+        if fds[1].revents != 0 {
+            match next_signal(&signals).map_err(|e| ("reading signals", e))? {
+                libc::SIGCHLD if has_ended(child.id()) => break,
+                libc::SIGCHLD => {}
+                libc::SIGALRM => stop(
+                    Stopper::Timeout(req.timeout.unwrap_or_default()),
+                    -group,
+                    libc::SIGKILL,
+                ),
+                sig => stop(Stopper::Recorder(sig, req.grace), group, sig),
+            }
+        }
+    }
+    // What the program left running in its group ends with it.
+    kill(-group, libc::SIGKILL);
+    if let Some(why) = out.copy(READS_AFTER_END, cap) {
+        stopper.get_or_insert(why);
+    }
+    let status = child.wait().map_err(|e| ("waiting for the program", e))?;
+    let written = out.error.map_or(Ok(()), Err);
+    Ok((Ending { status, stopper }, written))
+}
+
+/// The name of a signal the way `kill -l` spells it, with the SIG prefix.
+pub fn signal_name(sig: i32) -> String {
+    let known = [
+        (libc::SIGHUP, "SIGHUP"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGQUIT, "SIGQUIT"),
+        (libc::SIGILL, "SIGILL"),
+        (libc::SIGTRAP, "SIGTRAP"),
+        (libc::SIGABRT, "SIGABRT"),
+        (libc::SIGBUS, "SIGBUS"),
+        (libc::SIGFPE, "SIGFPE"),
+        (libc::SIGKILL, "SIGKILL"),
+        (libc::SIGUSR1, "SIGUSR1"),
+        (libc::SIGSEGV, "SIGSEGV"),
+        (libc::SIGUSR2, "SIGUSR2"),
+        (libc::SIGPIPE, "SIGPIPE"),
+        (libc::SIGALRM, "SIGALRM"),
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGXCPU, "SIGXCPU"),
+        (libc::SIGXFSZ, "SIGXFSZ"),
+    ];
+    known
+        .iter()
+        .find(|(n, _)| *n == sig)
+        .map_or_else(|| format!("SIG{sig}"), |(_, name)| name.to_string())
 }
 
 #[cfg(test)]
@@ -500,7 +810,7 @@ mod tests {
     }
 
     #[test]
-    fn an_assignment_is_a_named_var_equals_value() {
+    fn an_assignment_is_a_named_var_equals_value_on_one_line() {
         assert_eq!(env_assignment("A=1"), Ok(("A".into(), "1".into())));
         assert_eq!(env_assignment("A="), Ok(("A".into(), String::new())));
         for bad in ["=1", "-x=1", "--", "run"] {
@@ -509,10 +819,10 @@ mod tests {
                 format!("`{bad}` is not VAR=value (put -- before the command)")
             );
         }
-        assert_eq!(
-            env_assignment("A=1\n2"),
-            Err(BadValue::LineBreak("A=1\n2".into()))
-        );
+        for bad in ["A=1\n2", "A=1\t2", "A=\r"] {
+            assert_eq!(env_assignment(bad), Err(BadValue::LineBreak(bad.into())));
+        }
+        assert_eq!(header_word("a b").as_deref(), Ok("a b"));
     }
 
     #[test]
@@ -570,7 +880,59 @@ mod tests {
             .unwrap();
         let expected: String = words.iter().map(|w| format!("<{w}>")).collect();
         assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{line}");
-        assert!(header_word("a\nb").is_err());
-        assert_eq!(header_word("a b").as_deref(), Ok("a b"));
+    }
+
+    #[test]
+    fn endings_name_the_signal_and_who_really_ended_the_program() {
+        let ending = |raw, stopper| Ending {
+            status: ExitStatus::from_raw(raw),
+            stopper,
+        };
+        let term = Some(Stopper::Recorder(libc::SIGTERM, Duration::from_millis(500)));
+        let cases = [
+            (ending(3 << 8, None), "3", None, 3),
+            (ending(9, None), "signal 9 (SIGKILL)", None, 137),
+            (
+                ending(9, Some(Stopper::Timeout(Duration::from_millis(1500)))),
+                "signal 9 (SIGKILL)",
+                Some("timeout (1.5 s)"),
+                124,
+            ),
+            (
+                ending(0, Some(Stopper::Timeout(Duration::from_secs(1)))),
+                "0",
+                Some("the program itself, as the timeout (1 s) was reached"),
+                0,
+            ),
+            (
+                ending(15, term),
+                "signal 15 (SIGTERM)",
+                Some("the recorder's SIGTERM"),
+                143,
+            ),
+            (
+                ending(0, term),
+                "0",
+                Some("the program itself, after the recorder's SIGTERM"),
+                0,
+            ),
+            (
+                ending(9, term),
+                "signal 9 (SIGKILL)",
+                Some("the recorder's SIGKILL, 0.5 s after its SIGTERM went unanswered"),
+                137,
+            ),
+            (
+                ending(9, Some(Stopper::Unwritable)),
+                "signal 9 (SIGKILL)",
+                Some("the recorder's SIGKILL, as the transcript could not be written"),
+                137,
+            ),
+        ];
+        for (ending, code, ended_by, status) in cases {
+            assert_eq!(ending.exit_code_text(), code, "{ending:?}");
+            assert_eq!(ending.ended_by().as_deref(), ended_by, "{ending:?}");
+            assert_eq!(ending.exit_status(), status, "{ending:?}");
+        }
     }
 }
