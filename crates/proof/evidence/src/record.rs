@@ -16,8 +16,8 @@
 //! the leader of a process group of its own: a stop signal the recorder
 //! passes it reaches everything the program started, followed by SIGKILL
 //! after GRACE, and it gets SIGTERM should the recorder itself be killed,
-//! so nothing runs on unrecorded. The recorder waits on one signalfd
-//! (the program's end, its own stop signals, its `--timeout` alarm) and the
+//! so nothing runs on unrecorded. The recorder waits on one signalfd (the
+//! program's end, its own stop signals, its `--timeout` alarm) and the
 //! output pipe; the `--timeout` and the output cap SIGKILL the group, and
 //! the program's end kills what it left running there before it is reaped.
 //! Not for: parsing transcripts (`evidence_model::transcript`) or judging runs.
@@ -27,146 +27,120 @@ use std::io::{self, ErrorKind, Read, Seek, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitCode, ExitStatus, Stdio};
 use std::time::Duration;
 
+use anyhow::{bail, Context};
+use cli_exit::OwnMessage;
 use evidence_model::{capped, transcript};
 
-/// What to run and where to put the record.
-pub struct Request {
-    pub dir: PathBuf,
-    /// A lesson's name, or one of [`lessons::OTHER_FOLDERS`] ([`lesson_folder`]).
-    pub lesson: String,
-    /// One file-name word ([`run_name`]).
-    pub name: String,
-    /// `VAR=value` assignments that change the program's behaviour.
-    pub env: Vec<(String, String)>,
-    pub command: Vec<String>,
-    /// Ends a program still running after this long (SIGKILL to its group).
-    pub timeout: Option<Duration>,
-    /// How long a program has after a passed-on stop signal, before SIGKILL.
-    pub grace: Duration,
+/// Run COMMAND and write EVIDENCE/LESSON/<UTC start>-NAME.txt (header,
+/// then the output as it comes); print the transcript's path.
+///
+/// Exit status: the program's, as a shell gives it (128+N for a program
+/// ended by signal N, 127 for one that could not start); 124 when
+/// --timeout ended it, as timeout(1) says; 128+N when the recorder was
+/// stopped by signal N (passed on to the program, the transcript
+/// finished, one line naming it); 1, with one line, when the transcript
+/// could not be written or finished (the line says how the program
+/// ended), or, with nothing run, when a header value would hold a control
+/// character (EVIDENCE_RUNTIME, EVIDENCE_NVCC) or no commit `check` takes;
+/// 2 for a bad command line.
+#[derive(clap::Args)]
+pub struct Record {
+    /// A lesson (`evidence lessons`) or one of the other evidence folders.
+    #[arg(long, value_parser = OwnMessage(lesson_folder))]
+    lesson: String,
+    /// The run's name, one word: the transcript is <UTC start>-NAME.txt.
+    #[arg(long, value_parser = OwnMessage(run_name))]
+    name: String,
+    /// End a program still running after SECONDS (SIGKILL to everything
+    /// it started), and record that.
+    #[arg(long, value_name = "SECONDS", value_parser = OwnMessage(parse_seconds))]
+    timeout: Option<Duration>,
+    /// After passing SIGINT, SIGTERM or SIGHUP on to the program, end it
+    /// with SIGKILL if it is still running SECONDS later.
+    #[arg(long, value_name = "SECONDS", value_parser = OwnMessage(parse_seconds), default_value = "5")]
+    grace: Duration,
+    /// VAR=value assignments the command runs with, then `--` and the command.
+    #[arg(value_name = "VAR=value", value_parser = OwnMessage(env_assignment))]
+    env: Vec<(String, String)>,
+    #[arg(last = true, required = true, value_name = "COMMAND", value_parser = OwnMessage(header_word))]
+    command: Vec<String>,
 }
 
-/// A recording that was made: the transcript, and how its program ended.
-#[derive(Debug)]
-pub struct Recorded {
-    pub path: PathBuf,
-    pub ending: Ending,
-    /// Invalid UTF-8 sequences in the output, each written as U+FFFD.
-    pub replaced: usize,
-}
-
-/// Why a recording was not made, or not finished.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
-    #[error("{0}: {1}")]
-    Recorder(&'static str, io::Error),
-    /// A header fact `evidence check` would refuse; nothing was run.
-    #[error("nothing recorded: {0}")]
-    Header(String),
-    #[error(
-        "{}: the transcript could not be finished ({source}); it still says `exit code: unfinished`, \
-         but the program ended with exit code {}{}",
-        path.display(),
-        ending.exit_code_text(),
-        ending.ended_by().map_or(String::new(), |e| format!(", ended by {e}"))
-    )]
-    Unfinished {
-        path: PathBuf,
-        ending: Ending,
-        source: io::Error,
-    },
-    #[error(
-        "recording stopped by {}, which was passed on to the program; its transcript is {}",
-        signal_name(*signal),
-        path.display()
-    )]
-    Stopped { signal: i32, path: PathBuf },
-}
-
-impl Error {
-    /// 128 + N for a recorder stopped by signal N, as a shell reports a
-    /// process it ended; 1 for a recording that failed.
-    pub fn exit_status(&self) -> u8 {
-        match self {
-            Error::Stopped { signal, .. } => (128 + signal).clamp(0, 255) as u8,
-            _ => 1,
+impl Record {
+    /// Records into `evidence`, prints the transcript's path, and passes
+    /// the program's exit status on.
+    pub fn run(self, evidence: &Path) -> anyhow::Result<ExitCode> {
+        let (path, ending, replaced) = record(&self, evidence)?;
+        if let Some(Stopper::Recorder(sig, _)) = ending.stopper {
+            eprintln!(
+                "error: recording stopped by {}, which was passed on to the program; its transcript is {}",
+                signal_name(sig),
+                path.display()
+            );
+            return Ok(ExitCode::from((128 + sig) as u8));
         }
+        if replaced > 0 {
+            eprintln!(
+                "note: the program printed {replaced} invalid UTF-8 sequence(s); {} holds U+FFFD in their place",
+                path.display()
+            );
+        }
+        println!("{}", path.display());
+        Ok(ExitCode::from(ending.exit_status()))
     }
-}
-
-fn io_at(path: &Path) -> impl FnOnce(io::Error) -> Error + '_ {
-    move |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-/// A value of one of `evidence record`'s options that it refuses.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BadValue {
-    #[error(transparent)]
-    Folder(#[from] lessons::UnknownFolder),
-    #[error(
-        "{0:?} is not a run name: one word of at most {max} letters, digits, '.', '_', '+' and '-', \
-         starting with a letter or digit",
-        max = transcript::MAX_RUN_NAME
-    )]
-    RunName(String),
-    #[error(
-        "{0:?} holds a line break or another control character, which a transcript's header cannot record"
-    )]
-    LineBreak(String),
-    #[error("{0:?}: expected a number of seconds above zero")]
-    Seconds(String),
-    #[error("`{0}` is not VAR=value (put -- before the command)")]
-    NotAnAssignment(String),
 }
 
 /// The value of `--lesson`: an evidence folder ([`lessons::folder`]), so a
 /// transcript lands where `evidence check` looks and nowhere else.
-pub fn lesson_folder(name: &str) -> Result<String, BadValue> {
-    Ok(lessons::folder(name)?.to_string())
+fn lesson_folder(name: &str) -> Result<String, lessons::UnknownFolder> {
+    lessons::folder(name).map(str::to_string)
 }
 
 /// The value of `--name`: a [run name](transcript::is_run_name).
-pub fn run_name(name: &str) -> Result<String, BadValue> {
+fn run_name(name: &str) -> Result<String, String> {
     match transcript::is_run_name(name) {
         true => Ok(name.to_string()),
-        false => Err(BadValue::RunName(name.to_string())),
+        false => Err(format!(
+            "{name:?} is not a run name: one word of at most {} letters, digits, '.', '_', '+' and '-', \
+             starting with a letter or digit",
+            transcript::MAX_RUN_NAME
+        )),
     }
 }
 
 /// A word of the command or the environment: anything a header line can
 /// hold, which is anything without a control character.
-pub fn header_word(word: &str) -> Result<String, BadValue> {
+fn header_word(word: &str) -> Result<String, String> {
     match word.contains(char::is_control) {
         false => Ok(word.to_string()),
-        true => Err(BadValue::LineBreak(word.to_string())),
+        true => Err(format!(
+            "{word:?} holds a line break or another control character, which a transcript's header \
+             cannot record"
+        )),
     }
 }
 
 /// A `VAR=value` assignment: a [header word](header_word) whose name is
 /// not empty and is no flag.
-pub fn env_assignment(word: &str) -> Result<(String, String), BadValue> {
+fn env_assignment(word: &str) -> Result<(String, String), String> {
     let word = header_word(word)?;
     match word.split_once('=') {
         Some((k, v)) if !k.is_empty() && !k.starts_with('-') => Ok((k.to_string(), v.to_string())),
-        _ => Err(BadValue::NotAnAssignment(word)),
+        _ => Err(format!("`{word}` is not VAR=value (put -- before the command)")),
     }
 }
 
 /// A number of seconds above zero, fractions allowed.
-pub fn parse_seconds(seconds: &str) -> Result<Duration, BadValue> {
+fn parse_seconds(seconds: &str) -> Result<Duration, String> {
     seconds
         .parse::<f64>()
         .ok()
         .filter(|s| *s > 0.0)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| BadValue::Seconds(seconds.to_string()))
+        .ok_or_else(|| format!("{seconds:?}: expected a number of seconds above zero"))
 }
 
 fn stdout_of(program: &str, args: &[&str]) -> Option<String> {
@@ -185,137 +159,113 @@ fn given(var: &str) -> Option<String> {
     std::env::var(var).ok().filter(|v| !v.trim().is_empty())
 }
 
-/// The header's facts, gathered and checked before the program starts.
-struct Header {
-    /// `(key, value, where the value came from)`, in the header's order.
-    fields: Vec<(&'static str, String, &'static str)>,
-    start: String,
+/// The header's fields, `(key, value, where the value came from)` in the
+/// header's order, gathered and checked before the program starts.
+type Fields = Vec<(&'static str, String, &'static str)>;
+
+fn gather(req: &Record) -> anyhow::Result<Fields> {
+    let query = [
+        "--query-gpu=name,compute_cap,driver_version",
+        "--format=csv,noheader",
+        "-i",
+        "0",
+    ];
+    let smi = stdout_of("nvidia-smi", &query).unwrap_or_default();
+    let facts: Vec<&str> = smi.split(',').map(str::trim).chain(["", "", ""]).collect();
+    let cuda = stdout_of("nvidia-smi", &[]).and_then(|s| {
+        Some(
+            s.split("CUDA Version:")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .to_string(),
+        )
+    });
+    let gpu = match facts[0] {
+        "" => "none found (nvidia-smi did not answer)".to_string(),
+        name => format!("{name} (compute capability {})", facts[1]),
+    };
+    let driver = match facts[2] {
+        "" => "unknown",
+        driver => driver,
+    };
+    let driver = format!("{driver} (CUDA {})", cuda.as_deref().unwrap_or("unknown"));
+    // A program built elsewhere (a Rust twin, or a lesson built with
+    // another toolkit) names its compiler in EVIDENCE_NVCC.
+    let (nvcc, nvcc_from) = match given("EVIDENCE_NVCC") {
+        Some(v) => (v, "EVIDENCE_NVCC"),
+        None => (
+            stdout_of("nvcc", &["--version"])
+                .and_then(|v| Some(v.lines().find(|l| l.contains("release"))?.trim().to_string()))
+                .unwrap_or_else(|| "not found".into()),
+            "`nvcc --version`",
+        ),
+    };
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let host = format!(
+        "{}, {cores} cores",
+        stdout_of("uname", &["-srm"]).unwrap_or_default()
+    );
+    let environment = match req.env.is_empty() {
+        true => "(nothing that changes behaviour)".to_string(),
+        false => {
+            let pairs: anyhow::Result<Vec<String>> = req
+                .env
+                .iter()
+                .map(|(k, v)| Ok(format!("{k}={}", env_value(v)?)))
+                .collect();
+            pairs?.join(" ")
+        }
+    };
+    let Some(start) = transcript::utc_now() else {
+        bail!("nothing recorded: cannot tell the date (`date -u` did not answer), and a transcript is dated")
+    };
+    let (commit, commit_from) = commit()?;
+    let runtime = given("EVIDENCE_RUNTIME").unwrap_or_else(|| "unknown".into());
+    let command = shell_words(req.command.iter().map(String::as_str))?;
+    let fields = vec![
+        ("lesson", req.lesson.clone(), "--lesson"),
+        ("date", start, "`date -u`"),
+        ("gpu", gpu, "nvidia-smi"),
+        ("driver", driver, "nvidia-smi"),
+        ("cuda runtime", runtime, "EVIDENCE_RUNTIME"),
+        ("nvcc", nvcc, nvcc_from),
+        ("host", host, "uname"),
+        ("command", command, "the command"),
+        ("environment", environment, "the VAR=value words"),
+        ("commit", commit, commit_from),
+    ];
+    // One line per field: a line break would write header lines of its
+    // own (a forged `# exit code: 0` above the real one), and a tab or
+    // other control character makes a header `check` refuses.
+    if let Some((key, value, from)) = fields.iter().find(|(_, v, _)| v.contains(char::is_control)) {
+        bail!(
+            "nothing recorded: `# {key}:` would be {value:?} (from {from}), which holds a line break or \
+             another control character; a header line holds none"
+        );
+    }
+    Ok(fields)
 }
 
-impl Header {
-    fn gather(req: &Request) -> Result<Header, Error> {
-        let smi = stdout_of(
-            "nvidia-smi",
-            &[
-                "--query-gpu=name,compute_cap,driver_version",
-                "--format=csv,noheader",
-                "-i",
-                "0",
-            ],
-        )
-        .unwrap_or_default();
-        let mut parts = smi.split(',').map(str::trim);
-        let (name, cc, driver) = (
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or(""),
-        );
-        let cuda = stdout_of("nvidia-smi", &[])
-            .and_then(|s| {
-                Some(
-                    s.split("CUDA Version:")
-                        .nth(1)?
-                        .split_whitespace()
-                        .next()?
-                        .to_string(),
-                )
-            })
-            .unwrap_or_else(|| "unknown".into());
-        let gpu = match name.is_empty() {
-            true => "none found (nvidia-smi did not answer)".to_string(),
-            false => format!("{name} (compute capability {cc})"),
-        };
-        let driver = format!(
-            "{} (CUDA {cuda})",
-            if driver.is_empty() { "unknown" } else { driver }
-        );
-        // A program built elsewhere (a Rust twin, or a lesson built with
-        // another toolkit) names its compiler in EVIDENCE_NVCC.
-        let (nvcc, nvcc_from) = match given("EVIDENCE_NVCC") {
-            Some(v) => (v, "EVIDENCE_NVCC"),
-            None => (
-                stdout_of("nvcc", &["--version"])
-                    .and_then(|v| Some(v.lines().find(|l| l.contains("release"))?.trim().to_string()))
-                    .unwrap_or_else(|| "not found".into()),
-                "`nvcc --version`",
-            ),
-        };
-        let host = format!(
-            "{}, {} cores",
-            stdout_of("uname", &["-srm"]).unwrap_or_default(),
-            std::thread::available_parallelism().map_or(0, |n| n.get())
-        );
-        let environment = match req.env.is_empty() {
-            true => "(nothing that changes behaviour)".to_string(),
-            false => {
-                let pairs: Result<Vec<String>, Error> = req
-                    .env
-                    .iter()
-                    .map(|(k, v)| Ok(format!("{k}={}", env_value(v)?)))
-                    .collect();
-                pairs?.join(" ")
-            }
-        };
-        let start = transcript::utc_now().ok_or_else(|| {
-            Error::Header("cannot tell the date (`date -u` did not answer), and a transcript is dated".into())
-        })?;
-        let (commit, commit_from) = commit()?;
-        let fields = vec![
-            ("lesson", req.lesson.clone(), "--lesson"),
-            ("date", start.clone(), "`date -u`"),
-            ("gpu", gpu, "nvidia-smi"),
-            ("driver", driver, "nvidia-smi"),
-            (
-                "cuda runtime",
-                given("EVIDENCE_RUNTIME").unwrap_or_else(|| "unknown".into()),
-                "EVIDENCE_RUNTIME",
-            ),
-            ("nvcc", nvcc, nvcc_from),
-            ("host", host, "uname"),
-            (
-                "command",
-                shell_words(req.command.iter().map(String::as_str))?,
-                "the command",
-            ),
-            ("environment", environment, "the VAR=value words"),
-            ("commit", commit, commit_from),
-        ];
-        // One line per field: a line break would write header lines of its
-        // own (a forged `# exit code: 0` above the real one), and a tab or
-        // other control character makes a header `check` refuses.
-        if let Some((key, value, from)) = fields.iter().find(|(_, v, _)| v.contains(char::is_control)) {
-            return Err(Error::Header(format!(
-                "`# {key}:` would be {value:?} (from {from}), which holds a line break or another \
-                 control character; a header line holds none"
-            )));
-        }
-        Ok(Header { fields, start })
+/// The header's text, through `# ---`, for an ending known or not.
+fn header(fields: &Fields, exit_code: &str, ended_by: Option<&str>) -> String {
+    let mut text: String = fields.iter().map(|(k, v, _)| format!("# {k}: {v}\n")).collect();
+    text += &format!("# exit code: {exit_code}\n");
+    if let Some(by) = ended_by {
+        text += &format!("# ended by: {by}\n");
     }
-
-    /// The header's text, through `# ---`, for an ending known or not.
-    fn text(&self, exit_code: &str, ended_by: Option<&str>) -> String {
-        let mut text: String = self
-            .fields
-            .iter()
-            .map(|(k, v, _)| format!("# {k}: {v}\n"))
-            .collect();
-        text += &format!("# exit code: {exit_code}\n");
-        if let Some(by) = ended_by {
-            text += &format!("# ended by: {by}\n");
-        }
-        text + "# ---\n"
-    }
+    text + "# ---\n"
 }
 
 /// Words joined so that a POSIX shell reads them back as they were.
-fn shell_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<String, Error> {
-    shlex::try_join(words).map_err(|e| Error::Recorder("quoting the command", io::Error::other(e)))
+fn shell_words<'a>(words: impl IntoIterator<Item = &'a str>) -> anyhow::Result<String> {
+    shlex::try_join(words).context("quoting the command")
 }
 
 /// An environment value as `# environment:` writes it: as it is when it is
 /// one plain word (as readers match it with `has_env`), shell-quoted
 /// otherwise, so the line still splits into its assignments.
-fn env_value(value: &str) -> Result<String, Error> {
+fn env_value(value: &str) -> anyhow::Result<String> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
     match !value.is_empty() && value.chars().all(plain) {
         true => Ok(value.to_string()),
@@ -325,21 +275,20 @@ fn env_value(value: &str) -> Result<String, Error> {
 
 /// The commit the program was built from: EVIDENCE_COMMIT, or the
 /// checkout's HEAD; one `evidence check` would refuse stops the recording.
-fn commit() -> Result<(String, &'static str), Error> {
+fn commit() -> anyhow::Result<(String, &'static str)> {
     let (commit, from) = match std::env::var("EVIDENCE_COMMIT") {
         Ok(commit) => (commit, "EVIDENCE_COMMIT"),
-        Err(_) => (
-            stdout_of("git", &["rev-parse", "HEAD"]).ok_or_else(|| {
-                Error::Header(
-                    "no commit to record: EVIDENCE_COMMIT is not set and `git rev-parse HEAD` did not \
-                     answer; set EVIDENCE_COMMIT to the commit the program was built from"
-                        .into(),
-                )
-            })?,
-            "`git rev-parse HEAD`",
-        ),
+        Err(_) => match stdout_of("git", &["rev-parse", "HEAD"]) {
+            Some(head) => (head, "`git rev-parse HEAD`"),
+            None => bail!(
+                "nothing recorded: no commit to record: EVIDENCE_COMMIT is not set and `git rev-parse HEAD` \
+                 did not answer; set EVIDENCE_COMMIT to the commit the program was built from"
+            ),
+        },
     };
-    transcript::check_commit(&commit).map_err(|e| Error::Header(format!("{from}: {e}")))?;
+    if let Err(e) = transcript::check_commit(&commit) {
+        bail!("nothing recorded: {from}: {e}");
+    }
     Ok((commit, from))
 }
 
@@ -362,7 +311,7 @@ fn write_beside(path: &Path, text: &str, put: impl Fn(&Path) -> io::Result<()>) 
 /// Creates the transcript, holding `opening`, under the first free name:
 /// the start time and the run's name, numbered from 2 if taken. Nothing
 /// already there is replaced, and no reader sees a half-written header.
-fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> Result<(PathBuf, File), Error> {
+fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> io::Result<(PathBuf, File)> {
     let compact: String = stamp.chars().filter(|c| *c != ':').collect();
     for n in 1.. {
         let path = match n {
@@ -371,27 +320,34 @@ fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> Result<(Pa
         };
         match write_beside(&path, opening, |draft| std::fs::hard_link(draft, &path)) {
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
-            done => return done.map(|f| (path.clone(), f)).map_err(io_at(&path)),
+            done => return done.map(|f| (path.clone(), f)),
         }
     }
     unreachable!("the numbering is unbounded")
 }
 
-/// Runs the request and writes the transcript. The program's own failure
-/// is recorded, not an error.
-pub fn record(req: &Request) -> Result<Recorded, Error> {
+/// Runs the command and writes its transcript: its path, how the program
+/// ended and how many invalid UTF-8 sequences became U+FFFD. The program's
+/// own failure is recorded, not an error.
+fn record(req: &Record, evidence: &Path) -> anyhow::Result<(PathBuf, Ending, usize)> {
     // The header first: one that cannot be written leaves no trace.
-    let header = Header::gather(req)?;
-    let dir = req.dir.join(&req.lesson);
-    std::fs::create_dir_all(&dir).map_err(io_at(&dir))?;
-    let opening = header.text("unfinished", None);
-    let (path, mut file) = create_free(&dir, &header.start, &req.name, &opening)?;
-    let cap = capped::record_cap(opening.len());
-    let (ending, written) = run(req, &mut file, cap).map_err(|(what, e)| Error::Recorder(what, e))?;
-    let unfinished = |source| Error::Unfinished {
-        path: path.clone(),
-        ending,
-        source,
+    let fields = gather(req)?;
+    let dir = evidence.join(&req.lesson);
+    std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
+    let opening = header(&fields, "unfinished", None);
+    let (path, mut file) =
+        create_free(&dir, &fields[1].1, &req.name, &opening).with_context(|| dir.display().to_string())?;
+    let (ending, written) = run(req, &mut file, capped::record_cap(opening.len()))?;
+    let unfinished = |e: io::Error| {
+        let by = ending
+            .ended_by()
+            .map_or(String::new(), |e| format!(", ended by {e}"));
+        anyhow::anyhow!(
+            "{}: the transcript could not be finished ({e}); it still says `exit code: unfinished`, but the \
+             program ended with exit code {}{by}",
+            path.display(),
+            ending.exit_code_text()
+        )
     };
     written.map_err(unfinished)?;
     let mut output = Vec::new();
@@ -400,16 +356,9 @@ pub fn record(req: &Request) -> Result<Recorded, Error> {
         .map_err(unfinished)?;
     let replaced = output.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
     let by = ending.ended_by();
-    let text = header.text(&ending.exit_code_text(), by.as_deref()) + &String::from_utf8_lossy(&output);
+    let text = header(&fields, &ending.exit_code_text(), by.as_deref()) + &String::from_utf8_lossy(&output);
     write_beside(&path, &text, |draft| std::fs::rename(draft, &path)).map_err(unfinished)?;
-    if let Some(Stopper::Recorder(signal, _)) = ending.stopper {
-        return Err(Error::Stopped { signal, path });
-    }
-    Ok(Recorded {
-        path,
-        ending,
-        replaced,
-    })
+    Ok((path, ending, replaced))
 }
 
 /// Who stopped the program, when something other than the program did.
@@ -632,15 +581,19 @@ impl Output<'_> {
     }
 }
 
+fn pollin(fd: i32) -> libc::pollfd {
+    libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    }
+}
+
 /// Runs the command under `timeout(1)` with its output into `file` (see
 /// the module header); its ending, and whether all its output was written.
-fn run(
-    req: &Request,
-    file: &mut File,
-    cap: u64,
-) -> Result<(Ending, io::Result<()>), (&'static str, io::Error)> {
-    let signals = signal_fd().map_err(|e| ("catching signals", e))?;
-    let (reader, writer) = io::pipe().map_err(|e| ("making the output pipe", e))?;
+fn run(req: &Record, file: &mut File, cap: u64) -> anyhow::Result<(Ending, io::Result<()>)> {
+    let signals = signal_fd().context("catching signals")?;
+    let (reader, writer) = io::pipe().context("making the output pipe")?;
     // SAFETY: fcntl on a descriptor this function owns.
     unsafe { libc::fcntl(reader.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
     let mut cmd = Command::new("timeout");
@@ -649,7 +602,7 @@ fn run(
         .args(&req.command)
         .envs(req.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
-        .stdout(writer.try_clone().map_err(|e| ("making the output pipe", e))?)
+        .stdout(writer.try_clone().context("making the output pipe")?)
         .stderr(writer)
         .process_group(0);
     let recorder = std::process::id();
@@ -673,12 +626,11 @@ fn run(
     }
     let spawned = cmd.spawn();
     drop(cmd); // Closes this process's copies of the pipe's writing end.
-    let mut child: Child = match spawned {
+    let mut child = match spawned {
         Ok(child) => child,
         Err(e) => {
             // Recorded as a shell would report it: exit code 127.
-            let note = format!("could not start timeout(1) to run the command: {e}\n");
-            let written = file.write_all(note.as_bytes());
+            let written = writeln!(file, "could not start timeout(1) to run the command: {e}");
             return Ok((
                 Ending {
                     status: ExitStatus::from_raw(127 << 8),
@@ -704,23 +656,13 @@ fn run(
         error: None,
     };
     loop {
-        let mut fds = [
-            libc::pollfd {
-                fd: out.pipe.as_ref().map_or(-1, |p| p.as_raw_fd()),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-            libc::pollfd {
-                fd: signals.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-        ];
+        let pipe = out.pipe.as_ref().map_or(-1, |p| p.as_raw_fd());
+        let mut fds = [pollin(pipe), pollin(signals.as_raw_fd())];
         // SAFETY: `fds` is a valid array of two pollfd for the whole call.
         if unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) } < 0 {
             match io::Error::last_os_error() {
                 e if e.kind() == ErrorKind::Interrupted => continue,
-                e => return Err(("waiting for the program", e)),
+                e => return Err(e).context("waiting for the program"),
             }
         }
         if fds[0].revents != 0 {
@@ -730,7 +672,7 @@ fn run(
             }
         }
         if fds[1].revents != 0 {
-            match next_signal(&signals).map_err(|e| ("reading signals", e))? {
+            match next_signal(&signals).context("reading signals")? {
                 libc::SIGCHLD if has_ended(child.id()) => break,
                 libc::SIGCHLD => {}
                 libc::SIGALRM => stop(
@@ -747,36 +689,20 @@ fn run(
     if let Some(why) = out.copy(READS_AFTER_END, cap) {
         stopper.get_or_insert(why);
     }
-    let status = child.wait().map_err(|e| ("waiting for the program", e))?;
-    let written = out.error.map_or(Ok(()), Err);
-    Ok((Ending { status, stopper }, written))
+    let status = child.wait().context("waiting for the program")?;
+    Ok((Ending { status, stopper }, out.error.map_or(Ok(()), Err)))
 }
 
 /// The name of a signal the way `kill -l` spells it, with the SIG prefix.
 pub fn signal_name(sig: i32) -> String {
-    let known = [
-        (libc::SIGHUP, "SIGHUP"),
-        (libc::SIGINT, "SIGINT"),
-        (libc::SIGQUIT, "SIGQUIT"),
-        (libc::SIGILL, "SIGILL"),
-        (libc::SIGTRAP, "SIGTRAP"),
-        (libc::SIGABRT, "SIGABRT"),
-        (libc::SIGBUS, "SIGBUS"),
-        (libc::SIGFPE, "SIGFPE"),
-        (libc::SIGKILL, "SIGKILL"),
-        (libc::SIGUSR1, "SIGUSR1"),
-        (libc::SIGSEGV, "SIGSEGV"),
-        (libc::SIGUSR2, "SIGUSR2"),
-        (libc::SIGPIPE, "SIGPIPE"),
-        (libc::SIGALRM, "SIGALRM"),
-        (libc::SIGTERM, "SIGTERM"),
-        (libc::SIGXCPU, "SIGXCPU"),
-        (libc::SIGXFSZ, "SIGXFSZ"),
+    // Linux's numbering, 1 to 31.
+    const NAMES: [&str; 31] = [
+        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE",
+        "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ",
+        "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
     ];
-    known
-        .iter()
-        .find(|(n, _)| *n == sig)
-        .map_or_else(|| format!("SIG{sig}"), |(_, name)| name.to_string())
+    let name = usize::try_from(sig - 1).ok().and_then(|i| NAMES.get(i));
+    name.map_or_else(|| format!("SIG{sig}"), |n| format!("SIG{n}"))
 }
 
 #[cfg(test)]
@@ -815,12 +741,15 @@ mod tests {
         assert_eq!(env_assignment("A="), Ok(("A".into(), String::new())));
         for bad in ["=1", "-x=1", "--", "run"] {
             assert_eq!(
-                env_assignment(bad).unwrap_err().to_string(),
+                env_assignment(bad).unwrap_err(),
                 format!("`{bad}` is not VAR=value (put -- before the command)")
             );
         }
         for bad in ["A=1\n2", "A=1\t2", "A=\r"] {
-            assert_eq!(env_assignment(bad), Err(BadValue::LineBreak(bad.into())));
+            assert!(
+                env_assignment(bad).unwrap_err().contains("control character"),
+                "{bad:?}"
+            );
         }
         assert_eq!(header_word("a b").as_deref(), Ok("a b"));
     }
