@@ -151,7 +151,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(root) => root,
         None => {
             let here = std::env::current_dir().context("reading the working directory")?;
-            lesson_registry::find_repository(&here).unwrap_or_else(|| PathBuf::from("."))
+            lessons::find_repository(&here).unwrap_or_else(|| PathBuf::from("."))
         }
     };
     let evidence = cli.evidence.unwrap_or_else(|| root.join("evidence"));
@@ -217,7 +217,7 @@ fn check_cmd(dir: &Path) -> anyhow::Result<ExitCode> {
 }
 
 /// The lesson's recipe line run by the one build-alone routine
-/// (`lesson_registry::build_alone`, which course-rules' rule 10 runs too) in
+/// (`lessons::build_alone`, which course-rules' rule 10 runs too) in
 /// `into` or a new temporary folder; the program's path.
 fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     let line = lessons::lesson(lesson)?.recipe().nvcc;
@@ -236,14 +236,14 @@ fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) ->
             .context("making a temporary folder to build in")?
             .keep(),
     };
-    let built = lesson_registry::build_alone(&root.join("code").join(lesson), nvcc, line, &[], &into);
+    let built = lessons::build_alone(&root.join("code").join(lesson), nvcc, line, &[], &into);
     if built.is_err() && made_here {
         // A folder this command made and nothing was built in is not left behind.
         let _ = std::fs::remove_dir_all(&into);
     }
     match built {
         Ok(program) => Ok(program),
-        Err(lesson_registry::BuildError::Failed { first_error, output }) => {
+        Err(lessons::BuildError::Failed { first_error, output }) => {
             eprint!("{output}");
             bail!(
                 "{lesson} copied alone into {} does not build with `{line}`: {first_error}",

@@ -156,7 +156,7 @@ fn a_lesson_that_needs_a_file_outside_its_directory_fails_to_build_alone() {
             std::fs::remove_dir_all(path).unwrap();
         }
     }
-    let registry = dir.join(lesson_registry::REGISTRY);
+    let registry = dir.join(::lessons::REGISTRY);
     let kept: String = std::fs::read_to_string(&registry)
         .unwrap()
         .lines()
@@ -311,9 +311,9 @@ fn a_planted_host_clock_in_a_script_or_in_included_rust_fails() {
 
 /// The registry the rules find the lessons in, into the scratch copy `dir`.
 fn copy_registry(root: &Path, dir: &Path) {
-    let registry = dir.join(lesson_registry::REGISTRY);
+    let registry = dir.join(::lessons::REGISTRY);
     std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
-    std::fs::copy(root.join(lesson_registry::REGISTRY), registry).unwrap();
+    std::fs::copy(root.join(::lessons::REGISTRY), registry).unwrap();
 }
 
 #[test]

@@ -220,7 +220,7 @@ mod tests {
         let root = course_rules::repository_root();
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let all = workspace_packages(Path::new(&cargo), &root).unwrap();
-        for lesson in lesson_registry::lessons(&root).unwrap() {
+        for lesson in ::lessons::lessons(&root).unwrap() {
             let package = all.iter().find(|p| p.dir == lesson.dir).unwrap();
             assert!(
                 package

@@ -36,7 +36,7 @@ pub enum ExportError {
     #[error("{}: is inside the repository at {}; export a lesson to a folder outside it", .dest.display(), .root.display())]
     InsideCheckout { dest: PathBuf, root: PathBuf },
     #[error(transparent)]
-    Registry(#[from] lesson_registry::RegistryError),
+    Registry(#[from] ::lessons::RegistryError),
     #[error(transparent)]
     Closure(#[from] closure::ClosureError),
     #[error(transparent)]
@@ -89,7 +89,7 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
     let root = root
         .canonicalize()
         .map_err(io(format!("resolving {}", root.display())))?;
-    let all = lesson_registry::lessons(&root)?;
+    let all = ::lessons::lessons(&root)?;
     let lesson_dir = all
         .iter()
         .find(|l| l.name == lesson)

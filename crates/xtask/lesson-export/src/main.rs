@@ -34,7 +34,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let root = lesson_registry::repository(cli.root.as_deref())?;
+    let root = ::lessons::repository(cli.root.as_deref())?;
     let (lesson, dir) = (cli.lesson.as_str(), cli.dir.as_path());
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let done = lesson_export::export(&root, lesson, dir, Path::new(&cargo))
