@@ -3,7 +3,7 @@
 #
 # Builds, on a machine with Rust, everything ci/gpu-session.sh runs on a GPU
 # machine without Rust, into .evidence-bin/ (git-ignored; carry it there):
-#   every lesson's Rust binary, the evidence recorder, the instrument's
+#   every lesson's Rust binary, `evidence` (its GPU build), the instrument's
 #   kernel suite, the GPU-only test
 #   binaries (run there with --ignored), ci/cuda-versions.cu built with the
 #   toolkit they link, and each lesson's C++ program built with its recipe's
@@ -20,20 +20,22 @@ toolkit=$(ci/provision.sh)
 rm -rf .evidence-bin
 mkdir -p .evidence-bin/tests
 cargo build --release --workspace --quiet
-# The recorder: `evidence` less the subcommands the GPU machine never runs
-# (the site, the charts, ...), so it carries no HTML or plotting code; the
-# scripts there run it as `evidence` (crates/proof/evidence-recorder).
-cp target/release/evidence-recorder .evidence-bin/evidence
 # The instrument's kernel suite (crates/measure/instrument-suite), which its GPU test
 # (instrument-suite-on_gpu) runs.
 cp target/release/instrument-suite .evidence-bin/
-mapfile -t lessons < <(target/release/evidence lessons)
+# `evidence` without its default feature `site`: no site, charts or figure
+# blocks, so it carries no HTML or plotting code. Built last of the
+# release builds above, it is the one this script runs from here on too.
+cargo build --release --quiet -p evidence --no-default-features
+cp target/release/evidence .evidence-bin/evidence
+evidence=.evidence-bin/evidence
+mapfile -t lessons < <("$evidence" lessons)
 
 # build_alone <toolkit> <lesson> <output>: the lesson's C++ program built as
 # a learner builds it (`evidence build-alone`: its directory copied alone and
 # its recipe's nvcc line run there) with the toolkit's nvcc.
 build_alone() {
-  cp "$(target/release/evidence build-alone --lesson "$2" --nvcc "$1/bin/nvcc")" "$3"
+  cp "$("$evidence" build-alone --lesson "$2" --nvcc "$1/bin/nvcc")" "$3"
 }
 
 for lesson in "${lessons[@]}"; do
@@ -53,7 +55,7 @@ LESSON_NVCC="$newest/bin/nvcc" cargo build --release --quiet --target "$host" \
 for lesson in "${lessons[@]}"; do
   mkdir -p ".evidence-bin/cuda-13.5/$lesson"
   cp "target/$host/release/$lesson" ".evidence-bin/cuda-13.5/$lesson/"
-  binary=$(target/release/evidence recipe --lesson "$lesson" | sed -n 's/^binary //p')
+  binary=$("$evidence" recipe --lesson "$lesson" | sed -n 's/^binary //p')
   build_alone "$newest" "$lesson" ".evidence-bin/cuda-13.5/$lesson/$binary"
 done
 "$newest/bin/nvcc" -o .evidence-bin/cuda-13.5/cuda-versions ci/cuda-versions.cu

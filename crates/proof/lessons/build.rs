@@ -1,16 +1,20 @@
 //! Writes the lesson list from this package's own dependencies: every
-//! dependency named `<lesson>-report` is a lesson (`lesson_registry`'s one
+//! dependency named `<lesson>-report` is a lesson (src/manifest.rs, the one
 //! reading of the registry, which course-rules uses too), whose report
 //! package's `Report` implements `lesson_spec::LessonReport`. So adding a
 //! lesson to the tools is one dependency line in Cargo.toml.
 
 use std::fmt::Write;
 
+#[path = "src/manifest.rs"]
+mod manifest;
+
 fn main() {
     println!("cargo:rerun-if-changed=Cargo.toml");
+    println!("cargo:rerun-if-changed=src/manifest.rs");
     let manifest = std::fs::read_to_string("Cargo.toml").expect("reading the registry's Cargo.toml");
     let mut list = String::from("&[\n");
-    for lesson in lesson_registry::report_packages(&manifest) {
+    for lesson in manifest::report_packages(&manifest) {
         let _ = writeln!(
             list,
             "    &lesson_spec::Entry::<{}_report::Report>::NEW,",

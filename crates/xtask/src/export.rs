@@ -52,7 +52,7 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
     let root = root
         .canonicalize()
         .with_context(|| format!("resolving {}", root.display()))?;
-    let all = lesson_registry::lessons(&root)?;
+    let all = ::lessons::lessons(&root)?;
     let Some(lesson_dir) = all.iter().find(|l| l.name == lesson).map(|l| l.dir.clone()) else {
         let known: Vec<&str> = all.iter().map(|l| l.name.as_str()).collect();
         bail!(
@@ -567,7 +567,7 @@ mod tests {
         let root = crate::rules::repository_root();
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let all = workspace_packages(Path::new(&cargo), &root).unwrap();
-        for lesson in lesson_registry::lessons(&root).unwrap() {
+        for lesson in ::lessons::lessons(&root).unwrap() {
             let package = all.iter().find(|p| p.dir == lesson.dir).unwrap();
             let cuda_build = package
                 .build_needs

@@ -75,7 +75,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let root = lesson_registry::repository(cli.root.as_deref())?;
+    let root = ::lessons::repository(cli.root.as_deref())?;
     match cli.command {
         Command::Check { no_build, nvcc } => check(&root, !no_build, nvcc),
         Command::Snippet { target: (file, name) } => {

@@ -8,7 +8,7 @@
 //! line, and the tools' package `tools/` (`Cargo.toml`, a README saying it is
 //! not part of the lesson, and `src/lib.rs`: the report, its parser, claims,
 //! causes, figures and recipe). It then adds the lesson's line to the registry (the
-//! manifest `lesson_registry::registry_manifest` names) and to the map in
+//! manifest `lessons::registry_manifest` names) and to the map in
 //! the repository's README. The skeleton times one kernel and builds,
 //! passes its command-line and conformance tests and every repository
 //! check as it stands; the lesson's own kernels, claims and README replace
@@ -231,7 +231,7 @@ pub fn plan(root: &Path, name: &Name, program: &str) -> Result<Plan, NewLessonEr
             )
         })
         .collect();
-    let manifest = lesson_registry::registry_manifest(Path::new(""));
+    let manifest = ::lessons::registry_manifest(Path::new(""));
     let up = "../".repeat(manifest.parent().map_or(0, |d| d.components().count()));
     let name_col = format!("{lesson}/");
     Ok(Plan {
@@ -326,7 +326,7 @@ fn create(root: &Path, args: &Args) -> Result<Vec<String>, NewLessonError> {
     let plan = plan(root, &args.lesson, &program_of(args)?)?;
     let manifest = root.join(&plan.registry.0);
     let registry = read_text(&manifest)?;
-    if lesson_registry::report_packages(&registry).contains(lesson) {
+    if ::lessons::report_packages(&registry).contains(lesson) {
         return Err(NewLessonError::Registered {
             lesson: lesson.clone(),
             manifest: plan.registry.0,
@@ -395,7 +395,7 @@ fn remove(root: &Path, args: &Args) -> Result<Vec<String>, NewLessonError> {
         let kept: Vec<&str> = text.lines().filter(|l| !is_its(l)).collect();
         kept.join("\n") + if text.ends_with('\n') { "\n" } else { "" }
     };
-    let registered = |l: &str| lesson_registry::report_packages(l) == [lesson.as_str()];
+    let registered = |l: &str| ::lessons::report_packages(l) == [lesson.as_str()];
     let mapped = |l: &str| l.starts_with(&format!("  {lesson}/ "));
     write(&manifest, &without(&registry, &registered))?;
     write(&readme_path, &without(&readme, &mapped))?;
@@ -425,7 +425,7 @@ fn lone_cu_stem(dir: &Path) -> Option<String> {
 /// the last of them where it sorts last; at the end where there are none).
 fn with_registry_line(registry: &str, line: &str) -> String {
     let mut lines: Vec<&str> = registry.lines().collect();
-    let is_entry = |l: &&str| !lesson_registry::report_packages(l).is_empty();
+    let is_entry = |l: &&str| !::lessons::report_packages(l).is_empty();
     let at = lines
         .iter()
         .position(|l| is_entry(l) && *l > line)

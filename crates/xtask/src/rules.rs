@@ -8,7 +8,7 @@
 //! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]);
 //! - and a new lesson made to these rules from one command ([`new_lesson`]).
 //!
-//! The lessons are the registry's (`lesson-registry`, the list `evidence`
+//! The lessons are the registry's (the `lessons` crate, the list `evidence`
 //! compiles in), read from the checkout being checked. Each rule returns
 //! its findings as [`Problem`]s, one line each when printed.
 //!

@@ -192,7 +192,7 @@ fn copy_shared_allow_listed(root: &Path, dir: &Path) {
 
 /// The registry the rules find the lessons in, into the scratch copy `dir`.
 fn copy_registry(root: &Path, dir: &Path) {
-    let registry = dir.join(lesson_registry::REGISTRY);
+    let registry = dir.join(::lessons::REGISTRY);
     std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
-    std::fs::copy(root.join(lesson_registry::REGISTRY), registry).unwrap();
+    std::fs::copy(root.join(::lessons::REGISTRY), registry).unwrap();
 }

@@ -25,7 +25,7 @@ fn scratch(tag: &str) -> PathBuf {
 fn copy_what_it_needs(dir: &Path) {
     let root = repository_root();
     xtask::files::copy_project_files(&root.join("code"), &dir.join("code")).unwrap();
-    for file in ["Cargo.toml", "README.md", lesson_registry::REGISTRY] {
+    for file in ["Cargo.toml", "README.md", ::lessons::REGISTRY] {
         std::fs::create_dir_all(dir.join(file).parent().unwrap()).unwrap();
         std::fs::copy(root.join(file), dir.join(file)).unwrap();
     }
@@ -104,7 +104,7 @@ fn a_new_lesson_is_one_the_rules_read_and_remove_takes_it_back_byte_for_byte() {
     );
 
     // The registry names it, with the path from its manifest, and so every rule reads it.
-    let registry = std::fs::read_to_string(lesson_registry::registry_manifest(&dir)).unwrap();
+    let registry = std::fs::read_to_string(::lessons::registry_manifest(&dir)).unwrap();
     assert!(
         registry.contains(&format!(
             "{LESSON}-report = {{ path = \"../../../code/{LESSON}/tools\" }}\n"

@@ -217,7 +217,7 @@ fn a_lesson_that_needs_a_file_outside_its_directory_fails_to_build_alone() {
             std::fs::remove_dir_all(path).unwrap();
         }
     }
-    let registry = dir.join(lesson_registry::REGISTRY);
+    let registry = dir.join(::lessons::REGISTRY);
     let kept: String = std::fs::read_to_string(&registry)
         .unwrap()
         .lines()
@@ -281,9 +281,9 @@ fn copy_shared_allow_listed(root: &Path, dir: &Path) {
 
 /// The registry the rules find the lessons in, into the scratch copy `dir`.
 fn copy_registry(root: &Path, dir: &Path) {
-    let registry = dir.join(lesson_registry::REGISTRY);
+    let registry = dir.join(::lessons::REGISTRY);
     std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
-    std::fs::copy(root.join(lesson_registry::REGISTRY), registry).unwrap();
+    std::fs::copy(root.join(::lessons::REGISTRY), registry).unwrap();
 }
 
 #[test]

@@ -1,23 +1,25 @@
 //! `evidence`: record lesson runs, and check, compare, plot and publish what
-//! was recorded. Every subcommand and flag is parsed here and each is the
-//! work of a library: the GPU session's from `evidence-recorder` (whose own
-//! binary the GPU machine gets), the evidence's reading and judging from
-//! `evidence-model`, the figure blocks and instrument tables from
-//! `evidence-figures`, the site and charts from `site-build`.
+//! was recorded. Every subcommand and flag is parsed here; the recorder is
+//! [`record`], the evidence's reading and judging `evidence-model`'s. With
+//! the default feature `site`, the site, the charts and the figure blocks
+//! too ([`site`]: `site-build`, `evidence-figures`); the GPU machine's
+//! build leaves them out, with the HTML and plotting crates they link
+//! (`cargo build --release -p evidence --no-default-features`).
 //!
-//! Not for: any of that work itself; this file parses and dispatches.
+//! Not for: reading or judging transcripts, or writing HTML.
+
+mod record;
+#[cfg(feature = "site")]
+mod site;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use evidence_figures::blocks as figures;
 use evidence_model::runs::group;
 use evidence_model::transcript::{self, Transcript};
-use evidence_model::{atomic, check, compare, load, merge, twin};
-use evidence_recorder::cli::{BuildAlone, Check, Lessons, Recipe, Record, Tree};
-use site_build::plot;
+use evidence_model::{check, compare, load, merge, twin};
 
 /// Recorded lesson runs as data.
 ///
@@ -27,15 +29,19 @@ use site_build::plot;
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
-    #[command(flatten)]
-    tree: Tree,
+    /// The repository [default: the one the working directory is in, else .].
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// The evidence folder to read or record into [default: ROOT/evidence].
+    #[arg(long, global = true, value_name = "DIR")]
+    evidence: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    Record(Record),
+    Record(record::Record),
     /// Add GPU sessions' evidence folders to the evidence, and print
     /// `DIR: N new transcripts, M already there` for each DIR.
     ///
@@ -60,7 +66,10 @@ enum Command {
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
-    Check(Check),
+    /// Every lesson page claim against every transcript in the evidence;
+    /// exit 1 on an unexpected failure or an unreadable transcript, having
+    /// reported all of them.
+    Check,
     /// Two groups of runs of a lesson (files ending -RUN_A.txt and
     /// -RUN_B.txt) by their medians.
     Compare {
@@ -86,46 +95,9 @@ enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
-    /// SVG charts of each lesson's runs.
-    Plot {
-        /// Where to write the charts.
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-    },
-    /// The instrument's proof from one session: ncu, the instrument's modes,
-    /// the course's method and the peer tools, side by side.
-    Instrument {
-        /// ncu's CSV of the session.
-        #[arg(long, value_name = "FILE")]
-        ncu: PathBuf,
-        /// The peer tools' output of the session.
-        #[arg(long, value_name = "FILE")]
-        peers: PathBuf,
-        /// The folder of the instrument's JSON files.
-        #[arg(long, value_name = "DIR")]
-        json_dir: PathBuf,
-    },
-    /// Every figure block in the repository's documents against the
-    /// evidence: exit 1 listing each stale block; with --write, rewrite them.
-    Figures {
-        /// Rewrite every stale block from the evidence.
-        #[arg(long, conflicts_with = "list")]
-        write: bool,
-        /// List every block: file, name and query.
-        #[arg(long)]
-        list: bool,
-    },
-    /// Write the evidence as a static site into DIR.
-    ///
-    /// An index of every claim on every GPU and toolkit, a page per lesson
-    /// (the figures behind each verdict, the charts, the C++ and Rust
-    /// twins, every transcript), a page per transcript and the instrument's
-    /// page. It works from file:// and fetches nothing outside DIR. DIR must
-    /// be new, empty, or a site this command wrote, which it replaces whole.
-    Site {
-        #[arg(value_name = "DIR")]
-        out: PathBuf,
-    },
+    #[cfg(feature = "site")]
+    #[command(flatten)]
+    Site(site::Command),
     /// The recording sessions in the evidence, oldest first, one line each:
     /// its id, GPU, driver, toolkits, commit, runs, span and folders.
     ///
@@ -144,9 +116,27 @@ enum Command {
     /// Exit status: 0 whatever changed; 1, with one line, when the evidence
     /// has a problem.
     Changes,
-    Lessons(Lessons),
-    Recipe(Recipe),
-    BuildAlone(BuildAlone),
+    /// The lessons this workspace knows, one per line.
+    Lessons,
+    /// How a lesson is recorded, as `key value` lines for scripts.
+    Recipe {
+        #[arg(long)]
+        lesson: String,
+    },
+    /// Build a lesson's C++ program as a learner does: ROOT/code/LESSON
+    /// copied alone into a folder, its recipe's nvcc line run there. Prints
+    /// the program's path; nvcc's output goes to stderr.
+    BuildAlone {
+        #[arg(long)]
+        lesson: String,
+        /// The compiler that runs the line.
+        #[arg(long, value_name = "PATH", default_value = "nvcc")]
+        nvcc: PathBuf,
+        /// The folder to build in (created; must not hold the lesson
+        /// already) [default: a new temporary folder, left in place].
+        #[arg(long, value_name = "DIR")]
+        into: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -155,10 +145,17 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let (root, evidence) = cli.tree.resolve()?;
+    let root = match cli.root {
+        Some(root) => root,
+        None => {
+            let here = std::env::current_dir().context("reading the working directory")?;
+            lessons::find_repository(&here).unwrap_or_else(|| PathBuf::from("."))
+        }
+    };
+    let evidence = cli.evidence.unwrap_or_else(|| root.join("evidence"));
     match cli.command {
-        Command::Record(record) => return Ok(record.run(evidence)),
-        Command::Check(check) => return check.run(&evidence),
+        Command::Record(record) => return record.run(&evidence),
+        Command::Check => return check_cmd(&evidence),
         Command::Merge { dirs } => return merge_cmd(&dirs, &evidence),
         Command::Compare {
             lesson,
@@ -178,27 +175,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 print!("{}", twin::pretty(&f.display().to_string(), &text));
             }
         }
-        Command::Plot { out } => plot_all(&evidence, &out)?,
-        Command::Instrument { ncu, peers, json_dir } => {
-            let table = evidence_figures::instrument::from_files(&ncu, &peers, &json_dir)?;
-            print!("{table}");
-        }
-        Command::Figures { list: true, .. } => {
-            for line in figures::list(&root)? {
-                println!("{line}");
-            }
-        }
-        Command::Figures { write, .. } => return figures_cmd(&root, &evidence, write),
-        Command::Site { out } => {
-            let built = site_build::build(&root, &evidence, &out)?;
-            println!(
-                "wrote {} pages and {} charts to {}; start at {}",
-                built.pages,
-                built.charts,
-                out.display(),
-                out.join(site_build::INDEX).display()
-            );
-        }
+        #[cfg(feature = "site")]
+        Command::Site(command) => return command.run(&root, &evidence),
         Command::Sessions => {
             let all = read_all_or_fail(&evidence)?;
             print!(
@@ -207,11 +185,77 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
         }
         Command::Changes => print!("{}", changes_cmd(&evidence)?),
-        Command::Lessons(lessons) => lessons.run(),
-        Command::Recipe(recipe) => recipe.run()?,
-        Command::BuildAlone(build) => build.run(&root)?,
+        Command::Lessons => {
+            for lesson in lessons::LESSONS {
+                println!("{}", lesson.name());
+            }
+        }
+        Command::Recipe { lesson } => print!("{}", lessons::lesson(&lesson)?.recipe().to_lines()),
+        Command::BuildAlone { lesson, nvcc, into } => {
+            println!("{}", build_alone(&root, &lesson, &nvcc, into)?.display())
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every transcript and twin read as a record, then claims over every run
+/// that passes; then every problem found, each on its own line.
+fn check_cmd(dir: &Path) -> anyhow::Result<ExitCode> {
+    let checked = check::run(dir)?;
+    for table in checked.tables.iter().chain(&checked.whys) {
+        println!("{table}");
+    }
+    if checked.problems.is_empty() {
+        println!("every claim holds, or fails only where the lesson's expected-failures.txt says why");
+        return Ok(ExitCode::SUCCESS);
+    }
+    for p in &checked.problems {
+        eprintln!("error: {p}");
+    }
+    eprintln!(
+        "error: {} problem(s) in {}",
+        checked.problems.len(),
+        dir.display()
+    );
+    Ok(ExitCode::FAILURE)
+}
+
+/// The lesson's recipe line run by the one build-alone routine
+/// (`lessons::build_alone`, which course-rules' rule 10 runs too) in
+/// `into` or a new temporary folder; the program's path.
+fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let line = lessons::lesson(lesson)?.recipe().nvcc;
+    let made_here = into.is_none();
+    let into = match into {
+        Some(dir) if dir.read_dir().is_ok_and(|mut d| d.next().is_some()) => {
+            bail!(
+                "--into {}: not empty; build-alone builds in a new or empty folder",
+                dir.display()
+            )
+        }
+        Some(dir) => dir,
+        None => tempfile::Builder::new()
+            .prefix(&format!("{lesson}-alone-"))
+            .tempdir()
+            .context("making a temporary folder to build in")?
+            .keep(),
+    };
+    let built = lessons::build_alone(&root.join("code").join(lesson), nvcc, line, &[], &into);
+    if built.is_err() && made_here {
+        // A folder this command made and nothing was built in is not left behind.
+        let _ = std::fs::remove_dir_all(&into);
+    }
+    match built {
+        Ok(program) => Ok(program),
+        Err(lessons::BuildError::Failed { first_error, output }) => {
+            eprint!("{output}");
+            bail!(
+                "{lesson} copied alone into {} does not build with `{line}`: {first_error}",
+                into.display()
+            )
+        }
+        Err(e) => Err(anyhow::Error::new(e).context(format!("building {lesson} alone with `{line}`"))),
+    }
 }
 
 /// Every run in `dir` that passes the evidence's checks, or an error
@@ -264,51 +308,6 @@ fn merge_cmd(dirs: &[PathBuf], evidence: &Path) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Checks (or with `write` rewrites) every figure block under `root`, and
-/// says which blocks were rewritten and which were not.
-fn figures_cmd(root: &Path, evidence: &Path, write: bool) -> anyhow::Result<ExitCode> {
-    let outcome = figures::run(root, evidence, write);
-    for e in &outcome.errors {
-        eprintln!("error: {e}");
-    }
-    if write {
-        for s in &outcome.rewritten {
-            println!("rewrote {s}");
-        }
-        for s in &outcome.not_rewritten {
-            eprintln!("error: not rewritten: {s}, as its document has an error above");
-        }
-    } else {
-        for s in &outcome.stale {
-            eprintln!("error: {s} differs from the evidence");
-        }
-    }
-    let stale_left = if write {
-        outcome.not_rewritten.len()
-    } else {
-        outcome.stale.len()
-    };
-    if outcome.errors.is_empty() && stale_left == 0 {
-        println!("{} figure blocks match the evidence", outcome.blocks);
-        return Ok(ExitCode::SUCCESS);
-    }
-    if !outcome.errors.is_empty() {
-        eprintln!(
-            "error: {} figure block problem(s) under {}",
-            outcome.errors.len(),
-            root.display()
-        );
-    }
-    if stale_left > 0 {
-        eprintln!(
-            "error: {stale_left} stale figure block(s){}; run `{}`",
-            if write { " left as they were" } else { "" },
-            figures::WRITE_COMMAND
-        );
-    }
-    Ok(ExitCode::FAILURE)
-}
-
 fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> anyhow::Result<()> {
     lessons::lesson(lesson)?;
     let all = read_all_or_fail(dir)?;
@@ -349,17 +348,3 @@ fn changes_cmd(dir: &Path) -> anyhow::Result<String> {
     Ok(evidence_model::changes::render(&sessions, &history, &flips))
 }
 
-/// Each lesson's charts of each program's plain runs, with the lesson's
-/// reference runs beside them.
-fn plot_all(dir: &Path, out: &Path) -> anyhow::Result<()> {
-    let all = read_all_or_fail(dir)?;
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    for lesson in lessons::LESSONS {
-        for chart in plot::lesson_charts(&all, *lesson, None)? {
-            let path = out.join(format!("{}.svg", chart.stem));
-            atomic::write(&path, chart.svg).with_context(|| format!("writing {}", path.display()))?;
-            println!("{}", path.display());
-        }
-    }
-    Ok(())
-}

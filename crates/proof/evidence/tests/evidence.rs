@@ -410,7 +410,8 @@ fn recording_keeps_output_order_exit_code_and_never_overwrites() {
         matches!(t.body, Body::Unparsed { .. }),
         "a failed run is kept as lines"
     );
-    assert!(Path::new(pa.trim()).with_extension("json").is_file());
+    // No twin: a twin is derived from its transcript when needed.
+    assert!(!Path::new(pa.trim()).with_extension("json").exists());
 }
 
 fn evidence(args: &[&str]) -> std::process::Output {

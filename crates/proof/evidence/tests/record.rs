@@ -136,12 +136,9 @@ fn a_failing_program_is_recorded_and_its_exit_status_passed_on() {
     let plain = dir.path().join("plain");
     std::fs::write(&plain, "").unwrap();
     let mode = |p: &Path| std::os::unix::fs::PermissionsExt::mode(&p.metadata().unwrap().permissions());
-    for written in [
-        Path::new(&path).to_path_buf(),
-        Path::new(&path).with_extension("json"),
-    ] {
-        assert_eq!(mode(&written), mode(&plain), "{}", written.display());
-    }
+    assert_eq!(mode(Path::new(&path)), mode(&plain), "{path}");
+    // No twin: a twin is derived from its transcript when needed.
+    assert!(!Path::new(&path).with_extension("json").exists());
 }
 
 #[test]
@@ -179,7 +176,11 @@ fn a_program_that_cannot_start_is_recorded_as_127() {
     assert_eq!(out.status.code(), Some(127), "{err}");
     let (text, _) = parsed(&path);
     assert!(text.contains("\n# exit code: 127\n"), "{text}");
-    assert!(text.contains("could not start /nonexistent/program"), "{text}");
+    // timeout(1), which runs it, says why.
+    assert!(
+        text.contains("failed to run command") && text.contains("/nonexistent/program"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -389,7 +390,6 @@ fn a_recorder_killed_mid_run_leaves_the_header_and_the_lines_so_far_and_ends_the
         "{text}"
     );
     assert_ends(pid, "the program, whose recorder was killed");
-    // Its twin was never written: a twin is only ever whole.
     assert!(!path.with_extension("json").exists());
 }
 
@@ -472,7 +472,6 @@ fn assert_stopped_by(out: &Output, path: &Path, signal: &str, number: i32) {
         err.contains(signal) && err.contains(&path.display().to_string()),
         "{err}"
     );
-    assert!(path.with_extension("json").is_file());
 }
 
 #[test]
@@ -708,12 +707,19 @@ fn recorders_starting_together_never_overwrite_each_other() {
     distinct.dedup();
     assert_eq!(distinct.len(), 6, "{paths:#?}");
     assert_eq!(evidence_model::load::transcript_files(dir.path()).len(), 6);
-    // Nothing but transcripts and their twins: no draft left behind.
-    assert_eq!(walk(&dir.path().join(FOLDER)).len(), 12);
+    // Nothing but the transcripts: no draft left behind.
+    assert_eq!(walk(&dir.path().join(FOLDER)).len(), 6);
 }
 
-/// `evidence check` over `dir`: its exit status and what it said.
+/// `evidence check` over `dir`: its exit status and what it said. The
+/// recorder writes no twins; `evidence twins` derives them first.
 fn check(dir: &Path) -> (Option<i32>, String) {
+    let twins = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["twins", "--evidence"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(twins.status.success(), "{:?}", text_of(&twins));
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["check", "--evidence"])
         .arg(dir)
@@ -809,12 +815,9 @@ fn every_ending_the_recorder_writes_passes_the_check() {
         assert_eq!(t.header.exit_code, *code, "{name}: {recorder}\n{text}");
         let said = text.lines().find_map(|l| l.strip_prefix("# ended by: "));
         assert_eq!(said, *ended_by, "{name}: {recorder}\n{text}");
-        for ext in ["txt", "json"] {
-            let file = path.with_extension(ext);
-            let to = dir.path().join(FOLDER).join(file.file_name().unwrap());
-            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-            std::fs::rename(&file, to).unwrap();
-        }
+        let to = dir.path().join(FOLDER).join(path.file_name().unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::rename(&path, to).unwrap();
     }
     let (status, said) = check(dir.path());
     assert_eq!(status, Some(0), "{said}");
@@ -878,4 +881,38 @@ fn a_program_built_elsewhere_names_its_compiler_through_evidence_nvcc() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     let (text, t) = parsed(&path);
     assert_ne!(t.header.nvcc, built_with, "{text}");
+}
+
+/// A header value from the environment is never trusted: one holding a line
+/// break would write header lines of its own (EVIDENCE_RUNTIME ending in
+/// `# exit code: 0` put that line above the real one, so a program that
+/// exited 3 read as a success), and one with two lines or a tab made a
+/// transcript `check` refuses, after the program ran. Each is refused in
+/// one line before anything runs.
+#[test]
+fn a_header_value_with_a_line_break_or_a_tab_is_refused_before_anything_runs() {
+    for (var, value) in [
+        ("EVIDENCE_RUNTIME", "13.0\n# exit code: 0"),
+        ("EVIDENCE_RUNTIME", "13.0\r\n# ---"),
+        ("EVIDENCE_NVCC", "release 13.5, V13.5.37\nrelease 13.0"),
+        ("EVIDENCE_NVCC", "release 13.5,\tV13.5.37"),
+    ] {
+        let dir = scratch();
+        let marker = dir.path().join("ran");
+        let program = format!("echo > {}; exit 3", marker.display());
+        let out = recorder(dir.path(), "t", &[], &["sh", "-c", &program])
+            .env(var, value)
+            .output()
+            .unwrap();
+        let (stdout, err) = text_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{var}={value:?}: {err}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("error: nothing recorded: ") && err.contains(var),
+            "{err}"
+        );
+        assert!(!marker.exists(), "{var}={value:?}: the program ran");
+        assert!(walk(dir.path()).is_empty(), "{:?}", walk(dir.path()));
+    }
 }

@@ -1,13 +1,30 @@
 //! The lesson registry: the one list of lessons the shared tools know.
 //! Every `<lesson>-report` dependency in this package's Cargo.toml is a
-//! lesson (build.rs writes the list), so adding a lesson is one line there;
-//! everything else about it lives in its own directory. With them, the
-//! folders of `evidence/` that hold runs of no one lesson: together, every
-//! folder `evidence record` writes to and `evidence check` accepts a run in.
+//! lesson ([`report_packages`]), so adding a lesson is one line there;
+//! everything else about it lives in its own directory.
+//!
+//! - [`LESSONS`]: the list compiled in (build.rs writes it), each lesson's
+//!   report package behind `lesson_spec::Lesson`; with [`OTHER_FOLDERS`],
+//!   every folder `evidence record` writes to and `evidence check` reads.
+//! - [`lessons()`]: the same lines read from the checkout a tool runs in
+//!   (course-rules, lesson-export), and [`find_repository`] / [`repository`]
+//!   for which checkout that is.
+//! - [`build_alone`]: a lesson's directory copied alone and its nvcc line
+//!   run there, as a learner who took it away would: course-rules' rule 10
+//!   and `evidence build-alone` (both GPU scripts) use it.
 //!
 //! Not for: what a lesson's output means (each report package, through
-//! `lesson-spec`), or reading the registry from a checkout at run time
-//! (`lesson-registry`, which course-rules uses).
+//! `lesson-spec`), or finding nvcc (`cuda-build`).
+
+mod build_alone;
+mod manifest;
+mod registry;
+mod tree;
+
+pub use build_alone::{build_alone, build_output, copy_dir, run_build_line, BuildError};
+pub use manifest::report_packages;
+pub use registry::{lessons, registry_manifest, Registered, RegistryError, REGISTRY};
+pub use tree::{find_repository, is_repository, repository, RootError};
 
 use lesson_spec::Lesson;
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-pub use lesson_registry::{build_output, copy_dir, run_build_line, BuildError};
+pub use ::lessons::{build_output, copy_dir, run_build_line, BuildError};
 
 /// The architectures a copied lesson must build for.
 pub const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
@@ -22,15 +22,15 @@ pub struct Lesson {
 #[derive(Debug, thiserror::Error)]
 pub enum LessonError {
     #[error(transparent)]
-    Registry(#[from] lesson_registry::RegistryError),
+    Registry(#[from] ::lessons::RegistryError),
     #[error("{}: registered as a lesson (crates/proof/lessons/Cargo.toml), but holds no .cu at its top", dir.display())]
     NoProgram { dir: PathBuf },
 }
 
-/// The lessons the registry names (`lesson_registry`, the list every tool
+/// The lessons the registry names (`lessons`, the list every tool
 /// reads), each with its `.cu`, in name order.
 pub fn lessons(root: &Path) -> Result<Vec<Lesson>, LessonError> {
-    lesson_registry::lessons(root)?
+    ::lessons::lessons(root)?
         .into_iter()
         .map(|registered| {
             let cu = std::fs::read_dir(&registered.dir)
@@ -65,7 +65,7 @@ pub fn check_build_lines(lesson: &Lesson) -> anyhow::Result<String> {
 
 /// Copies the lesson directory alone into a fresh folder and runs its nvcc
 /// line there with `nvcc`, for every architecture in [`ARCHS`]
-/// (`lesson_registry::build_alone`, the routine the GPU scripts use too).
+/// (`lessons::build_alone`, the routine the GPU scripts use too).
 /// One nvcc run builds for all of them; only when it fails is each built
 /// alone, so that the error names the architecture that fails.
 pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> anyhow::Result<()> {
@@ -99,7 +99,7 @@ fn build_in_scratch(lesson: &Lesson, nvcc: &Path, line: &str, archs: &[&str]) ->
         archs.join("-")
     ));
     let _ = std::fs::remove_dir_all(&scratch);
-    let built = lesson_registry::build_alone(&lesson.dir, nvcc, line, archs, &scratch);
+    let built = ::lessons::build_alone(&lesson.dir, nvcc, line, archs, &scratch);
     let _ = std::fs::remove_dir_all(&scratch);
     built.map(|_| ())
 }

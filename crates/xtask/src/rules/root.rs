@@ -2,7 +2,7 @@
 //!
 //! A binary built in one checkout and run in another must check the second,
 //! so the binary walks up from its working directory ([`find_repository`],
-//! `lesson-registry`'s, which `evidence` uses too).
+//! `lessons`'s, which `evidence` uses too).
 //! Only this crate's own tests, which check the very checkout they were
 //! compiled in, use the compile-time path ([`repository_root`]).
 //!
@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-pub use lesson_registry::{find_repository, is_repository};
+pub use ::lessons::{find_repository, is_repository};
 
 /// The workspace root this crate was compiled in, for its own tests.
 pub fn repository_root() -> PathBuf {

@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn a_line_that_is_not_nvccs_is_refused_before_anything_runs() {
-        let scratch = std::env::temp_dir().join(format!("lesson-registry-refused-{}", std::process::id()));
+        let scratch = std::env::temp_dir().join(format!("lessons-build-refused-{}", std::process::id()));
         let err = build_alone(
             Path::new("."),
             Path::new("/bin/false"),
@@ -164,7 +164,7 @@ mod tests {
     fn a_compiler_that_fails_gives_its_first_error_line_for_the_arch_asked() {
         use std::os::unix::fs::PermissionsExt;
         // A stand-in for nvcc that names its arguments, then fails as nvcc does.
-        let dir = std::env::temp_dir().join(format!("lesson-registry-fails-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("lessons-build-fails-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let fake = dir.join("nvcc");
         std::fs::write(

@@ -1,29 +1,10 @@
-//! The one lesson finder, and the one way to build a lesson alone.
-//!
-//! - [`report_packages`] reads the registry: every `<lesson>-report`
-//!   dependency in the `lessons` crate's manifest ([`registry_manifest`])
-//!   is a lesson. That crate's build script compiles the list in;
-//!   course-rules, which reads whatever checkout it is run in, reads the
-//!   same lines there ([`lessons`]). Adding a lesson to every tool stays
-//!   one line.
-//! - [`build_alone`] copies a lesson's directory by itself into a folder and
-//!   runs its nvcc line there, as a learner who took the directory away
-//!   would: course-rules' rule 10 and both GPU scripts (through
-//!   `evidence build-alone`) use it.
-//! - [`find_repository`] says which tree a tool reads, and [`repository`]
-//!   which one a tool with a `--root DIR` option reads.
-//!
-//! Not for: what a lesson's output means or how it is recorded (each
-//! lesson's report package, through `lesson-spec`), or finding nvcc
-//! (`cuda-build`).
-
-mod build;
-mod tree;
-
-pub use build::{build_alone, build_output, copy_dir, run_build_line, BuildError};
-pub use tree::{find_repository, is_repository, repository, RootError};
+//! The registry read from a checkout at run time, as course-rules and
+//! lesson-export read whatever tree they run in: every `<lesson>-report`
+//! dependency in this crate's manifest ([`registry_manifest`]) is a lesson.
 
 use std::path::{Path, PathBuf};
+
+use crate::report_packages;
 
 /// The manifest whose dependencies are the registry, relative to the root
 /// ([`registry_manifest`] gives it in a checkout).
@@ -57,19 +38,6 @@ pub enum RegistryError {
     Empty { path: PathBuf },
 }
 
-/// The lessons the registry manifest `text` names, in its order: every
-/// dependency line `<lesson>-report = ...`.
-pub fn report_packages(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|line| line.split_once('='))
-        .map(|(name, _)| name.trim())
-        .filter(|name| !name.contains(['.', ' ', '"', '#', '[']))
-        .filter_map(|name| name.strip_suffix("-report"))
-        .filter(|lesson| !lesson.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 /// The lessons registered in the checkout at `root`, in name order.
 pub fn lessons(root: &Path) -> Result<Vec<Registered>, RegistryError> {
     let path = registry_manifest(root);
@@ -94,6 +62,7 @@ pub fn lessons(root: &Path) -> Result<Vec<Registered>, RegistryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report_packages;
 
     #[test]
     fn only_report_dependencies_are_lessons() {

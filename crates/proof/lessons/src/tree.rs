@@ -81,7 +81,7 @@ mod tests {
             Some(root.clone())
         );
         // A member crate's manifest has no [workspace] table, so the walk passes it by.
-        assert!(!is_repository(&root.join("crates/proof/lesson-registry")));
+        assert!(!is_repository(&root.join("crates/proof/lessons")));
         assert_eq!(find_repository(Path::new("/")), None);
     }
 }
