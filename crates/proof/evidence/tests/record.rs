@@ -712,14 +712,8 @@ fn recorders_starting_together_never_overwrite_each_other() {
 }
 
 /// `evidence check` over `dir`: its exit status and what it said. The
-/// recorder writes no twins; `evidence twins` derives them first.
+/// recorder writes no twins, and check needs none.
 fn check(dir: &Path) -> (Option<i32>, String) {
-    let twins = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .args(["twins", "--evidence"])
-        .arg(dir)
-        .output()
-        .unwrap();
-    assert!(twins.status.success(), "{:?}", text_of(&twins));
     let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
         .args(["check", "--evidence"])
         .arg(dir)
