@@ -1,15 +1,17 @@
 //! `evidence`: record lesson runs, and check, compare, plot and publish what
 //! was recorded. Every subcommand and flag is parsed here; the recorder is
-//! [`record`], the evidence's reading and judging `evidence-model`'s. With
-//! the default feature `site`, the site, the charts and the figure blocks
-//! too ([`site`]: `site-build`, `evidence-figures`); the GPU machine's
+//! [`record`], the evidence's reading and judging the library's. With
+//! the default feature `site`, the site and the charts too ([`site`]:
+//! the library's `site`); the GPU machine's
 //! build leaves them out, with the HTML and plotting crates they link
 //! (`cargo build --release -p evidence --no-default-features`).
 //!
 //! Not for: reading or judging transcripts, or writing HTML.
 
+#[path = "cli/record.rs"]
 mod record;
 #[cfg(feature = "site")]
+#[path = "cli/site.rs"]
 mod site;
 
 use std::path::{Path, PathBuf};
@@ -17,9 +19,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use evidence_model::runs::group;
-use evidence_model::transcript::{self, Transcript};
-use evidence_model::{check, compare, load, merge, twin};
+use evidence::runs::group;
+use evidence::transcript::{self, Transcript};
+use evidence::{check, compare, load, merge, twin};
 
 /// Recorded lesson runs as data.
 ///
@@ -170,7 +172,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Twin { files } => {
             for f in &files {
-                let bytes = evidence_model::capped::transcript(f).with_context(|| f.display().to_string())?;
+                let bytes = evidence::capped::transcript(f).with_context(|| f.display().to_string())?;
                 let text = String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", f.display()))?;
                 print!("{}", twin::pretty(&f.display().to_string(), &text));
             }
@@ -179,10 +181,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Site(command) => return command.run(&root, &evidence),
         Command::Sessions => {
             let all = read_all_or_fail(&evidence)?;
-            print!(
-                "{}",
-                evidence_model::sessions::render(&evidence_model::sessions::of(&all))
-            );
+            print!("{}", evidence::sessions::render(&evidence::sessions::of(&all)));
         }
         Command::Changes => print!("{}", changes_cmd(&evidence)?),
         Command::Lessons => {
@@ -334,17 +333,16 @@ fn compare_groups(dir: &Path, lesson: &str, a: &str, b: &str, commit: &str) -> a
 /// the false alarms, as text.
 fn changes_cmd(dir: &Path) -> anyhow::Result<String> {
     let all = read_all_or_fail(dir)?;
-    let sessions = evidence_model::sessions::of(&all);
-    let history = evidence_model::history::of(&sessions);
+    let sessions = evidence::sessions::of(&all);
+    let history = evidence::history::of(&sessions);
     let mut problems = Vec::new();
     let mut flips = Vec::new();
     for (lesson, table) in lessons::LESSONS
         .iter()
         .zip(check::every_lesson(&all, &mut problems))
     {
-        let per = evidence_model::changes::per_session(&table, &sessions);
-        flips.extend(evidence_model::changes::flips(lesson.name(), &per, &sessions));
+        let per = evidence::changes::per_session(&table, &sessions);
+        flips.extend(evidence::changes::flips(lesson.name(), &per, &sessions));
     }
-    Ok(evidence_model::changes::render(&sessions, &history, &flips))
+    Ok(evidence::changes::render(&sessions, &history, &flips))
 }
-

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use evidence_model::check::{table, Cell};
-use evidence_model::judge;
-use evidence_model::transcript::{self, Body, Transcript};
+use evidence::check::{table, Cell};
+use evidence::judge;
+use evidence::transcript::{self, Body, Transcript};
 use lesson_spec::Lesson;
 
 fn evidence_dir() -> PathBuf {
@@ -14,7 +14,7 @@ fn evidence_dir() -> PathBuf {
 }
 
 fn all(dir: &Path) -> Vec<Transcript> {
-    evidence_model::load::transcript_files(dir)
+    evidence::load::transcript_files(dir)
         .iter()
         .map(|f| transcript::read(f).unwrap_or_else(|e| panic!("{e}")))
         .collect()
@@ -26,7 +26,7 @@ fn lesson(name: &str) -> &'static dyn Lesson {
 
 /// The first successful transcript of `lesson` in `dir` whose name ends in `suffix`.
 fn first(dir: &Path, lesson: &str, suffix: &str) -> PathBuf {
-    evidence_model::load::transcript_files(dir)
+    evidence::load::transcript_files(dir)
         .into_iter()
         .find(|f| {
             let name = f.to_string_lossy();
@@ -40,7 +40,7 @@ fn first(dir: &Path, lesson: &str, suffix: &str) -> PathBuf {
 /// Every problem `evidence check` finds under `dir`: the same path as the
 /// command, so that CI names every one, not the first.
 fn every_problem(dir: &Path) -> Vec<String> {
-    evidence_model::check::run(dir)
+    evidence::check::run(dir)
         .unwrap_or_else(|e| panic!("{e}"))
         .problems
         .iter()
@@ -58,7 +58,7 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
         problems.len(),
         problems.join("\n")
     );
-    let transcripts = evidence_model::load::load(&dir).unwrap().transcripts;
+    let transcripts = evidence::load::load(&dir).unwrap().transcripts;
     assert!(transcripts.len() >= 20, "{} transcripts", transcripts.len());
     // A lesson not yet recorded (no evidence/<lesson>/) has nothing to hold.
     for lesson in lessons::LESSONS.iter().filter(|l| dir.join(l.name()).is_dir()) {
@@ -101,7 +101,7 @@ fn ci_names_every_problem_in_the_evidence_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     copy_lesson(dir, "day53-pinned");
-    let runs: Vec<PathBuf> = evidence_model::load::transcript_files(dir)
+    let runs: Vec<PathBuf> = evidence::load::transcript_files(dir)
         .into_iter()
         .filter(|f| {
             f.to_string_lossy().ends_with("-h200-cxx.txt")
@@ -174,7 +174,7 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
     let _ = std::fs::remove_dir_all(&dir);
     for lesson in ["day53-pinned", "day09-timing"] {
         std::fs::create_dir_all(dir.join(lesson)).unwrap();
-        for f in evidence_model::load::transcript_files(&src)
+        for f in evidence::load::transcript_files(&src)
             .iter()
             .filter(|f| f.parent().unwrap().ends_with(lesson))
         {
@@ -633,7 +633,7 @@ fn alone_folders() -> std::collections::BTreeSet<PathBuf> {
 /// such; on the H200 it would make its README wrong).
 #[test]
 fn every_cause_is_judged() {
-    let transcripts = evidence_model::load::load(&evidence_dir()).unwrap().transcripts;
+    let transcripts = evidence::load::load(&evidence_dir()).unwrap().transcripts;
     let mut wrong = Vec::new();
     for lesson in lessons::LESSONS {
         assert!(
@@ -641,7 +641,7 @@ fn every_cause_is_judged() {
             "{} names no cause check",
             lesson.name()
         );
-        let table = evidence_model::why::table(*lesson, &transcripts);
+        let table = evidence::why::table(*lesson, &transcripts);
         // A lesson not yet recorded (no evidence/<lesson>/) is judged nowhere yet.
         if evidence_dir().join(lesson.name()).is_dir() {
             wrong.extend(table.unjudged());

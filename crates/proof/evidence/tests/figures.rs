@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use evidence_figures::blocks::{self as figures, blocks, WRITE_COMMAND};
-use evidence_figures::query;
+use evidence::figures::blocks::{self as figures, blocks, WRITE_COMMAND};
+use evidence::figures::query;
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -308,7 +308,7 @@ fn diagnostic(root: &Path, date: &str, name: &str, exit_code: i32, body: &str) {
     );
     let file = folder.join(format!("{}-{name}.txt", date.replace(':', "")));
     std::fs::write(&file, &text).unwrap();
-    evidence_model::twin::write(&file, &text).unwrap();
+    evidence::twin::write(&file, &text).unwrap();
 }
 
 /// Two successful `pageable-rotated` runs (one of two passes, one of one)

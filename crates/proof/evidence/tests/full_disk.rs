@@ -38,7 +38,7 @@ fn record_into_a_full_disk_is_one_line_after_the_transcript_is_written() {
     let mut cmd = evidence(&["record", "--lesson", "day09-timing", "--name", "t", "--evidence"]);
     cmd.arg(&dir).args(["--", "true"]);
     assert_full_stdout_is_one_line(&mut cmd);
-    let written = evidence_model::load::transcript_files(&dir);
+    let written = evidence::load::transcript_files(&dir);
     assert_eq!(written.len(), 1, "{written:?}");
     let text = std::fs::read_to_string(&written[0]).unwrap();
     assert!(text.contains("\n# exit code: 0\n"), "{text}");

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use evidence_model::transcript::REQUIRED;
+use evidence::transcript::REQUIRED;
 
 fn evidence_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../evidence")
@@ -26,7 +26,7 @@ struct Case {
 /// The committed successful runs of `lesson` named `-<suffix>.txt`, in
 /// name order.
 fn committed(lesson: &str, suffix: &str) -> Vec<PathBuf> {
-    evidence_model::load::transcript_files(&evidence_dir())
+    evidence::load::transcript_files(&evidence_dir())
         .into_iter()
         .filter(|f| {
             f.parent().unwrap().ends_with(lesson)
@@ -440,7 +440,7 @@ fn campaign(base: &str) -> Vec<Case> {
     let blank = format!(
         "{}{}",
         &base[..header_end],
-        "\n".repeat(evidence_model::transcript::MAX_LINES)
+        "\n".repeat(evidence::transcript::MAX_LINES)
     );
     out.push(transcript(
         "blank lines",

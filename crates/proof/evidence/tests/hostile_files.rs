@@ -74,11 +74,7 @@ fn devices_fifos_and_oversized_transcripts_are_refused_by_every_reader_without_h
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     let big = folder.join("2026-11-30T000002Z-h200-big.txt");
-    std::fs::write(
-        &big,
-        vec![b'a'; (evidence_model::capped::TRANSCRIPT_CAP + 1) as usize],
-    )
-    .unwrap();
+    std::fs::write(&big, vec![b'a'; (evidence::capped::TRANSCRIPT_CAP + 1) as usize]).unwrap();
 
     let mut check = evidence(&ev);
     check.arg("check");
@@ -286,7 +282,7 @@ fn links_and_sparse_files_fail_check_by_name() {
 /// campaign's file beside a packed run of the same name passed `check`).
 #[test]
 fn a_run_kept_as_a_file_and_gzip_d_beside_it_fails_check() {
-    use evidence_model::capped::{gzip, gzipped};
+    use evidence::capped::{gzip, gzipped};
     let dir = tempfile::tempdir().unwrap();
     let ev = dir.path().join("ev");
     let runs = small_evidence(&ev);
@@ -324,7 +320,7 @@ fn transcripts_of_blank_lines_are_refused_fast_in_little_memory() {
     small_evidence(&ev);
     let folder = ev.join("diagnostics");
     std::fs::create_dir_all(&folder).unwrap();
-    let blank = "\n".repeat((evidence_model::capped::TRANSCRIPT_CAP - 1024) as usize);
+    let blank = "\n".repeat((evidence::capped::TRANSCRIPT_CAP - 1024) as usize);
     for i in 0..8 {
         let text = format!(
             "# lesson: diagnostics\n# date: 2026-11-30T00:00:0{i}Z\n# gpu: NVIDIA H200\n# driver: d\n\
@@ -369,7 +365,7 @@ fn twin_prints_a_transcript_s_json_and_refuses_a_fifo_or_a_link() {
     );
     assert_eq!(
         json,
-        evidence_model::twin::pretty(
+        evidence::twin::pretty(
             &runs[0].display().to_string(),
             &std::fs::read_to_string(&runs[0]).unwrap()
         )

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use evidence_model::merge::{self, MergeError, Merged};
+use evidence::merge::{self, MergeError, Merged};
 
 /// A run of `folder` dated `date` on `gpu`, whose output is `body`.
 fn run_text(folder: &str, date: &str, gpu: &str, body: &str) -> String {
@@ -35,7 +35,7 @@ fn put(dir: &Path, name: &str, text: &str) -> PathBuf {
     std::fs::create_dir_all(&folder).unwrap();
     let path = folder.join(format!("{}-{name}.txt", field("date").replace(':', "")));
     std::fs::write(&path, text).unwrap();
-    evidence_model::twin::write(&path, text).unwrap();
+    evidence::twin::write(&path, text).unwrap();
     path
 }
 
@@ -63,7 +63,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
                 folders.push(path);
             } else if let Some(txt) = path.to_str().unwrap().strip_suffix(".gz") {
                 let rel = Path::new(txt).strip_prefix(dir).unwrap().to_path_buf();
-                out.insert(rel, evidence_model::capped::transcript(Path::new(txt)).unwrap());
+                out.insert(rel, evidence::capped::transcript(Path::new(txt)).unwrap());
             } else {
                 let rel = path.strip_prefix(dir).unwrap().to_path_buf();
                 out.insert(rel, std::fs::read(&path).unwrap());
@@ -77,7 +77,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// report, whose copies are told by the report alone.
 fn day09_run() -> String {
     let evidence = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../evidence");
-    evidence_model::load::transcript_files(&evidence)
+    evidence::load::transcript_files(&evidence)
         .into_iter()
         .filter(|f| f.parent().unwrap().ends_with("day09-timing"))
         .filter(|f| f.to_string_lossy().ends_with("-h200-cxx.txt"))
@@ -163,11 +163,11 @@ fn two_machines_sessions_merge_into_the_evidence_and_pass_its_checks() {
     assert_eq!(snapshot(dest.path()), expected);
     // Each kept gzip'd, as `zcat` reads it.
     for rel in expected.keys() {
-        let gz = evidence_model::capped::gzipped(&dest.path().join(rel));
+        let gz = evidence::capped::gzipped(&dest.path().join(rel));
         let out = Command::new("gzip").arg("-dc").arg(&gz).output().unwrap();
         assert_eq!(out.stdout, expected[rel], "{}", gz.display());
     }
-    let loaded = evidence_model::load::load(dest.path()).unwrap();
+    let loaded = evidence::load::load(dest.path()).unwrap();
     assert!(loaded.problems.is_empty(), "{:#?}", loaded.problems);
     assert_eq!(loaded.transcripts.len(), 3);
 }

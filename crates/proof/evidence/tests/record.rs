@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-use evidence_model::transcript;
+use evidence::transcript;
 
 /// Transcripts here are recorded under `diagnostics`, an evidence folder of
 /// no lesson, so no lesson's parser reads their output.
@@ -68,7 +68,7 @@ fn poll<T>(what: &str, tries: usize, mut ready: impl FnMut() -> Option<T>) -> T 
 /// The one transcript under `dir` once it holds `line`.
 fn transcript_holding(dir: &Path, line: &str) -> (PathBuf, String) {
     poll(&format!("a transcript holding {line:?}"), 200, || {
-        let files = evidence_model::load::transcript_files(dir);
+        let files = evidence::load::transcript_files(dir);
         let file = files.first()?;
         let text = std::fs::read_to_string(file).ok()?;
         text.lines().any(|l| l == line).then(|| (file.clone(), text))
@@ -226,7 +226,7 @@ fn a_program_that_ends_at_once_is_recorded_however_the_threads_are_scheduled() {
         failed.len()
     );
     let transcripts: Vec<PathBuf> = (0..8)
-        .flat_map(|worker| evidence_model::load::transcript_files(&dir.path().join(worker.to_string())))
+        .flat_map(|worker| evidence::load::transcript_files(&dir.path().join(worker.to_string())))
         .collect();
     assert_eq!(transcripts.len(), 800);
     let unfinished = transcripts
@@ -437,7 +437,7 @@ fn a_program_printing_past_the_cap_is_ended_there_and_its_transcript_read_whole(
     let (path, err) = text_of(&out);
     assert_eq!(out.status.code(), Some(137), "{err}");
     let size = std::fs::metadata(&path).unwrap().len();
-    assert!(size <= evidence_model::capped::TRANSCRIPT_CAP, "{size} bytes");
+    assert!(size <= evidence::capped::TRANSCRIPT_CAP, "{size} bytes");
     let (text, t) = parsed(&path);
     assert!(
         text.contains("# ended by: the recorder's SIGKILL, as the output reached the"),
@@ -665,7 +665,7 @@ fn a_full_disk_ends_the_program_and_says_how() {
         ),
         "{err}"
     );
-    let files = evidence_model::load::transcript_files(dir.path());
+    let files = evidence::load::transcript_files(dir.path());
     assert_eq!(files.len(), 1, "{files:?}");
     let text = std::fs::read_to_string(&files[0]).unwrap();
     assert!(
@@ -706,7 +706,7 @@ fn recorders_starting_together_never_overwrite_each_other() {
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), 6, "{paths:#?}");
-    assert_eq!(evidence_model::load::transcript_files(dir.path()).len(), 6);
+    assert_eq!(evidence::load::transcript_files(dir.path()).len(), 6);
     // Nothing but the transcripts: no draft left behind.
     assert_eq!(walk(&dir.path().join(FOLDER)).len(), 6);
 }
@@ -815,10 +815,7 @@ fn every_ending_the_recorder_writes_passes_the_check() {
     }
     let (status, said) = check(dir.path());
     assert_eq!(status, Some(0), "{said}");
-    assert_eq!(
-        evidence_model::load::transcript_files(dir.path()).len(),
-        endings.len()
-    );
+    assert_eq!(evidence::load::transcript_files(dir.path()).len(), endings.len());
 }
 
 /// A header `evidence check` would refuse is never written: with no

@@ -7,9 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use evidence_model::changes::{self, Change};
-use evidence_model::sessions::{self, GAP};
-use evidence_model::transcript;
+use evidence::changes::{self, Change};
+use evidence::sessions::{self, GAP};
+use evidence::transcript;
 use support::repository;
 
 #[allow(
@@ -24,7 +24,7 @@ mod support;
 /// gap apart.
 #[test]
 fn the_committed_evidence_groups_into_sessions_by_the_rule() {
-    let loaded = evidence_model::load::load(&repository().join("evidence")).unwrap();
+    let loaded = evidence::load::load(&repository().join("evidence")).unwrap();
     let all = sessions::of(&loaded.transcripts);
     let in_sessions: usize = all.iter().map(|s| s.runs.len()).sum();
     assert_eq!(
@@ -94,10 +94,10 @@ fn write_session(ev: &Path, hour: u32, commit: &str, scale: f64) {
 }
 
 fn the_change(ev: &Path) -> (Change, Vec<String>) {
-    let loaded = evidence_model::load::load(ev).unwrap();
+    let loaded = evidence::load::load(ev).unwrap();
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
     let all = sessions::of(&loaded.transcripts);
-    let history = evidence_model::history::of(&all);
+    let history = evidence::history::of(&all);
     let latest = changes::latest(&history);
     let c = latest
         .iter()
@@ -147,10 +147,10 @@ fn the_same_commit_recorded_twice_is_an_a_a_pair_and_the_same() {
     let (change, differed) = the_change(&ev);
     assert_eq!(change, Change::Same);
     assert!(differed.is_empty(), "{differed:?}");
-    let loaded = evidence_model::load::load(&ev).unwrap();
+    let loaded = evidence::load::load(&ev).unwrap();
     let all = sessions::of(&loaded.transcripts);
     assert_eq!(all.len(), 2, "two hours apart is two sessions");
-    let alarms = changes::false_alarms(&evidence_model::history::of(&all));
+    let alarms = changes::false_alarms(&evidence::history::of(&all));
     assert_eq!(alarms.same_commit_pairs, 1);
     assert_eq!(alarms.same_commit.compared, 1);
     assert_eq!(alarms.same_commit.alarms, 0);
@@ -172,7 +172,7 @@ fn runs_minutes_apart_are_one_session_and_too_few_runs_are_unsure() {
             0.32 + 0.001 * f64::from(i),
         );
     }
-    let loaded = evidence_model::load::load(&ev).unwrap();
+    let loaded = evidence::load::load(&ev).unwrap();
     let all = sessions::of(&loaded.transcripts);
     assert_eq!(
         all.len(),
@@ -248,11 +248,11 @@ fn a_claim_that_held_and_now_fails_is_a_flip() {
         "bbbbbbb",
         "========= ERROR SUMMARY: 1 error",
     );
-    let loaded = evidence_model::load::load(&ev).unwrap();
+    let loaded = evidence::load::load(&ev).unwrap();
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
     let all = sessions::of(&loaded.transcripts);
     let lesson = lessons::find("day10-block-sizes").unwrap();
-    let table = evidence_model::check::table(lesson, &loaded.transcripts, &Default::default());
+    let table = evidence::check::table(lesson, &loaded.transcripts, &Default::default());
     let per = changes::per_session(&table, &all);
     let flips = changes::flips(lesson.name(), &per, &all);
     assert_eq!(flips.len(), 1, "{flips:?}");

@@ -24,7 +24,7 @@
 
 use std::path::{Path, PathBuf};
 
-use evidence_model::transcript;
+use evidence::transcript;
 use support::repository;
 use synthetic::{copy_tree, files_under, templates, write_session};
 
@@ -91,7 +91,7 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
     );
 
     let started = host_clock::now_ms();
-    let merged = evidence_model::merge::merge(&arriving, &ev).unwrap_or_else(|e| panic!("{e}"));
+    let merged = evidence::merge::merge(&arriving, &ev).unwrap_or_else(|e| panic!("{e}"));
     let merge_s = seconds_since(started);
     let new: usize = merged.iter().map(|m| m.new).sum();
     assert_eq!(
@@ -115,7 +115,7 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
     );
 
     let started = host_clock::now_ms();
-    let checked = evidence_model::check::run(&ev).unwrap();
+    let checked = evidence::check::run(&ev).unwrap();
     let check_s = seconds_since(started);
     // The H200's numbers on other GPUs fail the claims the H200's
     // expected-failure lists explain for the H200 alone: those are findings
@@ -133,11 +133,11 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
         &not_claims[..not_claims.len().min(5)]
     );
 
-    let loaded = evidence_model::load::load(&ev).unwrap();
-    let all_sessions = evidence_model::sessions::of(&loaded.transcripts).len();
+    let loaded = evidence::load::load(&ev).unwrap();
+    let all_sessions = evidence::sessions::of(&loaded.transcripts).len();
     let committed_sessions = {
-        let committed = evidence_model::load::load(&repository().join("evidence")).unwrap();
-        evidence_model::sessions::of(&committed.transcripts).len()
+        let committed = evidence::load::load(&repository().join("evidence")).unwrap();
+        evidence::sessions::of(&committed.transcripts).len()
     };
     assert_eq!(
         all_sessions,
@@ -147,12 +147,12 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
 
     let out = tmp.path().join("site");
     let started = host_clock::now_ms();
-    let built = site_build::build(&repository(), &ev, &out).unwrap();
+    let built = evidence::site::build(&repository(), &ev, &out).unwrap();
     let site_s = seconds_since(started);
     let files = files_under(&out);
     let bytes: u64 = files.iter().map(|f| f.metadata().unwrap().len()).sum();
     let run_pages = files.iter().filter(|f| f.starts_with(out.join("runs"))).count();
-    let summary = out.join(site_build::SUMMARY).metadata().unwrap().len();
+    let summary = out.join(evidence::site::SUMMARY).metadata().unwrap().len();
     println!(
         "evidence: {} transcripts in {all_sessions} sessions; merge of week 52 ({new} transcripts) {merge_s:.1} s; \
          check {check_s:.1} s ({} claim failures from the renaming); site {site_s:.1} s: {} pages ({run_pages} of runs), \
@@ -167,7 +167,7 @@ fn a_simulated_year_of_four_gpus_merges_checks_and_builds_its_site_in_time() {
     assert!(
         run_pages < loaded.transcripts.len() / 4,
         "runs keep a page only in their GPU's last {} days: {run_pages} pages",
-        site_build::PAGED_DAYS
+        evidence::site::PAGED_DAYS
     );
     assert!(check_s < 30.0, "check took {check_s:.1} s, over its 30 s target");
     assert!(site_s < 60.0, "site took {site_s:.1} s, over its 60 s target");

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use evidence_model::transcript;
+use evidence::transcript;
 
 use crate::support::repository;
 
@@ -23,8 +23,8 @@ pub struct Template {
 }
 
 pub fn templates() -> Vec<Template> {
-    let loaded = evidence_model::load::load(&repository().join("evidence")).unwrap();
-    let all = evidence_model::sessions::of(&loaded.transcripts);
+    let loaded = evidence::load::load(&repository().join("evidence")).unwrap();
+    let all = evidence::sessions::of(&loaded.transcripts);
     let session = all
         .iter()
         .find(|s| s.short_commit() == TEMPLATE_COMMIT)
@@ -121,8 +121,8 @@ pub fn write_session(
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         bytes += text.len() as u64;
         if merged {
-            let gz = evidence_model::capped::gzipped(&path);
-            std::fs::write(gz, evidence_model::capped::gzip(text.as_bytes())).unwrap();
+            let gz = evidence::capped::gzipped(&path);
+            std::fs::write(gz, evidence::capped::gzip(text.as_bytes())).unwrap();
         } else {
             std::fs::write(&path, &text).unwrap();
         }

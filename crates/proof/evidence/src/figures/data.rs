@@ -1,0 +1,415 @@
+//! What figure queries read: lesson runs' figures (through the lesson
+//! registry, so a query names a lesson and a figure as the lesson's report
+//! package names them), diagnostics runs' `LABEL: NUMBER` lines, and the
+//! instrument's sessions.
+//!
+//! Not for: parsing queries ([`crate::figures::query`]) or documents ([`crate::figures::blocks`]).
+
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+
+use crate::figures::instrument::{self, Session};
+use crate::load;
+use crate::problem::Problem;
+use crate::runs::group;
+use crate::transcript::{Body, Transcript};
+use lesson_spec::median;
+
+/// Where a number came from: a run (its commit and file) or an instrument
+/// session (its name and, for one of several numbers, the item). Arithmetic
+/// between lists pairs numbers with equal keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Key {
+    pub session: String,
+    pub item: String,
+}
+
+/// What the evidence cannot give a query.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DataError {
+    /// The folder, or the instrument's sessions in it, could not be read.
+    /// Read once and kept for every later query, so the words are kept,
+    /// not the I/O error.
+    #[error("{0}")]
+    Unreadable(String),
+    #[error("the evidence has {count} problem(s), which `evidence --evidence {} check` lists; the first: {first}", dir.display())]
+    Problems {
+        count: usize,
+        dir: PathBuf,
+        first: Problem,
+    },
+    #[error("no lesson is named `{lesson}` (known: {})", known.join(", "))]
+    NoLesson {
+        lesson: String,
+        known: Vec<&'static str>,
+    },
+    #[error("no successful {folder} runs in groups `{groups}` of commits `{commits}`")]
+    NoRuns {
+        folder: String,
+        groups: String,
+        commits: String,
+    },
+    #[error("no {lesson} run has a figure `{figure}` (it has: {})", has.join("; "))]
+    NoFigure {
+        lesson: String,
+        figure: String,
+        has: Vec<String>,
+    },
+    #[error("{file}: `{label}:` is followed by {word:?}, not a finite number")]
+    NotANumber {
+        file: String,
+        label: String,
+        word: String,
+    },
+    #[error("no line `{label}: NUMBER` in the {} run(s) of groups `{groups}`: {}", lessons::DIAGNOSTICS, files.join(", "))]
+    NoLine {
+        label: String,
+        groups: String,
+        files: Vec<String>,
+    },
+    #[error("no instrument session `{name}` (known: {})", known.join(", "))]
+    NoSession { name: String, known: Vec<String> },
+    #[error("no statistic `{0}` (median, vs_ncu, spread, gpu_ms)")]
+    NoStatistic(String),
+    #[error("no session of `{sessions}` has a `{stat}` of method `{method}`")]
+    NoMethod {
+        sessions: String,
+        stat: String,
+        method: String,
+    },
+    #[error("session `{0}` recommended no mode")]
+    NoRecommendation(String),
+    #[error("no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)")]
+    NoAlarmCount { kind: String, stat: String },
+}
+
+/// An evidence folder (a repository's `evidence/`), read when a query
+/// first needs it.
+pub struct Evidence {
+    dir: PathBuf,
+    transcripts: OnceCell<Result<Vec<Transcript>, DataError>>,
+    sessions: OnceCell<Result<Vec<Session>, DataError>>,
+    // Worked out once: a document may quote several of its counts.
+    alarms: OnceCell<crate::changes::FalseAlarms>,
+}
+
+impl Evidence {
+    pub fn new(dir: &Path) -> Self {
+        Evidence {
+            dir: dir.to_path_buf(),
+            transcripts: OnceCell::new(),
+            sessions: OnceCell::new(),
+            alarms: OnceCell::new(),
+        }
+    }
+
+    /// The runs, read as `evidence check` reads them; a figure is never
+    /// made from evidence that fails the check.
+    fn transcripts(&self) -> Result<&[Transcript], DataError> {
+        self.transcripts
+            .get_or_init(|| {
+                let dir = &self.dir;
+                let loaded = load::load(dir).map_err(|e| DataError::Unreadable(cli_exit::with_causes(&e)))?;
+                match loaded.problems.as_slice() {
+                    [] => Ok(loaded.transcripts),
+                    [first, ..] => Err(DataError::Problems {
+                        count: loaded.problems.len(),
+                        dir: dir.clone(),
+                        first: first.clone(),
+                    }),
+                }
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    fn sessions(&self) -> Result<&[Session], DataError> {
+        self.sessions
+            .get_or_init(|| {
+                instrument::sessions(&self.dir.join("instrument"))
+                    .map_err(|e| DataError::Unreadable(cli_exit::with_causes(&e)))
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    /// The successful runs of `lesson` in the space-separated `groups`, of
+    /// the commits starting with one of the space-separated prefixes in
+    /// `commits` (all when none), less those of a prefix written `!PREFIX`,
+    /// in time order.
+    fn group_runs(&self, lesson: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, DataError> {
+        if lessons::find(lesson).is_none() {
+            return Err(DataError::NoLesson {
+                lesson: lesson.to_string(),
+                known: lessons::LESSONS.iter().map(|l| l.name()).collect(),
+            });
+        }
+        self.successful_runs(lesson, groups, commits)
+    }
+
+    /// The successful runs in evidence folder `folder` (a lesson's, or one
+    /// of [`lessons::OTHER_FOLDERS`]) of the groups and commits, as
+    /// [`Self::group_runs`] picks them.
+    fn successful_runs(
+        &self,
+        folder: &str,
+        groups: &str,
+        commits: &str,
+    ) -> Result<Vec<&Transcript>, DataError> {
+        let all = self.transcripts()?;
+        let (excluded, included): (Vec<&str>, Vec<&str>) =
+            commits.split_whitespace().partition(|p| p.starts_with('!'));
+        let of = |t: &Transcript, p: &str| t.header.commit.starts_with(p.trim_start_matches('!'));
+        let mut runs: Vec<&Transcript> = groups
+            .split_whitespace()
+            .flat_map(|g| group(all, folder, g))
+            .filter(|t| included.is_empty() || included.iter().any(|p| of(t, p)))
+            .filter(|t| !excluded.iter().any(|p| of(t, p)))
+            .collect();
+        runs.sort_by(|a, b| a.file.cmp(&b.file));
+        if runs.is_empty() {
+            return Err(DataError::NoRuns {
+                folder: folder.to_string(),
+                groups: groups.to_string(),
+                commits: commits.to_string(),
+            });
+        }
+        Ok(runs)
+    }
+
+    /// `figure` of each run, keyed by commit and file.
+    pub fn runs(
+        &self,
+        lesson: &str,
+        groups: &str,
+        figure: &str,
+        commits: &str,
+    ) -> Result<Vec<(Key, f64)>, DataError> {
+        let runs = self.group_runs(lesson, groups, commits)?;
+        let mut out = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for t in &runs {
+            let figures = t.body.parsed().map(|p| p.figures()).unwrap_or_default();
+            if let Some((_, v)) = figures.iter().find(|(l, _)| l == figure) {
+                out.push((key(t), *v));
+            } else if names.is_empty() {
+                names = figures.into_iter().map(|(l, _)| l).collect();
+            }
+        }
+        if out.is_empty() {
+            return Err(DataError::NoFigure {
+                lesson: lesson.to_string(),
+                figure: figure.to_string(),
+                has: names,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The number after `LABEL:` on each line of each successful run of the
+    /// groups in `diagnostics/` (whose output no lesson parses), keyed by
+    /// commit, file and the line's occurrence in its file, so that the
+    /// values of two labels one process printed pair up in arithmetic: the
+    /// first `A:` with the first `B:`, the second with the second.
+    pub fn lines(&self, groups: &str, label: &str) -> Result<Vec<(Key, f64)>, DataError> {
+        let runs = self.successful_runs(lessons::DIAGNOSTICS, groups, "")?;
+        let mut out = Vec::new();
+        for t in &runs {
+            let Body::Unparsed { lines } = &t.body else {
+                continue;
+            };
+            let values = lines
+                .iter()
+                .filter_map(|line| line.strip_prefix(label)?.strip_prefix(':'));
+            for (n, after) in values.enumerate() {
+                let word = after.split_whitespace().next().unwrap_or("");
+                let value = word
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| DataError::NotANumber {
+                        file: t.file.clone(),
+                        label: label.to_string(),
+                        word: word.to_string(),
+                    })?;
+                out.push((
+                    session_key(&t.header.commit, &format!("{} #{}", t.file, n + 1)),
+                    value,
+                ));
+            }
+        }
+        if out.is_empty() {
+            return Err(DataError::NoLine {
+                label: label.to_string(),
+                groups: groups.to_string(),
+                files: runs.iter().map(|t| t.file.clone()).collect(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The distinct UTC dates of the runs: `2026-11-29`, or `A and B`, or `A to B`.
+    pub fn days(&self, lesson: &str, groups: &str) -> Result<String, DataError> {
+        let mut days: Vec<&str> = self
+            .group_runs(lesson, groups, "")?
+            .iter()
+            .map(|t| t.header.date.get(..10).unwrap_or(&t.header.date))
+            .collect();
+        days.dedup();
+        Ok(match days.as_slice() {
+            [one] => one.to_string(),
+            [a, b] => format!("{a} and {b}"),
+            _ => format!("{} to {}", days[0], days[days.len() - 1]),
+        })
+    }
+
+    /// A count of "what changed"'s false alarms on this evidence's A/A
+    /// comparisons ([`crate::changes::false_alarms`]): `kind` is
+    /// `same_commit` or `split_half`, `stat` is `compared`, `alarms` or
+    /// `unsure`, or, for `same_commit`, `pairs` (of sessions).
+    pub fn false_alarms(&self, kind: &str, stat: &str) -> Result<f64, DataError> {
+        let transcripts = self.transcripts()?;
+        let alarms = *self.alarms.get_or_init(|| {
+            let sessions = crate::sessions::of(transcripts);
+            crate::changes::false_alarms(&crate::history::of(&sessions))
+        });
+        let counts = match kind {
+            "same_commit" if stat == "pairs" => return Ok(alarms.same_commit_pairs as f64),
+            "same_commit" => alarms.same_commit,
+            "split_half" => alarms.split_half,
+            _ => {
+                return Err(DataError::NoAlarmCount {
+                    kind: kind.to_string(),
+                    stat: stat.to_string(),
+                })
+            }
+        };
+        let n = match stat {
+            "compared" => counts.compared,
+            "alarms" => counts.alarms,
+            "unsure" => counts.unsure,
+            _ => {
+                return Err(DataError::NoAlarmCount {
+                    kind: kind.to_string(),
+                    stat: stat.to_string(),
+                })
+            }
+        };
+        Ok(n as f64)
+    }
+
+    /// The sessions a query names: `*` for all, or their names.
+    fn pick_sessions(&self, names: &str) -> Result<Vec<&Session>, DataError> {
+        let all = self.sessions()?;
+        if names.trim() == "*" {
+            return Ok(all.iter().collect());
+        }
+        names
+            .split_whitespace()
+            .map(|n| {
+                all.iter()
+                    .find(|s| s.name == n)
+                    .ok_or_else(|| DataError::NoSession {
+                        name: n.to_string(),
+                        known: all.iter().map(|s| s.name.clone()).collect(),
+                    })
+            })
+            .collect()
+    }
+
+    /// `stat` of `method` in each session, keyed by session (and by the
+    /// row's label where a method has several, as triton's two).
+    pub fn instrument(&self, sessions: &str, method: &str, stat: &str) -> Result<Vec<(Key, f64)>, DataError> {
+        let mut out = Vec::new();
+        for s in self.pick_sessions(sessions)? {
+            let rows = s.methods.iter().filter(|m| {
+                if method == "recommended" {
+                    m.recommended
+                } else {
+                    m.name == method
+                }
+            });
+            let rows: Vec<_> = rows.collect();
+            for m in &rows {
+                let value = match stat {
+                    "median" => Some(m.median_ms),
+                    "vs_ncu" => Some(m.vs_ncu),
+                    "spread" => m.spread,
+                    "gpu_ms" => m.gpu_ms,
+                    _ => return Err(DataError::NoStatistic(stat.to_string())),
+                };
+                let item = if rows.len() > 1 { m.label.as_str() } else { "" };
+                out.extend(value.map(|v| (session_key(&s.name, item), v)));
+            }
+        }
+        if out.is_empty() {
+            return Err(DataError::NoMethod {
+                sessions: sessions.to_string(),
+                stat: stat.to_string(),
+                method: method.to_string(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Every process's copy ceiling in the sessions, GB/s.
+    pub fn copy_ceilings(&self, sessions: &str) -> Result<Vec<(Key, f64)>, DataError> {
+        let mut out = Vec::new();
+        for s in self.pick_sessions(sessions)? {
+            for (i, c) in s.copy_ceilings_gb_s.iter().enumerate() {
+                out.push((session_key(&s.name, &format!("process {}", i + 1)), *c));
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn recommended(&self, session: &str) -> Result<String, DataError> {
+        let s = self.pick_sessions(session)?;
+        s.first()
+            .and_then(|s| s.recommended())
+            .ok_or_else(|| DataError::NoRecommendation(session.to_string()))
+    }
+
+    pub fn table(&self, session: &str) -> Result<String, DataError> {
+        let s = self.pick_sessions(session)?;
+        Ok(s.iter()
+            .map(|s| s.render())
+            .collect::<Vec<_>>()
+            .join("")
+            .trim_end()
+            .to_string())
+    }
+}
+
+fn session_key(session: &str, item: &str) -> Key {
+    Key {
+        session: session.to_string(),
+        item: item.to_string(),
+    }
+}
+
+fn key(t: &Transcript) -> Key {
+    session_key(&t.header.commit, &t.file)
+}
+
+/// The median of each commit's numbers, keyed by commit, in the order the
+/// commits first appear.
+pub fn per_commit(list: &[(Key, f64)]) -> Vec<(Key, f64)> {
+    let mut commits: Vec<&str> = Vec::new();
+    for (k, _) in list {
+        if !commits.contains(&k.session.as_str()) {
+            commits.push(&k.session);
+        }
+    }
+    commits
+        .into_iter()
+        .filter_map(|c| {
+            let values = list
+                .iter()
+                .filter(|(k, _)| k.session == c)
+                .map(|(_, v)| *v)
+                .collect();
+            median(values).map(|m| (session_key(c, ""), m))
+        })
+        .collect()
+}

@@ -1,0 +1,93 @@
+//! What the pages are made from ([`Evidence`]): the runs that passed the
+//! evidence's checks, each lesson's claims over them, the sessions and
+//! their history, and which runs have a page of their own ([`paged`]).
+//!
+//! Not for: writing pages (each page's module) or reading the evidence
+//! folder (`load`, which [`crate::site::build`] calls).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::Path;
+
+use crate::check::Table;
+use crate::history::Series;
+use crate::sessions::Session;
+use crate::transcript::Transcript;
+use crate::verdicts::Column;
+
+/// What the pages are made from: the runs that passed the evidence's
+/// checks, each lesson's claims over them, and the problems found.
+pub struct Evidence<'a> {
+    pub dir: &'a Path,
+    pub transcripts: &'a [Transcript],
+    pub tables: Vec<(&'static dyn lesson_spec::Lesson, Table<'a>)>,
+    /// Every GPU and toolkit any lesson's runs were recorded on: the
+    /// columns of every lesson's verdicts.
+    pub columns: BTreeSet<Column>,
+    /// Each lesson's title, read from its README once.
+    pub titles: BTreeMap<&'static str, String>,
+    pub problems: &'a [String],
+    /// The recording sessions, oldest first ([`crate::sessions::of`]).
+    pub sessions: &'a [Session<'a>],
+    /// Each run's session, by file: an index into `sessions`.
+    pub session_of: HashMap<&'a str, usize>,
+    /// Every figure a claim or a cause reads, per GPU over its sessions.
+    pub history: &'a [Series<'a, 'a>],
+    /// The runs that have a page of their own ([`paged`]), by file.
+    pub paged: HashSet<&'a str>,
+    /// Each lesson's verdicts by claim, column and session, in the order of
+    /// `tables`.
+    pub per_session: Vec<crate::changes::PerSession>,
+    /// Each figure's change between its GPU's last two sessions, and the
+    /// false alarms measured: worked out once, for the "what changed" page
+    /// and `summary.json` both.
+    pub latest: Vec<crate::changes::FigureChange<'a, 'a, 'a>>,
+    pub alarms: crate::changes::FalseAlarms,
+}
+
+impl<'a> Evidence<'a> {
+    /// The title of `lesson`: the first heading of its README, else its name.
+    pub fn title<'s>(&'s self, lesson: &'s str) -> &'s str {
+        self.titles.get(lesson).map_or(lesson, String::as_str)
+    }
+
+    /// Whether `t` has a page of its own.
+    pub fn has_page(&self, t: &Transcript) -> bool {
+        self.paged.contains(t.file.as_str())
+    }
+
+    /// The session `t` was recorded in.
+    pub fn session(&self, t: &Transcript) -> Option<&'a Session<'a>> {
+        self.session_of.get(t.file.as_str()).map(|&i| &self.sessions[i])
+    }
+}
+
+/// How far back from its GPU's latest session a session's runs each keep
+/// a page of their own, in days ([`crate::sessions::RECENT_DAYS`];
+/// the runs of older sessions are packed too). A year of weekly sessions
+/// on four GPUs is about 14,000 runs, and a page each would be most of the
+/// site's time and bytes for pages no reader pages through
+/// (crates/proof/evidence/tests/year.rs measures the year). Older runs are
+/// listed, with their verdicts, on their session's page, and every figure
+/// they recorded stays in the history charts and the summary.
+pub const PAGED_DAYS: i64 = crate::sessions::RECENT_DAYS;
+
+/// The runs with a page of their own: every run of a session that began
+/// within [`PAGED_DAYS`] of its GPU's latest session. A link to any other
+/// run goes to its session's page, which lists it with its verdicts.
+pub fn paged<'a>(sessions: &[Session<'a>]) -> HashSet<&'a str> {
+    let recent = crate::sessions::recent(sessions);
+    sessions
+        .iter()
+        .zip(recent)
+        .filter(|(_, recent)| *recent)
+        .flat_map(|(s, _)| s.runs.iter().map(|t| t.file.as_str()))
+        .collect()
+}
+
+/// A chart on the site: where it is and what it shows.
+pub struct SiteChart {
+    pub path: String,
+    pub title: String,
+    pub gpu: String,
+    pub svg: String,
+}

@@ -1,0 +1,508 @@
+//! SVG charts of the lessons' sweeps, drawn from evidence with `plotters`
+//! (its SVG backend only: no font files are read, text sizes are estimated).
+//!
+//! A generic renderer ([`Chart`], [`Series`], [`Point`], [`Reference`],
+//! [`svg`]) that knows nothing of lessons; each lesson says what to draw
+//! (`lesson_spec::Chart`) and [`from_spec`] turns that into a chart. Every
+//! point is the median of the runs, drawn inside the band of their minimum
+//! to maximum.
+//!
+//! Not for: choosing which runs to draw (the caller groups them) or
+//! measuring anything.
+
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use lesson_spec::median;
+
+use crate::runs::gpu_word;
+use crate::transcript::{Program, Transcript};
+
+/// One x: the median of the runs and their range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub median: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Point {
+    /// The median and the min-to-max range of `values`; None when empty.
+    pub fn of(x: f64, values: Vec<f64>) -> Option<Point> {
+        let low = values.iter().copied().reduce(f64::min)?;
+        let high = values.iter().copied().reduce(f64::max)?;
+        Some(Point {
+            x,
+            median: median(values)?,
+            low,
+            high,
+        })
+    }
+}
+
+pub struct Series {
+    pub name: String,
+    /// Red, green, blue.
+    pub color: [u8; 3],
+    pub points: Vec<Point>,
+}
+
+/// A line drawn across the chart for comparison, dashed, with its label in
+/// the legend.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reference {
+    /// y = value everywhere.
+    Level { value: f64, label: String },
+    /// y = slope * x: a bound such as "bytes moved at a bandwidth ceiling".
+    Proportional { slope: f64, label: String },
+}
+
+pub struct Chart {
+    pub title: String,
+    pub subtitle: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x_log: bool,
+    pub y_log: bool,
+    pub series: Vec<Series>,
+    pub references: Vec<Reference>,
+}
+
+const SIZE: (u32, u32) = (760, 460);
+const HEADING: u32 = 56;
+const LEGEND: u32 = 210;
+const GREY: RGBColor = RGBColor(0x55, 0x55, 0x55);
+
+/// The range an axis shows: whole decades on a log axis, from zero with
+/// room above on a linear one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Axis {
+    lo: f64,
+    hi: f64,
+    log: bool,
+}
+
+impl Axis {
+    fn fit(values: impl Iterator<Item = f64>, log: bool) -> Axis {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for v in values.filter(|v| v.is_finite() && (!log || *v > 0.0)) {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        if !lo.is_finite() {
+            (lo, hi) = (1.0, 10.0);
+        }
+        if log {
+            let first = lo.log10().floor();
+            Axis {
+                lo: 10f64.powf(first),
+                hi: 10f64.powf(hi.log10().ceil().max(first + 1.0)),
+                log,
+            }
+        } else {
+            Axis {
+                lo: 0.0,
+                hi: (hi * 1.15).max(1.0),
+                log,
+            }
+        }
+    }
+
+    /// How many labels: one per decade on a log axis.
+    fn labels(&self) -> usize {
+        if self.log {
+            (self.hi.log10() - self.lo.log10()).round() as usize + 1
+        } else {
+            7
+        }
+    }
+}
+
+/// A tick label, as short as it goes. A log axis's ticks are powers of
+/// ten, the large and small ones written 1e3 and 1e-3; a linear axis's
+/// ticks are written out (2000, not a second "1e3").
+fn label(v: f64, log: bool) -> String {
+    let decade = v.log10();
+    let power_of_ten = v > 0.0 && (decade - decade.round()).abs() < 1e-9;
+    if log && power_of_ten && !(1e-2..1e3).contains(&v) {
+        format!("1e{}", decade.round() as i32)
+    } else if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        // Six decimals at most: a tick between 0 and 0.005 ms is 0.001.
+        format!("{}", (v * 1e6).round() / 1e6)
+    }
+}
+
+fn rgb(c: [u8; 3]) -> RGBColor {
+    RGBColor(c[0], c[1], c[2])
+}
+
+/// A chart plotters could not draw.
+#[derive(Debug, thiserror::Error)]
+#[error("drawing {title:?}")]
+pub struct PlotError {
+    pub title: String,
+    #[source]
+    pub source: Failure,
+}
+
+/// The chart as an SVG document.
+pub fn svg(chart: &Chart) -> Result<String, PlotError> {
+    let mut out = String::new();
+    draw(chart, &mut out).map_err(|source| PlotError {
+        title: chart.title.clone(),
+        source,
+    })?;
+    Ok(out)
+}
+
+/// What plotters' SVG backend fails with (its writes are `io::Error`s).
+pub type Failure = plotters::drawing::DrawingAreaErrorKind<std::io::Error>;
+
+fn draw(chart: &Chart, out: &mut String) -> Result<(), Failure> {
+    let root = SVGBackend::with_string(out, SIZE).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (heading, rest) = root.split_vertically(HEADING);
+    heading.draw(&Text::new(
+        chart.title.clone(),
+        (20, 10),
+        ("sans-serif", 18).into_font().style(FontStyle::Bold),
+    ))?;
+    heading.draw(&Text::new(
+        chart.subtitle.clone(),
+        (20, 34),
+        ("sans-serif", 13).into_font().color(&GREY),
+    ))?;
+    let (plot, legend) = rest.split_horizontally(SIZE.0 - LEGEND);
+    draw_plot(chart, &plot)?;
+    draw_legend(chart, &legend)?;
+    root.present()?;
+    Ok(())
+}
+
+fn axes(chart: &Chart) -> (Axis, Axis) {
+    let points = || chart.series.iter().flat_map(|s| &s.points);
+    let xs = Axis::fit(points().map(|p| p.x), chart.x_log);
+    let levels = chart.references.iter().filter_map(|r| match r {
+        Reference::Level { value, .. } => Some(*value),
+        Reference::Proportional { .. } => None,
+    });
+    let ys = Axis::fit(points().flat_map(|p| [p.low, p.high]).chain(levels), chart.y_log);
+    (xs, ys)
+}
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+fn draw_plot(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
+    let (xs, ys) = axes(chart);
+    let mut builder = ChartBuilder::on(area);
+    builder.margin(12).x_label_area_size(44).y_label_area_size(64);
+    // Log axes are drawn as linear axes of log10(value), so one code path
+    // serves every combination; only the labels undo the logarithm.
+    let to = |axis: Axis| move |v: f64| if axis.log { v.log10() } else { v };
+    let from = |axis: Axis| move |v: f64| if axis.log { 10f64.powf(v) } else { v };
+    let (tx, ty) = (to(xs), to(ys));
+    let mut ctx = builder.build_cartesian_2d(tx(xs.lo)..tx(xs.hi), ty(ys.lo)..ty(ys.hi))?;
+    ctx.configure_mesh()
+        .x_labels(xs.labels())
+        .y_labels(ys.labels())
+        .x_label_formatter(&|v| label(from(xs)(*v), xs.log))
+        .y_label_formatter(&|v| label(from(ys)(*v), ys.log))
+        .x_desc(chart.x_label.as_str())
+        .y_desc(chart.y_label.as_str())
+        .light_line_style(WHITE)
+        .draw()?;
+    for reference in &chart.references {
+        let ends = [xs.lo, xs.hi].map(|x| (tx(x), ty(reference_y(reference, x))));
+        ctx.draw_series(DashedLineSeries::new(ends, 6, 4, GREY.stroke_width(1)))?;
+    }
+    for s in &chart.series {
+        draw_series(&mut ctx, s, &tx, &ty)?;
+    }
+    Ok(())
+}
+
+fn reference_y(reference: &Reference, x: f64) -> f64 {
+    match reference {
+        Reference::Level { value, .. } => *value,
+        Reference::Proportional { slope, .. } => slope * x,
+    }
+}
+
+type Context<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The band from the runs' minimum to maximum, then the medians on it.
+fn draw_series(
+    ctx: &mut Context<'_, '_>,
+    s: &Series,
+    tx: &dyn Fn(f64) -> f64,
+    ty: &dyn Fn(f64) -> f64,
+) -> Result<(), Failure> {
+    let color = rgb(s.color);
+    let upper = s.points.iter().map(|p| (tx(p.x), ty(p.high)));
+    let lower = s.points.iter().rev().map(|p| (tx(p.x), ty(p.low)));
+    let band: Vec<(f64, f64)> = upper.chain(lower).collect();
+    ctx.draw_series(std::iter::once(Polygon::new(band, color.mix(0.2).filled())))?;
+    let medians: Vec<(f64, f64)> = s.points.iter().map(|p| (tx(p.x), ty(p.median))).collect();
+    ctx.draw_series(LineSeries::new(medians.clone(), color.stroke_width(2)))?;
+    ctx.draw_series(medians.into_iter().map(|p| Circle::new(p, 3, color.filled())))?;
+    Ok(())
+}
+
+/// Beside the plot: a swatch and a name per series, then each reference.
+fn draw_legend(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
+    let font = ("sans-serif", 15).into_font();
+    let mut y = 24;
+    for s in &chart.series {
+        let color = rgb(s.color);
+        area.draw(&Rectangle::new(
+            [(4, y - 7), (30, y + 7)],
+            color.mix(0.2).filled(),
+        ))?;
+        area.draw(&PathElement::new([(4, y), (30, y)], color.stroke_width(3)))?;
+        area.draw(&Text::new(s.name.clone(), (38, y - 7), font.clone()))?;
+        y += 24;
+    }
+    for r in &chart.references {
+        let text = match r {
+            Reference::Level { label, .. } | Reference::Proportional { label, .. } => label,
+        };
+        area.draw(&PathElement::new([(4, y), (30, y)], GREY.stroke_width(1)))?;
+        for line in wrap(text, 24) {
+            area.draw(&Text::new(line, (38, y - 7), font.clone().color(&GREY)))?;
+            y += 16;
+        }
+        y += 8;
+    }
+    Ok(())
+}
+
+/// Words into lines of at most `width` characters (a longer word stays whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + word.len() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+// The lesson builders: which numbers of which lesson make which chart.
+
+/// The median and range of `value` over the group's reports, per x.
+/// The GPU, the number of runs and the first date of a group.
+pub fn describe(group: &[&Transcript]) -> String {
+    let gpu = group
+        .first()
+        .map(|t| t.header.gpu_name().to_string())
+        .unwrap_or_default();
+    let dates: Vec<&str> = group
+        .iter()
+        .map(|t| t.header.date.get(..10).unwrap_or(""))
+        .collect();
+    let date = dates.iter().min().copied().unwrap_or("");
+    format!(
+        "{gpu}, {} run(s) recorded from {date}: line the median, band min to max",
+        group.len()
+    )
+}
+
+/// The series colours, in order (colour-blind safe, from ColorBrewer's Dark2).
+pub const PALETTE: [[u8; 3]; 4] = [
+    [0xd9, 0x5f, 0x02],
+    [0x1b, 0x9e, 0x77],
+    [0x75, 0x70, 0xb3],
+    [0xe7, 0x29, 0x8a],
+];
+
+/// A lesson's chart (`lesson_spec::Chart`, every run's value at each x)
+/// as this renderer draws it, under `subtitle`.
+pub fn from_spec(spec: &lesson_spec::Chart, subtitle: String) -> Chart {
+    Chart {
+        title: spec.title.clone(),
+        subtitle,
+        x_label: spec.x_label.clone(),
+        y_label: spec.y_label.clone(),
+        x_log: spec.x_log,
+        y_log: spec.y_log,
+        series: spec
+            .series
+            .iter()
+            .zip(PALETTE.iter().cycle())
+            .map(|(s, color)| Series {
+                name: s.name.clone(),
+                color: *color,
+                points: s
+                    .points
+                    .iter()
+                    .filter_map(|(x, values)| Point::of(*x, values.clone()))
+                    .collect(),
+            })
+            .collect(),
+        references: spec
+            .marks
+            .iter()
+            .map(|m| Reference::Level {
+                value: m.value,
+                label: m.label.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// One drawn chart of a lesson: its file stem, title and SVG.
+pub struct Drawn {
+    pub stem: String,
+    pub title: String,
+    pub svg: String,
+}
+
+/// Every chart of `lesson`: each program's plain runs (a variant such as
+/// `-eager`, or a diagnostic name, measures something else), with the
+/// lesson's reference runs beside them. With `gpu`, only that GPU's runs,
+/// and the stems end in `-<gpu>` (see [`gpu_word`]).
+pub fn lesson_charts(
+    all: &[Transcript],
+    lesson: &dyn lesson_spec::Lesson,
+    gpu: Option<&str>,
+) -> Result<Vec<Drawn>, PlotError> {
+    let on_gpu = |t: &&Transcript| gpu.is_none_or(|g| t.header.gpu_name() == g);
+    let reference = lesson.recipe().reference.map(|r| r.name);
+    let references: Vec<&Transcript> = match reference {
+        Some(name) => crate::runs::group(all, lesson.name(), name)
+            .into_iter()
+            .filter(on_gpu)
+            .collect(),
+        None => Vec::new(),
+    };
+    let references: Vec<&dyn lesson_spec::Parsed> =
+        references.iter().filter_map(|t| t.body.parsed()).collect();
+    let mut drawn = Vec::new();
+    for program in Program::TWINS {
+        let plain = format!("-{}.txt", program.word());
+        let runs: Vec<&Transcript> = all
+            .iter()
+            .filter(|t| t.header.lesson == lesson.name() && t.header.exit_code == 0)
+            .filter(|t| t.file.ends_with(&plain) && !t.under_sanitizer())
+            .filter(on_gpu)
+            .collect();
+        let parsed: Vec<&dyn lesson_spec::Parsed> = runs.iter().filter_map(|t| t.body.parsed()).collect();
+        for spec in lesson.charts(program.word(), &parsed, &references) {
+            let stem = match gpu {
+                Some(g) => format!("{}-{}", spec.stem, gpu_word(g)),
+                None => spec.stem.clone(),
+            };
+            let svg = svg(&from_spec(&spec, describe(&runs)))?;
+            drawn.push(Drawn {
+                stem,
+                title: spec.title.clone(),
+                svg,
+            });
+        }
+    }
+    Ok(drawn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axes_cover_whole_decades() {
+        let a = Axis::fit([0.002, 11.3].into_iter(), true);
+        assert_eq!((a.lo, a.hi), (0.001, 100.0));
+        assert_eq!(a.labels(), 6);
+    }
+
+    #[test]
+    fn linear_axes_start_at_zero_with_room_above() {
+        let a = Axis::fit([6.6, 55.2].into_iter(), false);
+        assert_eq!(a.lo, 0.0);
+        assert!(a.hi > 55.2);
+    }
+
+    #[test]
+    fn a_point_is_the_median_inside_the_range_of_the_runs() {
+        let p = Point::of(4.0, vec![3.0, 1.0, 10.0, 2.0]).unwrap();
+        assert_eq!((p.x, p.median, p.low, p.high), (4.0, 2.5, 1.0, 10.0));
+        assert_eq!(Point::of(1.0, vec![]), None);
+    }
+
+    #[test]
+    fn labels_are_short() {
+        assert_eq!(label(1e6, true), "1e6");
+        assert_eq!(label(0.001, true), "1e-3");
+        assert_eq!(label(100.0, true), "100");
+        assert_eq!(label(20.0, false), "20");
+        assert_eq!(label(0.1 + 0.2, false), "0.3");
+        // A linear axis's ticks past 1000 are each their own number.
+        assert_eq!(label(1000.0, false), "1000");
+        assert_eq!(label(2000.0, false), "2000");
+        assert_eq!(label(3000.0, false), "3000");
+        assert_eq!(label(0.005, false), "0.005");
+    }
+
+    #[test]
+    fn long_labels_wrap_at_words() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+    }
+
+    fn chart(references: Vec<Reference>) -> Chart {
+        Chart {
+            title: "T <1>".into(),
+            subtitle: "s".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            x_log: true,
+            y_log: true,
+            series: vec![Series {
+                name: "pinned".into(),
+                color: [0, 0, 0],
+                points: vec![
+                    Point::of(1.0, vec![30.0, 28.0, 33.0]).unwrap(),
+                    Point::of(256.0, vec![55.0, 54.0, 56.0]).unwrap(),
+                ],
+            }],
+            references,
+        }
+    }
+
+    /// Whether the SVG shows `text` as one text element.
+    fn shows(svg: &str, text: &str) -> bool {
+        svg.contains(&format!(">\n{text}\n</text>"))
+    }
+
+    #[test]
+    fn the_svg_has_each_series_band_points_and_reference() {
+        let s = svg(&chart(vec![Reference::Level {
+            value: 54.7,
+            label: "ref line".into(),
+        }]))
+        .unwrap();
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{s}");
+        assert!(shows(&s, "T &lt;1&gt;"), "{s}");
+        assert!(shows(&s, "pinned") && shows(&s, "ref line"), "{s}");
+        assert_eq!(s.matches("<circle").count(), 2, "{s}");
+        assert_eq!(s.matches("<polygon").count(), 1, "one band: {s}");
+    }
+
+    #[test]
+    fn a_proportional_reference_is_drawn_across_the_chart() {
+        let with = svg(&chart(vec![Reference::Proportional {
+            slope: 0.5,
+            label: "bound".into(),
+        }]))
+        .unwrap();
+        let without = svg(&chart(Vec::new())).unwrap();
+        assert!(shows(&with, "bound"), "{with}");
+        assert!(with.matches("<polyline").count() > without.matches("<polyline").count());
+    }
+}
