@@ -490,7 +490,7 @@ pub fn check_same_versions(original: &str, trimmed: &str) -> Result<()> {
 /// as `2026-11-29T223246Z-h200-cxx.txt`) that appears in `text`: a report
 /// package's tests read the lesson's C++/Rust pair and its README quotes a
 /// run, so an export carries those under its own `evidence/<lesson>/`
-/// (where lesson-testkit's `evidence_dir` looks in an export).
+/// (where lesson-spec's testkit `evidence_dir` looks in an export).
 pub fn transcripts_named(text: &str) -> BTreeSet<String> {
     static NAME: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"\b\d{4}-\d\d-\d\dT\d{6}Z-[A-Za-z0-9._-]+?\.txt\b").expect("a valid regex")

@@ -313,13 +313,9 @@ fn a_planted_violation_of_each_invariant_is_named() {
             "cuda-objects",
             "the tools tier links CUDA through",
         ),
+        ("evidence", "cudarc", "the proof tier links CUDA through cudarc"),
         (
-            "evidence-model",
-            "cudarc",
-            "the proof tier links CUDA through cudarc",
-        ),
-        (
-            "evidence-model",
+            "evidence",
             "day11-row4-report",
             "names the lesson package day11-row4-report",
         ),

@@ -176,7 +176,7 @@ fn every_lesson_exported_outside_the_checkout_builds_with_cargo_and_holds_its_fo
         assert_eq!(out.status.code(), Some(0), "export {name}: {}", text(&out.stderr));
         assert_self_contained(&dest);
         assert_holds_lesson_folder(&lesson.dir, &dest, &line);
-        // The transcripts its tests read came along (lesson-testkit's
+        // The transcripts its tests read came along (lesson-spec's testkit
         // evidence_dir finds them there in an export).
         let carried = std::fs::read_dir(dest.join("evidence").join(name))
             .map(|d| d.count())

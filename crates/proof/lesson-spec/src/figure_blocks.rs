@@ -23,7 +23,7 @@ pub const CLOSE: &str = "<!-- /figure -->";
 
 /// A figure a document's block names: its name and the query that writes
 /// its text, a template of `{expression}` parts over the evidence
-/// (`evidence-figures`' query language). A query of several lines is a
+/// (the query language of `evidence::figures`). A query of several lines is a
 /// table's, a line per row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Figure {

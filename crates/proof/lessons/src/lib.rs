@@ -7,10 +7,10 @@
 //!   report package behind `lesson_spec::Lesson`; with [`OTHER_FOLDERS`],
 //!   every folder `evidence record` writes to and `evidence check` reads.
 //! - [`lessons()`]: the same lines read from the checkout a tool runs in
-//!   (course-rules, lesson-export), and [`find_repository`] / [`repository`]
+//!   (xtask's rules and export), and [`find_repository`] / [`repository`]
 //!   for which checkout that is.
 //! - [`build_alone`]: a lesson's directory copied alone and its nvcc line
-//!   run there, as a learner who took it away would: course-rules' rule 10
+//!   run there, as a learner who took it away would: xtask's rule 10
 //!   and `evidence build-alone` (both GPU scripts) use it.
 //!
 //! Not for: what a lesson's output means (each report package, through

@@ -1,6 +1,6 @@
 //! The registry's one reading: which lessons a manifest's dependency lines
 //! name. The crate's build script includes this file too (`#[path]`), so
-//! the list compiled in and the list course-rules reads from a checkout
+//! the list compiled in and the list xtask reads from a checkout
 //! come from the same lines.
 
 /// The lessons the registry manifest `text` names, in its order: every

@@ -1,5 +1,5 @@
-//! The registry read from a checkout at run time, as course-rules and
-//! lesson-export read whatever tree they run in: every `<lesson>-report`
+//! The registry read from a checkout at run time, as xtask (its rules and
+//! export) read whatever tree they run in: every `<lesson>-report`
 //! dependency in this crate's manifest ([`registry_manifest`]) is a lesson.
 
 use std::path::{Path, PathBuf};

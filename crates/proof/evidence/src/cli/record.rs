@@ -4,22 +4,20 @@
 //! that fails is recorded as failed, with its exit code and output.
 //!
 //! The header is gathered and checked before anything runs: a value that
-//! `evidence check` would refuse, or one holding a line break or another
-//! control character (which would forge header lines of its own), stops
-//! the recording in one line. The transcript then appears under its name
-//! holding the header with `# exit code: unfinished`, the output follows
-//! as it comes, and when the program ends the header is completed in one
-//! rename (`# exit code: 3` or `signal 9 (SIGKILL)`, and `# ended by:` when
-//! the recorder had a hand in it).
+//! `check` would refuse, or one holding a control character (a line break
+//! would forge header lines of its own), stops the recording in one line.
+//! The transcript appears holding the header with `# exit code: unfinished`,
+//! the output follows as it comes, and when the program ends the header is
+//! completed in one rename (and `# ended by:` says what the recorder did).
 //!
-//! The supervision is coreutils' `timeout --kill-after=GRACE 0 COMMAND`,
-//! the leader of a process group of its own: a stop signal the recorder
-//! passes it reaches everything the program started, followed by SIGKILL
-//! after GRACE, and it gets SIGTERM should the recorder itself be killed,
-//! so nothing runs on unrecorded. The recorder waits on one signalfd (the
-//! program's end, its own stop signals, its `--timeout` alarm) and the
-//! output pipe; the `--timeout` and the output cap SIGKILL the group, and
-//! the program's end kills what it left running there before it is reaped.
+//! The supervision is coreutils' `timeout --kill-after=GRACE 0 COMMAND` as
+//! the leader of a process group of its own: a stop signal passed to it
+//! reaches everything the program started, SIGKILL following after GRACE,
+//! and it gets SIGTERM if the recorder itself is killed. The recorder waits
+//! on the output pipe and one signalfd (the program's end, its own stop
+//! signals, the `--timeout` alarm); the alarm and the output cap SIGKILL
+//! the group, and the program's end kills what it left running there.
+//!
 //! Not for: parsing transcripts (`evidence::transcript`) or judging runs.
 
 use std::fs::{File, OpenOptions};
@@ -33,6 +31,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use cli_exit::OwnMessage;
 use evidence::{capped, transcript};
+use libc::{SIGKILL, SIGTERM};
 
 /// Run COMMAND and write EVIDENCE/LESSON/<UTC start>-NAME.txt (header,
 /// then the output as it comes); print the transcript's path.
@@ -56,11 +55,11 @@ pub struct Record {
     name: String,
     /// End a program still running after SECONDS (SIGKILL to everything
     /// it started), and record that.
-    #[arg(long, value_name = "SECONDS", value_parser = OwnMessage(parse_seconds))]
+    #[arg(long, value_name = "SECONDS", value_parser = OwnMessage(seconds))]
     timeout: Option<Duration>,
     /// After passing SIGINT, SIGTERM or SIGHUP on to the program, end it
     /// with SIGKILL if it is still running SECONDS later.
-    #[arg(long, value_name = "SECONDS", value_parser = OwnMessage(parse_seconds), default_value = "5")]
+    #[arg(long, value_name = "SECONDS", value_parser = OwnMessage(seconds), default_value = "5")]
     grace: Duration,
     /// VAR=value assignments the command runs with, then `--` and the command.
     #[arg(value_name = "VAR=value", value_parser = OwnMessage(env_assignment))]
@@ -74,32 +73,26 @@ impl Record {
     /// the program's exit status on.
     pub fn run(self, evidence: &Path) -> anyhow::Result<ExitCode> {
         let (path, ending, replaced) = record(&self, evidence)?;
+        let path = path.display();
         if let Some(Stopper::Recorder(sig, _)) = ending.stopper {
-            eprintln!(
-                "error: recording stopped by {}, which was passed on to the program; its transcript is {}",
-                signal_name(sig),
-                path.display()
-            );
+            let name = signal_name(sig);
+            eprintln!("error: recording stopped by {name}, which was passed on to the program; its transcript is {path}");
             return Ok(ExitCode::from((128 + sig) as u8));
         }
         if replaced > 0 {
-            eprintln!(
-                "note: the program printed {replaced} invalid UTF-8 sequence(s); {} holds U+FFFD in their place",
-                path.display()
-            );
+            eprintln!("note: the program printed {replaced} invalid UTF-8 sequence(s); {path} holds U+FFFD in their place");
         }
-        println!("{}", path.display());
+        println!("{path}");
         Ok(ExitCode::from(ending.exit_status()))
     }
 }
 
-/// The value of `--lesson`: an evidence folder ([`lessons::folder`]), so a
-/// transcript lands where `evidence check` looks and nowhere else.
+/// `--lesson`: an evidence folder, so a transcript lands where `check` looks.
 fn lesson_folder(name: &str) -> Result<String, lessons::UnknownFolder> {
     lessons::folder(name).map(str::to_string)
 }
 
-/// The value of `--name`: a [run name](transcript::is_run_name).
+/// `--name`: a [run name](transcript::is_run_name).
 fn run_name(name: &str) -> Result<String, String> {
     match transcript::is_run_name(name) {
         true => Ok(name.to_string()),
@@ -117,8 +110,7 @@ fn header_word(word: &str) -> Result<String, String> {
     match word.contains(char::is_control) {
         false => Ok(word.to_string()),
         true => Err(format!(
-            "{word:?} holds a line break or another control character, which a transcript's header \
-             cannot record"
+            "{word:?} holds a line break or another control character, which a header cannot record"
         )),
     }
 }
@@ -134,24 +126,22 @@ fn env_assignment(word: &str) -> Result<(String, String), String> {
 }
 
 /// A number of seconds above zero, fractions allowed.
-fn parse_seconds(seconds: &str) -> Result<Duration, String> {
+fn seconds(text: &str) -> Result<Duration, String> {
+    let seconds = text.parse::<f64>().ok().filter(|s| *s > 0.0);
     seconds
-        .parse::<f64>()
-        .ok()
-        .filter(|s| *s > 0.0)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| format!("{seconds:?}: expected a number of seconds above zero"))
+        .ok_or_else(|| format!("{text:?}: expected a number of seconds above zero"))
 }
 
+/// What `program` printed, trimmed, if it ran and succeeded.
 fn stdout_of(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program)
         .args(args)
         .stderr(Stdio::null())
         .output()
         .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    out.status.success().then_some(text)
 }
 
 /// An `EVIDENCE_*` variable's value, if set and not blank.
@@ -159,81 +149,75 @@ fn given(var: &str) -> Option<String> {
     std::env::var(var).ok().filter(|v| !v.trim().is_empty())
 }
 
+/// The word after `key` in `text`.
+fn word_after(text: &str, key: &str) -> Option<String> {
+    Some(text.split(key).nth(1)?.split_whitespace().next()?.to_string())
+}
+
 /// The header's fields, `(key, value, where the value came from)` in the
-/// header's order, gathered and checked before the program starts.
+/// header's order.
 type Fields = Vec<(&'static str, String, &'static str)>;
 
+const GPU_QUERY: &[&str] = &[
+    "--query-gpu=name,compute_cap,driver_version",
+    "--format=csv,noheader",
+    "-i",
+    "0",
+];
+
+/// The header's fields, gathered and checked before the program starts.
 fn gather(req: &Record) -> anyhow::Result<Fields> {
-    let query = [
-        "--query-gpu=name,compute_cap,driver_version",
-        "--format=csv,noheader",
-        "-i",
-        "0",
-    ];
-    let smi = stdout_of("nvidia-smi", &query).unwrap_or_default();
+    let smi = stdout_of("nvidia-smi", GPU_QUERY).unwrap_or_default();
     let facts: Vec<&str> = smi.split(',').map(str::trim).chain(["", "", ""]).collect();
-    let cuda = stdout_of("nvidia-smi", &[]).and_then(|s| {
-        Some(
-            s.split("CUDA Version:")
-                .nth(1)?
-                .split_whitespace()
-                .next()?
-                .to_string(),
-        )
-    });
+    let cuda = stdout_of("nvidia-smi", &[]).and_then(|s| word_after(&s, "CUDA Version:"));
     let gpu = match facts[0] {
         "" => "none found (nvidia-smi did not answer)".to_string(),
         name => format!("{name} (compute capability {})", facts[1]),
     };
-    let driver = match facts[2] {
-        "" => "unknown",
-        driver => driver,
-    };
+    let driver = if facts[2].is_empty() { "unknown" } else { facts[2] };
     let driver = format!("{driver} (CUDA {})", cuda.as_deref().unwrap_or("unknown"));
     // A program built elsewhere (a Rust twin, or a lesson built with
     // another toolkit) names its compiler in EVIDENCE_NVCC.
-    let (nvcc, nvcc_from) = match given("EVIDENCE_NVCC") {
+    let nvcc = match given("EVIDENCE_NVCC") {
         Some(v) => (v, "EVIDENCE_NVCC"),
-        None => (
-            stdout_of("nvcc", &["--version"])
-                .and_then(|v| Some(v.lines().find(|l| l.contains("release"))?.trim().to_string()))
-                .unwrap_or_else(|| "not found".into()),
-            "`nvcc --version`",
-        ),
+        None => {
+            let banner = stdout_of("nvcc", &["--version"]).unwrap_or_default();
+            let release = banner.lines().find(|l| l.contains("release")).map(str::trim);
+            (release.unwrap_or("not found").to_string(), "`nvcc --version`")
+        }
     };
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let host = format!(
         "{}, {cores} cores",
         stdout_of("uname", &["-srm"]).unwrap_or_default()
     );
+    let pairs = req.env.iter().map(|(k, v)| Ok(format!("{k}={}", env_value(v)?)));
     let environment = match req.env.is_empty() {
         true => "(nothing that changes behaviour)".to_string(),
-        false => {
-            let pairs: anyhow::Result<Vec<String>> = req
-                .env
-                .iter()
-                .map(|(k, v)| Ok(format!("{k}={}", env_value(v)?)))
-                .collect();
-            pairs?.join(" ")
-        }
+        false => pairs.collect::<anyhow::Result<Vec<_>>>()?.join(" "),
     };
     let Some(start) = transcript::utc_now() else {
         bail!("nothing recorded: cannot tell the date (`date -u` did not answer), and a transcript is dated")
     };
-    let (commit, commit_from) = commit()?;
-    let runtime = given("EVIDENCE_RUNTIME").unwrap_or_else(|| "unknown".into());
-    let command = shell_words(req.command.iter().map(String::as_str))?;
     let fields = vec![
         ("lesson", req.lesson.clone(), "--lesson"),
         ("date", start, "`date -u`"),
         ("gpu", gpu, "nvidia-smi"),
         ("driver", driver, "nvidia-smi"),
-        ("cuda runtime", runtime, "EVIDENCE_RUNTIME"),
-        ("nvcc", nvcc, nvcc_from),
+        (
+            "cuda runtime",
+            given("EVIDENCE_RUNTIME").unwrap_or("unknown".into()),
+            "EVIDENCE_RUNTIME",
+        ),
+        ("nvcc", nvcc.0, nvcc.1),
         ("host", host, "uname"),
-        ("command", command, "the command"),
+        (
+            "command",
+            shell_words(req.command.iter().map(String::as_str))?,
+            "the command",
+        ),
         ("environment", environment, "the VAR=value words"),
-        ("commit", commit, commit_from),
+        commit()?,
     ];
     // One line per field: a line break would write header lines of its
     // own (a forged `# exit code: 0` above the real one), and a tab or
@@ -273,9 +257,9 @@ fn env_value(value: &str) -> anyhow::Result<String> {
     }
 }
 
-/// The commit the program was built from: EVIDENCE_COMMIT, or the
-/// checkout's HEAD; one `evidence check` would refuse stops the recording.
-fn commit() -> anyhow::Result<(String, &'static str)> {
+/// The `commit` field: EVIDENCE_COMMIT, or the checkout's HEAD; one
+/// `check` would refuse stops the recording.
+fn commit() -> anyhow::Result<(&'static str, String, &'static str)> {
     let (commit, from) = match std::env::var("EVIDENCE_COMMIT") {
         Ok(commit) => (commit, "EVIDENCE_COMMIT"),
         Err(_) => match stdout_of("git", &["rev-parse", "HEAD"]) {
@@ -289,7 +273,7 @@ fn commit() -> anyhow::Result<(String, &'static str)> {
     if let Err(e) = transcript::check_commit(&commit) {
         bail!("nothing recorded: {from}: {e}");
     }
-    Ok((commit, from))
+    Ok(("commit", commit, from))
 }
 
 /// A file written whole beside `path` and then moved to `path` by `put`
@@ -309,8 +293,7 @@ fn write_beside(path: &Path, text: &str, put: impl Fn(&Path) -> io::Result<()>) 
 }
 
 /// Creates the transcript, holding `opening`, under the first free name:
-/// the start time and the run's name, numbered from 2 if taken. Nothing
-/// already there is replaced, and no reader sees a half-written header.
+/// the start time and the run's name, numbered from 2 if taken.
 fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> io::Result<(PathBuf, File)> {
     let compact: String = stamp.chars().filter(|c| *c != ':').collect();
     for n in 1.. {
@@ -333,29 +316,27 @@ fn record(req: &Record, evidence: &Path) -> anyhow::Result<(PathBuf, Ending, usi
     // The header first: one that cannot be written leaves no trace.
     let fields = gather(req)?;
     let dir = evidence.join(&req.lesson);
-    std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
     let opening = header(&fields, "unfinished", None);
-    let (path, mut file) =
-        create_free(&dir, &fields[1].1, &req.name, &opening).with_context(|| dir.display().to_string())?;
+    let (path, mut file) = std::fs::create_dir_all(&dir)
+        .and_then(|()| create_free(&dir, &fields[1].1, &req.name, &opening))
+        .with_context(|| dir.display().to_string())?;
     let (ending, written) = run(req, &mut file, capped::record_cap(opening.len()))?;
+    let by = ending.ended_by();
     let unfinished = |e: io::Error| {
-        let by = ending
-            .ended_by()
-            .map_or(String::new(), |e| format!(", ended by {e}"));
         anyhow::anyhow!(
             "{}: the transcript could not be finished ({e}); it still says `exit code: unfinished`, but the \
-             program ended with exit code {}{by}",
+             program ended with exit code {}{}",
             path.display(),
-            ending.exit_code_text()
+            ending.exit_code_text(),
+            by.as_ref().map_or(String::new(), |by| format!(", ended by {by}"))
         )
     };
-    written.map_err(unfinished)?;
     let mut output = Vec::new();
-    file.seek(io::SeekFrom::Start(opening.len() as u64))
+    written
+        .and_then(|()| file.seek(io::SeekFrom::Start(opening.len() as u64)))
         .and_then(|_| file.read_to_end(&mut output))
         .map_err(unfinished)?;
     let replaced = output.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
-    let by = ending.ended_by();
     let text = header(&fields, &ending.exit_code_text(), by.as_deref()) + &String::from_utf8_lossy(&output);
     write_beside(&path, &text, |draft| std::fs::rename(draft, &path)).map_err(unfinished)?;
     Ok((path, ending, replaced))
@@ -394,35 +375,26 @@ impl Ending {
     /// The header's `# ended by:` value, when the recorder had a hand in
     /// the ending: what really ended the program, read from its status.
     pub fn ended_by(&self) -> Option<String> {
-        let killed = self.status.signal() == Some(libc::SIGKILL);
-        Some(match self.stopper? {
-            Stopper::Timeout(t) if killed => format!("timeout ({} s)", t.as_secs_f64()),
-            Stopper::Timeout(t) => format!(
-                "the program itself, as the timeout ({} s) was reached",
-                t.as_secs_f64()
-            ),
-            Stopper::Recorder(sig, grace) if killed => format!(
-                "the recorder's SIGKILL, {} s after its {} went unanswered",
-                grace.as_secs_f64(),
-                signal_name(sig)
-            ),
-            Stopper::Recorder(sig, _) if self.status.signal() == Some(sig) => {
-                format!("the recorder's {}", signal_name(sig))
+        let by = |sig| self.status.signal() == Some(sig);
+        let why = match self.stopper? {
+            Stopper::Timeout(t) if by(SIGKILL) => return Some(format!("timeout ({} s)", t.as_secs_f64())),
+            Stopper::Timeout(t) => format!("as the timeout ({} s) was reached", t.as_secs_f64()),
+            Stopper::Recorder(sig, grace) if by(SIGKILL) => {
+                let (grace, sig) = (grace.as_secs_f64(), signal_name(sig));
+                return Some(format!(
+                    "the recorder's SIGKILL, {grace} s after its {sig} went unanswered"
+                ));
             }
-            Stopper::Recorder(sig, _) => {
-                format!("the program itself, after the recorder's {}", signal_name(sig))
+            Stopper::Recorder(sig, _) if by(sig) => {
+                return Some(format!("the recorder's {}", signal_name(sig)))
             }
-            Stopper::Unwritable if killed => {
-                "the recorder's SIGKILL, as the transcript could not be written".into()
-            }
-            Stopper::Unwritable => "the program itself, as the transcript could not be written".into(),
-            Stopper::OutputCap(cap) if killed => format!(
-                "the recorder's SIGKILL, as the output reached the {cap}-byte cap \
-                 (what it printed up to the cap is kept)"
-            ),
-            Stopper::OutputCap(cap) => {
-                format!("the program itself, as its output reached the {cap}-byte cap")
-            }
+            Stopper::Recorder(sig, _) => format!("after the recorder's {}", signal_name(sig)),
+            Stopper::Unwritable => "as the transcript could not be written".into(),
+            Stopper::OutputCap(cap) => format!("as the output reached the {cap}-byte cap"),
+        };
+        Some(match by(SIGKILL) {
+            true => format!("the recorder's SIGKILL, {why}"),
+            false => format!("the program itself, {why}"),
         })
     }
 
@@ -430,9 +402,8 @@ impl Ending {
     /// them: 124 when the timeout ended the program, its exit code, or
     /// 128 + N for a program ended by signal N.
     pub fn exit_status(&self) -> u8 {
-        let killed = self.status.signal() == Some(libc::SIGKILL);
         match (self.stopper, self.status.code(), self.status.signal()) {
-            (Some(Stopper::Timeout(_)), _, _) if killed => 124,
+            (Some(Stopper::Timeout(_)), _, Some(SIGKILL)) => 124,
             (_, Some(code), _) => (code & 0xff) as u8,
             (_, _, Some(sig)) => (128 + sig).clamp(0, 255) as u8,
             _ => 1,
@@ -440,40 +411,33 @@ impl Ending {
     }
 }
 
-/// The signals that ask the recorder to stop: passed on to the program.
-const STOP_SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-
-/// Whether `sig` is ignored: a shell starts background jobs with SIGINT
-/// ignored, and a recorder must not undo that.
-fn ignored(sig: i32) -> bool {
-    // SAFETY: a null new action only reads the current one into `current`,
-    // a valid all-zero sigaction.
-    unsafe {
-        let mut current: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(sig, std::ptr::null(), &mut current) == 0 && current.sa_sigaction == libc::SIG_IGN
-    }
-}
-
 /// A signalfd for the program's end, the `--timeout` alarm and the stop
-/// signals not ignored, all blocked so that they arrive through it alone.
+/// signals (SIGINT, SIGTERM, SIGHUP), all blocked so that they arrive
+/// through it alone; a stop signal the recorder was started ignoring (as a
+/// shell starts a background job with SIGINT) stays ignored.
 fn signal_fd() -> io::Result<OwnedFd> {
-    // SAFETY: the set is initialised by sigemptyset before use; the mask
-    // is this single-threaded process's own, and `fd` is a new descriptor.
+    // SAFETY: the sets are initialised before use (sigemptyset, sigaction
+    // filling a zeroed sigaction); the mask and dispositions are this
+    // single-threaded process's own, and `fd` is a new descriptor.
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        for sig in [libc::SIGCHLD, libc::SIGALRM]
-            .into_iter()
-            .chain(STOP_SIGNALS.into_iter().filter(|s| !ignored(*s)))
-        {
+        for sig in [libc::SIGCHLD, libc::SIGALRM, libc::SIGINT, SIGTERM, libc::SIGHUP] {
+            let mut now: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(sig, std::ptr::null(), &mut now);
+            match sig {
+                // Ignored, these would be discarded (and an ended child reaped unseen).
+                libc::SIGCHLD | libc::SIGALRM => _ = libc::signal(sig, libc::SIG_DFL),
+                _ if now.sa_sigaction == libc::SIG_IGN => continue,
+                _ => {}
+            }
             libc::sigaddset(&mut set, sig);
         }
         libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-        let fd = libc::signalfd(-1, &set, libc::SFD_CLOEXEC);
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
+        match libc::signalfd(-1, &set, libc::SFD_CLOEXEC) {
+            fd if fd >= 0 => Ok(OwnedFd::from_raw_fd(fd)),
+            _ => Err(io::Error::last_os_error()),
         }
-        Ok(OwnedFd::from_raw_fd(fd))
     }
 }
 
@@ -493,16 +457,11 @@ fn next_signal(fd: &OwnedFd) -> io::Result<i32> {
 /// Whether process `pid` has ended, leaving it unreaped (`WNOWAIT`), so
 /// its process group's id is still its own.
 fn has_ended(pid: u32) -> bool {
+    let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
     // SAFETY: an all-zero siginfo_t is valid for waitid to fill.
     unsafe {
         let mut info: libc::siginfo_t = std::mem::zeroed();
-        libc::waitid(
-            libc::P_PID,
-            pid,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        ) == 0
-            && info.si_pid() != 0
+        libc::waitid(libc::P_PID, pid, &mut info, flags) == 0 && info.si_pid() != 0
     }
 }
 
@@ -513,21 +472,16 @@ fn kill(pid: i32, sig: i32) {
     unsafe { libc::kill(pid, sig) };
 }
 
-/// Arms the alarm that ends a program still running after `limit`.
+/// Arms the alarm (SIGALRM) that ends a program still running after `limit`.
 fn alarm(limit: Duration) {
-    let value = libc::timeval {
-        tv_sec: limit.as_secs() as libc::time_t,
-        tv_usec: limit.subsec_micros() as libc::suseconds_t,
-    };
-    let timer = libc::itimerval {
-        it_interval: libc::timeval {
-            tv_sec: 0,
-            tv_usec: 0,
-        },
-        it_value: value,
-    };
-    // SAFETY: `timer` is a valid itimerval; the old value is not asked for.
-    unsafe { libc::setitimer(libc::ITIMER_REAL, &timer, std::ptr::null_mut()) };
+    // SAFETY: an all-zero itimerval is valid (no repeat), and setitimer
+    // reads it whole; the old value is not asked for.
+    unsafe {
+        let mut timer: libc::itimerval = std::mem::zeroed();
+        timer.it_value.tv_sec = limit.as_secs() as libc::time_t;
+        timer.it_value.tv_usec = limit.subsec_micros() as libc::suseconds_t;
+        libc::setitimer(libc::ITIMER_REAL, &timer, std::ptr::null_mut());
+    }
 }
 
 /// At most this many reads once the program has ended, so a process that
@@ -548,29 +502,25 @@ impl Output<'_> {
     fn copy(&mut self, reads: usize, cap: u64) -> Option<Stopper> {
         let mut buf = [0u8; 64 * 1024];
         for _ in 0..reads {
-            let pipe = self.pipe.as_mut()?;
-            let n = match pipe.read(&mut buf) {
-                Ok(0) => 0,
-                Ok(n) => n,
+            let written = match self.pipe.as_mut()?.read(&mut buf) {
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return None,
-                Err(e) => {
+                Ok(0) => {
                     self.pipe = None;
-                    self.error = Some(e);
-                    return Some(Stopper::Unwritable);
+                    return None;
                 }
+                Ok(n) => {
+                    let kept = n.min(self.room as usize);
+                    self.room -= kept as u64;
+                    self.file.write_all(&buf[..kept])
+                }
+                Err(e) => Err(e),
             };
-            if n == 0 {
-                self.pipe = None;
-                return None;
-            }
-            let kept = n.min(self.room as usize);
-            if let Err(e) = self.file.write_all(&buf[..kept]) {
+            if let Err(e) = written {
                 self.pipe = None;
                 self.error = Some(e);
                 return Some(Stopper::Unwritable);
             }
-            self.room -= kept as u64;
             if self.room == 0 {
                 // Closed only after the kill, so the program does not die of
                 // SIGPIPE first and get recorded as ended by that.
@@ -578,14 +528,6 @@ impl Output<'_> {
             }
         }
         None
-    }
-}
-
-fn pollin(fd: i32) -> libc::pollfd {
-    libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
     }
 }
 
@@ -615,7 +557,7 @@ fn run(req: &Record, file: &mut File, cap: u64) -> anyhow::Result<(Ending, io::R
             libc::sigemptyset(&mut none);
             libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
             // timeout(1) passes SIGTERM on to the group, then SIGKILL.
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, SIGTERM) != 0 {
                 return Err(io::Error::last_os_error());
             }
             match libc::getppid() as u32 == recorder {
@@ -655,9 +597,16 @@ fn run(req: &Record, file: &mut File, cap: u64) -> anyhow::Result<(Ending, io::R
         room: cap,
         error: None,
     };
+    let poll_in = |fd| libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
     loop {
-        let pipe = out.pipe.as_ref().map_or(-1, |p| p.as_raw_fd());
-        let mut fds = [pollin(pipe), pollin(signals.as_raw_fd())];
+        let mut fds = [
+            poll_in(out.pipe.as_ref().map_or(-1, |p| p.as_raw_fd())),
+            poll_in(signals.as_raw_fd()),
+        ];
         // SAFETY: `fds` is a valid array of two pollfd for the whole call.
         if unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) } < 0 {
             match io::Error::last_os_error() {
@@ -667,7 +616,7 @@ fn run(req: &Record, file: &mut File, cap: u64) -> anyhow::Result<(Ending, io::R
         }
         if fds[0].revents != 0 {
             if let Some(why) = out.copy(usize::MAX, cap) {
-                stop(why, -group, libc::SIGKILL);
+                stop(why, -group, SIGKILL);
                 out.pipe = None;
             }
         }
@@ -675,17 +624,13 @@ fn run(req: &Record, file: &mut File, cap: u64) -> anyhow::Result<(Ending, io::R
             match next_signal(&signals).context("reading signals")? {
                 libc::SIGCHLD if has_ended(child.id()) => break,
                 libc::SIGCHLD => {}
-                libc::SIGALRM => stop(
-                    Stopper::Timeout(req.timeout.unwrap_or_default()),
-                    -group,
-                    libc::SIGKILL,
-                ),
+                libc::SIGALRM => stop(Stopper::Timeout(req.timeout.unwrap_or_default()), -group, SIGKILL),
                 sig => stop(Stopper::Recorder(sig, req.grace), group, sig),
             }
         }
     }
     // What the program left running in its group ends with it.
-    kill(-group, libc::SIGKILL);
+    kill(-group, SIGKILL);
     if let Some(why) = out.copy(READS_AFTER_END, cap) {
         stopper.get_or_insert(why);
     }
@@ -728,10 +673,10 @@ mod tests {
 
     #[test]
     fn seconds_are_positive_numbers() {
-        assert_eq!(parse_seconds("1"), Ok(Duration::from_secs(1)));
-        assert_eq!(parse_seconds("0.25"), Ok(Duration::from_millis(250)));
+        assert_eq!(seconds("1"), Ok(Duration::from_secs(1)));
+        assert_eq!(seconds("0.25"), Ok(Duration::from_millis(250)));
         for bad in ["0", "-2", "x", "", "inf", "NaN"] {
-            assert!(parse_seconds(bad).is_err(), "{bad}");
+            assert!(seconds(bad).is_err(), "{bad}");
         }
     }
 
