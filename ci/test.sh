@@ -112,6 +112,9 @@ else
   nextest=
   cargo test --workspace --all-targets --no-run --locked
 fi
+# The GPU machine's evidence binary leaves the site out (ci/build-for-gpu.sh);
+# built and linted here too, so that variant keeps compiling.
+cargo build --quiet --locked -p evidence --no-default-features
 
 finish "the browser, CUDA 13.5 and actionlint"
 newest=$(readlink -f .toolchain/cuda-13.5)
