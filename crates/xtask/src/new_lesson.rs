@@ -125,6 +125,8 @@ pub enum NewLessonError {
     Exists { dir: PathBuf },
     #[error("{} already registers {lesson}; remove its line first", manifest.display())]
     Registered { lesson: String, manifest: PathBuf },
+    #[error("{} already names a package `{package}`, which the lesson would make again; choose another name", manifest.display())]
+    PackageTaken { package: String, manifest: PathBuf },
     #[error("there is no lesson {lesson} to remove ({} does not exist)", dir.display())]
     NoLesson { lesson: String, dir: PathBuf },
     #[error("{} is not as new-lesson wrote it; remove the lesson by hand (git rm, git clean) if you mean to lose that work", path.display())]
@@ -155,6 +157,7 @@ impl NewLessonError {
             self,
             NewLessonError::Exists { .. }
                 | NewLessonError::Registered { .. }
+                | NewLessonError::PackageTaken { .. }
                 | NewLessonError::NoLesson { .. }
                 | NewLessonError::NoProgram { .. }
         )
@@ -322,6 +325,14 @@ fn create(root: &Path, args: &Args) -> Result<Vec<String>, NewLessonError> {
     if root.join(&rel).exists() {
         return Err(NewLessonError::Exists { dir: rel });
     }
+    // The lesson makes two packages, `<lesson>` and `<lesson>-report`; a
+    // name another package has (`day09-timing-report` is Day 9's tools)
+    // would leave a workspace no cargo command reads.
+    for package in [lesson.clone(), format!("{lesson}-report")] {
+        if let Some(manifest) = package_manifest(root, &package) {
+            return Err(NewLessonError::PackageTaken { package, manifest });
+        }
+    }
     let dir = root.join(rel);
     let plan = plan(root, &args.lesson, &program_of(args)?)?;
     let manifest = root.join(&plan.registry.0);
@@ -377,9 +388,13 @@ fn remove(root: &Path, args: &Args) -> Result<Vec<String>, NewLessonError> {
             path: plan.dir.join(extra),
         });
     }
+    // A lesson made half (the command cut short) is taken back too: a file
+    // it had not written yet is missing, and the one it was writing holds
+    // the start of its text. Its registry and map lines come last, so they
+    // may be missing as well.
     for (path, text) in &plan.files {
         let full = dir.join(path);
-        if !full.is_file() || read_text(&full)? != *text {
+        if full.is_file() && !text.starts_with(&read_text(&full)?) {
             return Err(NewLessonError::Edited {
                 path: plan.dir.join(path),
             });
@@ -455,6 +470,49 @@ fn with_map_line(path: &Path, readme: &str, line: &str) -> Result<String, NewLes
         .map_or(lessons_end, |i| code + 1 + i);
     lines.insert(at, line);
     Ok(lines.join("\n") + "\n")
+}
+
+/// The manifest, relative to `root`, of the workspace package named
+/// `package`, among the lessons' and the crates' (`code/*`, `code/*/tools`,
+/// `crates/*/*`, `crates/*`).
+fn package_manifest(root: &Path, package: &str) -> Option<PathBuf> {
+    let manifests = [
+        "code/*/Cargo.toml",
+        "code/*/tools/Cargo.toml",
+        "crates/*/*/Cargo.toml",
+        "crates/*/Cargo.toml",
+    ];
+    manifests
+        .iter()
+        .flat_map(|pattern| glob(root, pattern))
+        .find(|manifest| {
+            let text = std::fs::read_to_string(root.join(manifest)).unwrap_or_default();
+            let doc: Option<toml_edit::DocumentMut> = text.parse().ok();
+            doc.and_then(|d| d.get("package")?.get("name")?.as_str().map(|n| n == package))
+                .unwrap_or(false)
+        })
+}
+
+/// The paths, relative to `root`, that `pattern` names, `*` standing for
+/// one folder's name.
+fn glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
+    let mut found = vec![PathBuf::new()];
+    for part in pattern.split('/') {
+        found = found
+            .into_iter()
+            .flat_map(|dir| match part {
+                "*" => std::fs::read_dir(root.join(&dir))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| dir.join(e.file_name()))
+                    .collect::<Vec<_>>(),
+                _ => vec![dir.join(part)],
+            })
+            .filter(|p| root.join(p).exists())
+            .collect();
+    }
+    found
 }
 
 fn write(path: &Path, text: &str) -> Result<(), NewLessonError> {

@@ -328,3 +328,56 @@ fn what_it_makes_builds_and_passes_its_tests_in_a_copy_of_the_workspace() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A lesson whose packages would take a name a package already has
+/// (`day09-timing-report` is Day 9's tools) is refused, with nothing
+/// written: made, it left a workspace where every cargo command failed.
+#[test]
+fn a_lesson_that_would_remake_a_package_is_refused_and_nothing_is_written() {
+    let dir = scratch("taken");
+    copy_what_it_needs(&dir);
+    // A crate whose name is what a lesson's tools would be called.
+    let planted = dir.join("crates/course/planted");
+    std::fs::create_dir_all(&planted).unwrap();
+    std::fs::write(
+        planted.join("Cargo.toml"),
+        "[package]\nname = \"day97-planted-report\"\n",
+    )
+    .unwrap();
+    let before = snapshot(&dir);
+    for (lesson, taken) in [
+        ("day09-timing-report", "day09-timing-report"),
+        ("day97-planted", "day97-planted-report"),
+    ] {
+        assert_usage_error(&new_lesson(&dir, &[lesson]), &format!("a package `{taken}`"));
+        assert_eq!(snapshot(&dir), before);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A lesson made half (the command cut short: files not yet written, one
+/// cut off, no registry or map line yet) is taken back by --remove.
+#[test]
+fn a_lesson_made_half_is_taken_back_by_remove() {
+    let dir = scratch("half");
+    copy_what_it_needs(&dir);
+    let before = snapshot(&dir);
+    let made = new_lesson(&dir, &[LESSON]);
+    assert_eq!(made.status.code(), Some(0), "{}", text(&made.stderr));
+    // As an interrupted run leaves it: the tools not written, main.rs cut
+    // short, and the lines in the registry and the map not yet added.
+    let lesson = dir.join("code").join(LESSON);
+    std::fs::remove_dir_all(lesson.join("tools")).unwrap();
+    let main = lesson.join("src/main.rs");
+    let whole = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(&main, &whole[..whole.len() / 2]).unwrap();
+    for (path, bytes) in &before {
+        if !path.starts_with("code") {
+            std::fs::write(dir.join(path), bytes).unwrap();
+        }
+    }
+    let out = new_lesson(&dir, &[LESSON, "--remove"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(snapshot(&dir), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
