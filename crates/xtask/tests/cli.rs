@@ -1,6 +1,9 @@
 //! The `xtask` binary, run for real: which repository it checks, its
 //! exit codes and its one-line errors.
 
+mod support;
+use support::{copy_registry, copy_shared_allow_listed};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -178,21 +181,4 @@ fn a_full_stdout_is_one_line_and_exit_1_not_a_panic() {
         cmd.args(args).current_dir(&root);
         assert_full_stdout_is_one_line(&mut cmd);
     }
-}
-
-/// Copies the files the shared allow-list names, which rule 1 requires to
-/// exist, into the scratch copy `dir`.
-fn copy_shared_allow_listed(root: &Path, dir: &Path) {
-    for listed in xtask::rules::shared_allow_listed(root).unwrap() {
-        let target = dir.join(&listed);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::copy(root.join(&listed), target).unwrap();
-    }
-}
-
-/// The registry the rules find the lessons in, into the scratch copy `dir`.
-fn copy_registry(root: &Path, dir: &Path) {
-    let registry = dir.join(::lessons::REGISTRY);
-    std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
-    std::fs::copy(root.join(::lessons::REGISTRY), registry).unwrap();
 }

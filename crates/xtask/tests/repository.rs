@@ -1,6 +1,9 @@
 //! The rules, run over this repository, and each one shown to fail on a
 //! planted violation in a copy of the lessons.
 
+mod support;
+use support::{copy_registry, copy_shared_allow_listed};
+
 use std::path::{Path, PathBuf};
 
 use xtask::rules::{find_nvcc, repository_root, Problem};
@@ -267,23 +270,6 @@ fn a_readme_that_repeats_its_build_line_differently_fails() {
         problems[0].contains("and also with `nvcc -std=c++17 -O2"),
         "{problems:?}"
     );
-}
-
-/// Copies the files the shared allow-list names, which rule 1 requires to
-/// exist, into the scratch copy `dir`.
-fn copy_shared_allow_listed(root: &Path, dir: &Path) {
-    for listed in xtask::rules::shared_allow_listed(root).unwrap() {
-        let target = dir.join(&listed);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::copy(root.join(&listed), target).unwrap();
-    }
-}
-
-/// The registry the rules find the lessons in, into the scratch copy `dir`.
-fn copy_registry(root: &Path, dir: &Path) {
-    let registry = dir.join(::lessons::REGISTRY);
-    std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
-    std::fs::copy(root.join(::lessons::REGISTRY), registry).unwrap();
 }
 
 #[test]
