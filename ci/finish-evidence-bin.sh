@@ -7,7 +7,7 @@
 # folder holds text files too, such as cuda-13.5/nvcc-version, which strip
 # refuses), then prints what it stripped, the folder's size and its files.
 # Its own script so that it is tested on a planted folder without a GPU or
-# a build (crates/xtask/tests/ci_scripts.rs).
+# a build (crates/xtask/tests/it/ci_scripts.rs).
 #
 # The layout, each lesson's names read from the folder's own `evidence`
 # (`evidence lessons`, `evidence recipe --lesson L`), as gpu-session.sh reads

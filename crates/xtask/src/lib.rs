@@ -10,7 +10,7 @@
 //!   and an export copies.
 //!
 //! The GitHub Actions workflows are held to actionlint by a test
-//! (`tests/workflows.rs`), which needs no code here.
+//! (`tests/it/workflows.rs`), which needs no code here.
 //!
 //! Not for: anything a lesson links or the evidence tool runs.
 

@@ -12,7 +12,7 @@
 //! compiles in), read from the checkout being checked. Each rule returns
 //! its findings as [`Problem`]s, one line each when printed.
 //!
-//! `tests/repository.rs` runs them all over this repository, so `cargo test`
+//! `tests/it/repository.rs` runs them all over this repository, so `cargo test`
 //! enforces them; `cargo xtask check` prints the same findings for a person.
 //!
 //! Not for: rules a compiler or clippy already keeps, or taking a lesson

@@ -1,8 +1,7 @@
 //! The rules, run over this repository, and each one shown to fail on a
 //! planted violation in a copy of the lessons.
 
-mod support;
-use support::{copy_registry, copy_shared_allow_listed};
+use crate::support::{copy_registry, copy_shared_allow_listed};
 
 use std::path::{Path, PathBuf};
 

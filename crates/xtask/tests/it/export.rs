@@ -144,7 +144,7 @@ fn workspace_target_dir() -> PathBuf {
 /// own files with no network.
 ///
 /// The nvcc line is not run here: the export holds the lesson's folder byte
-/// for byte (checked below), and the rules' `tests/repository.rs`
+/// for byte (checked below), and the rules' `tests/it/repository.rs`
 /// `every_lesson_copied_alone_builds_with_its_readme_line` runs that line in
 /// a copy of that same folder alone, a stricter place than the export, where
 /// the shared crates sit beside it.

@@ -1,5 +1,5 @@
 //! What the rule tests copy into a scratch checkout, shared by
-//! `tests/cli.rs` and `tests/repository.rs`.
+//! `cli.rs` and `repository.rs`.
 
 use std::path::Path;
 

@@ -1,8 +1,7 @@
 //! The `xtask` binary, run for real: which repository it checks, its
 //! exit codes and its one-line errors.
 
-mod support;
-use support::{copy_registry, copy_shared_allow_listed};
+use crate::support::{copy_registry, copy_shared_allow_listed};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
