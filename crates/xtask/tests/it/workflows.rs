@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use workflows::{lint, Findings};
+use checker::{lint, Findings};
 
-mod workflows {
+mod checker {
     //! The repository's GitHub Actions workflows (`.github/workflows/`), held to
     //! actionlint: where the checker is ([`actionlint`]), its findings on a set
     //! of files ([`lint`]), and what the workflows name that must exist in the
@@ -276,11 +276,11 @@ mod workflows {
 }
 
 fn workflow_dir() -> PathBuf {
-    workflows::repository_root().join(".github/workflows")
+    checker::repository_root().join(".github/workflows")
 }
 
 fn workflow_files() -> Vec<PathBuf> {
-    workflows::workflow_files(&workflow_dir()).unwrap_or_else(|e| panic!("{e}"))
+    checker::workflow_files(&workflow_dir()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// actionlint's findings, or the test fails with the error (which names the
@@ -336,10 +336,10 @@ fn a_planted_unknown_key_is_found_and_named() {
 #[test]
 fn every_script_the_workflows_call_exists_and_is_executable() {
     use std::os::unix::fs::PermissionsExt;
-    let root = workflows::repository_root();
+    let root = checker::repository_root();
     let mut scripts = Vec::new();
     for file in workflow_files() {
-        scripts.extend(workflows::named_scripts(&read(&file)));
+        scripts.extend(checker::named_scripts(&read(&file)));
     }
     for expected in [
         ".ci/run",
@@ -368,15 +368,15 @@ fn every_script_the_workflows_call_exists_and_is_executable() {
 
 #[test]
 fn every_evidence_subcommand_the_workflows_run_exists() {
-    let root = workflows::repository_root();
-    let known = workflows::command_variants(&read(&root.join("crates/proof/evidence/src/main.rs")));
+    let root = checker::repository_root();
+    let known = checker::command_variants(&read(&root.join("crates/proof/evidence/src/main.rs")));
     assert!(
         known.iter().any(|c| c == "check"),
         "no subcommands read from evidence's main.rs: {known:?}"
     );
     let mut used = Vec::new();
     for file in workflow_files() {
-        used.extend(workflows::evidence_subcommands(&read(&file)));
+        used.extend(checker::evidence_subcommands(&read(&file)));
     }
     assert!(
         used.iter().any(|c| c == "check"),
