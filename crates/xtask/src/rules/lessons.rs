@@ -69,6 +69,10 @@ pub fn check_build_lines(lesson: &Lesson) -> anyhow::Result<String> {
 /// One nvcc run builds for all of them; only when it fails is each built
 /// alone, so that the error names the architecture that fails.
 pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> anyhow::Result<()> {
+    let stamp = success_stamp(lesson, nvcc, line);
+    if stamp.as_ref().is_some_and(|s| s.is_file()) {
+        return Ok(());
+    }
     let not_alone = |arch: &str| {
         format!(
             "{} copied alone does not build for {arch} with `{line}`",
@@ -76,12 +80,55 @@ pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> anyhow::Result<(
         )
     };
     let Err(together) = build_in_scratch(lesson, nvcc, line, &ARCHS) else {
+        if let Some(stamp) = stamp {
+            // Only a time saved is lost where it cannot be written.
+            let _ = stamp.parent().map(std::fs::create_dir_all);
+            let _ = std::fs::write(&stamp, line);
+        }
         return Ok(());
     };
     for arch in ARCHS {
         build_in_scratch(lesson, nvcc, line, &[arch]).with_context(|| not_alone(arch))?;
     }
     Err(together).with_context(|| not_alone(&ARCHS.join(" and ")))
+}
+
+/// Where a success of [`build_alone`] is remembered, as cargo remembers an
+/// unchanged crate: a file under the checkout's target folder named by a
+/// hash of everything the build reads (each file of the lesson's folder by
+/// path and bytes, the line, the architectures, and the nvcc by path, size
+/// and time). A second run of the rules skips the compiler for an unchanged
+/// lesson; any changed byte builds it again, and a failure is never
+/// remembered. None where the folder cannot be read.
+fn success_stamp(lesson: &Lesson, nvcc: &Path, line: &str) -> Option<PathBuf> {
+    use std::hash::{Hash, Hasher};
+    let root = lesson.dir.parent()?.parent()?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let mut hasher = std::hash::DefaultHasher::new();
+    let mut pending = vec![lesson.dir.clone()];
+    while let Some(dir) = pending.pop() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            match path.is_dir() {
+                true => pending.push(path),
+                false => (path.strip_prefix(&lesson.dir).ok()?, std::fs::read(&path).ok()?).hash(&mut hasher),
+            }
+        }
+    }
+    let compiler = std::fs::canonicalize(nvcc).ok()?;
+    let meta = compiler.metadata().ok()?;
+    (line, ARCHS, &compiler, meta.len(), meta.modified().ok()).hash(&mut hasher);
+    let name = lesson.dir.file_name()?.to_string_lossy();
+    Some(
+        target
+            .join("built-alone")
+            .join(format!("{name}-{:016x}", hasher.finish())),
+    )
 }
 
 fn build_in_scratch(lesson: &Lesson, nvcc: &Path, line: &str, archs: &[&str]) -> Result<(), BuildError> {
@@ -107,6 +154,49 @@ fn build_in_scratch(lesson: &Lesson, nvcc: &Path, line: &str, archs: &[&str]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A compiler that counts its runs in `runs` beside it and fails
+    /// whenever the lesson's .cu holds `broken`.
+    fn counting_nvcc(dir: &Path) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let nvcc = dir.join("nvcc");
+        let script = format!(
+            "#!/bin/sh\necho run >> {}\n! grep -q broken demo.cu\n",
+            dir.join("runs").display()
+        );
+        std::fs::write(&nvcc, script).unwrap();
+        std::fs::set_permissions(&nvcc, std::fs::Permissions::from_mode(0o755)).unwrap();
+        nvcc
+    }
+
+    #[test]
+    fn an_unchanged_lesson_is_not_compiled_again_and_any_changed_byte_or_failure_is() {
+        let root = std::env::temp_dir().join(format!("xtask-built-alone-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = root.join("code/demo");
+        std::fs::create_dir_all(&dir).unwrap();
+        let cu = dir.join("demo.cu");
+        std::fs::write(&cu, "int main() {}\n").unwrap();
+        let lesson = Lesson { dir, cu: cu.clone() };
+        let nvcc = counting_nvcc(&root);
+        let line = "nvcc -O3 -arch=sm_90 -o demo demo.cu";
+        let runs = || std::fs::read_to_string(root.join("runs")).map_or(0, |t| t.lines().count());
+
+        build_alone(&lesson, &nvcc, line).unwrap();
+        assert_eq!(runs(), 1);
+        build_alone(&lesson, &nvcc, line).unwrap();
+        assert_eq!(runs(), 1, "an unchanged lesson was compiled again");
+        std::fs::write(&cu, "int main() { return 0; }\n").unwrap();
+        build_alone(&lesson, &nvcc, line).unwrap();
+        assert_eq!(runs(), 2, "a changed .cu was not compiled");
+        // A failure is not remembered: it runs the compiler every time (for
+        // both architectures, then for the first alone, which names it).
+        std::fs::write(&cu, "broken\n").unwrap();
+        assert!(build_alone(&lesson, &nvcc, line).is_err());
+        assert!(build_alone(&lesson, &nvcc, line).is_err());
+        assert_eq!(runs(), 2 + 2 * 2);
+        let _ = std::fs::remove_dir_all(&root);
+    }
 
     // Reading the line itself is lesson-spec's (`nvcc_line`), tested there.
     #[test]
