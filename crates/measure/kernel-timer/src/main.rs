@@ -185,6 +185,9 @@ struct Side {
 
 impl Side {
     fn new(file: &Path, kernel: &str, nvcc_args: &[String], arch: Option<&str>) -> anyhow::Result<Side> {
+        if !file.is_file() {
+            bail!("{} is not a file", file.display());
+        }
         let is_cu = file.extension().is_some_and(|e| e == "cu");
         let image = match (is_cu, arch) {
             (true, None) => None,

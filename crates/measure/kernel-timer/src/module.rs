@@ -37,6 +37,9 @@ impl Image {
     /// Reads `path`: a `.cu` is compiled by nvcc for `arch` (`sm_90`) with
     /// `nvcc_args` added; any other file must be a cubin (ELF) or PTX text.
     pub fn read(path: &Path, arch: &str, nvcc_args: &[String]) -> anyhow::Result<Image> {
+        if !path.is_file() {
+            bail!("{} is not a file", path.display());
+        }
         if path.extension().is_some_and(|e| e == "cu") {
             return compile(path, arch, nvcc_args).map(Image::Cubin);
         }
@@ -94,12 +97,30 @@ impl Image {
         match matches.as_slice() {
             [one] => Ok(one.to_string()),
             [] if kernels.is_empty() => bail!("no kernel `{name}`: the module holds no kernels"),
-            [] => bail!("no kernel `{name}` in the module; it has: {}", kernels.join(", ")),
+            [] => {
+                let mut plain: Vec<&str> = kernels.iter().map(|k| plain_name(k)).collect();
+                plain.sort();
+                plain.dedup();
+                bail!("no kernel `{name}` in the module; it has: {}", plain.join(", "))
+            }
             many => bail!(
                 "kernel `{name}` is overloaded; name one of: {}",
                 many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
             ),
         }
+    }
+}
+
+/// A C++ kernel's plain name (`_Z9transposePfPKfii` is `transpose`), or
+/// the name as it is.
+fn plain_name(name: &str) -> &str {
+    let Some(rest) = name.strip_prefix("_Z") else {
+        return name;
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    match rest[..digits].parse::<usize>() {
+        Ok(len) if rest.len() >= digits + len => &rest[digits..digits + len],
+        _ => name,
     }
 }
 
@@ -117,9 +138,6 @@ pub fn nvcc() -> anyhow::Result<PathBuf> {
 
 /// Compiles `source` to a cubin for `arch` in a scratch folder.
 fn compile(source: &Path, arch: &str, nvcc_args: &[String]) -> anyhow::Result<Vec<u8>> {
-    if !source.is_file() {
-        bail!("{} is not a file", source.display());
-    }
     let nvcc = nvcc()?;
     let dir = std::env::temp_dir().join(format!("kernel-timer-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -308,7 +326,7 @@ mod tests {
         let e = image.find("transpos").unwrap_err().to_string();
         assert_eq!(
             e,
-            "no kernel `transpos` in the module; it has: _Z3addPdi, _Z3addPfi, _Z9transposePfPKfii, empty"
+            "no kernel `transpos` in the module; it has: add, empty, transpose"
         );
         let e = image.find("add").unwrap_err().to_string();
         assert!(
