@@ -290,7 +290,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let mut launch_a = |s: &_| workload.launch(&kernel_a, shape, s);
     let choice = session.choose(cli.mode, traffic, &mut launch_a)?;
     let run = Run {
-        kernel: kernel_a.name.clone(),
+        kernel: if kernel_a.symbol == kernel_a.name {
+            kernel_a.name.clone()
+        } else {
+            format!("{} ({})", kernel_a.name, kernel_a.symbol)
+        },
         file: cli.file.display().to_string(),
         toolkit,
         device: DeviceInfo::new(
@@ -322,8 +326,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         return Ok(());
     };
-    // A/B: the same workload for both, so A's closure gives it back first.
-    drop(launch_a);
+    // A/B: the same workload for both (A's closure is done with it).
     let cell = std::cell::RefCell::new(workload);
     let mut a = |s: &_| cell.borrow_mut().launch(&kernel_a, shape, s);
     let mut b = |s: &_| cell.borrow_mut().launch(&kernel_b, shape, s);

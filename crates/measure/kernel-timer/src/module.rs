@@ -163,7 +163,10 @@ fn compile(source: &Path, arch: &str, nvcc_args: &[String]) -> anyhow::Result<Ve
 
 /// A kernel loaded into a context, with its module, unloaded on drop.
 pub struct Kernel {
+    /// The name as the user gave it.
     pub name: String,
+    /// The name the module gives it (a C++ kernel's mangled one).
+    pub symbol: String,
     module: CUmodule,
     function: CUfunction,
     ctx: Arc<CudaContext>,
@@ -172,7 +175,7 @@ pub struct Kernel {
 impl Kernel {
     /// Loads `image` into `ctx` and finds the kernel named `name`.
     pub fn load(ctx: &Arc<CudaContext>, image: &Image, name: &str) -> anyhow::Result<Kernel> {
-        let name = image.find(name)?;
+        let symbol = image.find(name)?;
         check!(ctx.bind_to_thread())?;
         let data = match image {
             Image::Ptx(text) => text.as_ptr() as *const c_void,
@@ -181,12 +184,13 @@ impl Kernel {
         // SAFETY: NUL-terminated PTX, or an ELF image whose header gives its length.
         let module = check!(unsafe { result::module::load_data(data) }).context("loading the module")?;
         let mut function: CUfunction = std::ptr::null_mut();
-        let c_name = CString::new(name.clone())?;
+        let c_name = CString::new(symbol.clone())?;
         // SAFETY: a loaded module and a NUL-terminated name; writes one handle.
         let found =
             check!(unsafe { sys::cuModuleGetFunction(&mut function, module, c_name.as_ptr()) }.result());
         let kernel = Kernel {
-            name,
+            name: name.to_string(),
+            symbol,
             module,
             function,
             ctx: ctx.clone(),

@@ -63,7 +63,7 @@ fn the_empty_kernel_is_timed_by_graph_replay_with_every_sample_in_the_json() {
     ]);
     assert!(out.status.success(), "{out:?}");
     let block = String::from_utf8_lossy(&out.stdout);
-    assert!(block.contains("#### Kernel time: `_Z5emptyv`"), "{block}");
+    assert!(block.contains("#### Kernel time: `empty (_Z5emptyv)`"), "{block}");
     assert!(block.contains("| Mode | graph: near the launch floor"), "{block}");
     assert!(block.contains("| Median | **"), "{block}");
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
