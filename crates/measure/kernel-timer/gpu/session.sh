@@ -7,7 +7,8 @@
 #
 #   EVIDENCE_COMMIT=<commit> crates/measure/kernel-timer/gpu/session.sh OUT
 #
-# Steps (STEPS, default all: times ncu cupti aa ab), each logged in OUT/steps.txt:
+# Steps (STEPS, default all: times ncu cupti aa ab), each logged in OUT/steps.txt
+# with its status (the log of its recordings beside it, in the JSON tarball):
 #   times  kernel-timer on each kernel of the set from set.cu, in the mode it
 #          recommends, --json every sample
 #   ncu    each kernel launched plainly (--launch-only NCU_LAUNCHES, default 10)
@@ -23,7 +24,7 @@
 # Every process's output is recorded by `evidence record --lesson instrument`
 # (a transcript with its metadata header) under OUT/evidence/instrument/,
 # ready for `evidence merge OUT/evidence`; the processes' JSON files are
-# packed in OUT/kernel-timer-json.tar.gz. About 2 to 3 minutes on an H200.
+# packed with the steps' logs in OUT/kernel-timer-work.tar.gz. About 2 to 3 minutes on an H200.
 set -uo pipefail
 out=${1:?usage: session.sh OUT}
 : "${EVIDENCE_COMMIT:?set EVIDENCE_COMMIT to the commit the tree was copied from}"
@@ -70,10 +71,10 @@ rec() {
   [[ -n $path ]] && cp "$path" "$w/$name.txt"
 }
 step() {
-  local name=$1 t0=$EPOCHREALTIME
+  local name=$1
   [[ $steps == *" $name "* ]] || { log "$name: not asked for (STEPS)"; return; }
   "run_$name" > "$w/$name.log" 2>&1
-  log "$(printf '%-6s rc=%d %6.1f s' "$name" $? "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')")"
+  log "$name: rc=$?"
 }
 
 run_times() {
@@ -124,5 +125,5 @@ step aa
 step ab
 rec "$gpu-kernel-timer-session" -- python3 "$here/summarize.py" "$w" > /dev/null
 cp "$w/$gpu-kernel-timer-session.txt" "$out/summary.txt" 2> /dev/null
-tar -czf "$out/kernel-timer-json.tar.gz" -C "$(dirname "$w")" kernel-timer
+tar -czf "$out/kernel-timer-work.tar.gz" -C "$(dirname "$w")" kernel-timer
 log "done"
