@@ -7,7 +7,7 @@
 #
 #   EVIDENCE_COMMIT=<commit> crates/measure/kernel-timer/gpu/session.sh OUT
 #
-# Steps (STEPS, default all: times ncu cupti aa ab), each logged in OUT/steps.txt
+# Steps (STEPS, default all: times ncu cupti aa ab example), each logged in OUT/steps.txt
 # with its status (the log of its recordings beside it, in the JSON tarball):
 #   times  kernel-timer on each kernel of the set from set.cu, in the mode it
 #          recommends, --json every sample
@@ -18,6 +18,8 @@
 #          transpose_shared against itself, --repeat PAIRS (default 20) each
 #   ab     A/B: fma_loop against a build 2% longer (-DEXTRA_PERCENT=2),
 #          --repeat PAIRS
+#   example the instrument's examples/cudarc_launch (a kernel launched with
+#          cudarc inside the Launch closure), from .evidence-bin/
 # then summarize.py over the JSON and CSV files (kernel-timer's median over
 # ncu's per kernel, CUPTI beside graph replay, the A/A and A/B labels).
 #
@@ -26,16 +28,18 @@
 # ready for `evidence merge OUT/evidence`; the processes' JSON files are
 # packed with the steps' logs in OUT/kernel-timer-work.tar.gz. About 2 to 3 minutes on an H200.
 set -uo pipefail
+# The argument words hold brackets and stars (f32[8192*8192]): no globbing.
+set -f
 out=${1:?usage: session.sh OUT}
 : "${EVIDENCE_COMMIT:?set EVIDENCE_COMMIT to the commit the tree was copied from}"
 export EVIDENCE_COMMIT
 here=$(cd "$(dirname "$0")" && pwd)
-set_cu=${here%/gpu}/kernels/set.cu
+set_cu=crates/measure/kernel-timer/kernels/set.cu
 bin=${BIN:-$PWD/.evidence-bin/kernel-timer}
 evidence=${EVIDENCE:-$PWD/.evidence-bin/evidence}
 launches=${NCU_LAUNCHES:-10}
 pairs=${PAIRS:-20}
-steps=" ${STEPS:-times ncu cupti aa ab} "
+steps=" ${STEPS:-times ncu cupti aa ab example} "
 mkdir -p "$out/evidence"
 out=$(cd "$out" && pwd)
 ev=$out/evidence
@@ -78,6 +82,7 @@ step() {
 }
 
 run_times() {
+  local line name args
   for line in "${set_args[@]}"; do
     read -r name args <<< "$line"
     # shellcheck disable=SC2086 # args is the word list above
@@ -85,6 +90,7 @@ run_times() {
   done
 }
 run_ncu() {
+  local line name args
   for line in "${set_args[@]}"; do
     read -r name args <<< "$line"
     # shellcheck disable=SC2086
@@ -93,6 +99,7 @@ run_ncu() {
   done
 }
 run_cupti() {
+  local line name args
   for line in "${set_args[@]}"; do
     read -r name args <<< "$line"
     [[ $short == *" $name "* ]] || continue
@@ -104,7 +111,7 @@ run_aa() {
   # shellcheck disable=SC2086
   rec "$gpu-kernel-timer-aa-fma" -- "$bin" "$set_cu" $fma_ab --nvcc-arg=-DEXTRA_PERCENT=0 \
     --b-nvcc-arg=-DEXTRA_PERCENT=0 --repeat "$pairs" --json "$w/aa-fma.json"
-  # shellcheck disable=SC2086
+  local args
   read -r _ args <<< "${set_args[1]}"
   # shellcheck disable=SC2086
   rec "$gpu-kernel-timer-aa-transpose" -- "$bin" "$set_cu" $args --b-kernel transpose_shared --budget-ms 100 \
@@ -115,6 +122,9 @@ run_ab() {
   rec "$gpu-kernel-timer-ab-fma-2pct" -- "$bin" "$set_cu" $fma_ab --nvcc-arg=-DEXTRA_PERCENT=0 \
     --b-nvcc-arg=-DEXTRA_PERCENT=2 --repeat "$pairs" --json "$w/ab-fma.json"
 }
+run_example() {
+  rec "$gpu-instrument-cudarc-launch-example" -- "${bin%/*}/cudarc_launch"
+}
 
 log "kernel-timer session: commit=$EVIDENCE_COMMIT BIN=$bin STEPS=$steps NCU_LAUNCHES=$launches PAIRS=$pairs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee -a "$out/steps.txt"
@@ -123,6 +133,7 @@ step ncu
 step cupti
 step aa
 step ab
+step example
 rec "$gpu-kernel-timer-session" -- python3 "$here/summarize.py" "$w" > /dev/null
 cp "$w/$gpu-kernel-timer-session.txt" "$out/summary.txt" 2> /dev/null
 tar -czf "$out/kernel-timer-work.tar.gz" -C "$(dirname "$w")" kernel-timer
