@@ -203,11 +203,11 @@ impl Kernel {
     /// `None` where the driver has no `cuFuncGetParamInfo` (before 12.4).
     pub fn param_sizes(&self) -> Option<Vec<usize>> {
         type GetParamInfo = unsafe extern "C" fn(CUfunction, usize, *mut usize, *mut usize) -> sys::CUresult;
-        // SAFETY: libcuda is loaded already (cudarc opened it); RTLD_NOLOAD
-        // only finds it, and the symbol has the signature of CUDA 12.4's
-        // cuda.h.
+        // SAFETY: libcuda is loaded already (cudarc opened it), so this
+        // finds the same library; the symbol has the signature of CUDA
+        // 12.4's cuda.h. The handle is never closed: the library stays.
         let get: GetParamInfo = unsafe {
-            let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
+            let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW);
             if lib.is_null() {
                 return None;
             }

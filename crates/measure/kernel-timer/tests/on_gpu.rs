@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-/// A kernel that stores `n` at `p[n]`: with a large `n`, an illegal address.
+/// A kernel that stores `n` at `p[n]`: with `n` near 2^32, 16 GB past a small buffer: an illegal address.
 const POKE_PTX: &str = "
 .version 7.0
 .target sm_70
@@ -87,7 +87,7 @@ fn arguments_that_do_not_fit_and_a_faulting_launch_are_one_line_each() {
     );
     let out = run(&[ptx, "poke", "--arg", "u32[1]", "--arg", "u64=1"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("argument 2 of kernel `poke` is 4 bytes"));
-    let out = run(&[ptx, "poke", "--arg", "u32[1]", "--arg", "u32=1000000000"]);
+    let out = run(&[ptx, "poke", "--arg", "u32[1]", "--arg", "u32=4000000000"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(
