@@ -50,16 +50,18 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
   sed -e 's/^NVIDIA //' | tr '[:upper:]' '[:lower:]' | tr -cs 'a-z0-9' '-' | sed -e 's/-*$//')
 runtime="$(.evidence-bin/cuda-versions-rust 2> /dev/null || echo unknown) (static cudart of the provisioned CUDA 13.0 wheels); set.cu by $(nvcc --version | grep release)"
 
-# The set: NAME KERNEL, then kernel-timer's shape, arguments and traffic.
+# The set: NAME FILE KERNEL, then kernel-timer's shape, arguments and traffic.
 n=8192 small=1024 rows=8192 cols=4096 sum_n=67108864
 set_args=(
-  "transpose-naive transpose_naive --grid 256x256 --block 32x32 --arg f32[$n*$n] --arg f32[$n*$n]=random:1 --arg i32=$n --bytes-read $((n * n * 4)) --bytes-written $((n * n * 4))"
-  "transpose-shared transpose_shared --grid 256x256 --block 32x8 --arg f32[$n*$n] --arg f32[$n*$n]=random:1 --arg i32=$n --bytes-read $((n * n * 4)) --bytes-written $((n * n * 4))"
-  "transpose-shared-1k transpose_shared --grid 32x32 --block 32x8 --arg f32[$small*$small] --arg f32[$small*$small]=random:1 --arg i32=$small --bytes-read $((small * small * 4)) --bytes-written $((small * small * 4))"
-  "block-sum block_sum --grid 1056 --block 256 --shared 1024 --arg f32[$sum_n]=random:2 --arg f32[1056] --arg i32=$sum_n --bytes-read $((sum_n * 4)) --bytes-written $((1056 * 4))"
-  "row-softmax row_softmax --grid $rows --block 256 --shared 1024 --arg f32[$rows*$cols]=random:3 --arg f32[$rows*$cols] --arg i32=$cols --bytes-read $((rows * cols * 4)) --bytes-written $((rows * cols * 4))"
-  "fma-loop-1ms fma_loop --grid 264 --block 256 --arg f32[67584] --arg i32=125000 --ops $((67584 * 125000 * 8))"
-  "empty empty --grid 1 --block 32"
+  "transpose-naive $set_cu transpose_naive --grid 256x256 --block 32x32 --arg f32[$n*$n] --arg f32[$n*$n]=random:1 --arg i32=$n --bytes-read $((n * n * 4)) --bytes-written $((n * n * 4))"
+  "transpose-shared $set_cu transpose_shared --grid 256x256 --block 32x8 --arg f32[$n*$n] --arg f32[$n*$n]=random:1 --arg i32=$n --bytes-read $((n * n * 4)) --bytes-written $((n * n * 4))"
+  "transpose-shared-1k $set_cu transpose_shared --grid 32x32 --block 32x8 --arg f32[$small*$small] --arg f32[$small*$small]=random:1 --arg i32=$small --bytes-read $((small * small * 4)) --bytes-written $((small * small * 4))"
+  "block-sum $set_cu block_sum --grid 1056 --block 256 --shared 1024 --arg f32[$sum_n]=random:2 --arg f32[1056] --arg i32=$sum_n --bytes-read $((sum_n * 4)) --bytes-written $((1056 * 4))"
+  "row-softmax $set_cu row_softmax --grid $rows --block 256 --shared 1024 --arg f32[$rows*$cols]=random:3 --arg f32[$rows*$cols] --arg i32=$cols --bytes-read $((rows * cols * 4)) --bytes-written $((rows * cols * 4))"
+  "fma-loop-1ms $set_cu fma_loop --grid 264 --block 256 --arg f32[67584] --arg i32=125000 --ops $((67584 * 125000 * 8))"
+  "empty $set_cu empty --grid 1 --block 32"
+  # A lesson's kernel from the lesson's own .cu, as its README's "Try it" says.
+  "day09-vector-add code/day09-timing/timing.cu vectorAdd --grid 65539 --block 256 --arg f32[16777827]=random:1 --arg f32[16777827]=random:2 --arg f32[16777827] --arg u64=16777827 --bytes-read 134222616 --bytes-written 67111308"
 )
 short=" transpose-shared-1k empty "
 # The A/A and A/B kernel: about 30 us of FMA chains.
@@ -86,7 +88,7 @@ run_times() {
   for line in "${set_args[@]}"; do
     read -r name args <<< "$line"
     # shellcheck disable=SC2086 # args is the word list above
-    rec "$gpu-kernel-timer-$name" -- "$bin" "$set_cu" $args --json "$w/$name.json"
+    rec "$gpu-kernel-timer-$name" -- "$bin" $args --json "$w/$name.json"
   done
 }
 run_ncu() {
@@ -95,7 +97,7 @@ run_ncu() {
     read -r name args <<< "$line"
     # shellcheck disable=SC2086
     rec "$gpu-kernel-timer-ncu-$name" -- ncu --clock-control none --metrics gpu__time_duration.sum \
-      --csv --print-units base "$bin" "$set_cu" $args --launch-only "$launches"
+      --csv --print-units base "$bin" $args --launch-only "$launches"
   done
 }
 run_cupti() {
@@ -104,7 +106,7 @@ run_cupti() {
     read -r name args <<< "$line"
     [[ $short == *" $name "* ]] || continue
     # shellcheck disable=SC2086
-    rec "$gpu-kernel-timer-cupti-$name" -- "$bin" "$set_cu" $args --mode cupti --json "$w/cupti-$name.json"
+    rec "$gpu-kernel-timer-cupti-$name" -- "$bin" $args --mode cupti --json "$w/cupti-$name.json"
   done
 }
 run_aa() {
@@ -114,7 +116,7 @@ run_aa() {
   local args
   read -r _ args <<< "${set_args[1]}"
   # shellcheck disable=SC2086
-  rec "$gpu-kernel-timer-aa-transpose" -- "$bin" "$set_cu" $args --b-kernel transpose_shared --budget-ms 100 \
+  rec "$gpu-kernel-timer-aa-transpose" -- "$bin" $args --b-kernel transpose_shared --budget-ms 100 \
     --repeat "$pairs" --json "$w/aa-transpose.json"
 }
 run_ab() {
