@@ -13,9 +13,8 @@
 
 use cudarc::driver::{CudaContext, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
-use instrument::measure::Instrument;
+use instrument::measure::{pilot, Instrument};
 use instrument::recommend::recommend;
-use instrument::sampling::{Budget, Warmup};
 use instrument::{has_programmatic_launch, Mode};
 
 /// `x[i] *= a` for i < n, as PTX (nvcc -ptx of the three-line CUDA C
@@ -76,22 +75,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cuda_check::check!(unsafe { builder.launch(LaunchConfig::for_num_elems(n)) }).map(|_| ())
     };
 
-    let pilot = Instrument {
-        warmup: Warmup::Count(1),
-        budget: Budget {
-            min_samples: 5,
-            max_samples: 5,
-            max_gpu_ms: f64::INFINITY,
-            noise_target: 1e-9,
-        },
-        ..Instrument::default()
-    }
-    .measure(&ctx, Mode::Hot, &mut launch)?;
+    let pilot_ms = pilot(&ctx, &mut launch)?;
     let facts = cuda_objects::DeviceFacts::query(&ctx)?;
     let programmatic = has_programmatic_launch(facts.compute_capability)
         && instrument::driver::runs(Mode::GraphPdl, facts.driver);
     let bytes = 2 * 4 * n as u64; // each float read and written once
-    let mode = recommend(pilot.summary.median, Some(bytes), facts.l2_bytes, programmatic);
+    let mode = recommend(pilot_ms, Some(bytes), facts.l2_bytes, programmatic);
 
     let m = Instrument::default().measure(&ctx, mode, &mut launch)?;
     let s = &m.summary;

@@ -15,7 +15,7 @@ use cuda_objects::{DeviceBuffer, DeviceFacts};
 use cudarc::driver::{CudaContext, CudaStream};
 use instrument::calibrate::Calibration;
 use instrument::compare::{compare, Comparison, Median, DEFAULT_BAND};
-use instrument::measure::{Instrument, Measurement};
+use instrument::measure::{pilot, Instrument, Measurement};
 use instrument::recommend::{recommend, NEAR_LAUNCH_FLOOR_MS};
 use instrument::reject::{MemoryFloor, Rejection};
 use instrument::sampling::{Budget, Warmup};
@@ -144,31 +144,17 @@ impl Session {
                 why: "asked for with --mode".into(),
             });
         }
-        let quick = Instrument {
-            warmup: Warmup::Count(1),
-            budget: Budget {
-                min_samples: 5,
-                max_samples: 5,
-                max_gpu_ms: f64::INFINITY,
-                noise_target: 1e-9,
-            },
-            ..Instrument::default()
-        };
-        let pilot = quick
-            .measure(&self.ctx, Mode::Hot, launch)
-            .context("the pilot")?
-            .summary
-            .median;
+        let pilot_ms = pilot(&self.ctx, launch).context("the pilot")?;
         let mode = recommend(
-            pilot,
+            pilot_ms,
             traffic.map(|t| t.total()),
             self.facts.l2_bytes,
             self.programmatic,
         );
         Ok(Choice {
             mode,
-            pilot_ms: Some(pilot),
-            why: why(mode, pilot, self.programmatic),
+            pilot_ms: Some(pilot_ms),
+            why: why(mode, pilot_ms, self.programmatic),
         })
     }
 
