@@ -126,13 +126,15 @@ fn plain_name(name: &str) -> &str {
 
 /// The toolkit's nvcc, found as the lessons' builds find it.
 pub fn nvcc() -> anyhow::Result<PathBuf> {
-    // The project's own toolkit, for a binary run from its target/ folder.
-    let exe = std::env::current_exe().ok();
-    let project = exe.as_deref().and_then(|e| {
-        e.ancestors()
+    // The project's own toolkit, for a binary run from its target/ folder
+    // or from inside the checkout.
+    let places = [std::env::current_exe().ok(), std::env::current_dir().ok()];
+    let project = places.iter().flatten().find_map(|p| {
+        p.ancestors()
             .find(|d| d.join(".toolchain/cuda/bin/nvcc").is_file())
+            .map(Path::to_path_buf)
     });
-    let toolkit = cuda_build::locate(&|v| std::env::var_os(v), &|p| p.is_file(), project)?;
+    let toolkit = cuda_build::locate(&|v| std::env::var_os(v), &|p| p.is_file(), project.as_deref())?;
     Ok(toolkit.nvcc)
 }
 
