@@ -13,7 +13,8 @@
 #          recommends, --json every sample
 #   ncu    each kernel launched plainly (--launch-only NCU_LAUNCHES, default 10)
 #          under ncu --clock-control none, gpu__time_duration
-#   cupti  the short kernels (empty, transpose-shared-1k) in --mode cupti
+#   cupti  the short kernels (empty, transpose-shared-1k) in --mode cupti, and in
+#          --mode graph-pdl beside it (issue 44, item 4)
 #   aa     A/A: fma_loop (about 30 us) against an identical build, and
 #          transpose_shared against itself, --repeat PAIRS (default 20) each
 #   ab     A/B: fma_loop against a build 2% longer (-DEXTRA_PERCENT=2),
@@ -107,6 +108,10 @@ run_cupti() {
     [[ $short == *" $name "* ]] || continue
     # shellcheck disable=SC2086
     rec "$gpu-kernel-timer-cupti-$name" -- "$bin" $args --mode cupti --json "$w/cupti-$name.json"
+    # Programmatic edges between the replayed launches: the candidate for
+    # the floor within 0.1 us of CUPTI (issue 44, item 4).
+    # shellcheck disable=SC2086
+    rec "$gpu-kernel-timer-graph-pdl-$name" -- "$bin" $args --mode graph-pdl --json "$w/graph-pdl-$name.json"
   done
 }
 run_aa() {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The kernel-timer session's summary (session.sh): each kernel's median
 beside Nsight Compute's gpu__time_duration (median of its launches), CUPTI's
-beside the recommended mode for the short kernels, and the A/A and A/B
+beside the recommended mode and graph-pdl for the short kernels, and the A/A and A/B
 labels. Reads the folder session.sh worked in: NAME.json, cupti-NAME.json,
 aa-*.json, ab-*.json and the ncu transcripts *-kernel-timer-ncu-NAME.txt.
 
@@ -53,7 +53,7 @@ def main(folder):
     print(f"{'kernel':<22} {'mode':<10} {'samples':>7} {'median ms':>11} {'ncu ms':>11} {'launches':>8} {'ratio':>7}")
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         name = os.path.basename(path)[:-5]
-        if name.startswith(("cupti-", "aa-", "ab-")):
+        if name.startswith(("cupti-", "graph-pdl-", "aa-", "ab-")):
             continue
         ours = median_of(path)
         ncu_files = glob.glob(os.path.join(folder, f"*-kernel-timer-ncu-{name}.txt"))
@@ -66,13 +66,15 @@ def main(folder):
         launches = ncu[1] if ncu else "-"
         print(f"{name:<22} {ours[1]:<10} {ours[2]:>7} {ours[0]:>11.5f} {ncu_ms:>11} {launches:>8} {ratio:>7}")
     print()
-    print("short kernels: CUPTI's records (--mode cupti) beside the recommended mode")
+    print("short kernels: CUPTI's records (--mode cupti) beside the recommended mode and graph-pdl")
     for path in sorted(glob.glob(os.path.join(folder, "cupti-*.json"))):
         name = os.path.basename(path)[len("cupti-"):-5]
-        cupti, ours = median_of(path), median_of(os.path.join(folder, f"{name}.json"))
-        if cupti and ours:
-            diff_us = 1000 * (ours[0] - cupti[0])
-            print(f"{name:<22} cupti {cupti[0]:.5f} ms, {ours[1]} {ours[0]:.5f} ms, difference {diff_us:+.3f} us")
+        cupti = median_of(path)
+        for other in (f"{name}.json", f"graph-pdl-{name}.json"):
+            ours = median_of(os.path.join(folder, other))
+            if cupti and ours:
+                diff_us = 1000 * (ours[0] - cupti[0])
+                print(f"{name:<22} cupti {cupti[0]:.5f} ms, {ours[1]} {ours[0]:.5f} ms, difference {diff_us:+.3f} us")
     print()
     for path in sorted(glob.glob(os.path.join(folder, "a[ab]-*.json"))):
         got = labels(path)
