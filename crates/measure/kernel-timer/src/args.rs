@@ -55,32 +55,40 @@ impl Type {
         matches!(self, Type::F32 | Type::F64)
     }
 
-    /// `x` in this type's bytes (little-endian), or why it does not fit.
-    fn bytes(self, x: f64) -> Result<Vec<u8>, String> {
-        if !self.is_float() && (x.fract() != 0.0 || !x.is_finite()) {
+    /// Whether `x` is a value of this type, and why not.
+    fn check(self, x: f64) -> Result<(), String> {
+        if !self.is_float() && x.fract() != 0.0 {
             return Err(format!("{x} is not an integer, and the type is {self}"));
         }
-        let fits = |lo: f64, hi: f64| {
-            if (lo..=hi).contains(&x) {
-                Ok(())
-            } else {
-                Err(format!("{x} does not fit in {self}"))
-            }
+        let (lo, hi) = match self {
+            Type::F32 | Type::F64 => return Ok(()),
+            Type::I8 => (i8::MIN as f64, i8::MAX as f64),
+            Type::U8 => (0.0, u8::MAX as f64),
+            Type::I32 => (i32::MIN as f64, i32::MAX as f64),
+            Type::U32 => (0.0, u32::MAX as f64),
+            Type::I64 => (i64::MIN as f64, i64::MAX as f64),
+            Type::U64 => (0.0, u64::MAX as f64),
         };
-        Ok(match self {
-            Type::F32 => (x as f32).to_le_bytes().to_vec(),
-            Type::F64 => x.to_le_bytes().to_vec(),
-            Type::I8 => fits(i8::MIN as f64, i8::MAX as f64).map(|()| (x as i8).to_le_bytes().to_vec())?,
-            Type::U8 => fits(0.0, u8::MAX as f64).map(|()| (x as u8).to_le_bytes().to_vec())?,
-            Type::I32 => {
-                fits(i32::MIN as f64, i32::MAX as f64).map(|()| (x as i32).to_le_bytes().to_vec())?
-            }
-            Type::U32 => fits(0.0, u32::MAX as f64).map(|()| (x as u32).to_le_bytes().to_vec())?,
-            Type::I64 => {
-                fits(i64::MIN as f64, i64::MAX as f64).map(|()| (x as i64).to_le_bytes().to_vec())?
-            }
-            Type::U64 => fits(0.0, u64::MAX as f64).map(|()| (x as u64).to_le_bytes().to_vec())?,
-        })
+        if (lo..=hi).contains(&x) {
+            Ok(())
+        } else {
+            Err(format!("{x} does not fit in {self}"))
+        }
+    }
+
+    /// Appends `x` in this type's bytes (little-endian); a value that does
+    /// not fit saturates, so [`Type::check`] it first.
+    fn push(self, x: f64, out: &mut Vec<u8>) {
+        match self {
+            Type::F32 => out.extend((x as f32).to_le_bytes()),
+            Type::F64 => out.extend(x.to_le_bytes()),
+            Type::I8 => out.extend((x as i8).to_le_bytes()),
+            Type::U8 => out.extend((x as u8).to_le_bytes()),
+            Type::I32 => out.extend((x as i32).to_le_bytes()),
+            Type::U32 => out.extend((x as u32).to_le_bytes()),
+            Type::I64 => out.extend((x as i64).to_le_bytes()),
+            Type::U64 => out.extend((x as u64).to_le_bytes()),
+        }
     }
 }
 
@@ -136,7 +144,11 @@ impl ArgSpec {
     /// A scalar's bytes, or a buffer's initial contents.
     pub fn initial_bytes(&self) -> Vec<u8> {
         match *self {
-            ArgSpec::Scalar { ty, value } => ty.bytes(value).expect("checked when parsed"),
+            ArgSpec::Scalar { ty, value } => {
+                let mut out = Vec::new();
+                ty.push(value, &mut out);
+                out
+            }
             ArgSpec::Buffer { ty, count, fill } => fill_bytes(ty, count, fill),
         }
     }
@@ -177,7 +189,7 @@ fn fill_bytes(ty: Type, count: usize, fill: Fill) -> Vec<u8> {
                 }
             }
         };
-        out.extend(ty.bytes(x).expect("every fill fits its type"));
+        ty.push(x, &mut out);
     }
     out
 }
@@ -215,7 +227,7 @@ impl std::str::FromStr for ArgSpec {
                 format!("`{s}`: a scalar needs a value (`{head}=VALUE`), a buffer a count (`{head}[COUNT]`)")
             })?;
             let value = parse_number(value)?;
-            ty.bytes(value).map_err(|e| format!("`{s}`: {e}"))?;
+            ty.check(value).map_err(|e| format!("`{s}`: {e}"))?;
             return Ok(ArgSpec::Scalar { ty, value });
         };
         let ty = Type::parse(ty.trim())?;
@@ -242,7 +254,7 @@ impl std::str::FromStr for ArgSpec {
                 let c = parse_number(v).map_err(|_| {
                     format!("`{s}`: a buffer's value is zeros, seq, random:SEED or a number, not `{v}`")
                 })?;
-                ty.bytes(c).map_err(|e| format!("`{s}`: {e}"))?;
+                ty.check(c).map_err(|e| format!("`{s}`: {e}"))?;
                 Fill::Constant(c)
             }
         };
