@@ -7,12 +7,14 @@
 #
 #   EVIDENCE_COMMIT=<commit> crates/measure/kernel-timer/gpu/session.sh OUT
 #
-# Steps (STEPS, default all: times ncu cupti aa ab example), each logged in OUT/steps.txt
+# Steps (STEPS, default all: times ncu spread cupti aa ab example), each logged in OUT/steps.txt
 # with its status (the log of its recordings beside it, in the JSON tarball):
 #   times  kernel-timer on each kernel of the set from set.cu, in the mode it
 #          recommends, --json every sample
 #   ncu    each kernel launched plainly (--launch-only NCU_LAUNCHES, default 10)
 #          under ncu --clock-control none, gpu__time_duration
+#   spread transpose-shared in two more processes, then a fourth with
+#          --spread-from the three: the spread between processes in its block
 #   cupti  the short kernels (empty, transpose-shared-1k) in --mode cupti, and in
 #          --mode graph-pdl beside it (issue 44, item 4)
 #   aa     A/A: fma_loop (about 30 us) against an identical build, and
@@ -40,7 +42,7 @@ bin=${BIN:-$PWD/.evidence-bin/kernel-timer}
 evidence=${EVIDENCE:-$PWD/.evidence-bin/evidence}
 launches=${NCU_LAUNCHES:-10}
 pairs=${PAIRS:-20}
-steps=" ${STEPS:-times ncu cupti aa ab example} "
+steps=" ${STEPS:-times ncu spread cupti aa ab example} "
 mkdir -p "$out/evidence"
 out=$(cd "$out" && pwd)
 ev=$out/evidence
@@ -101,6 +103,18 @@ run_ncu() {
       --csv --print-units base "$bin" $args --launch-only "$launches"
   done
 }
+run_spread() {
+  local args
+  read -r _ args <<< "${set_args[1]}"
+  for i in 2 3; do
+    # shellcheck disable=SC2086
+    rec "$gpu-kernel-timer-spread-transpose-shared-$i" -- "$bin" $args --json "$w/spread-$i.json"
+  done
+  # shellcheck disable=SC2086
+  rec "$gpu-kernel-timer-spread-transpose-shared-4" -- "$bin" $args --json "$w/spread-4.json" \
+    --spread-from "$w/transpose-shared.json" "$w/spread-2.json" "$w/spread-3.json"
+}
+
 run_cupti() {
   local line name args
   for line in "${set_args[@]}"; do
@@ -137,6 +151,7 @@ log "kernel-timer session: commit=$EVIDENCE_COMMIT BIN=$bin STEPS=$steps NCU_LAU
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee -a "$out/steps.txt"
 step times
 step ncu
+step spread
 step cupti
 step aa
 step ab

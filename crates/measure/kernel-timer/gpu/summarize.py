@@ -53,7 +53,7 @@ def main(folder):
     print(f"{'kernel':<22} {'mode':<10} {'samples':>7} {'median ms':>11} {'ncu ms':>11} {'launches':>8} {'ratio':>7}")
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         name = os.path.basename(path)[:-5]
-        if name.startswith(("cupti-", "graph-pdl-", "aa-", "ab-")):
+        if name.startswith(("cupti-", "graph-pdl-", "aa-", "ab-", "spread-")):
             continue
         ours = median_of(path)
         ncu_files = glob.glob(os.path.join(folder, f"*-kernel-timer-ncu-{name}.txt"))

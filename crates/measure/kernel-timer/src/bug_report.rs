@@ -33,6 +33,43 @@ pub struct Run {
     pub command: String,
     /// Why the arguments were not checked against the parameters, if not.
     pub params_unchecked: Option<String>,
+    /// Medians of earlier processes of the same run (`--spread-from`).
+    pub other_medians: Vec<f64>,
+}
+
+/// Medians of earlier runs' JSON (`--json` of one kernel), one per text;
+/// the error names what is not such a run.
+pub fn medians_of_runs(texts: &[(String, String)]) -> Result<Vec<f64>, String> {
+    texts
+        .iter()
+        .map(|(name, text)| {
+            let v: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| format!("{name} is not JSON: {e}"))?;
+            let m = &v["measurement"];
+            match (m["too_many_rejected"].as_bool(), m["summary"]["median"].as_f64()) {
+                (Some(false), Some(ms)) => Ok(ms),
+                (Some(true), _) => Err(format!("{name} has no median (too many samples rejected)")),
+                _ => Err(format!("{name} is not a kernel-timer run of one kernel (--json)")),
+            }
+        })
+        .collect()
+}
+
+/// The spread of this process's median and the others', as the instrument's
+/// `process_spread` measures it, in one line.
+fn spread(run: &Run, median: f64) -> Option<String> {
+    if run.other_medians.is_empty() {
+        return None;
+    }
+    let mut all = run.other_medians.clone();
+    all.push(median);
+    let sd = instrument::compare::process_spread(&all)?;
+    Some(format!(
+        "sd {:.2}% of the median over {} processes (this one and {} from --spread-from)",
+        100.0 * sd,
+        all.len(),
+        all.len() - 1
+    ))
 }
 
 /// The block for one measurement.
@@ -147,6 +184,9 @@ fn measurement_rows(o: &mut String, run: &Run, m: &Measurement, side: &str) {
         }
     );
     let _ = writeln!(o, "| {side}Rates | {} |", rates(run, s.median));
+    if let Some(line) = spread(run, s.median) {
+        let _ = writeln!(o, "| {side}Spread between processes | {line} |");
+    }
 }
 
 /// Declared bytes and operations per launch at `ms`.
@@ -270,6 +310,7 @@ mod tests {
             ops: Some(1_000_000_000),
             command: "kernel-timer t.cu transpose --arg 'f32[4]'".into(),
             params_unchecked: None,
+            other_medians: Vec::new(),
         }
     }
 
@@ -335,6 +376,40 @@ mod tests {
             "kernel-timer t.cu transpose --arg 'f32[4]'",
         ] {
             assert!(text.contains(line), "no {line:?} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn earlier_runs_medians_give_the_spread_between_processes() {
+        let run_json = |ms: f64| {
+            format!(
+                r#"{{"run": {{}}, "measurement": {{"too_many_rejected": false, "summary": {{"median": {ms}}}}}}}"#
+            )
+        };
+        let texts = vec![
+            ("a.json".to_string(), run_json(0.099)),
+            ("b.json".to_string(), run_json(0.101)),
+        ];
+        let medians = medians_of_runs(&texts).unwrap();
+        assert_eq!(medians, [0.099, 0.101]);
+        let mut r = run();
+        r.other_medians = medians;
+        let text = block(&r, &measurement(&[0.1, 0.1, 0.1], 0));
+        assert!(
+            text.contains("| Spread between processes | sd 1.00% of the median over 3 processes (this one and 2 from --spread-from) |"),
+            "{text}"
+        );
+        assert!(!block(&run(), &measurement(&[0.1], 0)).contains("Spread"));
+        for (bad, says) in [
+            ("{", "c.json is not JSON"),
+            (r#"{"ab": []}"#, "c.json is not a kernel-timer run of one kernel"),
+            (
+                r#"{"measurement": {"too_many_rejected": true, "summary": {"median": 1}}}"#,
+                "c.json has no median",
+            ),
+        ] {
+            let e = medians_of_runs(&[("c.json".to_string(), bad.to_string())]).unwrap_err();
+            assert!(e.starts_with(says), "{e}");
         }
     }
 

@@ -105,6 +105,10 @@ struct Cli {
     /// An extra nvcc argument for a .cu (repeat for more)
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     nvcc_arg: Vec<String>,
+    /// Earlier runs of this command (their --json, each its own process):
+    /// the block gives the spread of their medians and this one's
+    #[arg(long, value_name = "RUN.json", num_args = 1.., conflicts_with_all = ["b_kernel", "b_file", "b_nvcc_arg"])]
+    spread_from: Vec<PathBuf>,
     /// Launch the kernel this many times untimed and stop (for Nsight Compute)
     #[arg(long, value_name = "N")]
     launch_only: Option<usize>,
@@ -234,6 +238,15 @@ fn toolkit(file: &Path) -> String {
 fn run(cli: Cli) -> anyhow::Result<()> {
     // Everything that needs no GPU first: the JSON path, the files, the names.
     let json = cli.json.as_deref().map(JsonOut::create).transpose()?;
+    let texts = cli
+        .spread_from
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            Ok((p.display().to_string(), text))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let other_medians = bug_report::medians_of_runs(&texts).map_err(anyhow::Error::msg)?;
     let arch = cli.arch.as_deref();
     let a = Side::new(&cli.file, &cli.kernel, &cli.nvcc_arg, arch)?;
     let b = if cli.is_ab() {
@@ -310,6 +323,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         ops: cli.ops,
         command: shell_line(std::env::args()),
         params_unchecked: unchecked,
+        other_medians,
     };
     let mode = run.choice.mode;
     let Some(kernel_b) = kernel_b else {
@@ -470,6 +484,10 @@ mod tests {
             ),
             (&["kt", "t.cu", "k", "--rounds", "0"], "0"),
             (&["kt", "t.cu"], "KERNEL"),
+            (
+                &["kt", "t.cu", "k", "--spread-from", "a.json", "--b-kernel", "j"],
+                "cannot be used with",
+            ),
         ] {
             let e = Cli::try_parse_from(bad).unwrap_err();
             assert_eq!(e.exit_code(), 2, "{bad:?}");
