@@ -23,6 +23,11 @@ cargo build --release --workspace --quiet
 # The instrument's kernel suite (crates/measure/instrument-suite), which its GPU test
 # (instrument-suite-on_gpu) runs.
 cp target/release/instrument-suite .evidence-bin/
+# kernel-timer and the instrument's cudarc example, which
+# crates/measure/kernel-timer/gpu/session.sh runs.
+cp target/release/kernel-timer .evidence-bin/
+cargo build --release --quiet -p instrument --example cudarc_launch
+cp target/release/examples/cudarc_launch .evidence-bin/
 # `evidence` without its default feature `site`: no site, charts or figure
 # blocks, so it carries no HTML or plotting code. Built last of the
 # release builds above, it is the one this script runs from here on too.

@@ -10,12 +10,12 @@ use cuda_check::{check, CudaError};
 use cuda_objects::{free_memory, DeviceFacts};
 use cudarc::driver::CudaContext;
 use instrument::calibrate::{calibrate, Calibration};
-use instrument::measure::{Instrument, Measurement};
+use instrument::measure::{pilot, Instrument, Measurement};
 use instrument::recommend::recommend;
 use instrument::reject::{MemoryFloor, Rejection};
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
-use instrument::{has_programmatic_launch, Launch, Mode};
+use instrument::{has_programmatic_launch, Mode};
 
 use crate::kernels::{Kernel, Workload};
 use crate::suite_report::{KernelResult, SuiteReport};
@@ -189,22 +189,6 @@ fn budget_share(sets: usize) -> Budget {
         max_gpu_ms: SUITE_BUDGET.max_gpu_ms / sets as f64,
         noise_target: SUITE_BUDGET.noise_target * (sets as f64).sqrt(),
     }
-}
-
-/// A hot median of five short samples after one warm-up launch: enough to
-/// tell a 10 us kernel from a 10 ms one, which is all [`recommend`] needs.
-fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<f64, instrument::Error> {
-    let quick = Instrument {
-        warmup: Warmup::Count(1),
-        budget: Budget {
-            min_samples: 5,
-            max_samples: 5,
-            max_gpu_ms: f64::INFINITY,
-            noise_target: 1e-9,
-        },
-        ..Instrument::default()
-    };
-    Ok(quick.measure(ctx, Mode::Hot, launch)?.summary.median)
 }
 
 fn device_info(facts: DeviceFacts, calibration: &Calibration, cupti: bool) -> DeviceInfo {

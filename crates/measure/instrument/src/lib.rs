@@ -24,6 +24,14 @@
 //! installed driver cannot run is refused in one line before it starts
 //! ([`driver`]); every refusal and failure is an [`Error`].
 //!
+//! Timing a kernel of your own: a [`Launch`] is any closure that queues one
+//! launch on the stream it is given (the instrument's own, which it also
+//! captures into graphs), as nvbench's `state.exec` takes a lambda;
+//! `examples/cudarc_launch.rs` launches a kernel with cudarc's
+//! `launch_builder` inside one and measures it in the recommended mode
+//! (`cargo run --release -p instrument --example cudarc_launch`). For a
+//! kernel in a `.cu`, PTX or cubin file, no Rust needed: `kernel-timer`.
+//!
 //! Not for: the course's own timing of a lesson's kernels, three warm-ups and
 //! a mean of ten (`time-kernel`); host clocks (`host-clock`); the suite of
 //! kernels it is proven on, its command line and its report

@@ -109,6 +109,23 @@ pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Resul
     })
 }
 
+/// A hot median of five short samples after one warm-up launch: enough to
+/// tell a 10 us kernel from a 10 ms one, which is all
+/// [`crate::recommend::recommend`] needs.
+pub fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<f64, Error> {
+    let quick = Instrument {
+        warmup: Warmup::Count(1),
+        budget: Budget {
+            min_samples: 5,
+            max_samples: 5,
+            max_gpu_ms: f64::INFINITY,
+            noise_target: 1e-9,
+        },
+        ..Instrument::default()
+    };
+    Ok(quick.measure(ctx, Mode::Hot, launch)?.summary.median)
+}
+
 impl Measurement {
     /// One measurement of the samples of several, each of the same kernel in
     /// the same mode (on a different allocation of its buffers, say): their

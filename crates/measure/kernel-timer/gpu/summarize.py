@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The kernel-timer session's summary (session.sh): each kernel's median
+beside Nsight Compute's gpu__time_duration (median of its launches), CUPTI's
+beside the recommended mode and graph-pdl for the short kernels, and the A/A and A/B
+labels. Reads the folder session.sh worked in: NAME.json, cupti-NAME.json,
+aa-*.json, ab-*.json and the ncu transcripts *-kernel-timer-ncu-NAME.txt.
+
+Usage: summarize.py FOLDER"""
+
+import csv
+import glob
+import json
+import os
+import statistics
+import sys
+
+
+def median_of(path):
+    """(median ms, mode, kept samples) of a kernel-timer JSON; None where
+    there is no median."""
+    try:
+        m = json.load(open(path))["measurement"]
+    except (OSError, ValueError, KeyError):
+        return None
+    if m["too_many_rejected"]:
+        return None
+    return m["summary"]["median"], m["mode"], m["summary"]["n"]
+
+
+def ncu_median(path):
+    """Median ms of gpu__time_duration over the launches in an ncu CSV
+    transcript, and how many there were."""
+    with open(path) as f:
+        lines = [line for line in f if line.startswith('"')]
+    rows = [r for r in csv.DictReader(lines) if r.get("Metric Name") == "gpu__time_duration.sum"]
+    unit = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0}
+    ms = [float(r["Metric Value"].replace(",", "")) * unit[r["Metric Unit"]] for r in rows]
+    return (statistics.median(ms), len(ms)) if ms else None
+
+
+def labels(path):
+    """The labels of an A/B JSON, and B - A in percent for each."""
+    try:
+        ab = json.load(open(path))["ab"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return [(r["comparison"]["label"].upper(), 100 * r["comparison"]["rel"]) if r["comparison"] else ("NONE", None) for r in ab]
+
+
+def main(folder):
+    print("kernel-timer against Nsight Compute (ncu --clock-control none, gpu__time_duration, median of its launches)")
+    print(f"{'kernel':<22} {'mode':<10} {'samples':>7} {'median ms':>11} {'ncu ms':>11} {'launches':>8} {'ratio':>7}")
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        name = os.path.basename(path)[:-5]
+        if name.startswith(("cupti-", "graph-pdl-", "aa-", "ab-", "spread-")):
+            continue
+        ours = median_of(path)
+        ncu_files = glob.glob(os.path.join(folder, f"*-kernel-timer-ncu-{name}.txt"))
+        ncu = ncu_median(ncu_files[0]) if ncu_files else None
+        if ours is None:
+            print(f"{name:<22} no median")
+            continue
+        ratio = f"{ours[0] / ncu[0]:.4f}" if ncu else "-"
+        ncu_ms = f"{ncu[0]:.5f}" if ncu else "-"
+        launches = ncu[1] if ncu else "-"
+        print(f"{name:<22} {ours[1]:<10} {ours[2]:>7} {ours[0]:>11.5f} {ncu_ms:>11} {launches:>8} {ratio:>7}")
+    print()
+    print("short kernels: CUPTI's records (--mode cupti) beside the recommended mode and graph-pdl")
+    for path in sorted(glob.glob(os.path.join(folder, "cupti-*.json"))):
+        name = os.path.basename(path)[len("cupti-"):-5]
+        cupti = median_of(path)
+        for other in (f"{name}.json", f"graph-pdl-{name}.json"):
+            ours = median_of(os.path.join(folder, other))
+            if cupti and ours:
+                diff_us = 1000 * (ours[0] - cupti[0])
+                print(f"{name:<22} cupti {cupti[0]:.5f} ms, {ours[1]} {ours[0]:.5f} ms, difference {diff_us:+.3f} us")
+    print()
+    for path in sorted(glob.glob(os.path.join(folder, "a[ab]-*.json"))):
+        got = labels(path)
+        if got is None:
+            continue
+        counts = {l: sum(1 for g, _ in got if g == l) for l in ("SAME", "FASTER", "SLOWER", "UNSURE", "NONE")}
+        rel = [r for _, r in got if r is not None]
+        spread = f", B - A from {min(rel):+.2f}% to {max(rel):+.2f}%" if rel else ""
+        print(f"{os.path.basename(path)[:-5]}: {len(got)} comparisons: "
+              + ", ".join(f"{k} {v}" for k, v in counts.items()) + spread)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: summarize.py FOLDER")
+    main(sys.argv[1])
