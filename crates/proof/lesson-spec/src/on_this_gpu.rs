@@ -111,7 +111,7 @@ mod tests {
     use crate::report::NoReference;
 
     /// A lesson that prints one line, `value: X`.
-    #[derive(Debug, serde::Serialize)]
+    #[derive(Debug, Clone, serde::Serialize)]
     struct Tiny {
         value: f64,
     }
@@ -153,12 +153,14 @@ mod tests {
                     statement: "the value is under 10",
                     figures: &["value"],
                     check: small,
+                    plant: |r| r.value = 10.0,
                 },
                 Claim {
                     id: "positive",
                     statement: "the value is positive",
                     figures: &["value"],
                     check: positive,
+                    plant: |r| r.value = 0.0,
                 },
                 Claim {
                     id: "eager",
@@ -166,6 +168,7 @@ mod tests {
                     // It reads the environment alone.
                     figures: &[],
                     check: eager_only,
+                    plant: |_| {},
                 },
             ]
         }

@@ -342,7 +342,7 @@ mod tests {
     use crate::{Chart, Claim, Lines, NoReference, Outcome, ParseFailure, Recipe};
 
     /// A lesson of one figure whose claim names it and a misspelling of it.
-    #[derive(Debug, serde::Serialize)]
+    #[derive(Debug, Clone, serde::Serialize)]
     struct Misspelt;
 
     impl LessonReport for Misspelt {
@@ -357,6 +357,7 @@ mod tests {
                 statement: "row 4 is below row 3",
                 figures: &["row 3 first launch, ms", "row 4 afetr warm-up, ms"],
                 check: |_, _| Outcome::Holds,
+                plant: |_| {},
             }]
         }
         fn whys() -> &'static [crate::Why] {
