@@ -173,6 +173,42 @@ pub fn figure_matches(pattern: &str, label: &str) -> bool {
     }
 }
 
+/// Each claim of `lesson` that its plant does not make fail, one line
+/// each: on every run of `groups` (each a GPU's runs of one program, the
+/// peers a claim compares with) where the claim applies, the planted
+/// reports must fail it; a claim that applies to no run is named too, as
+/// its plant was never tried.
+pub fn unfalsified_claims(
+    lesson: &dyn crate::Lesson,
+    groups: &[Vec<Run<'_, dyn crate::Parsed>>],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for claim in lesson.claims() {
+        let mut tried = 0;
+        for group in groups {
+            for run in group {
+                if lesson.check(claim.id, *run, group) == Outcome::NotApplicable {
+                    continue;
+                }
+                tried += 1;
+                let planted = lesson.check_planted(claim.id, *run, group);
+                if !matches!(planted, Outcome::Fails(_)) {
+                    out.push(format!("{}: {planted:?} on a planted run", claim.id));
+                    break;
+                }
+            }
+        }
+        if tried == 0 {
+            out.push(format!(
+                "{}: applies to no run, so its plant was never tried",
+                claim.id
+            ));
+        }
+    }
+    out.dedup();
+    out
+}
+
 /// An expected-failure list: lines of `claim | GPU name | reason`, or
 /// `claim | GPU name @ commit prefix | reason` for a failure that belongs to
 /// the runs of one commit (a bug since fixed, kept on the record). `#`

@@ -199,3 +199,34 @@ pub fn unfalsified(whys: &[Why]) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn below(m: &[f64]) -> bool {
+        m[0] < m[1]
+    }
+
+    #[test]
+    fn a_check_holds_fails_or_is_undecided_over_its_figures_intervals() {
+        assert_eq!(judge(below, &[(1.0, 2.0), (3.0, 4.0)]), State::Holds);
+        assert_eq!(judge(below, &[(5.0, 6.0), (3.0, 4.0)]), State::Fails);
+        assert_eq!(judge(below, &[(1.0, 3.5), (3.0, 4.0)]), State::Undecided);
+        // A figure known exactly is a point.
+        assert_eq!(judge(below, &[(2.0, 2.0), (3.0, 3.0)]), State::Holds);
+    }
+
+    #[test]
+    fn the_margin_is_how_far_the_intervals_widen_before_the_state_changes() {
+        // 1 and 3 meet at 2 once each moves by half of 1 and a third of 3:
+        // 1 + s = 3 - 3s at s = 0.5.
+        let m = margin(below, &[(1.0, 1.0), (3.0, 3.0)]).unwrap();
+        assert!((m - 0.5).abs() < 1e-6, "{m}");
+        assert_eq!(margin(below, &[(1.0, 3.5), (3.0, 4.0)]), None);
+        assert_eq!(
+            margin(|m: &[f64]| m[0] < 10.0 * m[1], &[(1.0, 1.0), (1.0, 1.0)]),
+            Some(1.0)
+        );
+    }
+}

@@ -58,7 +58,8 @@ pub fn assert_every_cause_is_named<R: LessonReport>(readme: &str) {
 /// Every line of the lesson's expected-failure list is well formed and
 /// names one of its claims.
 pub fn assert_expected_failures_name_its_claims<R: LessonReport>() {
-    let ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    let mut ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    ids.extend(R::whys().iter().map(|w| w.id));
     if let Err(errors) = ExpectedFailures::parse(R::expected_failures(), &ids) {
         panic!("{}'s expected-failures.txt: {errors:?}", R::LESSON);
     }
