@@ -224,9 +224,10 @@ mod tests {
         let m = margin(below, &[(1.0, 1.0), (3.0, 3.0)]).unwrap();
         assert!((m - 0.5).abs() < 1e-6, "{m}");
         assert_eq!(margin(below, &[(1.0, 3.5), (3.0, 4.0)]), None);
-        assert_eq!(
-            margin(|m: &[f64]| m[0] < 10.0 * m[1], &[(1.0, 1.0), (1.0, 1.0)]),
-            Some(1.0)
-        );
+        // 1 + s < 10 (1 - s) up to s = 9/11.
+        let m = margin(|m: &[f64]| m[0] < 10.0 * m[1], &[(1.0, 1.0), (1.0, 1.0)]).unwrap();
+        assert!((m - 9.0 / 11.0).abs() < 1e-6, "{m}");
+        // A state no widening up to 100% changes.
+        assert_eq!(margin(|m: &[f64]| m[0] > -5.0, &[(1.0, 1.0)]), Some(1.0));
     }
 }
