@@ -546,6 +546,23 @@ fn the_committed_evidence_s_site_shows_sessions_history_changes_and_a_summary() 
     assert_eq!(claim["rerun"], "ci/lesson.sh day10-block-sizes --claims");
     assert_eq!(claim["verdicts"][0]["verdict"], "holds");
     assert!(!claim["verdicts"][0]["sessions"].as_array().unwrap().is_empty());
+    assert_eq!(claim["verdicts"][0]["sessions"][0]["state"], "holds");
+    // Each cause with its rival, and per GPU its state, word and margin.
+    let cause = summary["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "d11-why-launch-floor")
+        .unwrap();
+    assert_eq!(cause["tells_rival_apart"], false);
+    assert!(cause["rival"].as_str().unwrap().contains("front end"));
+    let h200 = &cause["gpus"][0];
+    assert!(["holds", "fails", "undecided"].contains(&h200["state"].as_str().unwrap()));
+    if h200["state"] == "holds" {
+        assert_eq!(h200["word"], "fits (rival not ruled out)");
+        assert!(h200["margin"].as_f64().is_some());
+    }
+    assert!(h200["figures"][0]["interval"].is_array());
     let figures = summary["figures"].as_array().unwrap();
     assert!(figures
         .iter()
