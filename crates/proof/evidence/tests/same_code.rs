@@ -40,7 +40,7 @@ fn no_claim_or_cause_flips_between_holds_and_fails_on_the_same_code() {
         for ((claim, column), by) in &per {
             for group in &pairs {
                 let states: BTreeSet<State> = group.iter().filter_map(|i| by.get(i)?.state()).collect();
-                claims_compared += usize::from(states.len() > 0);
+                claims_compared += usize::from(!states.is_empty());
                 if states.contains(&State::Holds) && states.contains(&State::Fails) {
                     flips.push(format!(
                         "{} {claim} ({}): {states:?}",
@@ -60,7 +60,7 @@ fn no_claim_or_cause_flips_between_holds_and_fails_on_the_same_code() {
                         evidence::why::judge_session(why, gpu, runs, &transcripts).state
                     })
                     .collect();
-                causes_compared += usize::from(states.len() > 0);
+                causes_compared += usize::from(!states.is_empty());
                 if states.contains(&State::Holds) && states.contains(&State::Fails) {
                     flips.push(format!("{}: {states:?} on {gpu}", why.id));
                 }
