@@ -7,6 +7,9 @@
 //! - `sessions`: every recording session, oldest first.
 //! - `claims`: each lesson's claims, each with its re-run command and its
 //!   verdict per GPU and toolkit, overall and per session.
+//! - `causes`: each lesson's causes with their rivals, and per GPU the
+//!   state (holds, fails, undecided), its word ("fits" where the figures
+//!   cannot tell the rival apart), the margin and the figures' intervals.
 //! - `figures`: each figure a claim or a cause reads, per GPU, with each
 //!   session's median, range and count, and the latest change.
 //! - `false_alarms`: the rule's A/A false alarms on this evidence.
@@ -32,6 +35,7 @@ struct Summary {
     format: &'static str,
     sessions: Vec<SessionEntry>,
     claims: Vec<ClaimEntry>,
+    causes: Vec<CauseEntry>,
     figures: Vec<FigureEntry>,
     false_alarms: FalseAlarms,
 }
@@ -60,9 +64,91 @@ struct ClaimEntry {
 }
 
 #[derive(Serialize)]
+struct CauseEntry {
+    lesson: &'static str,
+    id: &'static str,
+    cause: &'static str,
+    rival: &'static str,
+    rival_figure: &'static str,
+    tells_rival_apart: bool,
+    gpus: Vec<CauseOnGpu>,
+}
+
+#[derive(Serialize)]
+struct CauseOnGpu {
+    gpu: String,
+    /// `holds`, `fails` or `undecided`; absent where a figure is missing.
+    state: Option<lesson_spec::State>,
+    /// As `evidence check` says it: `fits (rival not ruled out)` for a
+    /// holding cause whose figures cannot tell its rival apart.
+    word: &'static str,
+    /// How far the intervals may widen, as a share, before the state
+    /// changes (at most 1); absent where undecided.
+    margin: Option<f64>,
+    figures: Vec<CauseFigure>,
+}
+
+#[derive(Serialize)]
+struct CauseFigure {
+    label: &'static str,
+    folder: &'static str,
+    runs: &'static str,
+    commit: String,
+    n: usize,
+    median: Option<f64>,
+    /// The median's 95% interval.
+    interval: Option<(f64, f64)>,
+}
+
+fn causes(ev: &Evidence) -> Vec<CauseEntry> {
+    let mut out = Vec::new();
+    for (lesson, _) in &ev.tables {
+        let table = crate::why::table(*lesson, ev.transcripts);
+        for row in table.rows {
+            let gpus = row
+                .gpus
+                .iter()
+                .map(|on| CauseOnGpu {
+                    gpu: on.gpu.clone(),
+                    state: on.state,
+                    word: crate::why::word(row.why, on),
+                    margin: on.margin,
+                    figures: on
+                        .figures
+                        .iter()
+                        .map(|f| CauseFigure {
+                            label: f.source.label,
+                            folder: f.source.folder,
+                            runs: f.source.runs,
+                            commit: f.commit.clone(),
+                            n: f.values.len(),
+                            median: f.median(),
+                            interval: f.interval(),
+                        })
+                        .collect(),
+                })
+                .collect();
+            out.push(CauseEntry {
+                lesson: lesson.name(),
+                id: row.why.id,
+                cause: row.why.cause,
+                rival: row.why.rival,
+                rival_figure: row.why.rival_figure,
+                tells_rival_apart: row.why.tells_rival_apart,
+                gpus,
+            });
+        }
+    }
+    out
+}
+
+#[derive(Serialize)]
 struct Counts {
     /// `holds`, `known failure`, `fails` or `not checked`: the worst.
     verdict: &'static str,
+    /// Over a session: `holds` (every run held), `fails` (every run
+    /// failed), `undecided` (they differ); absent where none applied.
+    state: Option<lesson_spec::State>,
     holds: usize,
     known_failures: usize,
     fails: usize,
@@ -77,6 +163,7 @@ impl Counts {
                 Kind::Fails => "fails",
                 Kind::NotChecked => "not checked",
             },
+            state: t.state(),
             holds: t.holds,
             known_failures: t.known,
             fails: t.fails,
@@ -236,6 +323,7 @@ pub fn json(ev: &Evidence) -> Result<String, SiteError> {
         format: FORMAT,
         sessions: sessions(ev),
         claims: claims(ev),
+        causes: causes(ev),
         figures: figures(ev),
         false_alarms: ev.alarms,
     };
