@@ -17,8 +17,7 @@
 //!   run held to [`load`]'s checks, every problem named and nothing written
 //!   if there is one, nothing replaced; git is its journal and history.
 //! - [`atomic`] writes a file whole or not at all; [`capped`] reads one
-//!   transcript, a regular file and no larger than its cap; [`folder_lock`]
-//!   holds a folder for one process (a site being staged).
+//!   transcript, a regular file and no larger than its cap.
 //! - [`judge`] judges the lessons' claims (and the shared sanitizer claim)
 //!   on recorded runs; [`check`] tables them over every transcript,
 //!   [`verdicts`] counts them per GPU and toolkit, and [`why`] judges the
@@ -41,7 +40,6 @@ pub mod check;
 pub mod compare;
 pub mod digits;
 pub mod figures;
-pub mod folder_lock;
 pub mod history;
 pub mod judge;
 pub mod load;

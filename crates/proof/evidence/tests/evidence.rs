@@ -511,7 +511,6 @@ fn help_and_version_work_for_every_subcommand() {
         "twin",
         "merge",
         "plot",
-        "instrument",
         "figures",
         "lessons",
         "recipe",

@@ -1,5 +1,5 @@
-//! The subcommands of the default feature `site`: the charts, the
-//! instrument's table, the figure blocks and the site. The GPU machine's
+//! The subcommands of the default feature `site`: the charts, the figure
+//! blocks and the site. The GPU machine's
 //! build (`--no-default-features`) leaves them out, and with them every
 //! HTML and plotting crate.
 //!
@@ -20,19 +20,6 @@ pub enum Command {
         /// Where to write the charts.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
-    },
-    /// The instrument's proof from one session: ncu, the instrument's modes,
-    /// the course's method and the peer tools, side by side.
-    Instrument {
-        /// ncu's CSV of the session.
-        #[arg(long, value_name = "FILE")]
-        ncu: PathBuf,
-        /// The peer tools' output of the session.
-        #[arg(long, value_name = "FILE")]
-        peers: PathBuf,
-        /// The folder of the instrument's JSON files.
-        #[arg(long, value_name = "DIR")]
-        json_dir: PathBuf,
     },
     /// Every figure block in the repository's documents against the
     /// evidence: exit 1 listing each stale block; with --write, rewrite them.
@@ -61,12 +48,6 @@ impl Command {
     pub fn run(self, root: &Path, evidence: &Path) -> anyhow::Result<ExitCode> {
         match self {
             Command::Plot { out } => plot_all(evidence, &out)?,
-            Command::Instrument { ncu, peers, json_dir } => {
-                print!(
-                    "{}",
-                    evidence::figures::instrument::from_files(&ncu, &peers, &json_dir)?
-                );
-            }
             Command::Figures { list: true, .. } => {
                 for line in figures::list(root)? {
                     println!("{line}");

@@ -1,7 +1,8 @@
-//! `evidence instrument`: the time-kernel instrument's proof as one table.
-//! Reads one session's recordings: ncu's `gpu__time_duration` for vectorAdd
-//! (its `-ncu.txt` transcript), the peer tools' medians (`-peers.txt`), and
-//! the JSON a lesson's `--stats --json` wrote in each process.
+//! The time-kernel instrument's proof, a table per session of
+//! `evidence/instrument/` for the figures and the site, from the session's
+//! ncu `gpu__time_duration` for vectorAdd (its `-ncu.txt` transcript), the
+//! peer tools' medians (`-peers.txt`), and the JSON a lesson's `--stats
+//! --json` wrote in each process.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -185,15 +186,6 @@ fn read_error(path: &Path) -> impl FnOnce(std::io::Error) -> InstrumentError + '
     }
 }
 
-/// The table of one session's recordings.
-pub fn render(
-    ncu: &[f64],
-    peers: &[(String, f64)],
-    runs: &[(String, Vec<f64>, Vec<f64>)],
-) -> Result<String, InstrumentError> {
-    Ok(render_methods(&methods(ncu, peers, runs)?))
-}
-
 fn read_text(p: &Path) -> Result<String, InstrumentError> {
     std::fs::read_to_string(p).map_err(read_error(p))
 }
@@ -235,11 +227,6 @@ fn session_methods(
     Ok((methods(&ncu, &peers, &stats_runs(&jsons))?, jsons))
 }
 
-/// Reads one session's ncu and peers transcripts and the JSON files in `json_dir`.
-pub fn from_files(ncu: &Path, peers: &Path, json_dir: &Path) -> Result<String, InstrumentError> {
-    Ok(render_methods(&session_methods(ncu, peers, json_dir)?.0))
-}
-
 /// One recorded session of the instrument's proof, as `evidence/instrument/`
 /// holds it: `json-<name>/` beside the ncu and peers transcripts of its commit.
 #[derive(Debug, Clone)]
@@ -255,7 +242,7 @@ pub struct Session {
 }
 
 impl Session {
-    /// The table as `evidence instrument` prints it, under a line naming
+    /// The session's table, under a line naming
     /// the session and its two transcripts.
     pub fn render(&self) -> String {
         format!(
@@ -393,7 +380,7 @@ mod tests {
                 "measurements": [{"mode": "Graph", "summary": {"median": m}, "gpu_ms_spent": 147.0}]})
         };
         let runs = stats_runs(&[run(0.0600), run(0.0602)]);
-        let t = render(&[0.058, 0.0584, 0.0582], &[("do_bench".into(), 0.0663)], &runs).unwrap();
+        let t = render_methods(&methods(&[0.058, 0.0584, 0.0582], &[("do_bench".into(), 0.0663)], &runs).unwrap());
         assert!(t.contains("instrument, Graph (recommended) (2 processes)"), "{t}");
         assert!(t.contains("0.33%"), "{t}");
         assert!(t.contains("1.033"), "{t}");
