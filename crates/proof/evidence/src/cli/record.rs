@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use cli_exit::OwnMessage;
-use evidence::{capped, transcript};
+use evidence::{atomic, capped, transcript};
 use libc::{SIGKILL, SIGTERM};
 
 /// Run COMMAND and write EVIDENCE/LESSON/<UTC start>-NAME.txt (header,
@@ -276,24 +276,9 @@ fn commit() -> anyhow::Result<(&'static str, String, &'static str)> {
     Ok(("commit", commit, from))
 }
 
-/// A file written whole beside `path` and then moved to `path` by `put`
-/// (a link that never replaces, or a rename that does), so no reader sees
-/// it half written.
-fn write_beside(path: &Path, text: &str, put: impl Fn(&Path) -> io::Result<()>) -> io::Result<File> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let draft = path.with_file_name(format!(".{name}.{}.draft", std::process::id()));
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&draft)?;
-    let done = file.write_all(text.as_bytes()).and_then(|()| put(&draft));
-    let _ = std::fs::remove_file(&draft);
-    done.map(|()| file)
-}
-
 /// Creates the transcript, holding `opening`, under the first free name:
-/// the start time and the run's name, numbered from 2 if taken.
+/// the start time and the run's name, numbered from 2 if taken. Each is
+/// written whole before it takes the name, so no reader sees half a header.
 fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> io::Result<(PathBuf, File)> {
     let compact: String = stamp.chars().filter(|c| *c != ':').collect();
     for n in 1.. {
@@ -301,9 +286,12 @@ fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> io::Result
             1 => dir.join(format!("{compact}-{name}.txt")),
             n => dir.join(format!("{compact}-{name}-{n}.txt")),
         };
-        match write_beside(&path, opening, |draft| std::fs::hard_link(draft, &path)) {
+        match atomic::write_new(&path, opening) {
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
-            done => return done.map(|f| (path.clone(), f)),
+            done => {
+                let file = done.and_then(|()| OpenOptions::new().read(true).append(true).open(&path));
+                return file.map(|f| (path, f));
+            }
         }
     }
     unreachable!("the numbering is unbounded")
@@ -338,7 +326,7 @@ fn record(req: &Record, evidence: &Path) -> anyhow::Result<(PathBuf, Ending, usi
         .map_err(unfinished)?;
     let replaced = output.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
     let text = header(&fields, &ending.exit_code_text(), by.as_deref()) + &String::from_utf8_lossy(&output);
-    write_beside(&path, &text, |draft| std::fs::rename(draft, &path)).map_err(unfinished)?;
+    atomic::write(&path, text).map_err(unfinished)?;
     Ok((path, ending, replaced))
 }
 
