@@ -1,14 +1,8 @@
-//! `evidence record`: run a lesson program (or a checker around it) and
-//! write its transcript, `<dir>/<lesson>/<UTC start>-<name>.txt`: the
-//! metadata header, then what the program printed. Never overwrites; a run
-//! that fails is recorded as failed, with its exit code and output.
-//!
-//! The header is gathered and checked before anything runs: a value that
-//! `check` would refuse, or one holding a control character (a line break
-//! would forge header lines of its own), stops the recording in one line.
-//! The transcript appears holding the header with `# exit code: unfinished`,
-//! the output follows as it comes, and when the program ends the header is
-//! completed in one rename (and `# ended by:` says what the recorder did).
+//! `evidence record`: run a program and write its transcript. The header
+//! is gathered and checked before anything runs (a line break in a value
+//! would forge header lines of its own); the transcript appears with
+//! `# exit code: unfinished`, the output follows as it comes, and the
+//! header is completed in one rename when the program ends.
 //!
 //! The supervision is coreutils' `timeout --kill-after=GRACE 0 COMMAND` as
 //! the leader of a process group of its own: a stop signal passed to it
@@ -133,7 +127,7 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("{text:?}: expected a number of seconds above zero"))
 }
 
-/// What `program` printed, trimmed, if it ran and succeeded.
+/// What `program` printed, trimmed, if it succeeded.
 fn stdout_of(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program)
         .args(args)
@@ -219,9 +213,8 @@ fn gather(req: &Record) -> anyhow::Result<Fields> {
         ("environment", environment, "the VAR=value words"),
         commit()?,
     ];
-    // One line per field: a line break would write header lines of its
-    // own (a forged `# exit code: 0` above the real one), and a tab or
-    // other control character makes a header `check` refuses.
+    // A line break would forge header lines (`# exit code: 0` above the
+    // real one); a tab makes a header `check` refuses.
     if let Some((key, value, from)) = fields.iter().find(|(_, v, _)| v.contains(char::is_control)) {
         bail!(
             "nothing recorded: `# {key}:` would be {value:?} (from {from}), which holds a line break or \

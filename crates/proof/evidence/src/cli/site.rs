@@ -25,11 +25,8 @@ pub enum Command {
     /// evidence: exit 1 listing each stale block; with --write, rewrite them.
     Figures {
         /// Rewrite every stale block from the evidence.
-        #[arg(long, conflicts_with = "list")]
-        write: bool,
-        /// List every block: file, name and query.
         #[arg(long)]
-        list: bool,
+        write: bool,
     },
     /// Write the evidence as a static site into DIR.
     ///
@@ -48,12 +45,7 @@ impl Command {
     pub fn run(self, root: &Path, evidence: &Path) -> anyhow::Result<ExitCode> {
         match self {
             Command::Plot { out } => plot_all(evidence, &out)?,
-            Command::Figures { list: true, .. } => {
-                for line in figures::list(root)? {
-                    println!("{line}");
-                }
-            }
-            Command::Figures { write, .. } => return figures_cmd(root, evidence, write),
+            Command::Figures { write } => return figures_cmd(root, evidence, write),
             Command::Site { out } => {
                 let built = evidence::site::build(root, evidence, &out)?;
                 println!(

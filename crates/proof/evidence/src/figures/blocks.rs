@@ -139,25 +139,6 @@ pub fn documents(root: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every block under `root`: its file (relative to `root`), the figure it
-/// names and that figure's query, each on one line (a table's template
-/// lines joined by ` / `).
-pub fn list(root: &Path) -> Result<Vec<String>, Problem> {
-    let figures = defined();
-    let mut out = Vec::new();
-    for path in documents(root) {
-        let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| Problem::of_file(&shown, e.to_string()))?;
-        let found = blocks(&text).map_err(|e| Problem::at(&shown, e.line, e.message))?;
-        for b in found {
-            let query = figures.iter().find(|(_, f)| f.name == b.name);
-            let query = query.map_or("(no such figure)", |(_, f)| f.query.trim_matches('\n'));
-            out.push(format!("{shown} `{}`: {}", b.name, query.replace('\n', " / ")));
-        }
-    }
-    Ok(out)
-}
-
 /// What `check` or `write` found in the documents.
 #[derive(Debug, Default)]
 pub struct Outcome {
