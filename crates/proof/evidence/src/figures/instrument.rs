@@ -380,7 +380,9 @@ mod tests {
                 "measurements": [{"mode": "Graph", "summary": {"median": m}, "gpu_ms_spent": 147.0}]})
         };
         let runs = stats_runs(&[run(0.0600), run(0.0602)]);
-        let t = render_methods(&methods(&[0.058, 0.0584, 0.0582], &[("do_bench".into(), 0.0663)], &runs).unwrap());
+        let t = render_methods(
+            &methods(&[0.058, 0.0584, 0.0582], &[("do_bench".into(), 0.0663)], &runs).unwrap(),
+        );
         assert!(t.contains("instrument, Graph (recommended) (2 processes)"), "{t}");
         assert!(t.contains("0.33%"), "{t}");
         assert!(t.contains("1.033"), "{t}");
