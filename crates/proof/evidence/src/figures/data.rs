@@ -125,10 +125,7 @@ impl Evidence {
 
     fn sessions(&self) -> Result<&[Session], DataError> {
         self.sessions
-            .get_or_init(|| {
-                instrument::sessions(&self.dir.join("instrument"))
-                    .map_err(|e| DataError::Unreadable(cli_exit::with_causes(&e)))
-            })
+            .get_or_init(|| instrument::sessions(&self.dir.join("instrument")).map_err(DataError::Unreadable))
             .as_deref()
             .map_err(Clone::clone)
     }
