@@ -299,37 +299,25 @@ fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, QueryError> 
     let one = |f: fn(Vec<f64>) -> Option<f64>| -> Result<Value, QueryError> {
         Ok(Value::Num(f(all_numbers(args)?).ok_or("empty")?))
     };
-    let data = |e: crate::figures::data::DataError| e.to_string();
     match name {
         "runs" => {
             let commits = args.get(3).map(text).transpose()?.unwrap_or("");
             ev.runs(text(arg(0)?)?, text(arg(1)?)?, text(arg(2)?)?, commits)
                 .map(Value::List)
-                .map_err(data)
         }
-        "lines" => ev
-            .lines(text(arg(0)?)?, text(arg(1)?)?)
-            .map(Value::List)
-            .map_err(data),
+        "lines" => ev.lines(text(arg(0)?)?, text(arg(1)?)?).map(Value::List),
         "per_commit" => match arg(0)? {
             Value::List(l) => Ok(Value::List(crate::figures::data::per_commit(l))),
             other => Err(format!("per_commit() needs a list, got {other:?}")),
         },
         "instrument" => ev
             .instrument(text(arg(0)?)?, text(arg(1)?)?, text(arg(2)?)?)
-            .map(Value::List)
-            .map_err(data),
-        "copy_ceiling" => ev.copy_ceilings(text(arg(0)?)?).map(Value::List).map_err(data),
-        "false_alarms" => ev
-            .false_alarms(text(arg(0)?)?, text(arg(1)?)?)
-            .map(Value::Num)
-            .map_err(data),
-        "days" => ev
-            .days(text(arg(0)?)?, text(arg(1)?)?)
-            .map(Value::Text)
-            .map_err(data),
-        "recommended" => ev.recommended(text(arg(0)?)?).map(Value::Text).map_err(data),
-        "table" => ev.table(text(arg(0)?)?).map(Value::Text).map_err(data),
+            .map(Value::List),
+        "copy_ceiling" => ev.copy_ceilings(text(arg(0)?)?).map(Value::List),
+        "false_alarms" => ev.false_alarms(text(arg(0)?)?, text(arg(1)?)?).map(Value::Num),
+        "days" => ev.days(text(arg(0)?)?, text(arg(1)?)?).map(Value::Text),
+        "recommended" => ev.recommended(text(arg(0)?)?).map(Value::Text),
+        "table" => ev.table(text(arg(0)?)?).map(Value::Text),
         "median" => one(median),
         "min" => one(|v| v.into_iter().reduce(f64::min)),
         "max" => one(|v| v.into_iter().reduce(f64::max)),
