@@ -22,13 +22,12 @@
 //! gives the same bytes: nothing here iterates a hash, and the one clock
 //! read is the evidence's own check that no run is dated in the future.
 //!
-//! The site's HTML is checked by [`check`](mod@check) (every page, no
-//! browser); `tests/browser.rs` opens a few pages in a real one.
+//! The site's HTML is checked by tests/site_support/check.rs (every page,
+//! no browser); tests/site_browser.rs opens a few pages in a real one.
 //!
 //! Not for: judging runs (that is [`crate::check`]).
 
 mod changes;
-pub mod check;
 mod context;
 mod error;
 mod history;
