@@ -68,24 +68,20 @@ fn figures_cmd(root: &Path, evidence: &Path, write: bool) -> anyhow::Result<Exit
     for e in &outcome.errors {
         eprintln!("error: {e}");
     }
-    if write {
-        for s in &outcome.rewritten {
-            println!("rewrote {s}");
-        }
-        for s in &outcome.not_rewritten {
-            eprintln!("error: not rewritten: {s}, as its document has an error above");
-        }
-    } else {
-        for s in &outcome.stale {
-            eprintln!("error: {s} differs from the evidence");
+    for s in &outcome.rewritten {
+        println!("rewrote {s}");
+    }
+    let (left, why) = match write {
+        true => (&outcome.not_rewritten, " left as they were"),
+        false => (&outcome.stale, ""),
+    };
+    for s in left {
+        match write {
+            true => eprintln!("error: not rewritten: {s}, as its document has an error above"),
+            false => eprintln!("error: {s} differs from the evidence"),
         }
     }
-    let stale_left = if write {
-        outcome.not_rewritten.len()
-    } else {
-        outcome.stale.len()
-    };
-    if outcome.errors.is_empty() && stale_left == 0 {
+    if outcome.errors.is_empty() && left.is_empty() {
         println!("{} figure blocks match the evidence", outcome.blocks);
         return Ok(ExitCode::SUCCESS);
     }
@@ -96,10 +92,10 @@ fn figures_cmd(root: &Path, evidence: &Path, write: bool) -> anyhow::Result<Exit
             root.display()
         );
     }
-    if stale_left > 0 {
+    if !left.is_empty() {
         eprintln!(
-            "error: {stale_left} stale figure block(s){}; run `{}`",
-            if write { " left as they were" } else { "" },
+            "error: {} stale figure block(s){why}; run `{}`",
+            left.len(),
             figures::WRITE_COMMAND
         );
     }
