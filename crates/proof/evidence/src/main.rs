@@ -118,10 +118,6 @@ enum Command {
         /// The compiler that runs the line.
         #[arg(long, value_name = "PATH", default_value = "nvcc")]
         nvcc: PathBuf,
-        /// The folder to build in (created; must not hold the lesson
-        /// already) [default: a new temporary folder, left in place].
-        #[arg(long, value_name = "DIR")]
-        into: Option<PathBuf>,
     },
 }
 
@@ -174,9 +170,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Recipe { lesson } => print!("{}", lessons::lesson(&lesson)?.recipe().to_lines()),
-        Command::BuildAlone { lesson, nvcc, into } => {
-            println!("{}", build_alone(&root, &lesson, &nvcc, into)?.display())
-        }
+        Command::BuildAlone { lesson, nvcc } => println!("{}", build_alone(&root, &lesson, &nvcc)?.display()),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -204,38 +198,23 @@ fn check_cmd(dir: &Path) -> anyhow::Result<ExitCode> {
 }
 
 /// The lesson's recipe line run by the one build-alone routine
-/// (`lessons::build_alone`, which course-rules' rule 10 runs too) in
-/// `into` or a new temporary folder; the program's path.
-fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+/// (`lessons::build_alone`, which course-rules' rule 10 runs too) in a new
+/// temporary folder, kept with the program; the program's path.
+fn build_alone(root: &Path, lesson: &str, nvcc: &Path) -> anyhow::Result<PathBuf> {
     let line = lessons::lesson(lesson)?.recipe().nvcc;
-    let made_here = into.is_none();
-    let into = match into {
-        Some(dir) if dir.read_dir().is_ok_and(|mut d| d.next().is_some()) => {
-            bail!(
-                "--into {}: not empty; build-alone builds in a new or empty folder",
-                dir.display()
-            )
+    let into = tempfile::Builder::new()
+        .prefix(&format!("{lesson}-alone-"))
+        .tempdir()
+        .context("making a temporary folder to build in")?;
+    // A failed build's folder is removed with `into`; a built one is kept.
+    match lessons::build_alone(&root.join("code").join(lesson), nvcc, line, &[], into.path()) {
+        Ok(program) => {
+            let _ = into.keep();
+            Ok(program)
         }
-        Some(dir) => dir,
-        None => tempfile::Builder::new()
-            .prefix(&format!("{lesson}-alone-"))
-            .tempdir()
-            .context("making a temporary folder to build in")?
-            .keep(),
-    };
-    let built = lessons::build_alone(&root.join("code").join(lesson), nvcc, line, &[], &into);
-    if built.is_err() && made_here {
-        // A folder this command made and nothing was built in is not left behind.
-        let _ = std::fs::remove_dir_all(&into);
-    }
-    match built {
-        Ok(program) => Ok(program),
         Err(lessons::BuildError::Failed { first_error, output }) => {
             eprint!("{output}");
-            bail!(
-                "{lesson} copied alone into {} does not build with `{line}`: {first_error}",
-                into.display()
-            )
+            bail!("{lesson} copied alone does not build with `{line}`: {first_error}")
         }
         Err(e) => Err(anyhow::Error::new(e).context(format!("building {lesson} alone with `{line}`"))),
     }
