@@ -7,16 +7,12 @@
 //! ```
 //!
 //! and the figure ([`Figure`]) is defined beside the lesson's claims, in its
-//! report package's `FIGURES` (the evidence documents' own in
-//! [`crate::figures::figures`]): a name and a query ([`query`]), a template with
-//! `{expression}` parts. A block whose marker begins a line holds its text
-//! on lines of its own (a table).
-//!
-//! Blocks live in every `*.md` of the repository and in the lessons'
-//! `expected-failures.txt` (whose reasons [`plain`] shows without markers).
-//! [`run`] lists every block whose text differs from what the evidence
-//! gives, every block that names no figure and every figure no block names,
-//! and with `write` rewrites the stale blocks: `evidence figures [--write]`.
+//! tools' `FIGURES` (the evidence documents' own in [`crate::figures::tables`]):
+//! a name and a [`query`] template. A block whose marker begins a line holds
+//! its text on lines of its own (a table). Blocks live in every `*.md` and
+//! in the lessons' `expected-failures.txt`; [`run`] lists every stale block,
+//! every block that names no figure and every figure no block names, and
+//! with `write` rewrites the stale blocks (`evidence figures [--write]`).
 //!
 //! Not for: quoting transcripts or code (course-rules' quotes do that).
 

@@ -2,20 +2,11 @@
 //! a glance; and the lessons' charts as SVG ([`plot`], which `evidence
 //! plot` writes alone).
 //!
-//! - The index ([`index`]): per lesson, its claims against each GPU and
-//!   toolkit found in the evidence, each cell a verdict in words with its
-//!   counts ([`crate::verdicts`]).
-//! - A page per lesson ([`lesson`]): each claim with the figures behind its
-//!   verdict, the lesson's charts, the C++ and Rust twins side by side, and
-//!   every transcript.
-//! - A page per recording session and their list ([`sessions`]), what
-//!   changed between each GPU's last two sessions ([`changes`]), and each
-//!   lesson's figures over its sessions as charts ([`history`]).
-//! - A page per transcript ([`transcript`]), as recorded, with its
-//!   verdicts, for the runs [`paged`] picks; a page per other evidence
-//!   folder; the instrument's page ([`instrument`]).
-//! - `summary.json` ([`summary`]): the same verdicts and figures, claims by
-//!   GPU by session, for tools.
+//! Its pages: the index ([`index`]), a page per lesson ([`lesson`]), per
+//! recording session ([`sessions`]), what changed ([`changes`]), each
+//! lesson's figures over its sessions ([`history`]), a page per recent
+//! transcript ([`transcript`], [`paged`]) and per other evidence folder, the
+//! instrument's page ([`instrument`]), and `summary.json` ([`summary`]).
 //!
 //! Every link is relative and nothing is fetched from outside the site, so
 //! it works from `file://` and from any static host. The same evidence
