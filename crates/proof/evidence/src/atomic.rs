@@ -1,70 +1,50 @@
-//! Writing a file whole or not at all: the new text goes into a temporary
-//! file in the same folder, is flushed to disk, and is renamed over the old
-//! one. A process stopped mid-write (a signal, a full disk, a file-size
-//! limit) leaves the old file as it was, never half of the new one.
-//!
-//! Every document, chart and finished transcript is written by [`write`],
-//! or [`write_new`] where no file may be replaced (`merge`); `record` also
-//! starts each transcript from a [`draft`].
+//! Writing a file whole or not at all: the new text goes into a hidden
+//! temporary file in the same folder (`.evidence-*.partial`, never `*.txt`,
+//! so no reader takes it for a document or a transcript), is flushed to
+//! disk, and is renamed into place. A process stopped mid-write (a signal,
+//! a full disk, a file-size limit) leaves the old file as it was.
 
 use std::fs::Permissions;
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use tempfile::NamedTempFile;
+/// Replaces (or creates) `path` with `contents` in one rename. A file that
+/// is replaced keeps its permissions; a new one gets the umask's, as
+/// `std::fs::write` would make it.
+pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
+    put(path, contents.as_ref(), true)
+}
 
-/// A hidden temporary file in `folder` (`.evidence-*.partial`, never
-/// `*.txt`), so that no reader of the folder takes an unfinished one, or one
-/// a killed process left behind, for a document or a transcript. It is made
-/// with `permissions`, less the umask.
-pub fn draft(folder: &Path, permissions: Permissions) -> io::Result<NamedTempFile> {
-    tempfile::Builder::new()
+/// Creates `path` with `contents` only if no file has that name: an
+/// `AlreadyExists` error, and the old file as it was, if one has. `merge`
+/// adds files to the evidence with it, never replacing one.
+pub fn write_new(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
+    put(path, contents.as_ref(), false)
+}
+
+fn put(path: &Path, contents: &[u8], replace: bool) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let permissions = match std::fs::metadata(path) {
+        Ok(m) if replace => m.permissions(),
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => Permissions::from_mode(0o666),
+    };
+    let mut file = tempfile::Builder::new()
         .prefix(".evidence-")
         .suffix(".partial")
         .permissions(permissions)
-        .tempfile_in(folder)
-}
-
-/// The permissions a file gets when it is new: what any new file gets under
-/// the umask, as `std::fs::write` would make it.
-pub fn new_file() -> Permissions {
-    Permissions::from_mode(0o666)
-}
-
-/// Creates `path` with `contents` in one link, only if no file has that
-/// name: an `AlreadyExists` error, and the old file as it was, if one has.
-/// `merge` adds files to the evidence with it, never replacing one.
-pub fn write_new(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
-    let mut file = draft(folder_of(path), new_file())?;
-    file.write_all(contents.as_ref())?;
+        .tempfile_in(folder)?;
+    file.write_all(contents)?;
     file.as_file().sync_all()?;
-    file.persist_noclobber(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// The folder `path` is in (`.` for a bare name).
-fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+    match replace {
+        true => file.persist(path).map(drop),
+        false => file.persist_noclobber(path).map(drop),
     }
-}
-
-/// Replaces (or creates) `path` with `contents` in one rename. A file that
-/// is replaced keeps its permissions; a new one gets [`new_file`]'s.
-pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
-    let folder = folder_of(path);
-    let permissions = match std::fs::metadata(path) {
-        Ok(m) => m.permissions(),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => new_file(),
-        Err(e) => return Err(e),
-    };
-    let mut file = draft(folder, permissions)?;
-    file.write_all(contents.as_ref())?;
-    file.as_file().sync_all()?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    .map_err(|e| e.error)
 }
 
 #[cfg(test)]

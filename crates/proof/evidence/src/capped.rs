@@ -1,23 +1,16 @@
 //! Reading one transcript: a regular file, and no more than its cap.
 //!
 //! A transcript `<name>.txt` is kept as that file or, once a merge has
-//! added it, gzip'd beside that name as `<name>.txt.gz` ([`gzip`]): one
-//! file per run either way, read by `zcat` as by [`transcript`], which
-//! reads whichever is there. Gzip'd, a session's runs take about a quarter
-//! of their bytes: a simulated year of them (`evidence`'s `tests/year.rs`)
-//! is 86.8 MB as text and 23.5 MB gzip'd, under the 50 MB that the evidence
-//! may grow by in a year.
+//! added it, as `<name>.txt.gz` ([`gzip`]), read by [`transcript`] (or
+//! `zcat`) whichever is there. Gzip'd, a simulated year of sessions
+//! (`tests/year.rs`) is 23.5 MB rather than 86.8 MB, under the 50 MB the
+//! evidence may grow by in a year.
 //!
-//! Every reader of the evidence (`check`, `merge`, `site`, `compare-files`,
-//! `figures`, `plot`, `twin`) takes transcripts through [`read`], so a name
-//! that is a link, or leads to a device (`/dev/zero`), a FIFO or a socket,
-//! is refused before a byte is read, and a file larger than its cap is
-//! refused with one line instead of being read whole into memory. The
-//! recorder stops a program's output short of [`TRANSCRIPT_CAP`]
-//! ([`record_cap`]), so that every transcript it writes is one these
-//! readers take whole.
-//!
-//! Not for: parsing what was read (`transcript`).
+//! Every reader of the evidence takes transcripts through [`read`], so a
+//! link, a device (`/dev/zero`), a FIFO or a socket is refused before a
+//! byte is read, and a file over its cap with one line instead of being
+//! read whole. The recorder stops a program's output short of the cap
+//! ([`record_cap`]), so every transcript it writes is one these take.
 
 use std::fs::File;
 use std::io::{self, Read};

@@ -1,13 +1,8 @@
-//! The evidence folder read as one record, the way every command reads it
-//! (`check`, `figures`, `compare`, `plot`, `site`): each transcript read
-//! and placed ([`transcript::read`]), none dated after now, no run counted
-//! twice. Transcripts alone are read: a JSON twin is derived from its
-//! transcript when wanted ([`crate::twin`]), never read back.
-//!
-//! What fails is a problem, each named with its file; the runs that pass are
-//! the only ones any table, figure or chart is made from. [`joining`] holds
-//! runs about to join the folder (`evidence merge`) to the same checks, and
-//! to the runs already there.
+//! The evidence folder read the way every command reads it: each
+//! transcript read and placed ([`transcript::read`]), none dated after now,
+//! no run counted twice. What fails is a problem naming its file; only the
+//! runs that pass make any table, figure or chart. [`joining`] holds runs
+//! about to join the folder (`evidence merge`) to the same checks.
 //!
 //! Not for: judging what the runs show (that is [`crate::check`]).
 

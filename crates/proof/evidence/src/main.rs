@@ -1,12 +1,9 @@
 //! `evidence`: record lesson runs, and check, compare, plot and publish what
-//! was recorded. Every subcommand and flag is parsed here; the recorder is
-//! [`record`], the evidence's reading and judging the library's. With
-//! the default feature `site`, the site and the charts too ([`site`]:
-//! the library's `site`); the GPU machine's
-//! build leaves them out, with the HTML and plotting crates they link
-//! (`cargo build --release -p evidence --no-default-features`).
+//! was recorded. The command line is parsed here, the recorder is
+//! [`record`], and the charts, figures and site ([`site`]) come with the
+//! default feature `site`, which the GPU machine's build leaves out.
 //!
-//! Not for: reading or judging transcripts, or writing HTML.
+//! Not for: reading or judging transcripts, or writing HTML (the library).
 
 #[path = "cli/record.rs"]
 mod record;
@@ -47,22 +44,15 @@ enum Command {
     /// Add GPU sessions' evidence folders to the evidence, and print
     /// `DIR: N new transcripts, M already there` for each DIR.
     ///
-    /// Every transcript in a DIR is checked as `evidence check` reads the
-    /// evidence: it parses and stands in its lesson's folder under its date,
-    /// it is not dated in the future, and it copies no run in the evidence
-    /// or in another DIR. A DIR holds the evidence folders alone (those
-    /// `record --lesson` takes), and they hold .txt transcripts alone; their
-    /// .json twins are not copied (`evidence twin` derives one when wanted).
-    /// Nothing is replaced or removed: a name the evidence or an earlier DIR
-    /// has with other bytes is a clash, and a file there byte for byte is
-    /// skipped, so merging again is harmless. New files are written whole,
-    /// gzip'd (`<name>.txt.gz`, which every tool reads as `<name>.txt`); git
-    /// is the journal (commit what a merge added).
+    /// Every transcript in a DIR is held to `evidence check`'s rules and must
+    /// copy no run in the evidence or another DIR; .json twins are not
+    /// copied. Nothing is replaced or removed: a name already there with
+    /// other bytes is a clash, the same bytes are skipped. New files are
+    /// written gzip'd (`<name>.txt.gz`, read as `<name>.txt`); git is the
+    /// journal (commit what a merge added).
     ///
-    /// Exit status: 0 when merged; 1, with nothing written, when anything is
-    /// refused (one line for each problem, naming its file), or when a DIR
-    /// is missing or holds no transcripts (one line); 2 for a bad command
-    /// line.
+    /// Exit status: 0 when merged; 1, with nothing written and one line per
+    /// problem, when anything is refused; 2 for a bad command line.
     Merge {
         /// A GPU session's OUT/evidence: <lesson>/<UTC time>-<gpu>-<program>.txt.
         #[arg(required = true, value_name = "DIR")]
@@ -104,19 +94,13 @@ enum Command {
     /// its id, GPU, driver, toolkits, commit, runs, span and folders.
     ///
     /// A session is the runs whose headers give the same GPU, driver, host
-    /// and commit, each started at most 30 minutes after the one before
-    /// it; the toolkit may differ within one (a recording builds with the
-    /// machine's nvcc and with CUDA 13.5). Exit status: 1, with one line,
-    /// when the evidence has a problem (`evidence check` lists them).
+    /// and commit, each started at most 30 minutes after the one before.
     Sessions,
     /// What changed between each GPU's last two sessions: the claims whose
     /// verdict flipped, each figure a claim or cause reads that moved
     /// beyond its noise (SAME, FASTER, SLOWER, HIGHER, LOWER or UNSURE,
     /// by the instrument's rule), and the rule's false alarms on the
     /// evidence's own A/A comparisons.
-    ///
-    /// Exit status: 0 whatever changed; 1, with one line, when the evidence
-    /// has a problem.
     Changes,
     /// The lessons this workspace knows, one per line.
     Lessons,
@@ -134,10 +118,6 @@ enum Command {
         /// The compiler that runs the line.
         #[arg(long, value_name = "PATH", default_value = "nvcc")]
         nvcc: PathBuf,
-        /// The folder to build in (created; must not hold the lesson
-        /// already) [default: a new temporary folder, left in place].
-        #[arg(long, value_name = "DIR")]
-        into: Option<PathBuf>,
     },
 }
 
@@ -190,9 +170,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Recipe { lesson } => print!("{}", lessons::lesson(&lesson)?.recipe().to_lines()),
-        Command::BuildAlone { lesson, nvcc, into } => {
-            println!("{}", build_alone(&root, &lesson, &nvcc, into)?.display())
-        }
+        Command::BuildAlone { lesson, nvcc } => println!("{}", build_alone(&root, &lesson, &nvcc)?.display()),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -220,66 +198,41 @@ fn check_cmd(dir: &Path) -> anyhow::Result<ExitCode> {
 }
 
 /// The lesson's recipe line run by the one build-alone routine
-/// (`lessons::build_alone`, which course-rules' rule 10 runs too) in
-/// `into` or a new temporary folder; the program's path.
-fn build_alone(root: &Path, lesson: &str, nvcc: &Path, into: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+/// (`lessons::build_alone`, which course-rules' rule 10 runs too) in a new
+/// temporary folder, kept with the program; the program's path.
+fn build_alone(root: &Path, lesson: &str, nvcc: &Path) -> anyhow::Result<PathBuf> {
     let line = lessons::lesson(lesson)?.recipe().nvcc;
-    let made_here = into.is_none();
-    let into = match into {
-        Some(dir) if dir.read_dir().is_ok_and(|mut d| d.next().is_some()) => {
-            bail!(
-                "--into {}: not empty; build-alone builds in a new or empty folder",
-                dir.display()
-            )
+    let into = tempfile::Builder::new()
+        .prefix(&format!("{lesson}-alone-"))
+        .tempdir()
+        .context("making a temporary folder to build in")?;
+    // A failed build's folder is removed with `into`; a built one is kept.
+    match lessons::build_alone(&root.join("code").join(lesson), nvcc, line, &[], into.path()) {
+        Ok(program) => {
+            let _ = into.keep();
+            Ok(program)
         }
-        Some(dir) => dir,
-        None => tempfile::Builder::new()
-            .prefix(&format!("{lesson}-alone-"))
-            .tempdir()
-            .context("making a temporary folder to build in")?
-            .keep(),
-    };
-    let built = lessons::build_alone(&root.join("code").join(lesson), nvcc, line, &[], &into);
-    if built.is_err() && made_here {
-        // A folder this command made and nothing was built in is not left behind.
-        let _ = std::fs::remove_dir_all(&into);
-    }
-    match built {
-        Ok(program) => Ok(program),
         Err(lessons::BuildError::Failed { first_error, output }) => {
             eprint!("{output}");
-            bail!(
-                "{lesson} copied alone into {} does not build with `{line}`: {first_error}",
-                into.display()
-            )
+            bail!("{lesson} copied alone does not build with `{line}`: {first_error}")
         }
         Err(e) => Err(anyhow::Error::new(e).context(format!("building {lesson} alone with `{line}`"))),
     }
 }
 
-/// Every run in `dir` that passes the evidence's checks, or an error
-/// listing every problem found.
+/// Every run in `dir` that passes the evidence's checks, or one line
+/// naming the first problem (a command that reads the evidence fails on
+/// any: exit 1, with one line).
 fn read_all_or_fail(dir: &Path) -> anyhow::Result<Vec<Transcript>> {
-    /// How many problems the line quotes; `check` lists the rest.
-    const QUOTED: usize = 3;
     let loaded = load::load(dir)?;
-    if loaded.problems.is_empty() {
-        return Ok(loaded.transcripts);
+    match loaded.problems.as_slice() {
+        [] => Ok(loaded.transcripts),
+        [first, ..] => bail!(
+            "{} problem(s) in {}, the first: {first}; `evidence check` lists them all",
+            loaded.problems.len(),
+            dir.display()
+        ),
     }
-    let n = loaded.problems.len();
-    let quoted: Vec<String> = loaded.problems[..n.min(QUOTED)]
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    let quoted = quoted.join("; ");
-    let more = match n.saturating_sub(QUOTED) {
-        0 => String::new(),
-        left => format!(" and {left} more"),
-    };
-    bail!(
-        "{n} problem(s) in {}: {quoted}{more}; `evidence check` lists them all",
-        dir.display()
-    )
 }
 
 /// Merges `dirs` into `evidence`, one line for each DIR; or every

@@ -1,28 +1,14 @@
-//! GPU sessions' evidence folders added to the evidence: `evidence merge
-//! DIR...`, which a CI job runs on the folders it downloads from several
-//! GPU machines (each a session's `OUT/evidence`), before it commits.
-//!
-//! Every transcript a source brings is held to the checks every command
-//! reads the evidence with ([`load::joining`]): it parses and stands where
-//! its header puts it, it is not dated after now, and it copies no run
-//! already in the evidence or in another source. A source's `.json` twins
-//! are not copied: a twin is derived from its transcript ([`crate::twin`]).
-//! Nothing is ever replaced or removed: a name the evidence (or an earlier
-//! source) has with other bytes is a clash, and a file already there byte
-//! for byte is skipped, so a merge run again changes nothing. Every problem
-//! of every source is named in one run, and any problem means nothing is
-//! written.
-//!
-//! Each run is kept gzip'd, `<name>.txt.gz` ([`capped::gzip`]: a quarter of
-//! its bytes; every reader reads it by its name `<name>.txt`, `zcat` too).
+//! GPU sessions' evidence folders (each a session's `OUT/evidence`) added
+//! to the evidence: `evidence merge DIR...` (its help says the rules).
+//! Every transcript is held to [`load::joining`]'s checks, every problem of
+//! every source is named in one run, and any problem means nothing is
+//! written. Each run is kept gzip'd ([`capped::gzip`]: a quarter of its
+//! bytes).
 //!
 //! No journal, lock or rollback: the evidence is a folder under git, so
 //! git is the journal and the history. Each file is written whole under a
 //! free name ([`atomic::write_new`]); a merge stopped part way leaves whole
 //! new runs that `git status` lists, and running it again adds the rest.
-//!
-//! Not for: recording runs (`record`), judging what they show (`check`), or
-//! changing anything already in the evidence.
 
 use std::collections::HashMap;
 use std::fmt;

@@ -2,14 +2,10 @@
 //! from the headers the recorder wrote.
 //!
 //! The rule ([`of`]): two runs are of one session when their headers give
-//! the same GPU (name and compute capability), the same driver, the same
-//! host line and the same commit (its first seven digits, as a header may
-//! give it short or whole), and the later one started at most [`GAP`]
-//! after the session's latest run before it. The toolkit is not part of
-//! the rule: one `ci/gpu-session.sh` call records the programs built with
-//! the machine's nvcc and with `ci/build-for-gpu.sh`'s CUDA 13.5 side by
-//! side (`-cxx-cuda13.5`, evidence/README.md), so a session lists every
-//! toolkit its runs were built with.
+//! the same GPU, driver, host line and commit (its first seven digits), and
+//! the later one started at most [`GAP`] after the session's latest run
+//! before it. The toolkit is not part of the rule: one `ci/gpu-session.sh`
+//! call records programs built with the machine's nvcc and with CUDA 13.5.
 //!
 //! Why 30 minutes: in the committed evidence the longest pause between two
 //! runs of one session is 70 s (and the two sessions of fa0f7b6, recorded

@@ -197,10 +197,8 @@ fn capped(message: String) -> String {
 }
 
 /// The most lines a transcript may have: 1,048,576. A reader keeps about
-/// 100 bytes for every line, so a transcript at the 16 MiB cap costs at
-/// most about 6 times its cap, where 16 MiB of blank lines (16 million
-/// lines) took 490 MB. The committed evidence's longest has 340 lines; a
-/// recording at the byte cap of 32-byte lines has about half a million.
+/// 100 bytes a line, so 16 MiB of blank lines (16 million) took 490 MB; the
+/// committed evidence's longest transcript has 340 lines.
 pub const MAX_LINES: usize = 1 << 20;
 
 /// The longest GPU name a header may give, in bytes: sessions and their
@@ -474,17 +472,14 @@ fn exit_code(value: &str) -> Option<i32> {
     Some(code)
 }
 
-/// The longest run name (`--name`, and the `NAME` of a transcript's file
-/// name): what leaves `<date>-NAME-<number>.txt`, the longest name
-/// `evidence record` gives a file, and any page named after it, well
-/// within the 255 bytes a file name may have.
+/// The longest run name (`--name`, and a file name's `NAME`): it leaves
+/// `<date>-NAME-<number>.txt` and any page named after it well within the
+/// 255 bytes a file name may have.
 pub const MAX_RUN_NAME: usize = 100;
 
 /// Whether `name` is a run name: one file-name word of at most
 /// [`MAX_RUN_NAME`] letters, digits, `.`, `_`, `+` and `-`, starting with a
-/// letter or digit (`h200-cxx-eager`). `evidence record --name` takes only
-/// these, and every reader holds the evidence's file names to the same rule,
-/// so a name never breaks the line an error names it on.
+/// letter or digit (`h200-cxx-eager`), so it never breaks an error's line.
 pub fn is_run_name(name: &str) -> bool {
     let mut chars = name.chars();
     name.len() <= MAX_RUN_NAME
@@ -493,10 +488,9 @@ pub fn is_run_name(name: &str) -> bool {
 }
 
 /// Why a file in the evidence is not even read: its name is none
-/// `evidence record` gives (`<date without colons>-NAME.txt`,
-/// NAME a [run name](is_run_name)), starting with a letter or digit (no
-/// hidden files, no `-x` an argument parser reads as a flag). The name is quoted, so a line break or
-/// any other character in it is shown, not printed.
+/// `evidence record` gives (`<date without colons>-NAME.txt`, NAME a
+/// [run name](is_run_name)); the name is quoted, so a line break in it is
+/// shown, not printed.
 pub fn misnamed(path: &Path) -> Option<Problem> {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let stem = name.strip_suffix(".txt");
@@ -544,13 +538,10 @@ pub fn read_with_text(path: &Path) -> Result<(Transcript, String), Problem> {
     Ok((t, text))
 }
 
-/// Whether a transcript is where, and named as, its header says: in the
-/// folder of its lesson (one `evidence record` writes to: a lesson or one
-/// of [`lessons::OTHER_FOLDERS`]), named `<its date, without colons>-NAME.txt` as
-/// `evidence record` names it, and, for a lesson's own program (`-cxx` or
-/// `-rust` in the name), running that program. A copy moved to another
-/// lesson's folder, renamed, or named after the other program is refused,
-/// so that it is counted nowhere it does not belong.
+/// Whether a transcript is where, and named as, its header says: in its
+/// lesson's folder, named `<its date, without colons>-NAME.txt`, and, for a
+/// lesson's own program (`-cxx` or `-rust`), running that program; so a
+/// copy moved or renamed is counted nowhere it does not belong.
 pub fn place(path: &Path, t: &Transcript) -> Result<(), Problem> {
     let err = |key: &str, message: String| Problem {
         path: t.file.clone(),

@@ -48,7 +48,7 @@ fn the_gpu_build_links_no_html_or_plotting_crate() {
     let gpu = linked(&["--no-default-features"]);
     // The check can fail: the default build reaches every one.
     let full = linked(&[]);
-    for html_or_plots in ["maud", "pulldown-cmark", "plotters", "html5gum"] {
+    for html_or_plots in ["maud", "pulldown-cmark", "plotters"] {
         assert!(
             full.contains(html_or_plots),
             "the default build links {html_or_plots}"

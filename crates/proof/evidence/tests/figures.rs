@@ -172,37 +172,6 @@ fn a_figure_no_document_names_fails_the_check() {
     );
 }
 
-#[test]
-fn the_list_names_every_block_with_its_query() {
-    let root = repository();
-    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .args(["figures", "--list", "--root"])
-        .arg(&root)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let (relative, _, block) = a_document_with_a_figure(&root);
-    let (_, figure) = figures::defined()
-        .into_iter()
-        .find(|(_, f)| f.name == block.name)
-        .unwrap();
-    let line = format!(
-        "{} `{}`: {}",
-        relative.display(),
-        block.name,
-        figure.query.trim_matches('\n').replace('\n', " / ")
-    );
-    assert!(
-        stdout.lines().any(|l| l == line),
-        "{line} missing from:\n{stdout}"
-    );
-    assert_eq!(
-        stdout.lines().count(),
-        figures::run(&root, &root.join("evidence"), false).blocks
-    );
-}
-
 /// A fresh root holding every document and the repository's `evidence`,
 /// `day09-timing`'s README in it with its first figure planted stale:
 /// (root, document, planted text, the README as committed).

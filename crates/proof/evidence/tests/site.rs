@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use evidence::site;
 use support::repository;
 
+#[path = "site_support/check.rs"]
+mod check;
 #[path = "site_support/mod.rs"]
 mod support;
 
@@ -192,7 +194,7 @@ fn a_dangling_symlink_as_the_site_folder_is_refused_at_once() {
 }
 
 /// The committed evidence's site: every lesson and transcript a page, and
-/// every page's HTML passing `evidence::site::check`.
+/// every page's HTML passing site_support/check.rs.
 #[test]
 fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
     let tmp = tempfile::tempdir().unwrap();
@@ -209,7 +211,7 @@ fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
     }
     assert!(read(&out, site::INSTRUMENT).contains("nvbench"));
     assert!(built.pages > transcripts.len());
-    let report = site::check::check(&out);
+    let report = check::check(&out);
     assert!(
         report.problems.is_empty(),
         "{} problem(s) in the site:\n{}",

@@ -5,7 +5,7 @@
 //! offline) or a page wider than its window; it photographs each into
 //! `target/site-screenshots/`. A second test plants both faults.
 //!
-//! Everything else about the HTML is `evidence::site::check`'s, which needs no
+//! Everything else about the HTML is site_support/check.rs's, which needs no
 //! browser: the site holds no script, so no page can loop, open a dialog or
 //! navigate away, and a few pages of each template are enough here.
 //!

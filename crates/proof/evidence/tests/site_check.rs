@@ -1,10 +1,13 @@
-//! `evidence::site::check` against a good small site, one planted fault at a
+//! The site check (site_support/check.rs) against a good small site, one planted fault at a
 //! time, and several at once (every one is reported). The committed
 //! evidence's site is checked in tests/site.rs, where it is built.
 
 use std::path::Path;
 
-use evidence::site::check::{check, Report};
+use check::{check, Report};
+
+#[path = "site_support/check.rs"]
+mod check;
 use tempfile::TempDir;
 
 /// A 1x1 SVG: an image without a PNG encoder.

@@ -73,7 +73,7 @@ fn day53_bandwidth_marks_the_reference_copy_beside_the_spread() {
     );
     assert_spread_drawn(&chart, 2);
     assert!(
-        matches!(&chart.references[..], [Reference::Level { value, .. }] if *value > 0.0),
+        matches!(&chart.references[..], [Reference { value, .. }] if *value > 0.0),
         "{:?}",
         chart.references
     );

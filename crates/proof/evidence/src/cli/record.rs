@@ -1,14 +1,8 @@
-//! `evidence record`: run a lesson program (or a checker around it) and
-//! write its transcript, `<dir>/<lesson>/<UTC start>-<name>.txt`: the
-//! metadata header, then what the program printed. Never overwrites; a run
-//! that fails is recorded as failed, with its exit code and output.
-//!
-//! The header is gathered and checked before anything runs: a value that
-//! `check` would refuse, or one holding a control character (a line break
-//! would forge header lines of its own), stops the recording in one line.
-//! The transcript appears holding the header with `# exit code: unfinished`,
-//! the output follows as it comes, and when the program ends the header is
-//! completed in one rename (and `# ended by:` says what the recorder did).
+//! `evidence record`: run a program and write its transcript. The header
+//! is gathered and checked before anything runs (a line break in a value
+//! would forge header lines of its own); the transcript appears with
+//! `# exit code: unfinished`, the output follows as it comes, and the
+//! header is completed in one rename when the program ends.
 //!
 //! The supervision is coreutils' `timeout --kill-after=GRACE 0 COMMAND` as
 //! the leader of a process group of its own: a stop signal passed to it
@@ -30,7 +24,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use cli_exit::OwnMessage;
-use evidence::{capped, transcript};
+use evidence::{atomic, capped, transcript};
 use libc::{SIGKILL, SIGTERM};
 
 /// Run COMMAND and write EVIDENCE/LESSON/<UTC start>-NAME.txt (header,
@@ -133,7 +127,7 @@ fn seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("{text:?}: expected a number of seconds above zero"))
 }
 
-/// What `program` printed, trimmed, if it ran and succeeded.
+/// What `program` printed, trimmed, if it succeeded.
 fn stdout_of(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program)
         .args(args)
@@ -219,9 +213,8 @@ fn gather(req: &Record) -> anyhow::Result<Fields> {
         ("environment", environment, "the VAR=value words"),
         commit()?,
     ];
-    // One line per field: a line break would write header lines of its
-    // own (a forged `# exit code: 0` above the real one), and a tab or
-    // other control character makes a header `check` refuses.
+    // A line break would forge header lines (`# exit code: 0` above the
+    // real one); a tab makes a header `check` refuses.
     if let Some((key, value, from)) = fields.iter().find(|(_, v, _)| v.contains(char::is_control)) {
         bail!(
             "nothing recorded: `# {key}:` would be {value:?} (from {from}), which holds a line break or \
@@ -276,24 +269,9 @@ fn commit() -> anyhow::Result<(&'static str, String, &'static str)> {
     Ok(("commit", commit, from))
 }
 
-/// A file written whole beside `path` and then moved to `path` by `put`
-/// (a link that never replaces, or a rename that does), so no reader sees
-/// it half written.
-fn write_beside(path: &Path, text: &str, put: impl Fn(&Path) -> io::Result<()>) -> io::Result<File> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let draft = path.with_file_name(format!(".{name}.{}.draft", std::process::id()));
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&draft)?;
-    let done = file.write_all(text.as_bytes()).and_then(|()| put(&draft));
-    let _ = std::fs::remove_file(&draft);
-    done.map(|()| file)
-}
-
 /// Creates the transcript, holding `opening`, under the first free name:
-/// the start time and the run's name, numbered from 2 if taken.
+/// the start time and the run's name, numbered from 2 if taken. Each is
+/// written whole before it takes the name, so no reader sees half a header.
 fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> io::Result<(PathBuf, File)> {
     let compact: String = stamp.chars().filter(|c| *c != ':').collect();
     for n in 1.. {
@@ -301,9 +279,12 @@ fn create_free(dir: &Path, stamp: &str, name: &str, opening: &str) -> io::Result
             1 => dir.join(format!("{compact}-{name}.txt")),
             n => dir.join(format!("{compact}-{name}-{n}.txt")),
         };
-        match write_beside(&path, opening, |draft| std::fs::hard_link(draft, &path)) {
+        match atomic::write_new(&path, opening) {
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
-            done => return done.map(|f| (path.clone(), f)),
+            done => {
+                let file = done.and_then(|()| OpenOptions::new().read(true).append(true).open(&path));
+                return file.map(|f| (path, f));
+            }
         }
     }
     unreachable!("the numbering is unbounded")
@@ -338,7 +319,7 @@ fn record(req: &Record, evidence: &Path) -> anyhow::Result<(PathBuf, Ending, usi
         .map_err(unfinished)?;
     let replaced = output.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
     let text = header(&fields, &ending.exit_code_text(), by.as_deref()) + &String::from_utf8_lossy(&output);
-    write_beside(&path, &text, |draft| std::fs::rename(draft, &path)).map_err(unfinished)?;
+    atomic::write(&path, text).map_err(unfinished)?;
     Ok((path, ending, replaced))
 }
 

@@ -1,5 +1,5 @@
-//! The subcommands of the default feature `site`: the charts, the
-//! instrument's table, the figure blocks and the site. The GPU machine's
+//! The subcommands of the default feature `site`: the charts, the figure
+//! blocks and the site. The GPU machine's
 //! build (`--no-default-features`) leaves them out, and with them every
 //! HTML and plotting crate.
 //!
@@ -21,28 +21,12 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
-    /// The instrument's proof from one session: ncu, the instrument's modes,
-    /// the course's method and the peer tools, side by side.
-    Instrument {
-        /// ncu's CSV of the session.
-        #[arg(long, value_name = "FILE")]
-        ncu: PathBuf,
-        /// The peer tools' output of the session.
-        #[arg(long, value_name = "FILE")]
-        peers: PathBuf,
-        /// The folder of the instrument's JSON files.
-        #[arg(long, value_name = "DIR")]
-        json_dir: PathBuf,
-    },
     /// Every figure block in the repository's documents against the
     /// evidence: exit 1 listing each stale block; with --write, rewrite them.
     Figures {
         /// Rewrite every stale block from the evidence.
-        #[arg(long, conflicts_with = "list")]
-        write: bool,
-        /// List every block: file, name and query.
         #[arg(long)]
-        list: bool,
+        write: bool,
     },
     /// Write the evidence as a static site into DIR.
     ///
@@ -61,18 +45,7 @@ impl Command {
     pub fn run(self, root: &Path, evidence: &Path) -> anyhow::Result<ExitCode> {
         match self {
             Command::Plot { out } => plot_all(evidence, &out)?,
-            Command::Instrument { ncu, peers, json_dir } => {
-                print!(
-                    "{}",
-                    evidence::figures::instrument::from_files(&ncu, &peers, &json_dir)?
-                );
-            }
-            Command::Figures { list: true, .. } => {
-                for line in figures::list(root)? {
-                    println!("{line}");
-                }
-            }
-            Command::Figures { write, .. } => return figures_cmd(root, evidence, write),
+            Command::Figures { write } => return figures_cmd(root, evidence, write),
             Command::Site { out } => {
                 let built = evidence::site::build(root, evidence, &out)?;
                 println!(
@@ -95,24 +68,20 @@ fn figures_cmd(root: &Path, evidence: &Path, write: bool) -> anyhow::Result<Exit
     for e in &outcome.errors {
         eprintln!("error: {e}");
     }
-    if write {
-        for s in &outcome.rewritten {
-            println!("rewrote {s}");
-        }
-        for s in &outcome.not_rewritten {
-            eprintln!("error: not rewritten: {s}, as its document has an error above");
-        }
-    } else {
-        for s in &outcome.stale {
-            eprintln!("error: {s} differs from the evidence");
+    for s in &outcome.rewritten {
+        println!("rewrote {s}");
+    }
+    let (left, why) = match write {
+        true => (&outcome.not_rewritten, " left as they were"),
+        false => (&outcome.stale, ""),
+    };
+    for s in left {
+        match write {
+            true => eprintln!("error: not rewritten: {s}, as its document has an error above"),
+            false => eprintln!("error: {s} differs from the evidence"),
         }
     }
-    let stale_left = if write {
-        outcome.not_rewritten.len()
-    } else {
-        outcome.stale.len()
-    };
-    if outcome.errors.is_empty() && stale_left == 0 {
+    if outcome.errors.is_empty() && left.is_empty() {
         println!("{} figure blocks match the evidence", outcome.blocks);
         return Ok(ExitCode::SUCCESS);
     }
@@ -123,10 +92,10 @@ fn figures_cmd(root: &Path, evidence: &Path, write: bool) -> anyhow::Result<Exit
             root.display()
         );
     }
-    if stale_left > 0 {
+    if !left.is_empty() {
         eprintln!(
-            "error: {stale_left} stale figure block(s){}; run `{}`",
-            if write { " left as they were" } else { "" },
+            "error: {} stale figure block(s){why}; run `{}`",
+            left.len(),
             figures::WRITE_COMMAND
         );
     }

@@ -7,16 +7,12 @@
 //! ```
 //!
 //! and the figure ([`Figure`]) is defined beside the lesson's claims, in its
-//! report package's `FIGURES` (the evidence documents' own in
-//! [`crate::figures::figures`]): a name and a query ([`query`]), a template with
-//! `{expression}` parts. A block whose marker begins a line holds its text
-//! on lines of its own (a table).
-//!
-//! Blocks live in every `*.md` of the repository and in the lessons'
-//! `expected-failures.txt` (whose reasons [`plain`] shows without markers).
-//! [`run`] lists every block whose text differs from what the evidence
-//! gives, every block that names no figure and every figure no block names,
-//! and with `write` rewrites the stale blocks: `evidence figures [--write]`.
+//! tools' `FIGURES` (the evidence documents' own in [`crate::figures::tables`]):
+//! a name and a [`query`] template. A block whose marker begins a line holds
+//! its text on lines of its own (a table). Blocks live in every `*.md` and
+//! in the lessons' `expected-failures.txt`; [`run`] lists every stale block,
+//! every block that names no figure and every figure no block names, and
+//! with `write` rewrites the stale blocks (`evidence figures [--write]`).
 //!
 //! Not for: quoting transcripts or code (course-rules' quotes do that).
 
@@ -137,25 +133,6 @@ pub fn documents(root: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-/// Every block under `root`: its file (relative to `root`), the figure it
-/// names and that figure's query, each on one line (a table's template
-/// lines joined by ` / `).
-pub fn list(root: &Path) -> Result<Vec<String>, Problem> {
-    let figures = defined();
-    let mut out = Vec::new();
-    for path in documents(root) {
-        let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| Problem::of_file(&shown, e.to_string()))?;
-        let found = blocks(&text).map_err(|e| Problem::at(&shown, e.line, e.message))?;
-        for b in found {
-            let query = figures.iter().find(|(_, f)| f.name == b.name);
-            let query = query.map_or("(no such figure)", |(_, f)| f.query.trim_matches('\n'));
-            out.push(format!("{shown} `{}`: {}", b.name, query.replace('\n', " / ")));
-        }
-    }
-    Ok(out)
 }
 
 /// What `check` or `write` found in the documents.

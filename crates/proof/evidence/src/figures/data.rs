@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 
 use crate::figures::instrument::{self, Session};
 use crate::load;
-use crate::problem::Problem;
 use crate::runs::group;
 use crate::transcript::{Body, Transcript};
 use lesson_spec::median;
@@ -24,64 +23,9 @@ pub struct Key {
     pub item: String,
 }
 
-/// What the evidence cannot give a query.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum DataError {
-    /// The folder, or the instrument's sessions in it, could not be read.
-    /// Read once and kept for every later query, so the words are kept,
-    /// not the I/O error.
-    #[error("{0}")]
-    Unreadable(String),
-    #[error("the evidence has {count} problem(s), which `evidence --evidence {} check` lists; the first: {first}", dir.display())]
-    Problems {
-        count: usize,
-        dir: PathBuf,
-        first: Problem,
-    },
-    #[error("no lesson is named `{lesson}` (known: {})", known.join(", "))]
-    NoLesson {
-        lesson: String,
-        known: Vec<&'static str>,
-    },
-    #[error("no successful {folder} runs in groups `{groups}` of commits `{commits}`")]
-    NoRuns {
-        folder: String,
-        groups: String,
-        commits: String,
-    },
-    #[error("no {lesson} run has a figure `{figure}` (it has: {})", has.join("; "))]
-    NoFigure {
-        lesson: String,
-        figure: String,
-        has: Vec<String>,
-    },
-    #[error("{file}: `{label}:` is followed by {word:?}, not a finite number")]
-    NotANumber {
-        file: String,
-        label: String,
-        word: String,
-    },
-    #[error("no line `{label}: NUMBER` in the {} run(s) of groups `{groups}`: {}", lessons::DIAGNOSTICS, files.join(", "))]
-    NoLine {
-        label: String,
-        groups: String,
-        files: Vec<String>,
-    },
-    #[error("no instrument session `{name}` (known: {})", known.join(", "))]
-    NoSession { name: String, known: Vec<String> },
-    #[error("no statistic `{0}` (median, vs_ncu, spread, gpu_ms)")]
-    NoStatistic(String),
-    #[error("no session of `{sessions}` has a `{stat}` of method `{method}`")]
-    NoMethod {
-        sessions: String,
-        stat: String,
-        method: String,
-    },
-    #[error("session `{0}` recommended no mode")]
-    NoRecommendation(String),
-    #[error("no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)")]
-    NoAlarmCount { kind: String, stat: String },
-}
+/// What the evidence cannot give a query, in words (the block's error
+/// line shows it).
+pub type DataError = String;
 
 /// An evidence folder (a repository's `evidence/`), read when a query
 /// first needs it.
@@ -109,14 +53,14 @@ impl Evidence {
         self.transcripts
             .get_or_init(|| {
                 let dir = &self.dir;
-                let loaded = load::load(dir).map_err(|e| DataError::Unreadable(cli_exit::with_causes(&e)))?;
+                let loaded = load::load(dir).map_err(|e| cli_exit::with_causes(&e))?;
                 match loaded.problems.as_slice() {
                     [] => Ok(loaded.transcripts),
-                    [first, ..] => Err(DataError::Problems {
-                        count: loaded.problems.len(),
-                        dir: dir.clone(),
-                        first: first.clone(),
-                    }),
+                    [first, ..] => Err(format!(
+                        "the evidence has {} problem(s), which `evidence --evidence {} check` lists; the first: {first}",
+                        loaded.problems.len(),
+                        dir.display()
+                    )),
                 }
             })
             .as_deref()
@@ -125,10 +69,7 @@ impl Evidence {
 
     fn sessions(&self) -> Result<&[Session], DataError> {
         self.sessions
-            .get_or_init(|| {
-                instrument::sessions(&self.dir.join("instrument"))
-                    .map_err(|e| DataError::Unreadable(cli_exit::with_causes(&e)))
-            })
+            .get_or_init(|| instrument::sessions(&self.dir.join("instrument")))
             .as_deref()
             .map_err(Clone::clone)
     }
@@ -139,10 +80,11 @@ impl Evidence {
     /// in time order.
     fn group_runs(&self, lesson: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, DataError> {
         if lessons::find(lesson).is_none() {
-            return Err(DataError::NoLesson {
-                lesson: lesson.to_string(),
-                known: lessons::LESSONS.iter().map(|l| l.name()).collect(),
-            });
+            let known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
+            return Err(format!(
+                "no lesson is named `{lesson}` (known: {})",
+                known.join(", ")
+            ));
         }
         self.successful_runs(lesson, groups, commits)
     }
@@ -168,11 +110,9 @@ impl Evidence {
             .collect();
         runs.sort_by(|a, b| a.file.cmp(&b.file));
         if runs.is_empty() {
-            return Err(DataError::NoRuns {
-                folder: folder.to_string(),
-                groups: groups.to_string(),
-                commits: commits.to_string(),
-            });
+            return Err(format!(
+                "no successful {folder} runs in groups `{groups}` of commits `{commits}`"
+            ));
         }
         Ok(runs)
     }
@@ -197,11 +137,10 @@ impl Evidence {
             }
         }
         if out.is_empty() {
-            return Err(DataError::NoFigure {
-                lesson: lesson.to_string(),
-                figure: figure.to_string(),
-                has: names,
-            });
+            return Err(format!(
+                "no {lesson} run has a figure `{figure}` (it has: {})",
+                names.join("; ")
+            ));
         }
         Ok(out)
     }
@@ -227,10 +166,11 @@ impl Evidence {
                     .parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite())
-                    .ok_or_else(|| DataError::NotANumber {
-                        file: t.file.clone(),
-                        label: label.to_string(),
-                        word: word.to_string(),
+                    .ok_or_else(|| {
+                        format!(
+                            "{}: `{label}:` is followed by {word:?}, not a finite number",
+                            t.file
+                        )
                     })?;
                 out.push((
                     session_key(&t.header.commit, &format!("{} #{}", t.file, n + 1)),
@@ -239,11 +179,12 @@ impl Evidence {
             }
         }
         if out.is_empty() {
-            return Err(DataError::NoLine {
-                label: label.to_string(),
-                groups: groups.to_string(),
-                files: runs.iter().map(|t| t.file.clone()).collect(),
-            });
+            let files: Vec<&str> = runs.iter().map(|t| t.file.as_str()).collect();
+            return Err(format!(
+                "no line `{label}: NUMBER` in the {} run(s) of groups `{groups}`: {}",
+                lessons::DIAGNOSTICS,
+                files.join(", ")
+            ));
         }
         Ok(out)
     }
@@ -278,10 +219,9 @@ impl Evidence {
             "same_commit" => alarms.same_commit,
             "split_half" => alarms.split_half,
             _ => {
-                return Err(DataError::NoAlarmCount {
-                    kind: kind.to_string(),
-                    stat: stat.to_string(),
-                })
+                return Err(format!(
+                    "no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)"
+                ))
             }
         };
         let n = match stat {
@@ -289,10 +229,9 @@ impl Evidence {
             "alarms" => counts.alarms,
             "unsure" => counts.unsure,
             _ => {
-                return Err(DataError::NoAlarmCount {
-                    kind: kind.to_string(),
-                    stat: stat.to_string(),
-                })
+                return Err(format!(
+                    "no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)"
+                ))
             }
         };
         Ok(n as f64)
@@ -307,12 +246,10 @@ impl Evidence {
         names
             .split_whitespace()
             .map(|n| {
-                all.iter()
-                    .find(|s| s.name == n)
-                    .ok_or_else(|| DataError::NoSession {
-                        name: n.to_string(),
-                        known: all.iter().map(|s| s.name.clone()).collect(),
-                    })
+                all.iter().find(|s| s.name == n).ok_or_else(|| {
+                    let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+                    format!("no instrument session `{n}` (known: {})", known.join(", "))
+                })
             })
             .collect()
     }
@@ -336,18 +273,16 @@ impl Evidence {
                     "vs_ncu" => Some(m.vs_ncu),
                     "spread" => m.spread,
                     "gpu_ms" => m.gpu_ms,
-                    _ => return Err(DataError::NoStatistic(stat.to_string())),
+                    _ => return Err(format!("no statistic `{stat}` (median, vs_ncu, spread, gpu_ms)")),
                 };
                 let item = if rows.len() > 1 { m.label.as_str() } else { "" };
                 out.extend(value.map(|v| (session_key(&s.name, item), v)));
             }
         }
         if out.is_empty() {
-            return Err(DataError::NoMethod {
-                sessions: sessions.to_string(),
-                stat: stat.to_string(),
-                method: method.to_string(),
-            });
+            return Err(format!(
+                "no session of `{sessions}` has a `{stat}` of method `{method}`"
+            ));
         }
         Ok(out)
     }
@@ -367,7 +302,7 @@ impl Evidence {
         let s = self.pick_sessions(session)?;
         s.first()
             .and_then(|s| s.recommended())
-            .ok_or_else(|| DataError::NoRecommendation(session.to_string()))
+            .ok_or_else(|| format!("session `{session}` recommended no mode"))
     }
 
     pub fn table(&self, session: &str) -> Result<String, DataError> {

@@ -1,10 +1,11 @@
-//! `evidence instrument`: the time-kernel instrument's proof as one table.
-//! Reads one session's recordings: ncu's `gpu__time_duration` for vectorAdd
-//! (its `-ncu.txt` transcript), the peer tools' medians (`-peers.txt`), and
-//! the JSON a lesson's `--stats --json` wrote in each process.
+//! The time-kernel instrument's proof, a table per session of
+//! `evidence/instrument/` for the figures and the site, from the session's
+//! ncu `gpu__time_duration` for vectorAdd (its `-ncu.txt` transcript), the
+//! peer tools' medians (`-peers.txt`), and the JSON a lesson's `--stats
+//! --json` wrote in each process.
 
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use lesson_spec::median;
 
@@ -85,7 +86,7 @@ pub fn methods(
     peers: &[(String, f64)],
     runs: &[(String, Vec<f64>, Vec<f64>)],
 ) -> Result<Vec<Method>, InstrumentError> {
-    let reference = median(ncu.to_vec()).ok_or(InstrumentError::NoNcu)?;
+    let reference = median(ncu.to_vec()).ok_or("no ncu durations found")?;
     let mut out = vec![Method {
         name: "ncu".into(),
         label: format!("ncu gpu__time_duration ({} launches)", ncu.len()),
@@ -149,59 +150,18 @@ pub fn render_methods(methods: &[Method]) -> String {
     o
 }
 
-/// Why a session's proof could not be tabled.
-#[derive(Debug, thiserror::Error)]
-pub enum InstrumentError {
-    #[error("no ncu durations found")]
-    NoNcu,
-    #[error("{}", path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}", path.display())]
-    Json {
-        path: PathBuf,
-        #[source]
-        source: serde_json::Error,
-    },
-    #[error("no JSON files in {}", dir.display())]
-    NoJson { dir: PathBuf },
-    #[error("{}: session json-{session} needs its {kind} transcript; {found} have commit {commit}", dir.display())]
-    Transcript {
-        dir: PathBuf,
-        session: String,
-        kind: String,
-        found: usize,
-        commit: String,
-    },
-}
-
-fn read_error(path: &Path) -> impl FnOnce(std::io::Error) -> InstrumentError + '_ {
-    move |source| InstrumentError::Read {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-/// The table of one session's recordings.
-pub fn render(
-    ncu: &[f64],
-    peers: &[(String, f64)],
-    runs: &[(String, Vec<f64>, Vec<f64>)],
-) -> Result<String, InstrumentError> {
-    Ok(render_methods(&methods(ncu, peers, runs)?))
-}
+/// Why a session's proof could not be tabled, in words: every caller
+/// shows it as one line.
+pub type InstrumentError = String;
 
 fn read_text(p: &Path) -> Result<String, InstrumentError> {
-    std::fs::read_to_string(p).map_err(read_error(p))
+    std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))
 }
 
 /// The JSON files in `json_dir`, in name order: one per process.
 fn read_jsons(json_dir: &Path) -> Result<Vec<serde_json::Value>, InstrumentError> {
     let mut entries: Vec<_> = std::fs::read_dir(json_dir)
-        .map_err(read_error(json_dir))?
+        .map_err(|e| format!("{}: {e}", json_dir.display()))?
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
@@ -209,16 +169,11 @@ fn read_jsons(json_dir: &Path) -> Result<Vec<serde_json::Value>, InstrumentError
     entries.sort();
     let mut jsons = Vec::new();
     for p in entries {
-        let json = serde_json::from_str(&read_text(&p)?).map_err(|source| InstrumentError::Json {
-            path: p.clone(),
-            source,
-        })?;
+        let json = serde_json::from_str(&read_text(&p)?).map_err(|e| format!("{}: {e}", p.display()))?;
         jsons.push(json);
     }
     if jsons.is_empty() {
-        return Err(InstrumentError::NoJson {
-            dir: json_dir.to_path_buf(),
-        });
+        return Err(format!("no JSON files in {}", json_dir.display()));
     }
     Ok(jsons)
 }
@@ -233,11 +188,6 @@ fn session_methods(
     let peers = peer_medians(&read_text(peers)?);
     let jsons = read_jsons(json_dir)?;
     Ok((methods(&ncu, &peers, &stats_runs(&jsons))?, jsons))
-}
-
-/// Reads one session's ncu and peers transcripts and the JSON files in `json_dir`.
-pub fn from_files(ncu: &Path, peers: &Path, json_dir: &Path) -> Result<String, InstrumentError> {
-    Ok(render_methods(&session_methods(ncu, peers, json_dir)?.0))
 }
 
 /// One recorded session of the instrument's proof, as `evidence/instrument/`
@@ -255,7 +205,7 @@ pub struct Session {
 }
 
 impl Session {
-    /// The table as `evidence instrument` prints it, under a line naming
+    /// The session's table, under a line naming
     /// the session and its two transcripts.
     pub fn render(&self) -> String {
         format!(
@@ -286,7 +236,7 @@ impl Session {
 /// `commit`, in name (time) order.
 fn transcripts_of(dir: &Path, kind: &str, commit: &str) -> Result<Vec<String>, InstrumentError> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(read_error(dir))?
+        .map_err(|e| format!("{}: {e}", dir.display()))?
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(&format!("-{kind}.txt")))
@@ -310,7 +260,7 @@ fn transcripts_of(dir: &Path, kind: &str, commit: &str) -> Result<Vec<String>, I
 /// transcripts are the second ncu and peers transcripts of C.
 pub fn sessions(dir: &Path) -> Result<Vec<Session>, InstrumentError> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(read_error(dir))?
+        .map_err(|e| format!("{}: {e}", dir.display()))?
         .flatten()
         .filter(|e| e.path().is_dir())
         .filter_map(|e| {
@@ -334,13 +284,10 @@ pub fn sessions(dir: &Path) -> Result<Vec<Session>, InstrumentError> {
             match (index, found.len()) {
                 (None, 1) => Ok(found[0].clone()),
                 (Some(i), _) if i < found.len() => Ok(found[i].clone()),
-                (_, found) => Err(InstrumentError::Transcript {
-                    dir: dir.to_path_buf(),
-                    session: name.clone(),
-                    kind: kind.to_string(),
-                    found,
-                    commit: commit.to_string(),
-                }),
+                (_, found) => Err(format!(
+                    "{}: session json-{name} needs its {kind} transcript; {found} have commit {commit}",
+                    dir.display()
+                )),
             }
         };
         let (ncu_file, peers_file) = (pick("ncu")?, pick("peers")?);
@@ -393,7 +340,9 @@ mod tests {
                 "measurements": [{"mode": "Graph", "summary": {"median": m}, "gpu_ms_spent": 147.0}]})
         };
         let runs = stats_runs(&[run(0.0600), run(0.0602)]);
-        let t = render(&[0.058, 0.0584, 0.0582], &[("do_bench".into(), 0.0663)], &runs).unwrap();
+        let t = render_methods(
+            &methods(&[0.058, 0.0584, 0.0582], &[("do_bench".into(), 0.0663)], &runs).unwrap(),
+        );
         assert!(t.contains("instrument, Graph (recommended) (2 processes)"), "{t}");
         assert!(t.contains("0.33%"), "{t}");
         assert!(t.contains("1.033"), "{t}");

@@ -34,57 +34,9 @@ pub enum Value {
     Text(String),
 }
 
-/// Why a figure block's query gives no text.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum QueryError {
-    #[error("a string has no closing quote")]
-    UnclosedString,
-    #[error("`{0}` is not a number")]
-    NotANumber(String),
-    #[error("unexpected `{0}`")]
-    Unexpected(String),
-    #[error("expected `{0}`")]
-    Expected(String),
-    #[error("the expression ends too early")]
-    EndsEarly,
-    #[error("unexpected {0:?} after the expression")]
-    Trailing(Token),
-    #[error("`{0}` between two lists with no key in common")]
-    NoCommonKey(String),
-    #[error("`{op}` needs numbers or lists, not {a:?} and {b:?}")]
-    Operands { op: String, a: Value, b: Value },
-    #[error("expected numbers, got {0:?}")]
-    NotNumbers(Value),
-    #[error("expected a \"string\", got {0:?}")]
-    NotText(Value),
-    #[error("nothing to reduce: the list is empty")]
-    NothingToReduce,
-    #[error("{function}() needs argument {index}")]
-    MissingArgument { function: String, index: usize },
-    #[error("empty")]
-    Empty,
-    #[error("{function}() needs {wants}, got {got:?}")]
-    BadArgument {
-        function: &'static str,
-        wants: &'static str,
-        got: Value,
-    },
-    #[error("no function `{0}`")]
-    NoFunction(String),
-    #[error("the value is {0}, not a finite number (a division by zero?)")]
-    NotFinite(f64),
-    #[error("`{0}` is not a format (.N or ,N)")]
-    BadFormat(String),
-    #[error("a `{{` has no closing `}}`")]
-    NoClosingBrace,
-    /// What the evidence could not give (a group with no runs, a figure
-    /// no run has).
-    #[error(transparent)]
-    Data(#[from] crate::figures::data::DataError),
-    /// The `{...}` part an error is in: its text, then the error.
-    #[error("{{{part}}}: {error}")]
-    InPart { part: String, error: Box<QueryError> },
-}
+/// Why a figure block's query gives no text, in words: the block's error
+/// line shows it, and nothing tells one kind from another.
+pub type QueryError = String;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Token {
@@ -103,14 +55,14 @@ fn tokens(src: &str) -> Result<Vec<Token>, QueryError> {
         let len = if c.is_whitespace() {
             c.len_utf8()
         } else if c == '"' {
-            let end = rest[1..].find('"').ok_or(QueryError::UnclosedString)?;
+            let end = rest[1..].find('"').ok_or("a string has no closing quote")?;
             out.push(Token::Str(rest[1..1 + end].to_string()));
             end + 2
         } else if c.is_ascii_digit() || c == '.' {
             let len = word(|ch| ch.is_ascii_digit() || ch == '.' || ch == 'e');
             let n = rest[..len]
                 .parse()
-                .map_err(|_| QueryError::NotANumber(rest[..len].to_string()))?;
+                .map_err(|_| format!("`{}` is not a number", &rest[..len]))?;
             out.push(Token::Num(n));
             len
         } else if c.is_ascii_alphabetic() || c == '_' {
@@ -121,7 +73,7 @@ fn tokens(src: &str) -> Result<Vec<Token>, QueryError> {
             let op = match rest.get(..2).filter(|t| ["<=", ">=", "==", "!="].contains(t)) {
                 Some(two) => two.to_string(),
                 None if "+-*/<>(),".contains(c) => c.to_string(),
-                None => return Err(QueryError::Unexpected(c.to_string())),
+                None => return Err(format!("unexpected `{c}`")),
             };
             let len = op.len();
             out.push(Token::Op(op));
@@ -155,8 +107,7 @@ impl Parser {
     }
 
     fn expect(&mut self, op: &str) -> Result<(), QueryError> {
-        self.peek_op(&[op])
-            .ok_or_else(|| QueryError::Expected(op.to_string()))?;
+        self.peek_op(&[op]).ok_or_else(|| format!("expected `{op}`"))?;
         self.at += 1;
         Ok(())
     }
@@ -197,7 +148,11 @@ impl Parser {
                 Box::new(inner),
             ));
         }
-        let token = self.tokens.get(self.at).cloned().ok_or(QueryError::EndsEarly)?;
+        let token = self
+            .tokens
+            .get(self.at)
+            .cloned()
+            .ok_or("the expression ends too early")?;
         self.at += 1;
         match token {
             Token::Num(n) => Ok(Expr::Num(n)),
@@ -220,7 +175,7 @@ impl Parser {
                 self.expect(")")?;
                 Ok(Expr::Call(name, args))
             }
-            Token::Op(o) => Err(QueryError::Unexpected(o)),
+            Token::Op(o) => Err(format!("unexpected `{o}`")),
         }
     }
 }
@@ -232,7 +187,7 @@ fn parse(src: &str) -> Result<Expr, QueryError> {
     };
     let e = p.comparison()?;
     if p.at != p.tokens.len() {
-        return Err(QueryError::Trailing(p.tokens[p.at].clone()));
+        return Err(format!("unexpected {:?} after the expression", p.tokens[p.at]));
     }
     Ok(e)
 }
@@ -272,7 +227,7 @@ fn binary(op: &str, a: Value, b: Value) -> Result<Value, QueryError> {
                 })
                 .collect();
             if paired.is_empty() {
-                return Err(QueryError::NoCommonKey(op.to_string()));
+                return Err(format!("`{op}` between two lists with no key in common"));
             }
             Value::List(paired)
         }
@@ -280,13 +235,7 @@ fn binary(op: &str, a: Value, b: Value) -> Result<Value, QueryError> {
             let (x, y) = (arith(op, lo, b), arith(op, hi, b));
             Value::Range(x.min(y), x.max(y))
         }
-        (a, b) => {
-            return Err(QueryError::Operands {
-                op: op.to_string(),
-                a,
-                b,
-            })
-        }
+        (a, b) => return Err(format!("`{op}` needs numbers or lists, not {a:?} and {b:?}")),
     })
 }
 
@@ -295,14 +244,14 @@ fn numbers(v: &Value) -> Result<Vec<f64>, QueryError> {
     match v {
         Value::Num(n) => Ok(vec![*n]),
         Value::List(l) => Ok(l.iter().map(|(_, x)| *x).collect()),
-        other => Err(QueryError::NotNumbers(other.clone())),
+        other => Err(format!("expected numbers, got {other:?}")),
     }
 }
 
 fn text(v: &Value) -> Result<&str, QueryError> {
     match v {
         Value::Text(s) => Ok(s),
-        other => Err(QueryError::NotText(other.clone())),
+        other => Err(format!("expected a \"string\", got {other:?}")),
     }
 }
 
@@ -313,7 +262,7 @@ fn all_numbers(args: &[Value]) -> Result<Vec<f64>, QueryError> {
         out.extend(numbers(a)?);
     }
     if out.is_empty() {
-        return Err(QueryError::NothingToReduce);
+        return Err("nothing to reduce: the list is empty".into());
     }
     Ok(out)
 }
@@ -344,49 +293,31 @@ fn all_numbers(args: &[Value]) -> Result<Vec<f64>, QueryError> {
 ///   `recommended("SESSION")`, `table("SESSION")` (the instrument's table).
 fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, QueryError> {
     let arg = |i: usize| {
-        args.get(i).ok_or_else(|| QueryError::MissingArgument {
-            function: name.to_string(),
-            index: i + 1,
-        })
+        args.get(i)
+            .ok_or_else(|| format!("{name}() needs argument {}", i + 1))
     };
     let one = |f: fn(Vec<f64>) -> Option<f64>| -> Result<Value, QueryError> {
-        Ok(Value::Num(f(all_numbers(args)?).ok_or(QueryError::Empty)?))
+        Ok(Value::Num(f(all_numbers(args)?).ok_or("empty")?))
     };
-    let data = QueryError::Data;
     match name {
         "runs" => {
             let commits = args.get(3).map(text).transpose()?.unwrap_or("");
             ev.runs(text(arg(0)?)?, text(arg(1)?)?, text(arg(2)?)?, commits)
                 .map(Value::List)
-                .map_err(data)
         }
-        "lines" => ev
-            .lines(text(arg(0)?)?, text(arg(1)?)?)
-            .map(Value::List)
-            .map_err(data),
+        "lines" => ev.lines(text(arg(0)?)?, text(arg(1)?)?).map(Value::List),
         "per_commit" => match arg(0)? {
             Value::List(l) => Ok(Value::List(crate::figures::data::per_commit(l))),
-            other => Err(QueryError::BadArgument {
-                function: "per_commit",
-                wants: "a list",
-                got: other.clone(),
-            }),
+            other => Err(format!("per_commit() needs a list, got {other:?}")),
         },
         "instrument" => ev
             .instrument(text(arg(0)?)?, text(arg(1)?)?, text(arg(2)?)?)
-            .map(Value::List)
-            .map_err(data),
-        "copy_ceiling" => ev.copy_ceilings(text(arg(0)?)?).map(Value::List).map_err(data),
-        "false_alarms" => ev
-            .false_alarms(text(arg(0)?)?, text(arg(1)?)?)
-            .map(Value::Num)
-            .map_err(data),
-        "days" => ev
-            .days(text(arg(0)?)?, text(arg(1)?)?)
-            .map(Value::Text)
-            .map_err(data),
-        "recommended" => ev.recommended(text(arg(0)?)?).map(Value::Text).map_err(data),
-        "table" => ev.table(text(arg(0)?)?).map(Value::Text).map_err(data),
+            .map(Value::List),
+        "copy_ceiling" => ev.copy_ceilings(text(arg(0)?)?).map(Value::List),
+        "false_alarms" => ev.false_alarms(text(arg(0)?)?, text(arg(1)?)?).map(Value::Num),
+        "days" => ev.days(text(arg(0)?)?, text(arg(1)?)?).map(Value::Text),
+        "recommended" => ev.recommended(text(arg(0)?)?).map(Value::Text),
+        "table" => ev.table(text(arg(0)?)?).map(Value::Text),
         "median" => one(median),
         "min" => one(|v| v.into_iter().reduce(f64::min)),
         "max" => one(|v| v.into_iter().reduce(f64::max)),
@@ -401,13 +332,9 @@ fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, QueryError> 
         "abs" => match arg(0)? {
             Value::Num(n) => Ok(Value::Num(n.abs())),
             Value::List(l) => Ok(Value::List(l.iter().map(|(k, x)| (k.clone(), x.abs())).collect())),
-            other => Err(QueryError::BadArgument {
-                function: "abs",
-                wants: "numbers",
-                got: other.clone(),
-            }),
+            other => Err(format!("abs() needs numbers, got {other:?}")),
         },
-        _ => Err(QueryError::NoFunction(name.to_string())),
+        _ => Err(format!("no function `{name}`")),
     }
 }
 
@@ -428,11 +355,13 @@ fn eval(ev: &Evidence, e: &Expr) -> Result<Value, QueryError> {
 fn number(x: f64, format: &str) -> Result<String, QueryError> {
     if !x.is_finite() {
         // A division by zero, or by a list's empty median: no figure.
-        return Err(QueryError::NotFinite(x));
+        return Err(format!(
+            "the value is {x}, not a finite number (a division by zero?)"
+        ));
     }
     let digits = |f: &str| {
         f.parse::<usize>()
-            .map_err(|_| QueryError::BadFormat(format.to_string()))
+            .map_err(|_| format!("`{format}` is not a format (.N or ,N)"))
     };
     if format.is_empty() {
         return Ok(if x.fract() == 0.0 {
@@ -491,10 +420,7 @@ fn part(ev: &Evidence, inner: &str) -> Result<String, QueryError> {
     let value = parse(expr).and_then(|e| eval(ev, &e));
     value
         .and_then(|v| render(&v, format))
-        .map_err(|e| QueryError::InPart {
-            part: inner.to_string(),
-            error: Box::new(e),
-        })
+        .map_err(|e| format!("{{{inner}}}: {e}"))
 }
 
 /// The template with every `{expression}` replaced by its value.
@@ -503,7 +429,7 @@ pub fn fill(ev: &Evidence, template: &str) -> Result<String, QueryError> {
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
-        let close = closing_brace(&rest[open..]).ok_or(QueryError::NoClosingBrace)? + open;
+        let close = closing_brace(&rest[open..]).ok_or("a `{` has no closing `}`")? + open;
         let _ = write!(out, "{}", part(ev, &rest[open + 1..close])?);
         rest = &rest[close + 1..];
     }

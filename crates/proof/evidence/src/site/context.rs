@@ -62,13 +62,10 @@ impl<'a> Evidence<'a> {
 }
 
 /// How far back from its GPU's latest session a session's runs each keep
-/// a page of their own, in days ([`crate::sessions::RECENT_DAYS`];
-/// the runs of older sessions are packed too). A year of weekly sessions
-/// on four GPUs is about 14,000 runs, and a page each would be most of the
-/// site's time and bytes for pages no reader pages through
-/// (crates/proof/evidence/tests/year.rs measures the year). Older runs are
-/// listed, with their verdicts, on their session's page, and every figure
-/// they recorded stays in the history charts and the summary.
+/// a page of their own, in days. A year of weekly sessions on four GPUs is
+/// about 14,000 runs (tests/year.rs), and a page each would be most of the
+/// site's time and bytes; older runs are listed, with their verdicts, on
+/// their session's page, and their figures stay in the history charts.
 pub const PAGED_DAYS: i64 = crate::sessions::RECENT_DAYS;
 
 /// The runs with a page of their own: every run of a session that began

@@ -2,33 +2,23 @@
 //! a glance; and the lessons' charts as SVG ([`plot`], which `evidence
 //! plot` writes alone).
 //!
-//! - The index ([`index`]): per lesson, its claims against each GPU and
-//!   toolkit found in the evidence, each cell a verdict in words with its
-//!   counts ([`crate::verdicts`]).
-//! - A page per lesson ([`lesson`]): each claim with the figures behind its
-//!   verdict, the lesson's charts, the C++ and Rust twins side by side, and
-//!   every transcript.
-//! - A page per recording session and their list ([`sessions`]), what
-//!   changed between each GPU's last two sessions ([`changes`]), and each
-//!   lesson's figures over its sessions as charts ([`history`]).
-//! - A page per transcript ([`transcript`]), as recorded, with its
-//!   verdicts, for the runs [`paged`] picks; a page per other evidence
-//!   folder; the instrument's page ([`instrument`]).
-//! - `summary.json` ([`summary`]): the same verdicts and figures, claims by
-//!   GPU by session, for tools.
+//! Its pages: the index ([`index`]), a page per lesson ([`lesson`]), per
+//! recording session ([`sessions`]), what changed ([`changes`]), each
+//! lesson's figures over its sessions ([`history`]), a page per recent
+//! transcript ([`transcript`], [`paged`]) and per other evidence folder, the
+//! instrument's page ([`instrument`]), and `summary.json` ([`summary`]).
 //!
 //! Every link is relative and nothing is fetched from outside the site, so
 //! it works from `file://` and from any static host. The same evidence
 //! gives the same bytes: nothing here iterates a hash, and the one clock
 //! read is the evidence's own check that no run is dated in the future.
 //!
-//! The site's HTML is checked by [`check`](mod@check) (every page, no
-//! browser); `tests/browser.rs` opens a few pages in a real one.
+//! The site's HTML is checked by tests/site_support/check.rs (every page,
+//! no browser); tests/site_browser.rs opens a few pages in a real one.
 //!
 //! Not for: judging runs (that is [`crate::check`]).
 
 mod changes;
-pub mod check;
 mod context;
 mod error;
 mod history;
@@ -276,9 +266,9 @@ fn plot_charts(all: &[Transcript], lesson: &dyn lesson_spec::Lesson) -> Result<V
 }
 
 /// Writes `files` into a new folder beside `out`, then puts it in `out`'s
-/// place, so a reader never sees half a site. The folder being written is
-/// locked (`flock(2)`) while it is; one left by a build that was killed
-/// holds no lock and is removed by the next build of the same `out`.
+/// place, so a reader never sees half a site. A staging folder a killed
+/// build left (named with the same prefix) is removed by the next build of
+/// the same `out`; two builds of one site at once are not supported.
 fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
     let replacing = std::fs::read_dir(out).is_ok_and(|mut entries| entries.next().is_some());
     if replacing && !out.join(MARKER).is_file() {
@@ -290,14 +280,15 @@ fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
         ".{}.evidence-site-",
         out.file_name().unwrap_or_default().to_string_lossy()
     );
-    remove_stale(&parent, &prefix);
+    for stale in std::fs::read_dir(&parent).into_iter().flatten().flatten() {
+        if stale.file_name().to_string_lossy().starts_with(&prefix) && stale.path().is_dir() {
+            let _ = std::fs::remove_dir_all(stale.path());
+        }
+    }
     let staging = tempfile::Builder::new()
         .prefix(&prefix)
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
-    let _lock = lock(staging.path())
-        .and_then(|lock| lock.ok_or_else(|| std::io::Error::other("locked by another process")))
-        .map_err(io(staging.path()))?;
     for (path, text) in &files.0 {
         let file = staging.path().join(path);
         if let Some(folder) = file.parent() {
@@ -309,9 +300,8 @@ fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(staging.path(), std::fs::Permissions::from_mode(0o755))
         .map_err(io(staging.path()))?;
-    // The old site goes beside it under the staging prefix, so that a
-    // build killed between the two renames leaves it to be removed. A
-    // failed rename puts it back and leaves no staging folder.
+    // The old site goes beside it under the staging prefix, removed when
+    // `old` is dropped. A failed rename puts it back and leaves no staging.
     let old = tempfile::Builder::new()
         .prefix(&prefix)
         .tempdir_in(&parent)
@@ -328,36 +318,4 @@ fn write(out: &Path, files: &Files) -> Result<(), SiteError> {
     }
     let _ = staging.keep(); // renamed into place: not to be removed
     Ok(())
-}
-
-/// Removes the folders under `parent` named with `prefix` that no build
-/// holds locked: what killed builds of the same site left behind.
-fn remove_stale(parent: &Path, prefix: &str) {
-    let Ok(entries) = std::fs::read_dir(parent) else {
-        return;
-    };
-    for path in entries.flatten().map(|e| e.path()) {
-        let ours = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with(prefix));
-        if ours && path.is_dir() && lock(&path).is_ok_and(|lock| lock.is_some()) {
-            let _ = std::fs::remove_dir_all(&path);
-        }
-    }
-}
-
-/// An exclusive `flock(2)` on `folder`, held while the file lives (the
-/// kernel lets it go when the process ends, however it ends), or `None`
-/// where another process holds it.
-fn lock(folder: &Path) -> std::io::Result<Option<std::fs::File>> {
-    use std::os::fd::AsRawFd;
-    let file = std::fs::File::open(folder)?;
-    // SAFETY: flock(2) on a descriptor `file` owns for the whole call.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-        return Ok(Some(file));
-    }
-    match std::io::Error::last_os_error() {
-        e if e.kind() == std::io::ErrorKind::WouldBlock => Ok(None),
-        e => Err(e),
-    }
 }

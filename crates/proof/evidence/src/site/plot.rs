@@ -49,14 +49,12 @@ pub struct Series {
     pub points: Vec<Point>,
 }
 
-/// A line drawn across the chart for comparison, dashed, with its label in
-/// the legend.
+/// A level drawn across the chart for comparison (y = value), dashed,
+/// with its label in the legend.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Reference {
-    /// y = value everywhere.
-    Level { value: f64, label: String },
-    /// y = slope * x: a bound such as "bytes moved at a bandwidth ceiling".
-    Proportional { slope: f64, label: String },
+pub struct Reference {
+    pub value: f64,
+    pub label: String,
 }
 
 pub struct Chart {
@@ -186,10 +184,7 @@ fn draw(chart: &Chart, out: &mut String) -> Result<(), Failure> {
 fn axes(chart: &Chart) -> (Axis, Axis) {
     let points = || chart.series.iter().flat_map(|s| &s.points);
     let xs = Axis::fit(points().map(|p| p.x), chart.x_log);
-    let levels = chart.references.iter().filter_map(|r| match r {
-        Reference::Level { value, .. } => Some(*value),
-        Reference::Proportional { .. } => None,
-    });
+    let levels = chart.references.iter().map(|r| r.value);
     let ys = Axis::fit(points().flat_map(|p| [p.low, p.high]).chain(levels), chart.y_log);
     (xs, ys)
 }
@@ -216,20 +211,13 @@ fn draw_plot(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
         .light_line_style(WHITE)
         .draw()?;
     for reference in &chart.references {
-        let ends = [xs.lo, xs.hi].map(|x| (tx(x), ty(reference_y(reference, x))));
+        let ends = [xs.lo, xs.hi].map(|x| (tx(x), ty(reference.value)));
         ctx.draw_series(DashedLineSeries::new(ends, 6, 4, GREY.stroke_width(1)))?;
     }
     for s in &chart.series {
         draw_series(&mut ctx, s, &tx, &ty)?;
     }
     Ok(())
-}
-
-fn reference_y(reference: &Reference, x: f64) -> f64 {
-    match reference {
-        Reference::Level { value, .. } => *value,
-        Reference::Proportional { slope, .. } => slope * x,
-    }
 }
 
 type Context<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
@@ -267,11 +255,8 @@ fn draw_legend(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
         y += 24;
     }
     for r in &chart.references {
-        let text = match r {
-            Reference::Level { label, .. } | Reference::Proportional { label, .. } => label,
-        };
         area.draw(&PathElement::new([(4, y), (30, y)], GREY.stroke_width(1)))?;
-        for line in wrap(text, 24) {
+        for line in wrap(&r.label, 24) {
             area.draw(&Text::new(line, (38, y - 7), font.clone().color(&GREY)))?;
             y += 16;
         }
@@ -350,7 +335,7 @@ pub fn from_spec(spec: &lesson_spec::Chart, subtitle: String) -> Chart {
         references: spec
             .marks
             .iter()
-            .map(|m| Reference::Level {
+            .map(|m| Reference {
                 value: m.value,
                 label: m.label.clone(),
             })
@@ -482,7 +467,7 @@ mod tests {
 
     #[test]
     fn the_svg_has_each_series_band_points_and_reference() {
-        let s = svg(&chart(vec![Reference::Level {
+        let s = svg(&chart(vec![Reference {
             value: 54.7,
             label: "ref line".into(),
         }]))
@@ -492,17 +477,5 @@ mod tests {
         assert!(shows(&s, "pinned") && shows(&s, "ref line"), "{s}");
         assert_eq!(s.matches("<circle").count(), 2, "{s}");
         assert_eq!(s.matches("<polygon").count(), 1, "one band: {s}");
-    }
-
-    #[test]
-    fn a_proportional_reference_is_drawn_across_the_chart() {
-        let with = svg(&chart(vec![Reference::Proportional {
-            slope: 0.5,
-            label: "bound".into(),
-        }]))
-        .unwrap();
-        let without = svg(&chart(Vec::new())).unwrap();
-        assert!(shows(&with, "bound"), "{with}");
-        assert!(with.matches("<polyline").count() > without.matches("<polyline").count());
     }
 }

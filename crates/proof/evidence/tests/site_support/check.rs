@@ -1,4 +1,6 @@
-//! A built site checked from its HTML, without a browser: every page under
+//! A built site checked from its HTML, without a browser (a test's check:
+//! tests/site.rs runs it on the committed evidence's site, tests/site_check.rs
+//! on planted faults): every page under
 //! the folder read (html5gum, a WHATWG tokenizer), every problem reported,
 //! not the first. On every page: links and their fragments lead to a file
 //! and an id in the folder, images are there and have alt text, nothing is
@@ -21,7 +23,7 @@ use std::path::{Component, Path, PathBuf};
 
 use html5gum::{DefaultEmitter, Token, Tokenizer};
 
-use crate::site::layout::INDEX;
+use evidence::site::INDEX;
 
 /// What a check of a site found.
 #[derive(Debug, Default)]
