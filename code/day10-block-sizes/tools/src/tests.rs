@@ -152,7 +152,7 @@ fn a_row_with_a_cell_missing_names_its_line() {
     let err = parse(&body(&text)).unwrap_err();
     assert_eq!(err.line, 14, "{err:?}");
     assert!(
-        err.message.contains("{within_noise}\", got \"     256 "),
+        err.message.contains("%  {}\", got \"     256 "),
         "{err:?}"
     );
 }
