@@ -13,13 +13,11 @@
 //! as blocks.cu does) or CUDA of any kind, so the evidence tools build
 //! without nvcc.
 
-#[macro_use]
-mod render;
-
 mod claims;
 mod figures;
 mod lesson;
 mod parse;
+mod render;
 mod report;
 #[cfg(test)]
 mod tests;

@@ -1,21 +1,21 @@
 //! Day 10's report read back from either program's output, with the
-//! templates it is printed with.
+//! templates it is printed with (`render.rs`).
 
 use lesson_spec::{quoted, Cursor, Lines, ParseFailure};
 
-use crate::render::{header, SUGGESTION_LINE};
+use crate::render::{header, FMA, LIMITS, MEANS, ROW, SIZES, SUGGESTION_LINE};
 use crate::report::{Noise, Report, Row, Table};
 
 /// Reads the report; errors name the line.
 pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     let mut c = Cursor::new(lines);
     let gpu = c.expect("GPU: ")?.1.to_string();
-    let limits = c.read(tpl!(limits))?;
-    let sizes = c.read(tpl!(sizes))?;
-    let means = c.read(tpl!(means))?;
+    let limits = c.read(LIMITS)?;
+    let sizes = c.read(SIZES)?;
+    let means = c.read(MEANS)?;
     c.expect("vectorAdd, 12 bytes per element (memory-bound)")?;
     let vector_add = table(&mut c, "GB/s")?;
-    let fma_title = c.read(tpl!(fma))?;
+    let fma_title = c.read(FMA)?;
     let fma = table(&mut c, "GFLOP/s")?;
     for closing in [
         "spread is max/min - 1 of the ",
@@ -46,13 +46,13 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
 fn table(c: &mut Cursor<'_, '_>, unit: &str) -> Result<Table, ParseFailure> {
     c.expect(&header(unit))?;
     let rows = c
-        .rows(tpl!(row), SUGGESTION_LINE)?
+        .rows(ROW, SUGGESTION_LINE)?
         .into_iter()
         .map(row)
         .collect::<Result<_, _>>()?;
     Ok(Table {
         rows,
-        suggested: row(c.read(tpl!(row))?)?,
+        suggested: row(c.read(ROW)?)?,
     })
 }
 

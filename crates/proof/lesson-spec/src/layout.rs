@@ -1,20 +1,68 @@
 //! A report line written once, as a template, that the renderer prints
-//! with `format!` (each lesson keeps its templates in a macro that expands
-//! to the literal) and the parser reads back with [`read`], so the two
-//! cannot drift apart and no parser picks words out of a line by hand.
+//! with [`fill`] and the parser reads back with [`read`], so the two cannot
+//! drift apart and no parser picks words out of a line by hand.
 //!
 //! A template is the line in Rust's format syntax: `"{} SMs, each holding
-//! at most {} threads"`, `"{:8} {:9.1}%"`; an error names a field by its
+//! at most {} threads"`, `"{:8} {:9.1}%"` (a spec is `[<|>][+][width]
+//! [.precision]`, as `format!` reads it); an error names a field by its
 //! place, or by its name where the template names it. Reading takes padding as
 //! any run of spaces: a field ends at the literal text after it, at a space
 //! where the next piece is a field or a space, or at the end of the line
 //! where it is the last piece.
 
+use std::fmt::Display;
+
 use crate::lines::{number, quoted, Cursor, Finite, ParseFailure};
 
 enum Piece<'t> {
     Text(&'t str),
-    Field(&'t str),
+    /// A field's name (maybe empty) and its spec.
+    Field(&'t str, &'t str),
+}
+
+/// `template` with its fields printed from `values`, in order, as
+/// `format!` prints the same spec: a number is right-aligned unless the
+/// spec says `<`, a text left-aligned unless it says `>`.
+pub fn fill(template: &str, values: &[&dyn Display]) -> String {
+    let mut values = values.iter();
+    let mut out = String::new();
+    for piece in pieces(template) {
+        let spec = match piece {
+            Piece::Text(text) => {
+                out.push_str(text);
+                continue;
+            }
+            Piece::Field(_, spec) => spec,
+        };
+        let v = values
+            .next()
+            .unwrap_or_else(|| panic!("{template:?} has more fields than values"));
+        let (align, spec) = match spec.strip_prefix(['<', '>']) {
+            Some(rest) => (spec.chars().next(), rest),
+            None => (None, spec),
+        };
+        let (plus, spec) = spec.strip_prefix('+').map_or((false, spec), |rest| (true, rest));
+        let (width, precision) = spec.split_once('.').map_or((spec, None), |(w, p)| (w, Some(p)));
+        let w: usize = width.parse().unwrap_or(0);
+        let s = match (
+            plus,
+            precision.map(|p| p.parse::<usize>().expect("a precision is a number")),
+        ) {
+            (false, None) => format!("{v}"),
+            (true, None) => format!("{v:+}"),
+            (false, Some(p)) => format!("{v:.p$}"),
+            (true, Some(p)) => format!("{v:+.p$}"),
+        };
+        match align.unwrap_or(if s.parse::<f64>().is_ok() { '>' } else { '<' }) {
+            '<' => out += &format!("{s:<w$}"),
+            _ => out += &format!("{s:>w$}"),
+        }
+    }
+    assert!(
+        values.next().is_none(),
+        "{template:?} has fewer fields than values"
+    );
+    out
 }
 
 /// The template's literal text and fields (by name), in order.
@@ -27,7 +75,8 @@ fn pieces(template: &str) -> Vec<Piece<'_>> {
             out.push(Piece::Text(&rest[..open]));
         }
         let field = &rest[open + 1..close];
-        out.push(Piece::Field(field.split(':').next().unwrap_or(field)));
+        let (name, spec) = field.split_once(':').unwrap_or((field, ""));
+        out.push(Piece::Field(name, spec));
         rest = &rest[close + 1..];
     }
     if !rest.is_empty() {
@@ -70,13 +119,8 @@ pub fn read<'a>(n: usize, template: &str, line: &'a str) -> Result<Fields<'a>, P
     let mut rest = line;
     for (i, piece) in pieces.iter().enumerate() {
         match piece {
-            Piece::Text(text) => {
-                rest = rest
-                    .trim_start()
-                    .strip_prefix(text.trim_start())
-                    .ok_or_else(fail)?
-            }
-            Piece::Field(name) => {
+            Piece::Text(text) => rest = rest.trim_start().strip_prefix(text.trim()).ok_or_else(fail)?,
+            Piece::Field(name, _) => {
                 rest = rest.trim_start();
                 let end = match pieces.get(i + 1) {
                     None => rest.trim_end().len(),
@@ -134,6 +178,17 @@ impl<'a> Cursor<'a, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_prints_as_format_does() {
+        let t = "{n:8} {occ:9.1}% {vs:+8.1}%  {w}|{name:<6}|{r:>5}|{f32:.3}|{s:+6}|{x:>+4.1}";
+        let got = fill(t, &[&32, &12.25, &-3.04, &"yes", &"ab", &"x", &0.1f32, &7, &2.0]);
+        let want = format!(
+            "{:8} {:9.1}% {:+8.1}%  {}|{:<6}|{:>5}|{:.3}|{:+6}|{:>+4.1}",
+            32, 12.25, -3.04, "yes", "ab", "x", 0.1f32, 7, 2.0
+        );
+        assert_eq!(got, want);
+    }
 
     #[test]
     fn read_takes_back_what_format_prints() {
