@@ -45,18 +45,14 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
 /// suggestion's row.
 fn table(c: &mut Cursor<'_, '_>, unit: &str) -> Result<Table, ParseFailure> {
     c.expect(&header(unit))?;
-    let rows = c
-        .rows(ROW, SUGGESTION_LINE)?
-        .into_iter()
-        .map(row)
-        .collect::<Result<_, _>>()?;
+    let rows = c.rows(ROW, SUGGESTION_LINE, row)?;
     Ok(Table {
         rows,
-        suggested: row(c.read(ROW)?)?,
+        suggested: row(&c.read(ROW)?)?,
     })
 }
 
-fn row(f: lesson_spec::Fields<'_>) -> Result<Row, ParseFailure> {
+fn row(f: &lesson_spec::Fields<'_>) -> Result<Row, ParseFailure> {
     let noise = match f.text(7) {
         "best" => Noise::Best,
         "yes" => Noise::Within,

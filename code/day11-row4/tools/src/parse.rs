@@ -47,8 +47,7 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
     }
     c.expect("Row 4 against n: while the three arrays fit in the L2")?;
     c.expect("           n   3 arrays (MiB)")?;
-    let rows = c.rows(SWEEP, "Row 4 with a cold L2")?;
-    let sweep = rows.iter().map(sweep_row).collect::<Result<_, _>>()?;
+    let sweep = c.rows(SWEEP, "Row 4 with a cold L2", sweep_row)?;
     let flush_mib = c.read(FLUSH)?.num(0)?;
     let each = rate_row(&mut c, COLD[0])?;
     let cold = rate_row(&mut c, COLD[1])?;

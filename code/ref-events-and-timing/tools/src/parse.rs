@@ -50,14 +50,13 @@ fn part1(c: &mut Cursor) -> Parsed<Part1> {
     c.expect("Part 1: a launch returns once it is queued")?;
     let reps = c.read(P1_REPS)?.num(0)?;
     c.expect("kernel ms")?;
-    let rows = c.rows(P1_ROW, "verdict: ")?.into_iter().map(|f| {
+    let rows = c.rows(P1_ROW, "verdict: ", |f| {
         Ok(LaunchRow {
             kernel_ms: f.num(0)?,
             launch_us: f.num(1)?,
             sync_us: f.num(2)?,
         })
-    });
-    let rows = rows.collect::<Parsed<_>>()?;
+    })?;
     Ok(Part1 { reps, rows })
 }
 

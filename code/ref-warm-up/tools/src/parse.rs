@@ -72,16 +72,14 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
 
     c.expect("Part 2: ")?;
     c.expect("     bytes")?;
-    let rows = c.rows(MALLOC_ROW, "Part 3:")?;
-    let mallocs = rows.iter().map(|f| {
+    let mallocs = c.rows(MALLOC_ROW, "Part 3:", |f| {
         Ok(MallocRow {
             bytes: f.num(0)?,
             first_ms: f.num(1)?,
             second_ms: f.num(2)?,
             tenth_ms: f.num(3)?,
         })
-    });
-    let mallocs = mallocs.collect::<Result<_, ParseFailure>>()?;
+    })?;
     c.expect("host = ")?;
     c.expect("kernel ")?;
     let mut kernels = Vec::new();

@@ -154,16 +154,21 @@ impl<'a> Cursor<'a, '_> {
         read(n, template, line)
     }
 
-    /// Lines read with `row` up to the first that starts with `end`
-    /// (taken too); at least one.
-    pub fn rows(&mut self, row: &str, end: &str) -> Result<Vec<Fields<'a>>, ParseFailure> {
+    /// Lines read with `row`, each made a `T` by `each`, up to the first
+    /// that starts with `end` (taken too); at least one.
+    pub fn rows<T>(
+        &mut self,
+        row: &str,
+        end: &str,
+        each: impl Fn(&Fields<'a>) -> Result<T, ParseFailure>,
+    ) -> Result<Vec<T>, ParseFailure> {
         let mut rows = Vec::new();
         loop {
             let (n, line) = self.next(&format!("{end:?}"))?;
             if line.trim_start().starts_with(end.trim_start()) {
                 break;
             }
-            rows.push(read(n, row, line)?);
+            rows.push(each(&read(n, row, line)?)?);
         }
         if rows.is_empty() {
             return Err(ParseFailure::at(
