@@ -1,6 +1,6 @@
 //! Day 53's report read back from either program's output.
 
-use lesson_spec::{number, Cursor, Lines, ParseFailure};
+use lesson_spec::{labelled, number, Cursor, Lines, ParseFailure};
 
 use crate::render::{P1_ROW, P2_ROW, P3_ROW};
 use crate::report::{AsyncRow, BandwidthRow, Report};
@@ -24,7 +24,7 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     })?;
     c.expect("mean of ")?;
     let mut async_row = |source: &str| -> Result<AsyncRow, ParseFailure> {
-        let f = c.read(&P2_ROW.replacen("{:>9}", source, 1))?;
+        let f = c.read(&labelled(P2_ROW, source))?;
         Ok(AsyncRow {
             call_ms: f.num(0)?,
             completion_ms: f.num(1)?,
@@ -35,7 +35,7 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     c.expect("Part 3: scaleCopy over ")?;
     c.expect("mean of ")?;
     let variant = |c: &mut Cursor, name: &str| -> Result<(f64, f64), ParseFailure> {
-        let f = c.read(&P3_ROW.replacen("{:>16}", name, 1))?;
+        let f = c.read(&labelled(P3_ROW, name))?;
         Ok((f.num(0)?, f.num(1)?))
     };
     let (resident_ms, resident_gb_s) = variant(&mut c, "device-resident")?;

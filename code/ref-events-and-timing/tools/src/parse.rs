@@ -1,7 +1,7 @@
 //! The report read back from either program's output, with the templates
 //! it is printed with (`render.rs`); errors name the line.
 
-use lesson_spec::{Cursor, Fields, Lines, ParseFailure};
+use lesson_spec::{labelled, Cursor, Fields, Lines, ParseFailure};
 
 use crate::parts::{
     Case, Inside, Launch, LaunchRow, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait,
@@ -26,12 +26,6 @@ pub fn parse(lines: &Lines<'_>) -> Parsed<Report> {
         boost: part7(&mut c)?,
         pattern: part8(&mut c)?,
     })
-}
-
-/// A row that starts with the literal `label` (the renderer right-aligns
-/// it) and then reads as `rest`.
-fn labelled<'a>(c: &mut Cursor<'a, '_>, label: &str, rest: &str) -> Parsed<Fields<'a>> {
-    c.read(&format!("{label}{rest}"))
 }
 
 /// A row whose first field must be `name`.
@@ -117,10 +111,13 @@ fn part3(c: &mut Cursor) -> Parsed<Part3> {
 fn part4(c: &mut Cursor) -> Parsed<Part4> {
     c.expect("Part 4: cudaEventDisableTiming")?;
     let host = c.read(P4_HOST)?;
-    let mut us = |label: &str, per: &str| labelled(c, label, &format!("  {{}} us per {per}"))?.num(0);
+    let mut us = |label: &str, per: &str| c.read(&labelled(&P4_ROW.replacen("{}", per, 1), label))?.num(0);
     let (host_timing_us, host_disabled_us) = (us("timing event", "pair")?, us("DisableTiming", "pair")?);
     let chain = c.read(P4_CHAIN)?;
-    let mut us = |label: &str| labelled(c, label, "  {} us per link")?.num(0);
+    let mut us = |label: &str| {
+        c.read(&labelled(&P4_ROW.replacen("{}", "link", 1), label))?
+            .num(0)
+    };
     let part = Part4 {
         rounds: host.num(0)?,
         ops: host.num(1)?,
@@ -153,7 +150,7 @@ fn part5(c: &mut Cursor) -> Parsed<Part5> {
 fn part6(c: &mut Cursor) -> Parsed<Part6> {
     let head = c.read(P6)?;
     let mut case = |name: &str| -> Parsed<Case> {
-        let f = labelled(c, name, "  {} ms  interval {} ms")?;
+        let f = c.read(&labelled(P6_ROW, name))?;
         Ok(Case {
             extra_ms: f.num(0)?,
             interval_ms: f.num(1)?,
@@ -221,8 +218,8 @@ fn part7(c: &mut Cursor) -> Parsed<Part7> {
 
 fn part8(c: &mut Cursor) -> Parsed<Part8> {
     let cycles = c.read(P8)?.num(0)?;
-    let page = c.read(P8_PAGE)?;
-    let time_kernel = c.read(P8_TIME_KERNEL)?;
+    let page = c.read(&format!("{P8_PAGE}  {{}} ms per launch"))?;
+    let time_kernel = c.read(&format!("{P8_TIME_KERNEL}  {{}} ms per launch"))?;
     c.expect("timeKernel / page: ")?;
     c.expect("verdict: ")?;
     Ok(Part8 {

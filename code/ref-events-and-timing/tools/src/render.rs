@@ -21,19 +21,24 @@ pub(crate) const P3_ROW: &str = "{:>9}  {:9.3}  {:9.3}  {:8.1}%  {:10.1}";
 pub(crate) const P4_HOST: &str =
     "host cost of cudaEventRecord + cudaStreamWaitEvent, median of {} rounds of {}";
 pub(crate) const P4_CHAIN: &str = "device cost of a chain of {} empty kernels, median of {} rounds";
+/// Part 4's rows: a label, the cost, and what it is per (`pair`, `link`).
+pub(crate) const P4_ROW: &str = "{:>16}  {:8.3} us per {}";
 pub(crate) const P5: &str =
     "Part 5: a {:.3} ms producer on stream A, its consumer on stream B behind cudaStreamWaitEvent";
 pub(crate) const P5_REPS: &str = "{} runs; the consumer's result was right in all";
 pub(crate) const P5_ISSUE: &str = "host issued all {} calls in {:8.4} ms (median)";
 pub(crate) const P5_GAP: &str = "consumer started {:8.4} ms after the producer ended (smallest)";
 pub(crate) const P6: &str = "Part 6: what an event interval around a {:.3} ms kernel holds, median of {}";
+pub(crate) const P6_ROW: &str = "{:>26}  {:7.3} ms  interval {:8.3} ms";
 pub(crate) const P7: &str = "Part 7: {} launches of a {}-cycle kernel after {:.0} ms idle, each timed alone";
 pub(crate) const P7_MHZ: &str = "SM clock after the idle period: {} MHz";
 pub(crate) const P7_ROW: &str = "{:6}  {:9.4}  {:6}";
 pub(crate) const P7_INSIDE_ROW: &str = "{:6}  {:9.4}  {:9.4}  {:9.1}  {:6}";
 pub(crate) const P8: &str = "Part 8: the page's pattern against timeKernel, the same {}-cycle kernel";
-pub(crate) const P8_PAGE: &str = "page (1 warm-up, loop of {})  {:9.4} ms per launch";
-pub(crate) const P8_TIME_KERNEL: &str = "timeKernel ({} warm-ups, mean of {})  {:9.4} ms per launch";
+/// Part 8's rows: a label (right-aligned to 36 as a whole), then the time.
+pub(crate) const P8_PAGE: &str = "page (1 warm-up, loop of {})";
+pub(crate) const P8_TIME_KERNEL: &str = "timeKernel ({} warm-ups, mean of {})";
+pub(crate) const P8_ROW: &str = "{:>36}  {:9.4} ms per launch";
 
 /// events.cu's verdict word.
 fn verdict(holds: bool) -> &'static str {
@@ -117,7 +122,7 @@ pub fn part3(p: &Part3) -> String {
 }
 
 pub fn part4(p: &Part4) -> String {
-    let row = |label: &str, us: f64, per: &str| format!("{label:>16}  {us:8.3} us per {per}\n");
+    let row = |label: &str, us: f64, per: &str| fill(P4_ROW, &[&label, &us, &per]) + "\n";
     format!("\nPart 4: cudaEventDisableTiming\n{}\n", fill(P4_HOST, &[&p.rounds, &p.ops]))
         + &row("timing event", p.host_timing_us, "pair")
         + &row("DisableTiming", p.host_disabled_us, "pair")
@@ -147,12 +152,7 @@ pub fn part5(p: &Part5) -> String {
 }
 
 pub fn part6(p: &Part6) -> String {
-    let row = |name: &str, c: &Case| {
-        format!(
-            "{name:>26}  {:7.3} ms  interval {:8.3} ms\n",
-            c.extra_ms, c.interval_ms
-        )
-    };
+    let row = |name: &str, c: &Case| fill(P6_ROW, &[&name, &c.extra_ms, &c.interval_ms]) + "\n";
     format!("\n{}\n", fill(P6, &[&p.kernel_ms, &p.reps]))
         + &row("queued ahead of start", &p.queued)
         + &row("host delay after start", &p.delayed)
@@ -205,15 +205,11 @@ pub fn part7(p: &Part7) -> String {
     )
 }
 
-/// Part 8; its rows' labels are right-aligned to 36 as a whole.
 pub fn part8(p: &Part8, iters: u32, warmups: u32, runs: u32) -> String {
-    let row = |label: String, ms: f64| format!("{label:>36}  {ms:9.4} ms per launch\n");
+    let row = |label: String, ms: f64| fill(P8_ROW, &[&label, &ms]) + "\n";
     format!("\n{}\n", fill(P8, &[&p.cycles]))
-        + &row(format!("page (1 warm-up, loop of {iters})"), p.page_ms)
-        + &row(
-            format!("timeKernel ({warmups} warm-ups, mean of {runs})"),
-            p.time_kernel_ms,
-        )
+        + &row(fill(P8_PAGE, &[&iters]), p.page_ms)
+        + &row(fill(P8_TIME_KERNEL, &[&warmups, &runs]), p.time_kernel_ms)
         + &format!(
             "timeKernel / page: {:.3}x\nverdict: {} (the two agree within 5%)",
             p.ratio(),

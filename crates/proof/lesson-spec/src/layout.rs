@@ -85,6 +85,18 @@ fn pieces(template: &str) -> Vec<Piece<'_>> {
     out
 }
 
+/// `template` with its first field made the literal `label`: how a parser
+/// reads a row whose label the renderer prints into that field.
+pub fn labelled(template: &str, label: &str) -> String {
+    let first = template
+        .find('{')
+        .and_then(|open| Some(open..=open + template[open..].find('}')?));
+    match first {
+        Some(field) => template.replacen(&template[field], label, 1),
+        None => template.to_string(),
+    }
+}
+
 /// The fields of a line read with a template, each with the name it has
 /// there, for the error that blames it.
 #[derive(Debug)]
@@ -224,6 +236,10 @@ mod tests {
         assert_eq!(e.to_string(), "line 8: max threads: \"lots\" is not a number");
         assert!(read(9, "{a} ms", "1.0 ms and more").is_err(), "trailing text");
         assert!(read(9, "{a} {b} ms", "1.0  ms").is_err(), "a field missing");
+        assert_eq!(
+            labelled("{:>16}  {:8.3} us per {}", "no events"),
+            "no events  {:8.3} us per {}"
+        );
         let e = read(9, "{} ms", "x ms").unwrap().num::<f64>(0).unwrap_err();
         assert_eq!(e.message, "field 1 of \"{} ms\": \"x\" is not a number");
     }

@@ -37,7 +37,7 @@ pub mod why;
 pub use chart::{Chart, Mark, Series};
 pub use claims::{figure_matches, median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
 pub use figure_blocks::Figure;
-pub use layout::{fill, read, Fields};
+pub use layout::{fill, labelled, read, Fields};
 pub use lesson::{Entry, Lesson, Parsed};
 pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Finite, Lines, ParseFailure};
 pub use on_this_gpu::{claims_block, ClaimsBlock, ClaimsBlockError};
