@@ -2,10 +2,10 @@
 //! under Nsight Compute: ncu's own lines (`==PROF==`, `==WARNING==`) are
 //! skipped, and its CSV rows after the report are read by [`crate::ncu`].
 
-use lesson_spec::{quoted, Cursor, Lines, ParseFailure};
+use lesson_spec::{labelled, quoted, Cursor, Lines, ParseFailure};
 
 use crate::ncu;
-use crate::render::{COLD, FLUSH, FULL_N, MEANS, NO_PEAK, PEAK, SIZES, SWEEP};
+use crate::render::{COLD, FLUSH, FULL_N, MEANS, NO_PEAK, PEAK, RATE, RATE_NO_PEAK, SIZES, SWEEP};
 use crate::report::{Peak, Rate, Report, SweepRow};
 
 /// Reads the report; errors name the line.
@@ -43,14 +43,14 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
     c.expect("At full n")?;
     let mut full = [Rate { ms: 0.0, gb_s: 0.0 }; 4];
     for (r, label) in full.iter_mut().zip(FULL_N) {
-        *r = rate_row(&mut c, label)?;
+        *r = rate_row(&mut c, label, peak.is_some())?;
     }
     c.expect("Row 4 against n: while the three arrays fit in the L2")?;
     c.expect("           n   3 arrays (MiB)")?;
     let sweep = c.rows(SWEEP, "Row 4 with a cold L2", sweep_row)?;
     let flush_mib = c.read(FLUSH)?.num(0)?;
-    let each = rate_row(&mut c, COLD[0])?;
-    let cold = rate_row(&mut c, COLD[1])?;
+    let each = rate_row(&mut c, COLD[0], peak.is_some())?;
+    let cold = rate_row(&mut c, COLD[1], peak.is_some())?;
     if let Ok((n, extra)) = c.next("") {
         return Err(ParseFailure::at(
             n,
@@ -84,10 +84,10 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
     })
 }
 
-/// A labelled row: `label  ms  GB/s  of-peak` (the last `-` without a
-/// peak; it is derived, so it is read only as present).
-fn rate_row(c: &mut Cursor<'_, '_>, label: &str) -> Result<Rate, ParseFailure> {
-    let f = c.read(&format!("{label} {{}} {{}} {{}}"))?;
+/// A labelled row: `label  ms  GB/s  of-peak` (`-` without a peak; the
+/// share is derived, so it is read only as present).
+fn rate_row(c: &mut Cursor<'_, '_>, label: &str, peak: bool) -> Result<Rate, ParseFailure> {
+    let f = c.read(&labelled(if peak { RATE } else { RATE_NO_PEAK }, label))?;
     Ok(Rate {
         ms: f.num(0)?,
         gb_s: f.num(1)?,

@@ -12,8 +12,8 @@ pub(crate) const PEAK: &str = "  {} MHz memory clock x 2 (double data rate) x {}
 /// The line of the report that names the theoretical peak as missing.
 pub(crate) const NO_PEAK: &str = "  not available: the device reports no memory clock or bus width";
 /// A labelled rate: ms, GB/s and the share of the peak (`-` without one).
-const RATE: &str = "  {:<44} {:9.5} {:9.1} {:7.1}%";
-const RATE_NO_PEAK: &str = "  {:<44} {:9.5} {:9.1} {:>8}";
+pub(crate) const RATE: &str = "  {:<44} {:9.5} {:9.1} {:7.1}%";
+pub(crate) const RATE_NO_PEAK: &str = "  {:<44} {:9.5} {:9.1} {:>8}";
 pub(crate) const SWEEP: &str = "{:>12} {:16.1} {:>6} {:11.5} {:9.1}";
 pub(crate) const FLUSH: &str = "{:.1} MiB) before each start event";
 /// The labels of the rates at full n, and of the cold-L2 rates.
