@@ -11,9 +11,13 @@
 //! [`Entry`] makes from any [`LessonReport`], so they hold one list of lessons
 //! and no lesson's name or numbers.
 //!
-//! What every report package would otherwise write alike in its impl is
-//! declared by [`lesson_items!`]. A parser's failure names its line
-//! ([`ParseFailure`]).
+//! A report package lays out alike: `report.rs` (the types), `render.rs`
+//! (the lines the `.cu` prints, each with numbers a [`layout`] template
+//! that [`fill`] prints), `parse.rs` (the same templates read back with
+//! [`Cursor::read`], so a renderer and its parser cannot drift apart),
+//! `claims.rs`, `why.rs`, `figures.rs` and `lesson.rs` (the impl). What
+//! every impl would otherwise write alike is declared by [`lesson_items!`].
+//! A parser's failure names its line ([`ParseFailure`]).
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
 //! or reading transcript headers (that is `evidence`'s). Holding a lesson to
