@@ -2,7 +2,7 @@
 
 use lesson_spec::{ms_at_end, number, Cursor, Fields, Lines, ParseFailure};
 
-use crate::render::{BEFORE, CALL, KERNEL, MALLOC_ROW, OVER, PART5, RUN_CALL};
+use crate::render::{BEFORE, CALL, KERNEL, LOOPS, MALLOC_ROW, OVER, PART5, RUN_CALL};
 use crate::report::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS};
 
 fn words(line: &str) -> Vec<&str> {
@@ -94,11 +94,9 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
         )?);
     }
     c.expect("loop ")?;
-    let mut loop_row = |label: &str| calls(&c.read(&with_calls(label, ""))?, 0);
-    let no_sync_host_ms = loop_row("without sync, host")?;
-    let no_sync_events_ms = loop_row("without sync, events")?;
-    let sync_host_ms = loop_row("with sync, host")?;
-    let sync_events_ms = loop_row("with sync, events")?;
+    let mut loop_row = |i: usize| calls(&c.read(&with_calls(LOOPS[i], ""))?, 0);
+    let [no_sync_host_ms, no_sync_events_ms] = [loop_row(0)?, loop_row(1)?];
+    let [sync_host_ms, sync_events_ms] = [loop_row(2)?, loop_row(3)?];
     // Part 5 is newer than the first transcripts; then the closing table,
     // made of the figures above and the post's constants, is read only as
     // far as its heading.

@@ -16,6 +16,13 @@ pub(crate) const OVER: &str = " {:>+10.1}%";
 pub(crate) const PART5: &str = "Part 5: {} more cudaMallocs of {} bytes, call and synchronise, host clock, \
                                 and the address each returned";
 pub(crate) const BEFORE: &str = "before them: Part 2's first at {}, Part 3's array (the last) at {}";
+/// Part 4's loops, as their rows are labelled.
+pub(crate) const LOOPS: [&str; 4] = [
+    "without sync, host",
+    "without sync, events",
+    "with sync, host",
+    "with sync, events",
+];
 pub(crate) const RUN_CALL: &str = "{:5}  {:10.4}  {:>18}  {:>+14}";
 
 /// What warmup.cu's first call is, by `--first` name, for `device`.
@@ -89,7 +96,13 @@ impl Report {
              {:<22} {:>10} {:>10} {:>10} {:>10}\n",
             "loop", "#0 ms", "#1 ms", "#2 ms", "#3 ms"
         );
-        for (label, ms) in self.loops() {
+        let loops = [
+            &self.no_sync_host_ms,
+            &self.no_sync_events_ms,
+            &self.sync_host_ms,
+            &self.sync_events_ms,
+        ];
+        for (label, ms) in LOOPS.iter().zip(loops) {
             out += &format!("{label:<22}{}\n", calls_text(ms));
         }
         self.render_part_5(&mut out);
@@ -99,16 +112,6 @@ impl Report {
             out += &format!("{label:<44} {then:12.3} {now:12.3}\n");
         }
         out
-    }
-
-    /// Part 4's loops, labelled as printed.
-    pub(crate) fn loops(&self) -> [(&'static str, &[f64; CALLS]); 4] {
-        [
-            ("without sync, host", &self.no_sync_host_ms),
-            ("without sync, events", &self.no_sync_events_ms),
-            ("with sync, host", &self.sync_host_ms),
-            ("with sync, events", &self.sync_events_ms),
-        ]
     }
 
     /// Part 5, which transcripts from before it existed do not have.
