@@ -2,25 +2,11 @@
 //! under Nsight Compute: ncu's own lines (`==PROF==`, `==WARNING==`) are
 //! skipped, and its CSV rows after the report are read by [`crate::ncu`].
 
-use lesson_spec::{number, quoted, Cursor, Lines, ParseFailure};
+use lesson_spec::{labelled, quoted, Cursor, Lines, ParseFailure};
 
 use crate::ncu;
-use crate::render::NO_PEAK;
+use crate::render::{COLD, FLUSH, FULL_N, MEANS, NO_PEAK, PEAK, RATE, RATE_NO_PEAK, SIZES, SWEEP};
 use crate::report::{Peak, Rate, Report, SweepRow};
-
-/// The labelled rows at full n, in print order.
-const FULL_N: [&str; 4] = [
-    "  row 4: vectorAdd, 12 bytes per element",
-    "  cudaMemcpy device to device, 8 bytes",
-    "  copy kernel, float4, 8 bytes",
-    "  vectorAdd, float4 loads and stores",
-];
-
-/// The cold-L2 rows.
-const COLD: [&str; 2] = [
-    "  per-launch events, no flush",
-    "  per-launch events, L2 flushed before each",
-];
 
 /// Reads the report; errors name the line.
 pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
@@ -37,74 +23,34 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
     };
     let mut c = Cursor::new(report_lines);
     let (_, gpu) = c.expect("GPU: ")?;
-    let (n, sizes) = c.expect("n = ")?;
-    let elems: usize = number(n, sizes.split(' ').next().unwrap_or(""), "n")?;
-    let field = |suffix: &str| {
-        sizes
-            .split([',', ';'])
-            .map(str::trim)
-            .find_map(|part| part.strip_suffix(suffix))
-            .ok_or_else(|| ParseFailure::at(n, format!("expected `..., <count>{suffix}`")))
-    };
-    let threads_per_block: u32 = number(n, field(" threads/block")?, "threads per block")?;
-    let l2 = sizes
-        .rsplit_once("; L2 cache ")
-        .and_then(|(_, rest)| rest.strip_suffix(" MiB"))
-        .ok_or_else(|| ParseFailure::at(n, "expected `...; L2 cache <size> MiB`".to_string()))?;
-    let l2_mib = number(n, l2, "L2 cache")?;
+    let sizes = c.read(SIZES)?;
+    let (elems, threads_per_block): (usize, u32) = (sizes.num(0)?, sizes.num(2)?);
     c.expect("Rates count bytes read plus bytes written")?;
-    let (n, means) = c.expect("Times are means of ")?;
-    let mut words = means.split_whitespace();
-    let runs = number(n, words.next().unwrap_or(""), "runs")?;
-    let warmups = number(n, words.nth(2).unwrap_or(""), "warm-ups")?;
-
+    let means = c.read(MEANS)?;
     c.expect("The memory's theoretical peak")?;
     let (n, line) = c.next("the peak's line")?;
-    let peak = if line == NO_PEAK {
-        None
-    } else {
-        Some(peak_line(n, line)?)
+    let peak = match line == NO_PEAK {
+        true => None,
+        false => {
+            let f = lesson_spec::read(n, PEAK, line)?;
+            Some(Peak {
+                memory_clock_mhz: f.num(0)?,
+                bus_width_bits: f.num(1)?,
+                gb_s: f.num(2)?,
+            })
+        }
     };
-
     c.expect("At full n")?;
     let mut full = [Rate { ms: 0.0, gb_s: 0.0 }; 4];
     for (r, label) in full.iter_mut().zip(FULL_N) {
-        *r = rate_row(&mut c, label)?;
+        *r = rate_row(&mut c, label, peak.is_some())?;
     }
     c.expect("Row 4 against n: while the three arrays fit in the L2")?;
     c.expect("           n   3 arrays (MiB)")?;
-    let mut sweep = Vec::new();
-    loop {
-        let (n, line) = c.next("the cold-L2 rows")?;
-        if line.starts_with("Row 4 with a cold L2") {
-            break;
-        }
-        sweep.push(sweep_row(n, line)?);
-    }
-    if sweep.is_empty() {
-        return Err(ParseFailure::at(
-            report_lines.last().map_or(1, |l| l.0),
-            "the sweep has no rows",
-        ));
-    }
-    let (n, flush) = c.next("the flush's size")?;
-    let flush_mib = number(
-        n,
-        flush
-            .strip_suffix(" MiB) before each start event")
-            .ok_or_else(|| {
-                ParseFailure::at(
-                    n,
-                    format!(
-                        "expected `<size> MiB) before each start event`, got {}",
-                        quoted(flush)
-                    ),
-                )
-            })?,
-        "flush size",
-    )?;
-    let each = rate_row(&mut c, COLD[0])?;
-    let cold = rate_row(&mut c, COLD[1])?;
+    let sweep = c.rows(SWEEP, "Row 4 with a cold L2", sweep_row)?;
+    let flush_mib = c.read(FLUSH)?.num(0)?;
+    let each = rate_row(&mut c, COLD[0], peak.is_some())?;
+    let cold = rate_row(&mut c, COLD[1], peak.is_some())?;
     if let Ok((n, extra)) = c.next("") {
         return Err(ParseFailure::at(
             n,
@@ -122,9 +68,9 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
         gpu: gpu.to_string(),
         elems,
         threads_per_block,
-        l2_mib,
-        runs,
-        warmups,
+        l2_mib: sizes.num(3)?,
+        runs: means.num(0)?,
+        warmups: means.num(1)?,
         peak,
         row4: full[0],
         memcpy: full[1],
@@ -138,74 +84,31 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
     })
 }
 
-/// `  3201 MHz memory clock x 2 (double data rate) x 6144-bit bus = 4917.2 GB/s`.
-fn peak_line(n: usize, line: &str) -> Result<Peak, ParseFailure> {
-    let bad = || {
-        ParseFailure::at(
-            n,
-            format!(
-                "expected the peak's arithmetic or `not available`, got {}",
-                quoted(line)
-            ),
-        )
-    };
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.len() != 15 || words[1] != "MHz" || words[14] != "GB/s" {
-        return Err(bad());
-    }
-    let bus = words[10].strip_suffix("-bit").ok_or_else(bad)?;
-    Ok(Peak {
-        memory_clock_mhz: number(n, words[0], "memory clock")?,
-        bus_width_bits: number(n, bus, "bus width")?,
-        gb_s: number(n, words[13], "peak")?,
-    })
-}
-
-/// A labelled row: `label  ms  GB/s  of-peak` (the last `-` without a
-/// peak; it is derived, so it is read only as present).
-fn rate_row(c: &mut Cursor<'_, '_>, label: &str) -> Result<Rate, ParseFailure> {
-    let (n, rest) = c.expect(label)?;
-    let cells: Vec<&str> = rest.split_whitespace().collect();
-    if cells.len() != 3 {
-        return Err(ParseFailure::at(
-            n,
-            format!(
-                "{}: expected ms, GB/s and of peak, got {}",
-                label.trim(),
-                quoted(rest)
-            ),
-        ));
-    }
+/// A labelled row: `label  ms  GB/s  of-peak` (`-` without a peak; the
+/// share is derived, so it is read only as present).
+fn rate_row(c: &mut Cursor<'_, '_>, label: &str, peak: bool) -> Result<Rate, ParseFailure> {
+    let f = c.read(&labelled(if peak { RATE } else { RATE_NO_PEAK }, label))?;
     Ok(Rate {
-        ms: number(n, cells[0], label.trim())?,
-        gb_s: number(n, cells[1], label.trim())?,
+        ms: f.num(0)?,
+        gb_s: f.num(1)?,
     })
 }
 
 /// `n  arrays-MiB  yes|no  ms  GB/s`.
-fn sweep_row(n: usize, line: &str) -> Result<SweepRow, ParseFailure> {
-    let cells: Vec<&str> = line.split_whitespace().collect();
-    if cells.len() != 5 {
-        return Err(ParseFailure::at(
-            n,
-            format!("a sweep row has 5 cells, got {}", quoted(line)),
-        ));
-    }
-    let in_l2 = match cells[2] {
+fn sweep_row(f: &lesson_spec::Fields) -> Result<SweepRow, ParseFailure> {
+    let in_l2 = match f.text(2) {
         "yes" => true,
         "no" => false,
         other => {
-            return Err(ParseFailure::at(
-                n,
-                format!("in L2: expected yes or no, got {}", quoted(other)),
-            ))
+            let message = format!("in L2: expected yes or no, got {}", quoted(other));
+            return Err(ParseFailure::at(f.line, message));
         }
     };
     Ok(SweepRow {
-        n: number(n, cells[0], "sweep n")?,
-        arrays_mib: number(n, cells[1], "sweep arrays")?,
+        n: f.num(0)?,
+        arrays_mib: f.num(1)?,
         in_l2,
-        ms: number(n, cells[3], "sweep ms")?,
-        gb_s: number(n, cells[4], "sweep GB/s")?,
+        ms: f.num(3)?,
+        gb_s: f.num(4)?,
     })
 }

@@ -338,3 +338,30 @@ lesson_spec::conformance_tests! {
     evidence: ("2026-12-01T213037Z-h200-cxx.txt", "2026-12-01T213037Z-h200-rust.txt"),
     then: |cxx, rust| assert_eq!(cxx.gpu, rust.gpu),
 }
+
+/// A line with text after what the .cu prints (a doctored transcript) is
+/// refused, naming its line: each line is read whole, with the template it
+/// is printed with, not picked apart word by word.
+#[test]
+fn a_line_with_text_after_what_the_cu_prints_is_refused_by_its_number() {
+    let report = planted().render();
+    for (line, doctored) in [
+        ("Times are means of ", " and 2 more"),
+        ("  row 4: vectorAdd, 12 bytes per element", " 5.0"),
+    ] {
+        let at = report.lines().position(|l| l.starts_with(line)).unwrap();
+        let text: Vec<String> = report
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == at {
+                    format!("{l}{doctored}")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        let err = parse(&body(&text.join("\n"))).unwrap_err();
+        assert_eq!(err.line, at + 1, "{err}");
+    }
+}

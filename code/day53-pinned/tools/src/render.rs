@@ -2,6 +2,12 @@
 //! programs' transcripts compare line by line. The lesson prints each part as
 //! it finishes, so these are functions per line, not one report at the end.
 
+use lesson_spec::fill;
+
+pub(crate) const P1_ROW: &str = "{:>6} MiB  {:9.3} ms {:5.1} GB/s  {:9.3} ms {:5.1} GB/s  {:6.2}x";
+pub(crate) const P2_ROW: &str = "{:>9}  call {:8.3} ms  completion {:8.3} ms  call is {:5.1}%";
+pub(crate) const P3_ROW: &str = "{:>16}  {:8.3} ms  {:6.1} GB/s effective";
+
 /// Bytes per millisecond as GB/s (10^9 bytes), as pinned.cu's gbPerS.
 pub fn gb_per_s(bytes: usize, ms: f64) -> f64 {
     bytes as f64 / (ms * 1.0e-3) / 1.0e9
@@ -22,12 +28,11 @@ pub fn part1_header(runs: u32, warmups: u32) -> String {
 
 /// One size: pageable and pinned mean milliseconds, GB/s, and their ratio.
 pub fn part1_row(mib: usize, pageable_ms: f64, pinned_ms: f64) -> String {
-    let bytes = mib * 1024 * 1024;
-    format!(
-        "{mib:>6} MiB  {pageable_ms:9.3} ms {:5.1} GB/s  {pinned_ms:9.3} ms {:5.1} GB/s  {:6.2}x",
-        gb_per_s(bytes, pageable_ms),
-        gb_per_s(bytes, pinned_ms),
-        pageable_ms / pinned_ms
+    let (bytes, ratio) = (mib * 1024 * 1024, pageable_ms / pinned_ms);
+    let (pageable, pinned) = (gb_per_s(bytes, pageable_ms), gb_per_s(bytes, pinned_ms));
+    fill(
+        P1_ROW,
+        &[&mib, &pageable_ms, &pageable, &pinned_ms, &pinned, &ratio],
     )
 }
 
@@ -39,9 +44,14 @@ pub fn part2_header(runs: u32) -> String {
 }
 
 pub fn part2_row(source: &str, call_ms: f64, completion_ms: f64) -> String {
-    format!(
-        "{source:>9}  call {call_ms:8.3} ms  completion {completion_ms:8.3} ms  call is {:5.1}%",
-        100.0 * call_ms / completion_ms
+    fill(
+        P2_ROW,
+        &[
+            &source,
+            &call_ms,
+            &completion_ms,
+            &(100.0 * call_ms / completion_ms),
+        ],
     )
 }
 
@@ -57,10 +67,7 @@ pub fn part3_header(elems: usize, runs: u32, warmups: u32) -> String {
 pub fn part3_row(variant: &str, elems: usize, ms: f32) -> String {
     let bytes = 2 * elems * std::mem::size_of::<f32>();
     let ms = f64::from(ms);
-    format!(
-        "{variant:>16}  {ms:8.3} ms  {:6.1} GB/s effective",
-        gb_per_s(bytes, ms)
-    )
+    fill(P3_ROW, &[&variant, &ms, &gb_per_s(bytes, ms)])
 }
 
 pub fn part3_summary(resident_ms: f32, zero_copy_ms: f32, launches: u32) -> String {

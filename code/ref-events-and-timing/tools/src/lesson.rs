@@ -1,6 +1,4 @@
-//! The [`LessonReport`] impl: what the shared tools read off the report
-//! (its parser, claims and causes, the comparable figures, the charts and
-//! the recording recipe).
+//! The [`LessonReport`] impl: the figures, charts and recording recipe.
 
 use lesson_spec::{Chart, LessonReport, NoReference, Recipe, Series};
 

@@ -1,20 +1,10 @@
 //! The events reference lesson's report as data, for the Rust twin and the
-//! shared tools alike.
-//!
-//! - `report.rs`: [`Report`] and the types it is made of, a leaf module
-//!   the others use; this root only declares the modules and re-exports.
-//! - [`parts`]: the numbers of each part, and the statistics both programs
-//!   summarise their samples with.
-//! - [`render`]: the lines events.cu prints, one function per part;
-//!   [`parse`] reads either program's output back into a [`Report`] (a test
-//!   holds the two together).
-//! - [`claims`]: what the page "Events and Timing" says about the numbers,
-//!   one predicate per claim, shared by the printed verdicts and `evidence`.
-//! - `lesson.rs`: the [`LessonReport`](lesson_spec::LessonReport) impl, with
-//!   the charts, the comparable figures and the recording recipe.
-//!
-//! Not for: measuring (the twin in `../src` does) or CUDA of any kind, so the
-//! evidence tools build without nvcc.
+//! shared tools alike, laid out as every lesson's tools package is (see
+//! `lesson-spec`): each part's numbers ([`parts`]), printed in events.cu's
+//! layout ([`render`], a function per part) and parsed back with the same
+//! templates, the page's claims (one predicate per claim, shared by the
+//! printed verdicts and `evidence`), causes and figures, and the
+//! `LessonReport` impl. No CUDA, so the evidence tools build without nvcc.
 
 pub mod claims;
 mod figures;

@@ -1,10 +1,44 @@
 //! The report's lines, in the exact layout events.cu prints, so the two
 //! programs' transcripts compare line by line. One function per part, each
 //! starting with the blank line that separates parts, as the lesson prints
-//! each part when it is done.
+//! each part when it is done. Each line with numbers is a template the
+//! parser reads back with.
+
+use lesson_spec::fill;
 
 use crate::claims;
-use crate::parts::{Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, FIRST_LAUNCHES, STEADY_LAUNCHES};
+use crate::parts::{Case, Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8, Spread, Wait};
+use crate::parts::{FIRST_LAUNCHES, STEADY_LAUNCHES};
+
+pub(crate) const P1_REPS: &str = "host clock, median of {} launches per kernel";
+pub(crate) const P1_ROW: &str = "{:9.3}  {:10.1}  {:15.1}";
+pub(crate) const P2: &str = "Part 2: events against a host clock plus sync, one {:.3} ms kernel";
+pub(crate) const P2_REPS: &str = "{} timings each: median, interquartile range, IQR / median";
+pub(crate) const P2_ROW: &str = "{:>11}  {:9.4} ms  IQR {:7.4} ms  spread {:6.2}%";
+pub(crate) const P3: &str = "Part 3: waiting on a {:.3} ms kernel, spinning against blocking sync";
+pub(crate) const P3_REPS: &str = "{} waits each, medians";
+pub(crate) const P3_ROW: &str = "{:>9}  {:9.3}  {:9.3}  {:8.1}%  {:10.1}";
+pub(crate) const P4_HOST: &str =
+    "host cost of cudaEventRecord + cudaStreamWaitEvent, median of {} rounds of {}";
+pub(crate) const P4_CHAIN: &str = "device cost of a chain of {} empty kernels, median of {} rounds";
+/// Part 4's rows: a label, the cost, and what it is per (`pair`, `link`).
+pub(crate) const P4_ROW: &str = "{:>16}  {:8.3} us per {}";
+pub(crate) const P5: &str =
+    "Part 5: a {:.3} ms producer on stream A, its consumer on stream B behind cudaStreamWaitEvent";
+pub(crate) const P5_REPS: &str = "{} runs; the consumer's result was right in all";
+pub(crate) const P5_ISSUE: &str = "host issued all {} calls in {:8.4} ms (median)";
+pub(crate) const P5_GAP: &str = "consumer started {:8.4} ms after the producer ended (smallest)";
+pub(crate) const P6: &str = "Part 6: what an event interval around a {:.3} ms kernel holds, median of {}";
+pub(crate) const P6_ROW: &str = "{:>26}  {:7.3} ms  interval {:8.3} ms";
+pub(crate) const P7: &str = "Part 7: {} launches of a {}-cycle kernel after {:.0} ms idle, each timed alone";
+pub(crate) const P7_MHZ: &str = "SM clock after the idle period: {} MHz";
+pub(crate) const P7_ROW: &str = "{:6}  {:9.4}  {:6}";
+pub(crate) const P7_INSIDE_ROW: &str = "{:6}  {:9.4}  {:9.4}  {:9.1}  {:6}";
+pub(crate) const P8: &str = "Part 8: the page's pattern against timeKernel, the same {}-cycle kernel";
+/// Part 8's rows: a label (right-aligned to 36 as a whole), then the time.
+pub(crate) const P8_PAGE: &str = "page (1 warm-up, loop of {})";
+pub(crate) const P8_TIME_KERNEL: &str = "timeKernel ({} warm-ups, mean of {})";
+pub(crate) const P8_ROW: &str = "{:>36}  {:9.4} ms per launch";
 
 /// events.cu's verdict word.
 fn verdict(holds: bool) -> &'static str {
@@ -20,14 +54,16 @@ pub fn gpu_line(name: &str, (major, minor): (i32, i32)) -> String {
 }
 
 pub fn part1(p: &Part1) -> String {
+    let heads = format!(
+        "{:>9}  {:>10}  {:>15}",
+        "kernel ms", "launch us", "launch+sync us"
+    );
     let mut out = format!(
-        "\nPart 1: a launch returns once it is queued\n\
-         host clock, median of {} launches per kernel\n\
-         {:>9}  {:>10}  {:>15}\n",
-        p.reps, "kernel ms", "launch us", "launch+sync us"
+        "\nPart 1: a launch returns once it is queued\n{}\n{heads}\n",
+        fill(P1_REPS, &[&p.reps])
     );
     for r in &p.rows {
-        out += &format!("{:9.3}  {:10.1}  {:15.1}\n", r.kernel_ms, r.launch_us, r.sync_us);
+        out += &(fill(P1_ROW, &[&r.kernel_ms, &r.launch_us, &r.sync_us]) + "\n");
     }
     out + &format!(
         "verdict: {} (launch alone under 20 us for all three, with a sync at least the kernel)",
@@ -36,148 +72,104 @@ pub fn part1(p: &Part1) -> String {
 }
 
 pub fn part2(p: &Part2) -> String {
-    let row = |name: &str, s: &crate::parts::Spread| {
-        format!(
-            "{name:>11}  {:9.4} ms  IQR {:7.4} ms  spread {:6.2}%\n",
-            s.median_ms,
-            s.iqr_ms,
-            s.percent()
+    let row = |name: &str, s: &Spread| fill(P2_ROW, &[&name, &s.median_ms, &s.iqr_ms, &s.percent()]) + "\n";
+    format!("\n{}\n{}\n", fill(P2, &[&p.kernel_ms]), fill(P2_REPS, &[&p.reps]))
+        + "events: all pairs queued back to back; events+sync: a sync after each pair\n"
+        + &row("events", &p.events)
+        + &row("events+sync", &p.events_sync)
+        + &row("host+sync", &p.host)
+        + &format!(
+            "verdict: {} (the events' spread is below host+sync's)",
+            verdict(claims::events_steadier(p))
         )
-    };
-    format!(
-        "\nPart 2: events against a host clock plus sync, one {:.3} ms kernel\n\
-         {} timings each: median, interquartile range, IQR / median\n\
-         events: all pairs queued back to back; events+sync: a sync after each pair\n\
-         {}{}{}verdict: {} (the events' spread is below host+sync's)",
-        p.kernel_ms,
-        p.reps,
-        row("events", &p.events),
-        row("events+sync", &p.events_sync),
-        row("host+sync", &p.host),
-        verdict(claims::events_steadier(p))
-    )
 }
 
 /// Part 3. A report parsed from a transcript older than the `after calls
 /// us` column is printed without it, as that program printed it.
 pub fn part3(p: &Part3) -> String {
     let after_calls = p.spin.after_calls_us.is_some() && p.blocking.after_calls_us.is_some();
-    let row = |name: &str, w: &crate::parts::Wait| {
+    let row = |name: &str, w: &Wait| {
         let last = match w.after_calls_us {
             Some(us) if after_calls => format!("  {us:14.1}"),
             _ => String::new(),
         };
-        format!(
-            "{name:>9}  {:9.3}  {:9.3}  {:8.1}%  {:10.1}{last}\n",
-            w.wait_ms,
-            w.cpu_ms,
-            w.cpu_share(),
-            w.latency_us
+        fill(
+            P3_ROW,
+            &[&name, &w.wait_ms, &w.cpu_ms, &w.cpu_share(), &w.latency_us],
+        ) + &last
+            + "\n"
+    };
+    let last_heading = match after_calls {
+        true => format!("  {:>14}", "after calls us"),
+        false => String::new(),
+    };
+    let heads = ["mode", "wait ms", "CPU ms", "CPU share", "wake-up us"];
+    format!("\n{}\n{}\n", fill(P3, &[&p.kernel_ms]), fill(P3_REPS, &[&p.reps]))
+        + &format!(
+            "{:>9}  {:>9}  {:>9}  {:>9}  {:>10}{last_heading}\n",
+            heads[0], heads[1], heads[2], heads[3], heads[4]
         )
-    };
-    let last_heading = if after_calls {
-        format!("  {:>14}", "after calls us")
-    } else {
-        String::new()
-    };
-    format!(
-        "\nPart 3: waiting on a {:.3} ms kernel, spinning against blocking sync\n\
-         {} waits each, medians\n\
-         {:>9}  {:>9}  {:>9}  {:>9}  {:>10}{last_heading}\n\
-         {}{}blocking wakes {:.1} us later than spinning\n\
-         verdict, CPU: {} (spinning burns at least 50% of the wait, blocking at most 10%)\n\
-         verdict, wake-up: {} (blocking wakes later, by less than 1000 us)",
-        p.kernel_ms,
-        p.reps,
-        "mode",
-        "wait ms",
-        "CPU ms",
-        "CPU share",
-        "wake-up us",
-        row("spin", &p.spin),
-        row("blocking", &p.blocking),
-        p.blocking_later_us(),
-        verdict(claims::spin_burns_cpu(p)),
-        verdict(claims::blocking_wakes_slightly_later(p))
-    )
+        + &row("spin", &p.spin)
+        + &row("blocking", &p.blocking)
+        + &format!(
+            "blocking wakes {:.1} us later than spinning\n\
+             verdict, CPU: {} (spinning burns at least 50% of the wait, blocking at most 10%)\n\
+             verdict, wake-up: {} (blocking wakes later, by less than 1000 us)",
+            p.blocking_later_us(),
+            verdict(claims::spin_burns_cpu(p)),
+            verdict(claims::blocking_wakes_slightly_later(p))
+        )
 }
 
 pub fn part4(p: &Part4) -> String {
-    format!(
-        "\nPart 4: cudaEventDisableTiming\n\
-         host cost of cudaEventRecord + cudaStreamWaitEvent, median of {} rounds of {}\n\
-         {:>16}  {:8.3} us per pair\n\
-         {:>16}  {:8.3} us per pair\n\
-         device cost of a chain of {} empty kernels, median of {} rounds\n\
-         {:>16}  {:8.3} us per link\n\
-         {:>16}  {:8.3} us per link\n\
-         {:>16}  {:8.3} us per link\n\
-         verdict: {} (DisableTiming costs the host less, and the chain no more than 5% over timing events)",
-        p.rounds,
-        p.ops,
-        "timing event",
-        p.host_timing_us,
-        "DisableTiming",
-        p.host_disabled_us,
-        p.chain,
-        p.rounds,
-        "no events",
-        p.chain_none_us,
-        "timing events",
-        p.chain_timing_us,
-        "DisableTiming",
-        p.chain_disabled_us,
-        verdict(claims::disable_timing_cheaper(p))
-    )
+    let row = |label: &str, us: f64, per: &str| fill(P4_ROW, &[&label, &us, &per]) + "\n";
+    format!("\nPart 4: cudaEventDisableTiming\n{}\n", fill(P4_HOST, &[&p.rounds, &p.ops]))
+        + &row("timing event", p.host_timing_us, "pair")
+        + &row("DisableTiming", p.host_disabled_us, "pair")
+        + &fill(P4_CHAIN, &[&p.chain, &p.rounds])
+        + "\n"
+        + &row("no events", p.chain_none_us, "link")
+        + &row("timing events", p.chain_timing_us, "link")
+        + &row("DisableTiming", p.chain_disabled_us, "link")
+        + &format!(
+            "verdict: {} (DisableTiming costs the host less, and the chain no more than 5% over timing events)",
+            verdict(claims::disable_timing_cheaper(p))
+        )
 }
 
 pub fn part5(p: &Part5) -> String {
+    let lines = [
+        fill(P5, &[&p.producer_ms]),
+        fill(P5_REPS, &[&p.reps]),
+        fill(P5_ISSUE, &[&"seven", &p.issue_ms]),
+        fill(P5_GAP, &[&p.gap_ms]),
+    ];
     format!(
-        "\nPart 5: a {:.3} ms producer on stream A, its consumer on stream B behind cudaStreamWaitEvent\n\
-         {} runs; the consumer's result was right in all\n\
-         host issued all seven calls in {:8.4} ms (median)\n\
-         consumer started {:8.4} ms after the producer ended (smallest)\n\
-         verdict: {} (the host's calls take under 10% of the producer, and the consumer starts after it)",
-        p.producer_ms,
-        p.reps,
-        p.issue_ms,
-        p.gap_ms,
+        "\n{}\nverdict: {} (the host's calls take under 10% of the producer, and the consumer starts after it)",
+        lines.join("\n"),
         verdict(claims::cross_stream_without_host(p))
     )
 }
 
 pub fn part6(p: &Part6) -> String {
-    let row = |name: &str, c: &crate::parts::Case| {
-        format!(
-            "{name:>26}  {:7.3} ms  interval {:8.3} ms\n",
-            c.extra_ms, c.interval_ms
+    let row = |name: &str, c: &Case| fill(P6_ROW, &[&name, &c.extra_ms, &c.interval_ms]) + "\n";
+    format!("\n{}\n", fill(P6, &[&p.kernel_ms, &p.reps]))
+        + &row("queued ahead of start", &p.queued)
+        + &row("host delay after start", &p.delayed)
+        + &row("other stream competing", &p.competing)
+        + &format!(
+            "verdict, queued ahead: {} (the page: work already in the stream ahead of the timed launches is inside the interval)\n\
+             verdict, idle and competing: {} (a host delay and another stream's work are inside the interval)",
+            verdict(claims::queued_ahead_inside(p)),
+            verdict(claims::idle_and_competing_inside(p))
         )
-    };
-    format!(
-        "\nPart 6: what an event interval around a {:.3} ms kernel holds, median of {}\n\
-         {}{}{}verdict, queued ahead: {} (the page: work already in the stream ahead of the timed launches is inside the interval)\n\
-         verdict, idle and competing: {} (a host delay and another stream's work are inside the interval)",
-        p.kernel_ms,
-        p.reps,
-        row("queued ahead of start", &p.queued),
-        row("host delay after start", &p.delayed),
-        row("other stream competing", &p.competing),
-        verdict(claims::queued_ahead_inside(p)),
-        verdict(claims::idle_and_competing_inside(p))
-    )
 }
 
 /// Part 7. A report parsed from a transcript older than the kernel and
 /// call columns is printed without them, as that program printed it.
 pub fn part7(p: &Part7) -> String {
-    let mut out = format!(
-        "\nPart 7: {} launches of a {}-cycle kernel after {:.0} ms idle, each timed alone\n\
-         SM clock after the idle period: {} MHz\n",
-        p.launches.len(),
-        p.cycles,
-        p.idle_ms,
-        p.idle_mhz,
-    );
+    let head = fill(P7, &[&p.launches.len(), &p.cycles, &p.idle_ms]);
+    let mut out = format!("\n{head}\n{}\n", fill(P7_MHZ, &[&p.idle_mhz]));
     let inside = p.has_inside();
     if inside {
         out += &format!(
@@ -191,16 +183,13 @@ pub fn part7(p: &Part7) -> String {
     }
     for (i, l) in p.launches.iter().enumerate() {
         out += &match l.inside {
-            Some(d) if inside => format!(
-                "{:6}  {:9.4}  {:9.4}  {:9.1}  {:6}\n",
-                i + 1,
-                l.ms,
-                d.kernel_ms,
-                d.call_us,
-                l.mhz
+            Some(d) if inside => fill(
+                P7_INSIDE_ROW,
+                &[&(i + 1), &l.ms, &d.kernel_ms, &d.call_us, &l.mhz],
             ),
-            _ => format!("{:6}  {:9.4}  {:6}\n", i + 1, l.ms, l.mhz),
+            _ => fill(P7_ROW, &[&(i + 1), &l.ms, &l.mhz]),
         };
+        out.push('\n');
     }
     let (first, steady) = (p.first_mean_ms(), p.steady_ms());
     out + &format!(
@@ -217,20 +206,15 @@ pub fn part7(p: &Part7) -> String {
 }
 
 pub fn part8(p: &Part8, iters: u32, warmups: u32, runs: u32) -> String {
-    format!(
-        "\nPart 8: the page's pattern against timeKernel, the same {}-cycle kernel\n\
-         {:>36}  {:9.4} ms per launch\n\
-         {:>36}  {:9.4} ms per launch\n\
-         timeKernel / page: {:.3}x\n\
-         verdict: {} (the two agree within 5%)",
-        p.cycles,
-        format!("page (1 warm-up, loop of {iters})"),
-        p.page_ms,
-        format!("timeKernel ({warmups} warm-ups, mean of {runs})"),
-        p.time_kernel_ms,
-        p.ratio(),
-        verdict(claims::pattern_matches_time_kernel(p))
-    )
+    let row = |label: String, ms: f64| fill(P8_ROW, &[&label, &ms]) + "\n";
+    format!("\n{}\n", fill(P8, &[&p.cycles]))
+        + &row(fill(P8_PAGE, &[&iters]), p.page_ms)
+        + &row(fill(P8_TIME_KERNEL, &[&warmups, &runs]), p.time_kernel_ms)
+        + &format!(
+            "timeKernel / page: {:.3}x\nverdict: {} (the two agree within 5%)",
+            p.ratio(),
+            verdict(claims::pattern_matches_time_kernel(p))
+        )
 }
 
 #[cfg(test)]

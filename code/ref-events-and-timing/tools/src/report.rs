@@ -1,6 +1,5 @@
 //! The report itself: [`Report`] and the types it is made of, with the
-//! methods that read nothing else. It names no module of the crate but its
-//! types' own, so every other module can use it without an import circle.
+//! methods that read nothing else.
 
 use serde::Serialize;
 

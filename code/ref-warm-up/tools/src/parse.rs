@@ -1,19 +1,24 @@
 //! The report as data, read back from either program's output.
 
-use lesson_spec::{ms_at_end, number, Cursor, Lines, ParseFailure};
+use lesson_spec::{ms_at_end, number, Cursor, Fields, Lines, ParseFailure};
 
+use crate::render::{BEFORE, CALL, KERNEL, LOOPS, MALLOC_ROW, OVER, PART5, RUN_CALL};
 use crate::report::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS};
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
-/// The last `CALLS` words of a row as numbers.
-fn calls(n: usize, w: &[&str], from: usize) -> Result<[f64; CALLS], ParseFailure> {
+/// `template` followed by `CALLS` calls' times and then `tail`.
+fn with_calls(template: &str, tail: &str) -> String {
+    template.to_string() + &CALL.repeat(CALLS) + tail
+}
+
+/// The `CALLS` fields from `from` of a row as numbers.
+fn calls(f: &Fields, from: usize) -> Result<[f64; CALLS], ParseFailure> {
     let mut out = [0.0; CALLS];
     for (c, slot) in out.iter_mut().enumerate() {
-        let word = w.get(from + c).copied().unwrap_or("");
-        *slot = number(n, word, &format!("call #{c}"))?;
+        *slot = f.num(from + c)?;
     }
     Ok(out)
 }
@@ -67,42 +72,31 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
 
     c.expect("Part 2: ")?;
     c.expect("     bytes")?;
-    let mut mallocs = Vec::new();
-    let mut next = c.next("Part 3")?;
-    while !next.1.starts_with("Part 3:") {
-        let (n, line) = next;
-        let w = words(line);
-        if w.len() != 5 || !w[4].ends_with('x') {
-            return Err(ParseFailure::at(
-                n,
-                format!("expected a Part 2 row, got {line:?}"),
-            ));
-        }
-        mallocs.push(MallocRow {
-            bytes: number(n, w[0], "bytes")?,
-            first_ms: number(n, w[1], "first ms")?,
-            second_ms: number(n, w[2], "second ms")?,
-            tenth_ms: number(n, w[3], "tenth ms")?,
-        });
-        next = c.next("Part 3")?;
-    }
+    let mallocs = c.rows(MALLOC_ROW, "Part 3:", |f| {
+        Ok(MallocRow {
+            bytes: f.num(0)?,
+            first_ms: f.num(1)?,
+            second_ms: f.num(2)?,
+            tenth_ms: f.num(3)?,
+        })
+    })?;
     c.expect("host = ")?;
     c.expect("kernel ")?;
     let mut kernels = Vec::new();
-    let mut next = c.next("Part 4")?;
-    while !next.1.starts_with("Part 4:") {
-        kernels.push(kernel_rows(&mut c, next)?);
-        next = c.next("Part 4")?;
+    loop {
+        let (n, line) = c.next("Part 4")?;
+        if line.starts_with("Part 4:") {
+            break;
+        }
+        kernels.push(kernel_rows(
+            &mut c,
+            lesson_spec::read(n, &with_calls(KERNEL, OVER), line)?,
+        )?);
     }
     c.expect("loop ")?;
-    let mut loop_row = |label: &str| -> Result<[f64; CALLS], ParseFailure> {
-        let (n, rest) = c.expect(label)?;
-        calls(n, &words(rest), 0)
-    };
-    let no_sync_host_ms = loop_row("without sync, host ")?;
-    let no_sync_events_ms = loop_row("without sync, events ")?;
-    let sync_host_ms = loop_row("with sync, host ")?;
-    let sync_events_ms = loop_row("with sync, events ")?;
+    let mut loop_row = |i: usize| calls(&c.read(&with_calls(LOOPS[i], ""))?, 0);
+    let [no_sync_host_ms, no_sync_events_ms] = [loop_row(0)?, loop_row(1)?];
+    let [sync_host_ms, sync_events_ms] = [loop_row(2)?, loop_row(3)?];
     // Part 5 is newer than the first transcripts; then the closing table,
     // made of the figures above and the post's constants, is read only as
     // far as its heading.
@@ -135,87 +129,71 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     })
 }
 
-/// A device address as Part 5 prints it, `0x` and hex digits.
-fn address(n: usize, text: &str, what: &str) -> Result<u64, ParseFailure> {
-    text.strip_prefix("0x")
-        .and_then(|hex| u64::from_str_radix(hex, 16).ok())
-        .ok_or_else(|| ParseFailure::at(n, format!("{what}: {text:?} is not a 0x address")))
-}
-
 /// Part 5, its heading line already read; each row's distance from the one
 /// before must be what the addresses say.
 fn malloc_run(c: &mut Cursor, n: usize, heading: &str) -> Result<MallocRun, ParseFailure> {
-    let w = words(heading);
-    let count: usize = number(n, w.get(2).copied().unwrap_or(""), "Part 5's count")?;
-    let bytes = number(n, w.get(6).copied().unwrap_or(""), "Part 5's bytes")?;
-    let (n, line) = c.expect("before them: Part 2's first at ")?;
-    let w = words(line);
-    let part2_first = address(n, w[0].trim_end_matches(','), "Part 2's first")?;
-    let before = address(n, w.last().copied().unwrap_or(""), "Part 3's array")?;
+    let head = lesson_spec::read(n, PART5, heading)?;
+    let before = c.read(BEFORE)?;
+    let (part2_first, before) = (address(&before, 0)?, address(&before, 1)?);
     c.expect(" call")?;
+    let count: usize = head.num(0)?;
     let mut calls = Vec::with_capacity(count);
     let mut previous = before;
     for i in 1..=count {
-        let (n, line) = c.next("a Part 5 call")?;
-        let w = words(line);
-        if w.len() != 4 || w[0] != i.to_string() {
+        let f = c.read(RUN_CALL)?;
+        if f.text(0) != i.to_string() {
             return Err(ParseFailure::at(
-                n,
-                format!("expected call {i} of Part 5, got {line:?}"),
+                f.line,
+                format!("expected call {i} of Part 5, got {:?}", f.text(0)),
             ));
         }
         let call = RunCall {
-            ms: number(n, w[1], "ms")?,
-            address: address(n, w[2], "address")?,
+            ms: f.num(1)?,
+            address: address(&f, 2)?,
         };
-        let step: i64 = number(n, w[3].trim_start_matches('+'), "from previous")?;
+        let step: i64 = number(f.line, f.text(3).trim_start_matches('+'), "from previous")?;
         if step != call.address.wrapping_sub(previous) as i64 {
-            return Err(ParseFailure::at(
-                n,
-                format!("call {i}: {step} is not the distance from {previous:#x}"),
-            ));
+            let message = format!("call {i}: {step} is not the distance from {previous:#x}");
+            return Err(ParseFailure::at(f.line, message));
         }
         previous = call.address;
         calls.push(call);
     }
     Ok(MallocRun {
-        bytes,
+        bytes: head.num(1)?,
         part2_first,
         before,
         calls,
     })
 }
 
+/// Field `i` of `f`, a device address as Part 5 prints it, `0x` and hex digits.
+fn address(f: &Fields, i: usize) -> Result<u64, ParseFailure> {
+    let text = f.text(i).trim_end_matches(',');
+    text.strip_prefix("0x")
+        .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+        .ok_or_else(|| ParseFailure::at(f.line, format!("{text:?} is not a 0x address")))
+}
+
 /// One kernel's three rows (host, events, warm), the first already read.
-fn kernel_rows(c: &mut Cursor, first: (usize, &str)) -> Result<KernelRows, ParseFailure> {
-    fn row<'a>(
-        (n, line): (usize, &'a str),
-        clock: &str,
-        len: usize,
-    ) -> Result<(usize, Vec<&'a str>), ParseFailure> {
-        let w = words(line);
-        if w.len() != len || w[2] != clock {
-            return Err(ParseFailure::at(
-                n,
-                format!("expected a Part 3 `{clock}` row, got {line:?}"),
-            ));
+fn kernel_rows(c: &mut Cursor, host: Fields) -> Result<KernelRows, ParseFailure> {
+    let events = c.read(&with_calls(KERNEL, OVER))?;
+    let warm = c.read(&format!("{KERNEL}{CALL}"))?;
+    for (row, clock) in [(&host, "host"), (&events, "events"), (&warm, "warm")] {
+        if row.text(2) != clock || row.text(0) != host.text(0) || row.text(1) != host.text(1) {
+            let message = format!(
+                "expected the {} {} `{clock}` row of Part 3",
+                host.text(0),
+                host.text(1)
+            );
+            return Err(ParseFailure::at(row.line, message));
         }
-        Ok((n, w))
-    }
-    let (n, host) = row(first, "host", 8)?;
-    let (n_events, events) = row(c.next("the events row")?, "events", 8)?;
-    let (n_warm, warm) = row(c.next("the warm row")?, "warm", 4)?;
-    if events[..2] != host[..2] || warm[..2] != host[..2] {
-        return Err(ParseFailure::at(
-            n_warm,
-            "a kernel's three rows name different kernels",
-        ));
     }
     Ok(KernelRows {
-        kernel: host[0].to_string(),
-        threads: number(n, host[1], "threads")?,
-        host_ms: calls(n, &host, 3)?,
-        events_ms: calls(n_events, &events, 3)?,
-        warm_ms: number(n_warm, warm[3], "warm ms")?,
+        kernel: host.text(0).to_string(),
+        threads: host.num(1)?,
+        host_ms: calls(&host, 3)?,
+        events_ms: calls(&events, 3)?,
+        warm_ms: warm.num(3)?,
     })
 }

@@ -1,11 +1,29 @@
 //! The report in the exact layout warmup.cu prints, so the two programs'
 //! transcripts compare line by line. The Rust twin measures everything, then
-//! prints it with [`Report::render`].
+//! prints it with [`Report::render`]. Each row with numbers is a template
+//! the parser reads back with.
 
-use std::fmt::Write;
+use lesson_spec::fill;
 
 use crate::report::{over_percent, KernelRows, Report, CALLS};
 use crate::then;
+
+pub(crate) const MALLOC_ROW: &str = "{:>10}  {:10.4}  {:10.4}  {:10.4}  {:11.2}x";
+/// A Part 3 row: kernel, threads, clock, then one of `CALLS`.
+pub(crate) const KERNEL: &str = "{:<7} {:>7} {:>6}";
+pub(crate) const CALL: &str = " {:10.4}";
+pub(crate) const OVER: &str = " {:>+10.1}%";
+pub(crate) const PART5: &str = "Part 5: {} more cudaMallocs of {} bytes, call and synchronise, host clock, \
+                                and the address each returned";
+pub(crate) const BEFORE: &str = "before them: Part 2's first at {}, Part 3's array (the last) at {}";
+/// Part 4's loops, as their rows are labelled.
+pub(crate) const LOOPS: [&str; 4] = [
+    "without sync, host",
+    "without sync, events",
+    "with sync, host",
+    "with sync, events",
+];
+pub(crate) const RUN_CALL: &str = "{:5}  {:10.4}  {:>18}  {:>+14}";
 
 /// What warmup.cu's first call is, by `--first` name, for `device`.
 pub fn first_call_text(first: &str, device: usize) -> String {
@@ -24,127 +42,76 @@ fn env_text(name: &str, value: &Option<String>) -> String {
 }
 
 fn calls_text(ms: &[f64; CALLS]) -> String {
-    ms.iter().map(|m| format!(" {m:10.4}")).collect()
+    ms.iter().map(|m| fill(CALL, &[m])).collect()
 }
 
-fn kernel_rows(out: &mut String, k: &KernelRows) {
+fn kernel_rows(k: &KernelRows) -> String {
+    let mut out = String::new();
     for (clock, ms) in [("host", &k.host_ms), ("events", &k.events_ms)] {
-        let _ = writeln!(
-            out,
-            "{:<7} {:>7} {clock:>6}{} {:>+10.1}%",
-            k.kernel,
-            k.threads,
-            calls_text(ms),
-            over_percent(ms)
-        );
+        out += &fill(KERNEL, &[&k.kernel, &k.threads, &clock]);
+        out += &(calls_text(ms) + &fill(OVER, &[&over_percent(ms)]) + "\n");
     }
-    let _ = writeln!(
-        out,
-        "{:<7} {:>7} {:>6} {:10.4}",
-        k.kernel, k.threads, "warm", k.warm_ms
-    );
-}
-
-fn then_now(out: &mut String, label: &str, then: f64, now: f64) {
-    let _ = writeln!(out, "{label:<44} {then:12.3} {now:12.3}");
+    out + &fill(KERNEL, &[&k.kernel, &k.threads, &"warm"]) + &fill(CALL, &[&k.warm_ms]) + "\n"
 }
 
 impl Report {
     /// The whole report, as warmup.cu prints it.
     pub fn render(&self) -> String {
-        let mut out = String::new();
-        self.render_header(&mut out);
-        self.render_parts_1_and_2(&mut out);
-        self.render_part_3(&mut out);
-        self.render_part_4(&mut out);
-        self.render_part_5(&mut out);
-        self.render_then_and_now(&mut out);
-        out
-    }
-
-    fn render_header(&self, out: &mut String) {
-        let _ = writeln!(
-            out,
-            "Warm-up, re-run: the first-call post's experiment on this GPU"
+        let (f, heads) = (
+            &self.first,
+            ["bytes", "first ms", "second ms", "tenth ms", "first/second"],
         );
-        let _ = writeln!(out, "GPU: {}", self.gpu);
-        let _ = writeln!(
-            out,
-            "GPUs visible: {}, {}, {}",
+        let mut out = format!(
+            "Warm-up, re-run: the first-call post's experiment on this GPU\nGPU: {}\nGPUs visible: {}, {}, {}\n",
+            self.gpu,
             self.visible_gpus,
             env_text("CUDA_VISIBLE_DEVICES", &self.visible_devices),
             env_text("CUDA_MODULE_LOADING", &self.module_loading)
         );
-    }
-
-    fn render_parts_1_and_2(&self, out: &mut String) {
-        let _ = writeln!(
-            out,
-            "\nPart 1: the first CUDA call of the process, then a synchronise, host clock"
-        );
-        let f = &self.first;
-        let _ = writeln!(out, "first call: {:<10}  {:<24} {:10.3} ms", f.name, f.call, f.ms);
-        let _ = writeln!(
-            out,
-            "\nPart 2: cudaMalloc with the context made, call and synchronise, host clock"
-        );
-        let _ = writeln!(
-            out,
-            "{:>10}  {:>10}  {:>10}  {:>10}  {:>12}",
-            "bytes", "first ms", "second ms", "tenth ms", "first/second"
+        out += "\nPart 1: the first CUDA call of the process, then a synchronise, host clock\n";
+        out += &format!("first call: {:<10}  {:<24} {:10.3} ms\n", f.name, f.call, f.ms);
+        out += "\nPart 2: cudaMalloc with the context made, call and synchronise, host clock\n";
+        out += &format!(
+            "{:>10}  {:>10}  {:>10}  {:>10}  {:>12}\n",
+            heads[0], heads[1], heads[2], heads[3], heads[4]
         );
         for m in &self.mallocs {
-            let _ = writeln!(
-                out,
-                "{:>10}  {:10.4}  {:10.4}  {:10.4}  {:11.2}x",
-                m.bytes,
-                m.first_ms,
-                m.second_ms,
-                m.tenth_ms,
-                m.first_ms / m.second_ms
-            );
+            let ratio = m.first_ms / m.second_ms;
+            out += &(fill(
+                MALLOC_ROW,
+                &[&m.bytes, &m.first_ms, &m.second_ms, &m.tenth_ms, &ratio],
+            ) + "\n");
         }
-    }
-
-    fn render_part_3(&self, out: &mut String) {
-        let _ = writeln!(
-            out,
-            "\nPart 3: the post's kernels, N = 10000 floats, {CALLS} calls each"
-        );
-        let _ = writeln!(
-            out,
-            "host = host clock around launch and synchronise (the post's method), \
+        out += &format!(
+            "\nPart 3: the post's kernels, N = 10000 floats, {CALLS} calls each\n\
+             host = host clock around launch and synchronise (the post's method), \
              events = CUDA events around the launch (the course's), \
-             warm = events, mean of 10 after 3 warm-ups"
-        );
-        let _ = writeln!(
-            out,
-            "{:<7} {:>7} {:>6} {:>10} {:>10} {:>10} {:>10} {:>11}",
+             warm = events, mean of 10 after 3 warm-ups\n\
+             {:<7} {:>7} {:>6} {:>10} {:>10} {:>10} {:>10} {:>11}\n",
             "kernel", "threads", "clock", "#0 ms", "#1 ms", "#2 ms", "#3 ms", "#0 over #1"
         );
-        for k in &self.kernels {
-            kernel_rows(out, k);
-        }
-    }
-
-    fn render_part_4(&self, out: &mut String) {
-        let _ = writeln!(
-            out,
-            "\nPart 4: the missing synchronise, complex kernel, 4 threads per block, {CALLS} calls each"
-        );
-        let _ = writeln!(
-            out,
-            "{:<22} {:>10} {:>10} {:>10} {:>10}",
+        self.kernels.iter().for_each(|k| out += &kernel_rows(k));
+        out += &format!(
+            "\nPart 4: the missing synchronise, complex kernel, 4 threads per block, {CALLS} calls each\n\
+             {:<22} {:>10} {:>10} {:>10} {:>10}\n",
             "loop", "#0 ms", "#1 ms", "#2 ms", "#3 ms"
         );
-        for (label, ms) in [
-            ("without sync, host", &self.no_sync_host_ms),
-            ("without sync, events", &self.no_sync_events_ms),
-            ("with sync, host", &self.sync_host_ms),
-            ("with sync, events", &self.sync_events_ms),
-        ] {
-            let _ = writeln!(out, "{label:<22}{}", calls_text(ms));
+        let loops = [
+            &self.no_sync_host_ms,
+            &self.no_sync_events_ms,
+            &self.sync_host_ms,
+            &self.sync_events_ms,
+        ];
+        for (label, ms) in LOOPS.iter().zip(loops) {
+            out += &format!("{label:<22}{}\n", calls_text(ms));
         }
+        self.render_part_5(&mut out);
+        out += "\nThen and now: the post's figures and this run's\n";
+        out += &format!("{:<44} {:>12} {:>12}\n", "figure", "then", "now");
+        for (label, then, now) in self.then_and_now() {
+            out += &format!("{label:<44} {then:12.3} {now:12.3}\n");
+        }
+        out
     }
 
     /// Part 5, which transcripts from before it existed do not have.
@@ -152,41 +119,19 @@ impl Report {
         let Some(run) = &self.malloc_run else {
             return;
         };
-        let _ = writeln!(
-            out,
-            "\nPart 5: {} more cudaMallocs of {} bytes, call and synchronise, host clock, \
-             and the address each returned",
-            run.calls.len(),
-            run.bytes
+        let (first, before) = (format!("{:#x}", run.part2_first), format!("{:#x}", run.before));
+        *out += &format!(
+            "\n{}\n{}\n",
+            fill(PART5, &[&run.calls.len(), &run.bytes]),
+            fill(BEFORE, &[&first, &before])
         );
-        let _ = writeln!(
-            out,
-            "before them: Part 2's first at {:#x}, Part 3's array (the last) at {:#x}",
-            run.part2_first, run.before
-        );
-        let _ = writeln!(
-            out,
-            "{:>5}  {:>10}  {:>18}  {:>14}",
+        *out += &format!(
+            "{:>5}  {:>10}  {:>18}  {:>14}\n",
             "call", "ms", "address", "from previous"
         );
         for (i, (call, step)) in run.calls.iter().zip(run.steps()).enumerate() {
-            let _ = writeln!(
-                out,
-                "{:5}  {:10.4}  {:>18}  {:>+14}",
-                i + 1,
-                call.ms,
-                format!("{:#x}", call.address),
-                step
-            );
-        }
-    }
-
-    /// The closing note: the post's figure beside this run's, claim by claim.
-    fn render_then_and_now(&self, out: &mut String) {
-        let _ = writeln!(out, "\nThen and now: the post's figures and this run's");
-        let _ = writeln!(out, "{:<44} {:>12} {:>12}", "figure", "then", "now");
-        for (label, then, now) in self.then_and_now() {
-            then_now(out, &label, then, now);
+            let address = format!("{:#x}", call.address);
+            *out += &(fill(RUN_CALL, &[&(i + 1), &call.ms, &address, &step]) + "\n");
         }
     }
 

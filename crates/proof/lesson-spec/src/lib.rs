@@ -11,9 +11,13 @@
 //! [`Entry`] makes from any [`LessonReport`], so they hold one list of lessons
 //! and no lesson's name or numbers.
 //!
-//! What every report package would otherwise write alike in its impl is
-//! declared by [`lesson_items!`]. A parser's failure names its line
-//! ([`ParseFailure`]).
+//! A report package lays out alike: `report.rs` (the types), `render.rs`
+//! (the lines the `.cu` prints, each with numbers a [`layout`] template
+//! that [`fill`] prints), `parse.rs` (the same templates read back with
+//! [`Cursor::read`], so a renderer and its parser cannot drift apart),
+//! `claims.rs`, `why.rs`, `figures.rs` and `lesson.rs` (the impl). What
+//! every impl would otherwise write alike is declared by [`lesson_items!`].
+//! A parser's failure names its line ([`ParseFailure`]).
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
 //! or reading transcript headers (that is `evidence`'s). Holding a lesson to
@@ -23,6 +27,7 @@
 pub mod chart;
 pub mod claims;
 pub mod figure_blocks;
+pub mod layout;
 mod lesson;
 pub mod lines;
 pub mod nvcc_line;
@@ -38,6 +43,7 @@ pub use claims::{
     figure_matches, median, planted, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run, State,
 };
 pub use figure_blocks::Figure;
+pub use layout::{fill, labelled, read, Fields};
 pub use lesson::{Entry, Lesson, Parsed};
 pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Finite, Lines, ParseFailure};
 pub use on_this_gpu::{claims_block, ClaimsBlock, ClaimsBlockError};

@@ -37,7 +37,7 @@ impl<'a, 'b> Cursor<'a, 'b> {
     }
 
     /// The line number to blame when the body ends early.
-    fn end_line(&self) -> usize {
+    pub(crate) fn end_line(&self) -> usize {
         self.lines.last().map_or(1, |(n, _)| n + 1)
     }
 

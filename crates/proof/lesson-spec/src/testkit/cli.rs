@@ -12,14 +12,34 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Runs `bin` with `args` and returns its output.
-pub fn run(bin: &str, args: &[&str]) -> Output {
-    Command::new(bin)
-        .args(args)
-        // A backtrace, if one were printed, must show up in the test.
-        .env("RUST_BACKTRACE", "1")
+/// `bin` with `args`, asking for a backtrace: one, if printed, must show
+/// up in the test.
+fn command(bin: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(bin);
+    command.args(args).env("RUST_BACKTRACE", "1");
+    command
+}
+
+/// The output of `command`, which runs `bin`.
+fn output_of(mut command: Command, bin: &str) -> Output {
+    command
         .output()
         .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"))
+}
+
+/// Runs `bin` with `args` and returns its output.
+pub fn run(bin: &str, args: &[&str]) -> Output {
+    output_of(command(bin, args), bin)
+}
+
+/// Asserts that a failed run printed nothing on stdout and shows no sign of
+/// a panic on stderr.
+fn assert_quiet_failure(output: &Output, stderr: &str) {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.is_empty(), "stdout: {stdout}");
+    for sign in ["panicked", "backtrace", "RUST_BACKTRACE"] {
+        assert!(!stderr.contains(sign), "{sign} in {stderr:?}");
+    }
 }
 
 /// Asserts exit code 1, nothing on stdout, and exactly one stderr line
@@ -27,14 +47,9 @@ pub fn run(bin: &str, args: &[&str]) -> Output {
 pub fn assert_one_line_failure(output: &Output, expected: &str) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(output.status.code(), Some(1), "exit code; stderr: {stderr}");
-    assert!(
-        output.stdout.is_empty(),
-        "stdout: {}",
-        String::from_utf8_lossy(&output.stdout)
-    );
+    assert_quiet_failure(output, &stderr);
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr:?}");
     assert!(stderr.ends_with('\n'), "a finished line: {stderr:?}");
-    assert_no_panic(&stderr);
     assert!(stderr.contains(expected), "{expected:?} not in {stderr:?}");
     stderr.trim_end().to_string()
 }
@@ -45,15 +60,10 @@ pub fn assert_one_line_failure(output: &Output, expected: &str) -> String {
 pub fn assert_usage_error(output: &Output, expected: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "exit code; stderr: {stderr}");
-    assert!(
-        output.stdout.is_empty(),
-        "stdout: {}",
-        String::from_utf8_lossy(&output.stdout)
-    );
+    assert_quiet_failure(output, &stderr);
     assert!(stderr.starts_with("error: "), "{stderr}");
     assert!(stderr.contains(expected), "{expected:?} not in {stderr:?}");
     assert!(stderr.contains("For more information, try '--help'."), "{stderr}");
-    assert_no_panic(&stderr);
 }
 
 /// The command-line promises every lesson binary keeps: usage errors are
@@ -95,12 +105,6 @@ pub fn assert_standard_command_line(bin: &str, name: &str, version: &str) {
     }
 }
 
-fn assert_no_panic(stderr: &str) {
-    for sign in ["panicked", "backtrace", "RUST_BACKTRACE"] {
-        assert!(!stderr.contains(sign), "{sign} in {stderr:?}");
-    }
-}
-
 /// Asserts that the lesson, run where no CUDA driver can be loaded, fails in
 /// one line that says so.
 ///
@@ -130,12 +134,9 @@ pub fn run_without_driver(bin: &str, args: &[&str]) -> Output {
         }
         None => shadow.clone().into_os_string(),
     };
-    let output = Command::new(bin)
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .env("LD_LIBRARY_PATH", search_path)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+    let mut command = command(bin, args);
+    command.env("LD_LIBRARY_PATH", search_path);
+    let output = output_of(command, bin);
     let _ = std::fs::remove_dir_all(&shadow);
     output
 }
@@ -185,12 +186,9 @@ pub fn run_into_closed_pipe(bin: &str, args: &[&str]) -> Output {
     // SAFETY: both descriptors were just opened and are owned here alone.
     let (read_end, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
     drop(read_end);
-    Command::new(bin)
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .stdout(Stdio::from(write_end))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"))
+    let mut command = command(bin, args);
+    command.stdout(Stdio::from(write_end));
+    output_of(command, bin)
 }
 
 /// The lesson binary to test: `compiled` (the test's
@@ -245,9 +243,7 @@ pub fn assert_claims_after_the_report<R: crate::LessonReport>(bin: &str) -> Stri
 /// by SIGPIPE as a C program is; never a panic, a backtrace or exit 101.
 pub fn assert_quiet_after_head(bin: &str, args: &[&str], lines: usize) {
     use std::io::{BufRead, BufReader};
-    let mut child = Command::new(bin)
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
+    let mut child = command(bin, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -72,14 +72,12 @@ pub fn parse_or_fail<R: LessonReport>(which: &str, text: &str) -> R {
     R::parse(&numbered_output(text)).unwrap_or_else(|e| panic!("{}: {which}, {e}", R::LESSON))
 }
 
-/// Parses a C++ and a Rust transcript of the lesson (headers and all) and
-/// asserts the same figures, by label, in the same order. Returns both, for
-/// the lesson's own further checks.
-pub fn assert_same_fields<R: LessonReport>(cxx: &str, rust: &str) -> (R, R) {
-    let (cxx, rust) = (
-        parse_or_fail::<R>("the C++ transcript", cxx),
-        parse_or_fail::<R>("the Rust transcript", rust),
-    );
+/// Parses the C++ and Rust transcripts `cxx` and `rust` in the lesson's
+/// evidence (see [`evidence_dir`]) and asserts the same figures, by label,
+/// in the same order. Returns both, for the lesson's own further checks.
+pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: &str, rust: &str) -> (R, R) {
+    let [cxx, rust] =
+        [cxx, rust].map(|file| parse_or_fail::<R>(file, &evidence_transcript::<R>(manifest_dir, file)));
     let labels = |r: &R| r.figures().into_iter().map(|f| f.0).collect::<Vec<_>>();
     assert_eq!(labels(&cxx), labels(&rust), "the C++ and Rust reports' figures");
     (cxx, rust)
@@ -216,15 +214,6 @@ pub fn evidence_dir<R: LessonReport>(manifest_dir: &str) -> PathBuf {
 pub fn evidence_transcript<R: LessonReport>(manifest_dir: &str, file: &str) -> String {
     let path = evidence_dir::<R>(manifest_dir).join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// [`assert_same_fields`] over the C++ and Rust transcripts `cxx` and
-/// `rust` in the lesson's evidence.
-pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: &str, rust: &str) -> (R, R) {
-    assert_same_fields::<R>(
-        &evidence_transcript::<R>(manifest_dir, cxx),
-        &evidence_transcript::<R>(manifest_dir, rust),
-    )
 }
 
 /// A report package's conformance tests, declared once in its test module:
