@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use cudarc::driver::CudaContext;
 use instrument::compare::DEFAULT_BAND;
 use instrument::json_out::JsonOut;
@@ -52,8 +52,8 @@ struct RunArgs {
     /// Measure in this mode instead of the recommended one; given several
     /// times, each kernel in each of them in turn, in this one process
     /// (`--mode graph --mode cupti`: graph replay beside CUPTI's records)
-    #[arg(long, value_enum)]
-    mode: Vec<ModeArg>,
+    #[arg(long)]
+    mode: Vec<Mode>,
     /// Write every measurement, every sample and the calibration as JSON
     #[arg(long, value_name = "PATH")]
     json: Option<PathBuf>,
@@ -85,32 +85,6 @@ enum Command {
     },
     /// Write the suite's sm_90 cubin (the same kernels, for nvbench)
     Cubin { path: PathBuf },
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ModeArg {
-    Hot,
-    ColdCache,
-    Graph,
-    GraphPdl,
-    Isolated,
-    Serial,
-    /// Kernel times from CUPTI's activity records of back-to-back launches
-    Cupti,
-}
-
-impl From<ModeArg> for Mode {
-    fn from(m: ModeArg) -> Mode {
-        match m {
-            ModeArg::Hot => Mode::Hot,
-            ModeArg::ColdCache => Mode::ColdCache,
-            ModeArg::Graph => Mode::Graph,
-            ModeArg::GraphPdl => Mode::GraphPdl,
-            ModeArg::Isolated => Mode::Isolated,
-            ModeArg::Serial => Mode::Serial,
-            ModeArg::Cupti => Mode::Cupti,
-        }
-    }
 }
 
 /// The suite's cubin, compiled by build.rs from suite/suite.cu.
@@ -191,7 +165,7 @@ fn context(device: usize) -> anyhow::Result<std::sync::Arc<CudaContext>> {
 fn measure(run: RunArgs) -> anyhow::Result<()> {
     // Claimed before any GPU time is spent, so a bad path costs none.
     let json = run.json.as_deref().map(JsonOut::create).transpose()?;
-    let modes: Vec<Mode> = run.mode.into_iter().map(Mode::from).collect();
+    let modes = run.mode;
     // Asked before any GPU time is spent: CUPTI ships with the toolkit, not
     // the driver, and may be missing where the rest runs.
     if modes.contains(&Mode::Cupti) {
@@ -228,8 +202,7 @@ mod tests {
         assert!(a.command.is_none());
         assert!(a.run.mode.is_empty(), "the recommended mode");
         let both = Args::try_parse_from(["s", "--mode", "graph", "--mode", "cupti"]).unwrap();
-        let modes: Vec<Mode> = both.run.mode.into_iter().map(Mode::from).collect();
-        assert_eq!(modes, [Mode::Graph, Mode::Cupti], "in the order given");
+        assert_eq!(both.run.mode, [Mode::Graph, Mode::Cupti], "in the order given");
         for bad in [
             &["s", "--scale", "0"][..],
             &["s", "--scale", "-1"],

@@ -27,17 +27,6 @@ pub const PROGRAMMATIC_EDGES: DriverVersion = DriverVersion(12030);
 /// The driver series that first supported [`PROGRAMMATIC_EDGES`], for people.
 const PROGRAMMATIC_EDGES_SERIES: &str = "r545";
 
-/// Every mode, in the order the tables print them.
-const ALL: [Mode; 7] = [
-    Mode::Hot,
-    Mode::ColdCache,
-    Mode::Graph,
-    Mode::GraphPdl,
-    Mode::Isolated,
-    Mode::Serial,
-    Mode::Cupti,
-];
-
 /// The driver `mode` needs beyond what the build itself needs, if any.
 pub fn needed(mode: Mode) -> Option<DriverVersion> {
     match mode {
@@ -63,7 +52,7 @@ fn listed(names: &[&str]) -> String {
 /// The one line that says which modes this driver cannot run and why, and
 /// which it can; `None` when it runs them all.
 pub fn unavailable(driver: DriverVersion) -> Option<String> {
-    let (ok, not): (Vec<Mode>, Vec<Mode>) = ALL.iter().partition(|&&m| runs(m, driver));
+    let (ok, not): (Vec<Mode>, Vec<Mode>) = Mode::ALL.iter().partition(|&&m| runs(m, driver));
     if not.is_empty() {
         return None;
     }
@@ -108,7 +97,7 @@ mod tests {
             }
         }
         for new in [PROGRAMMATIC_EDGES, DriverVersion(13000)] {
-            assert!(ALL.iter().all(|&m| runs(m, new)), "{new}");
+            assert!(Mode::ALL.iter().all(|&m| runs(m, new)), "{new}");
         }
     }
 

@@ -57,6 +57,7 @@ pub mod report;
 pub mod samples;
 pub mod sampling;
 mod sampling_loop;
+pub mod session;
 #[cfg(feature = "cupti")]
 pub mod trace;
 

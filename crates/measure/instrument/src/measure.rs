@@ -127,6 +127,21 @@ pub fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<f64, Er
 }
 
 impl Measurement {
+    /// The median and its interval; none where too many samples were rejected.
+    pub fn median(&self) -> Option<robust_stats::compare::Median> {
+        (!self.too_many_rejected).then_some(robust_stats::compare::Median {
+            ms: self.summary.median,
+            ci: self.summary.median_ci,
+        })
+    }
+
+    /// [`Measurement::pooled`] of parts of one mode, where a `None` can only
+    /// mean every sample was dropped as throttled.
+    pub fn pooled_or_throttled(parts: Vec<Measurement>, budget: Budget) -> Result<Measurement, Error> {
+        let samples = parts.iter().map(|p| p.samples.len()).sum();
+        Measurement::pooled(parts, budget).ok_or(Error::AllThrottled { samples })
+    }
+
     /// One measurement of the samples of several, each of the same kernel in
     /// the same mode (on a different allocation of its buffers, say): their
     /// samples together, statistics of all the kept ones, GPU time summed,

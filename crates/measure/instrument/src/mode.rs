@@ -62,6 +62,17 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Every mode, in the order the tables print them.
+    pub const ALL: [Mode; 7] = [
+        Mode::Hot,
+        Mode::ColdCache,
+        Mode::Graph,
+        Mode::GraphPdl,
+        Mode::Isolated,
+        Mode::Serial,
+        Mode::Cupti,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Mode::Hot => "hot",
@@ -72,6 +83,18 @@ impl Mode {
             Mode::Serial => "serial",
             Mode::Cupti => "cupti",
         }
+    }
+}
+
+/// A mode by its [`Mode::name`], as a command line gives it.
+impl std::str::FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Mode, String> {
+        Mode::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+            format!("`{s}` is no mode ({})", names.join(", "))
+        })
     }
 }
 

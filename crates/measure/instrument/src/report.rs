@@ -51,6 +51,22 @@ impl DeviceInfo {
     }
 }
 
+/// The device line of a table: name, compute capability, driver, L2.
+impl std::fmt::Display for DeviceInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (cc, driver, l2) = (
+            self.compute_capability,
+            &self.driver_cuda_version,
+            self.l2_bytes >> 20,
+        );
+        write!(
+            f,
+            "{} (compute capability {}.{}, driver CUDA {driver}), L2 {l2} MiB",
+            self.name, cc.0, cc.1
+        )
+    }
+}
+
 /// Everything measured for one kernel.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -136,16 +152,7 @@ pub fn table(r: &Report) -> String {
 /// The kernel and device line, the declared traffic, and the columns.
 fn header(o: &mut String, r: &Report) {
     let d = &r.device;
-    let _ = writeln!(
-        o,
-        "{} on {} (compute capability {}.{}, driver CUDA {}), L2 {} MiB",
-        r.kernel,
-        d.name,
-        d.compute_capability.0,
-        d.compute_capability.1,
-        d.driver_cuda_version,
-        d.l2_bytes >> 20
-    );
+    let _ = writeln!(o, "{} on {d}", r.kernel);
     if let Some(t) = &r.traffic {
         let _ = writeln!(
             o,

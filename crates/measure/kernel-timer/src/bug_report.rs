@@ -15,7 +15,7 @@ use instrument::report::{rejected_lines, too_many_rejected, DeviceInfo};
 use instrument::Traffic;
 use serde::Serialize;
 
-use crate::timing::{beside_ncu, Choice};
+use instrument::session::{beside_ncu, Choice};
 
 /// Everything a block says about one kernel's run.
 #[derive(Debug, Clone, Serialize)]
@@ -429,11 +429,7 @@ mod tests {
     fn the_ab_block_carries_the_label_and_both_medians() {
         let a = measurement(&[1.0; 50], 0);
         let b = measurement(&[1.02; 50], 0);
-        let c = instrument::compare::compare(
-            crate::timing::median(&a).unwrap(),
-            crate::timing::median(&b).unwrap(),
-            0.01,
-        );
+        let c = instrument::compare::compare(a.median().unwrap(), b.median().unwrap(), 0.01);
         let text = ab_block(&run(), "transpose_slow", 10, (&a, &b), Some(&c));
         assert!(
             text.contains("| B against A | **SLOWER**: B - A = +2.00%"),

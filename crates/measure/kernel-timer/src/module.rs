@@ -10,7 +10,9 @@
 //! that is not a module, a kernel name the module lacks (with the names it
 //! has), a `.cu` nvcc refuses.
 //!
-//! Not for: the arguments' syntax (`args`) or timing (`timing`).
+//! The arguments are made on the device here too ([`Workload`]).
+//!
+//! Not for: the arguments' syntax (`args`).
 
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
@@ -19,10 +21,11 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use cuda_check::{check, CudaError};
+use cuda_objects::DeviceBuffer;
 use cudarc::driver::sys::{self, CUfunction, CUfunction_attribute_enum, CUmodule};
 use cudarc::driver::{result, CudaContext, CudaStream};
 
-use crate::args::Dim3;
+use crate::args::{ArgSpec, Dim3};
 
 /// A module's image, read and recognised, before any GPU is involved.
 #[derive(Debug, Clone, PartialEq)]
@@ -255,9 +258,7 @@ impl Kernel {
     /// [`Kernel::param_sizes`], and the buffers they name must outlive the launch.
     pub unsafe fn launch(
         &self,
-        grid: Dim3,
-        block: Dim3,
-        shared: u32,
+        shape: Shape,
         params: &mut [*mut c_void],
         stream: &CudaStream,
     ) -> Result<(), CudaError> {
@@ -265,9 +266,9 @@ impl Kernel {
         check!(unsafe {
             result::launch_kernel(
                 self.function,
-                (grid.0, grid.1, grid.2),
-                (block.0, block.1, block.2),
-                shared,
+                (shape.grid.0, shape.grid.1, shape.grid.2),
+                (shape.block.0, shape.block.1, shape.block.2),
+                shape.shared,
                 stream.cu_stream(),
                 params,
             )
@@ -281,6 +282,58 @@ impl Drop for Kernel {
         let _ = self.ctx.bind_to_thread();
         // SAFETY: loaded once in `load`, unloaded once here.
         let _ = unsafe { result::module::unload(self.module) };
+    }
+}
+
+/// A kernel's launch shape.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub shared: u32,
+}
+
+/// The arguments, made on the device: each buffer allocated and filled, and
+/// the bytes of every parameter (a scalar's value, a buffer's address).
+pub struct Workload {
+    _buffers: Vec<DeviceBuffer<u8>>,
+    params: Vec<Vec<u8>>,
+}
+
+impl Workload {
+    pub fn new(ctx: &Arc<CudaContext>, args: &[ArgSpec]) -> Result<Workload, CudaError> {
+        check!(ctx.bind_to_thread())?;
+        let mut buffers = Vec::new();
+        let mut params = Vec::new();
+        for arg in args {
+            let bytes = arg.initial_bytes();
+            match arg.buffer_bytes() {
+                Some(len) => {
+                    let mut buffer = check!(DeviceBuffer::<u8>::alloc(ctx, len))?;
+                    check!(buffer.copy_from_host(&bytes))?;
+                    params.push(buffer.device_ptr().to_le_bytes().to_vec());
+                    buffers.push(buffer);
+                }
+                None => params.push(bytes),
+            }
+        }
+        Ok(Workload {
+            _buffers: buffers,
+            params,
+        })
+    }
+
+    /// Queues one launch of `kernel` on these arguments.
+    pub fn launch(&mut self, kernel: &Kernel, shape: Shape, stream: &CudaStream) -> Result<(), CudaError> {
+        let mut ptrs: Vec<*mut c_void> = self
+            .params
+            .iter_mut()
+            .map(|p| p.as_mut_ptr() as *mut c_void)
+            .collect();
+        // SAFETY: the arguments were held against the kernel's parameters
+        // before this workload was made (or the driver could not tell, which
+        // the report says), and the buffers live as long as the workload.
+        unsafe { kernel.launch(shape, &mut ptrs, stream) }
     }
 }
 
