@@ -1,12 +1,6 @@
-//! [`Error`]: why a measurement could not be made, one variant per cause, so
-//! a caller can match on what went wrong. A CUDA call that failed is
-//! [`Error::Cuda`], printed in the course's shape; every other variant is a
-//! refusal of the instrument's own, said in one line that names its real
-//! cause (none of them is a CUDA error, so none names one).
-//!
-//! Not for: the causes' own types, each beside what it is about
-//! ([`BudgetError`] in `sampling`, [`DriverTooOld`] in `driver`,
-//! [`CuptiUnavailable`] in `libcupti`, the trace's errors in `trace`).
+//! [`Error`]: why a measurement could not be made, one variant per cause. A
+//! failed CUDA call is [`Error::Cuda`]; every other variant is a refusal of
+//! the instrument's own, said in one line that names its real cause.
 
 use cuda_check::CudaError;
 

@@ -1,16 +1,7 @@
 //! A measurement: the instrument's settings ([`Instrument`]), what one mode
-//! measured ([`Measurement`]), and a kernel's first launch
-//! ([`FirstLaunch`]). [`Instrument::measure`] puts the parts together: the
-//! checks before any GPU time is spent (the budget, the driver), the mode's
-//! sampler (`modes`), the warm-up and the rounds of samples
-//! (`sampling_loop`), and the summary of what was kept (`samples`). The modes
-//! themselves are described on [`Mode`].
-//!
-//! A first launch is measured on its own by [`first_launch`]; it happens
-//! once per kernel per process and no sampling can repeat it.
-//!
-//! Not for: the course's own warm-up-and-mean timing (`time-kernel`), which
-//! mode to trust (`recommend`), or the copy-ceiling probe (`calibrate`).
+//! measured ([`Measurement`]), and a kernel's first launch, measured on its
+//! own ([`first_launch`]): it happens once per process and no sampling can
+//! repeat it.
 
 use std::sync::Arc;
 

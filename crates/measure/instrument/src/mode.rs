@@ -1,11 +1,6 @@
-//! The instrument's vocabulary: the modes it measures in ([`Mode`]), what it
-//! measures ([`Launch`], and the [`Traffic`] a caller may declare for one),
-//! and which devices have the programmatic launch two modes need. It
-//! depends on no other module of the crate, so every one of them can use it.
-//!
-//! Not for: how each mode takes its samples (`modes`, one file per mode),
-//! which mode to trust (`recommend`), or which driver runs which mode
-//! (`driver`).
+//! The instrument's vocabulary: its modes ([`Mode`]), what it measures
+//! ([`Launch`], and the [`Traffic`] a caller may declare), and which devices
+//! have programmatic launch. It depends on no other module of the crate.
 
 use cuda_check::CudaError;
 use cudarc::driver::CudaStream;

@@ -1,19 +1,9 @@
-//! Samples no kernel can produce, and when a mode has too many of them.
-//!
-//! A sample is a time the instrument computed: a difference of two event
-//! readings, or of two replays in the isolated mode. Noise can push such a
-//! difference below zero, or below what the event timer can resolve; no
-//! launch takes that long, so the sample is rejected, counted and reported,
-//! never folded into a median. A mode that rejects more than a small share
-//! of its samples is not measuring the kernel, and says so instead of
-//! printing a median. Pure logic, tested without a GPU.
-//!
-//! A sample can also be a time the kernel's memory traffic cannot fit in:
-//! [`MemoryFloor`] holds the bytes a launch declares against the memory's
-//! peak, and a sample below that floor is rejected the same way.
-//!
-//! Not for: samples left out because the card was throttling
-//! ([`crate::samples`]), which are real times taken in the wrong conditions.
+//! Samples no kernel can produce, and when a mode has too many of them. A
+//! sample is a difference of event readings (or of two replays); noise can
+//! push it below zero or below the timer's resolution, or below the time the
+//! declared traffic needs at the memory's peak ([`MemoryFloor`]). Such a
+//! sample is rejected and counted, never folded into a median, and a mode
+//! that rejects more than a small share says so instead of printing one.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,5 @@
 //! The instrument's output: a table for people and JSON with every sample
 //! and the device, driver and clock metadata.
-//!
-//! Not for: claiming and writing the JSON file ([`crate::json_out`]).
 
 use std::fmt::Write;
 
@@ -78,16 +76,6 @@ pub struct Report {
     pub course_mean_of_10_ms: Option<f64>,
     pub measurements: Vec<Measurement>,
     pub recommended: Mode,
-}
-
-impl Report {
-    pub fn recommended_measurement(&self) -> Option<&Measurement> {
-        self.measurements.iter().find(|m| m.mode == self.recommended)
-    }
-
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
-    }
 }
 
 fn stop_name(m: &Measurement) -> &'static str {

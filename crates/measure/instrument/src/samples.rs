@@ -1,10 +1,6 @@
 //! Every sample a measurement took ([`Sample`]), and whether the statistics
-//! use it: a sample taken while the card was throttling is logged but left
-//! out when asked, and one no launch can take ([`crate::reject`]) is logged,
-//! counted and never kept.
-//!
-//! Not for: taking the samples (`modes`, `sampling_loop`), or which samples
-//! are impossible (`reject`).
+//! use it: one taken while the card was throttling is logged but left out
+//! when asked, one no launch can take ([`crate::reject`]) is never kept.
 
 use robust_stats::stats::{summarize, Summary};
 use serde::Serialize;

@@ -1,9 +1,6 @@
 //! The sampling loop every mode shares: the warm-up, then rounds of samples
-//! until the budget's stopping rule ([`Budget::stop_after`]) says stop, each
-//! round logged with the card's clocks read after it ([`SampleLog`]).
-//!
-//! Not for: how a mode takes a sample (`modes`), the stopping rule itself
-//! (`sampling`), or the measurement made of the log (`measure`).
+//! until [`Budget::stop_after`] says stop, each logged with the clocks read
+//! after it.
 
 use cuda_check::CudaError;
 

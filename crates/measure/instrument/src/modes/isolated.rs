@@ -1,9 +1,6 @@
 //! The isolated mode ([`crate::Mode::Isolated`]): one launch alone on a
 //! clean L2, timed as a replay of [flush, then the launch] less a replay of
 //! the flush alone, as Nsight Compute times a kernel.
-//!
-//! Not for: the flush's kernel (`flush`), the programmatic edge's wiring
-//! (`replay`), or the loop around the samples (`sampling_loop`).
 
 use cuda_check::{check, runtime, CudaError};
 use cuda_objects::{event, EventPair};

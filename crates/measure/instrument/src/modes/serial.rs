@@ -1,8 +1,6 @@
 //! The serial mode ([`crate::Mode::Serial`]): launches kept from
 //! overlapping by an event record after each, timed as a replay less a
 //! replay of the records alone.
-//!
-//! Not for: the loop around the samples (`sampling_loop`).
 
 use cuda_check::CudaError;
 use cuda_objects::{event, timing_event};
