@@ -1,10 +1,6 @@
-//! The Markdown block a user pastes into a bug report: the GPU, driver and
-//! toolkit, the clocks over the run, the mode and why, the samples, the
-//! median with its 95% interval, rejected samples and why, rates against
-//! the measured ceiling, and the command that reproduces it; and the same
-//! for an A/B run with its label. Pure formatting, tested without a GPU.
-//!
-//! Not for: the instrument's own table (`instrument::report::table`).
+//! The Markdown block a user pastes into a bug report, for one kernel or an
+//! A/B pair (issue 44's rows), and the medians `--spread-from` reads back.
+//! Pure formatting, tested without a GPU.
 
 use std::fmt::Write;
 

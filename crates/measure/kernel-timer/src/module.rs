@@ -1,18 +1,9 @@
-//! A kernel from a file: a `.cu` compiled to a cubin for the GPU with the
-//! nvcc the lessons find (`cuda-build`'s search order), PTX text the driver
-//! compiles, or a cubin; the kernel found by name (a C++ kernel by its plain
-//! name too: `transpose` finds `_Z9transposePfPKfii`), its parameters'
-//! sizes asked of the driver (`cuFuncGetParamInfo`, CUDA 12.4+) and held
-//! against the arguments, and its launch with a grid, block and dynamic
-//! shared memory of the user's.
-//!
-//! What can be said without a GPU is said first, each as one line: a file
-//! that is not a module, a kernel name the module lacks (with the names it
-//! has), a `.cu` nvcc refuses.
-//!
-//! The arguments are made on the device here too ([`Workload`]).
-//!
-//! Not for: the arguments' syntax (`args`).
+//! A kernel from a file: a `.cu` compiled to a cubin with the nvcc the
+//! lessons find, PTX text or a cubin; found by name (a C++ kernel by its
+//! plain name too: `transpose` finds `_Z9transposePfPKfii`); its parameters'
+//! sizes asked of the driver; launched with the user's shape on the
+//! arguments made on the device ([`Workload`]). What can be said without a
+//! GPU (not a module, no such kernel, nvcc refuses) is said first.
 
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
