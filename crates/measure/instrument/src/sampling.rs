@@ -99,6 +99,14 @@ impl Budget {
     }
 }
 
+/// A command line's positive, finite number (a budget, a scale, a band).
+pub fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number")),
+    }
+}
+
 /// A [`Budget`] no sampling can keep.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BudgetError {

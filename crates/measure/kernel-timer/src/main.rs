@@ -21,7 +21,7 @@ use clap::Parser;
 use cudarc::driver::CudaContext;
 use instrument::json_out::JsonOut;
 use instrument::report::DeviceInfo;
-use instrument::sampling::Budget;
+use instrument::sampling::{positive, Budget};
 use instrument::session::{AbResult, Session};
 use instrument::{Mode, Traffic};
 
@@ -155,13 +155,6 @@ impl Cli {
                 &nvcc_args[..],
             )
         })
-    }
-}
-
-fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("`{s}` is not a positive number")),
     }
 }
 
