@@ -125,12 +125,7 @@ pub fn table(rows: &[(String, Option<Comparison>, String)], band: f64) -> String
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{:<16} {:>7} {:>12} {:>10} {:>23}  notes (SAME within +-{:.2}% of A; intervals widened by the spread between processes)",
-        "kernel",
-        "label",
-        "B - A ms",
-        "B/A - 1",
-        "95% interval of B/A - 1",
+        "kernel             label     B - A ms    B/A - 1 95% interval of B/A - 1  notes (SAME within +-{:.2}% of A; intervals widened by the spread between processes)",
         100.0 * band
     );
     for (kernel, c, note) in rows {

@@ -110,19 +110,10 @@ fn header(o: &mut String, r: &SuiteReport) {
         c.copy_ceiling_gb_s,
         c.ceiling_gb_s()
     );
+    // The columns, as wide as kernel_row's.
     let _ = writeln!(
         o,
-        "{:<16} {:>6} {:>10} {:>9} {:>11} {:>23} {:>7} {:>7} {:>7} {:>8}  flags",
-        "kernel",
-        "scale",
-        "mode",
-        "samples",
-        "median ms",
-        "95% CI of median",
-        "noise",
-        "GB/s",
-        "ceiling",
-        "GPU ms"
+        "kernel            scale       mode   samples   median ms        95% CI of median   noise    GB/s ceiling   GPU ms  flags"
     );
 }
 

@@ -148,21 +148,10 @@ fn header(o: &mut String, r: &Report) {
             t.bytes_read, t.bytes_written, d.copy_ceiling_gb_s
         );
     }
+    // The columns, as wide as mode_row's.
     let _ = writeln!(
         o,
-        "{:<11} {:>6} {:>9} {:>10} {:>21} {:>10} {:>10} {:>7} {:>8} {:>7} {:>9} {:>13}",
-        "mode",
-        "batch",
-        "samples",
-        "median ms",
-        "95% CI of median",
-        "min ms",
-        "max ms",
-        "noise",
-        "GB/s",
-        "ceiling",
-        "GPU ms",
-        "stopped on"
+        "mode         batch   samples  median ms      95% CI of median     min ms     max ms   noise     GB/s ceiling    GPU ms    stopped on"
     );
 }
 
