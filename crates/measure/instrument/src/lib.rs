@@ -35,7 +35,6 @@ pub mod replay;
 pub mod report;
 pub mod samples;
 pub mod sampling;
-mod sampling_loop;
 pub mod session;
 #[cfg(feature = "cupti")]
 pub mod trace;

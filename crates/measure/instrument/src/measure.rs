@@ -18,8 +18,7 @@ use crate::modes::setup::{timed_ms, Setup};
 use crate::modes::{Early, Sampler, Targets};
 use crate::reject::{MemoryFloor, Rejection};
 use crate::samples::{Sample, SampleLog};
-use crate::sampling::{Budget, Stop, Warmup};
-use crate::sampling_loop::{self, Rules};
+use crate::sampling::{warm_up_launches, Budget, Stop, Warmup};
 
 /// What one mode measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -202,22 +201,28 @@ impl Instrument {
         let mut gpu_ms = 0.0;
         // Before the warm-up, so the warm-up covers it (CUPTI's trace).
         let early = Early::start(mode, stream)?;
-        let one_launch_ms = sampling_loop::warm_up(self.warmup, &mut setup, &mut gpu_ms)?;
+        let (events, launch) = (setup.events, &mut *setup.launch);
+        let warm = warm_up_launches(self.warmup, || timed_ms(events, stream, || launch(stream)))?;
+        gpu_ms += warm.spent_ms;
         let targets = Targets {
             sample_ms: self.target_sample_ms,
             graph_ms: self.target_graph_ms,
-            one_launch_ms,
+            one_launch_ms: warm.last_ms,
         };
         let mut sampler = Sampler::prepare(mode, early, &targets, &mut setup, &mut gpu_ms)?;
         let floor_ms = self.memory_floor.map(|f| f.ms(mode));
-        let rules = Rules {
-            budget: self.budget,
-            drop_throttled: self.drop_throttled,
-            rejection: self.rejection,
-            floor_ms,
-        };
-        let (log, stop) = sampling_loop::sample(&mut sampler, &mut setup, &monitor, rules, &mut gpu_ms)?;
+        // Rounds of samples, each logged with the clocks read after it,
+        // until the budget says stop.
+        let mut log = SampleLog::default();
         let launches_per_sample = sampler.launches_per_sample();
+        let stop = loop {
+            let taken = sampler.take(&mut setup, &mut gpu_ms)?;
+            let rejection = (&self.rejection, launches_per_sample, floor_ms);
+            log.record(taken, monitor.read(), self.drop_throttled, rejection);
+            if let Some(stop) = self.budget.stop_after(&log.kept(), log.samples.len(), gpu_ms) {
+                break stop;
+            }
+        };
         drop(sampler);
         let Some(summary) = log.summary() else {
             return Err(Error::AllThrottled {
