@@ -132,46 +132,32 @@ impl Measurement {
         Measurement::pooled(parts, budget).ok_or(Error::AllThrottled { samples })
     }
 
-    /// One measurement of the samples of several, each of the same kernel in
-    /// the same mode (on a different allocation of its buffers, say): their
-    /// samples together, statistics of all the kept ones, GPU time summed,
-    /// rejections and drops counted over all. `budget` is the one the parts
-    /// shared out; the warm-up and the samples per launch are the first
-    /// part's, the stopping reason the last one's. `None` for no parts, for
-    /// parts of different modes, or where every sample was dropped.
+    /// One measurement of several of one kernel in one mode (on different
+    /// allocations of its buffers, say): samples together, GPU time summed,
+    /// the first part's settings, the last one's stop. `None` for no parts,
+    /// parts of different modes, or every sample dropped.
     pub fn pooled(parts: Vec<Measurement>, budget: Budget) -> Option<Measurement> {
-        let first = parts.first()?;
-        if parts.iter().any(|p| p.mode != first.mode) {
-            return None;
+        let mut parts = parts.into_iter();
+        let mut m = parts.next()?;
+        for p in parts {
+            if p.mode != m.mode {
+                return None;
+            }
+            m.samples.extend(p.samples);
+            m.gpu_ms_spent += p.gpu_ms_spent;
+            m.stop = p.stop;
+            m.clocks_unavailable = m.clocks_unavailable.or(p.clocks_unavailable);
         }
-        let (mode, launches_per_sample, warmup, rejection, floor_ms) = (
-            first.mode,
-            first.launches_per_sample,
-            first.warmup,
-            first.rejection,
-            first.floor_ms,
-        );
-        let clocks_unavailable = parts.iter().find_map(|p| p.clocks_unavailable.clone());
-        let stop = parts.last()?.stop;
-        let gpu_ms_spent = parts.iter().map(|p| p.gpu_ms_spent).sum();
-        let samples: Vec<Sample> = parts.into_iter().flat_map(|p| p.samples).collect();
-        let log = SampleLog { samples };
+        let log = SampleLog { samples: m.samples };
         Some(Measurement {
-            mode,
-            launches_per_sample,
-            warmup,
             budget,
             summary: log.summary()?,
-            stop,
             dropped: log.dropped(),
             rejected: log.rejected(),
-            rejection,
             below_floor: log.below_floor(),
-            floor_ms,
-            too_many_rejected: rejection.too_many(log.rejected(), log.samples.len()),
+            too_many_rejected: m.rejection.too_many(log.rejected(), log.samples.len()),
             samples: log.samples,
-            gpu_ms_spent,
-            clocks_unavailable,
+            ..m
         })
     }
 }
