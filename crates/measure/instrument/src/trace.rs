@@ -36,19 +36,14 @@ impl KernelSpan {
 /// Why a [`KernelTrace`] could not start, or lost its records.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TraceError {
-    /// libcupti is not there, or this build has no CUPTI.
     #[error(transparent)]
     Unavailable(#[from] CuptiUnavailable),
-    /// CUPTI has one set of activity callbacks per process: one trace at a
-    /// time.
+    /// CUPTI has one set of activity callbacks per process.
     #[error("a kernel trace is already running in this process")]
     Busy,
-    /// CUPTI asked for record buffers that could not be allocated.
     #[error("{buffers} CUPTI record buffer(s) could not be allocated; records were lost")]
     RecordsLost { buffers: usize },
-    /// CUPTI refused a call (a profiling permission, another tool attached),
-    /// or the context could not be made current for one: the status as
-    /// cuda-check names it.
+    /// CUPTI refused a call (a profiling permission, another tool attached).
     #[error(transparent)]
     Refused(#[from] CudaError),
 }
@@ -64,12 +59,9 @@ pub enum RecordsError {
     Backwards(KernelSpan),
 }
 
-/// What each of `launches` launches took, from the kernels they ran, in ms.
-///
-/// The spans must be the kernels of exactly those launches, on one stream, so
-/// they ran one after another: sorted by start, every launch owns the same
-/// number of consecutive kernels, and a launch's time is the sum of its
-/// kernels' durations (the gaps between them are what this leaves out).
+/// What each of `launches` launches took, in ms: the spans, of exactly those
+/// launches on one stream, sorted by start, each launch owning the same
+/// number of consecutive kernels and taking the sum of their durations.
 pub fn per_launch_ms(spans: &[KernelSpan], launches: usize) -> Result<Vec<f64>, RecordsError> {
     if launches == 0 || spans.is_empty() || !spans.len().is_multiple_of(launches) {
         return Err(RecordsError::Uneven {

@@ -241,30 +241,6 @@ impl Kernel {
             )
         })
     }
-
-    /// Queues one launch on `stream`.
-    ///
-    /// # Safety
-    /// `params` must point at the kernel's parameters, checked against
-    /// [`Kernel::param_sizes`], and the buffers they name must outlive the launch.
-    pub unsafe fn launch(
-        &self,
-        shape: Shape,
-        params: &mut [*mut c_void],
-        stream: &CudaStream,
-    ) -> Result<(), CudaError> {
-        // SAFETY: the caller vouches for the parameters.
-        check!(unsafe {
-            result::launch_kernel(
-                self.function,
-                (shape.grid.0, shape.grid.1, shape.grid.2),
-                (shape.block.0, shape.block.1, shape.block.2),
-                shape.shared,
-                stream.cu_stream(),
-                params,
-            )
-        })
-    }
 }
 
 impl Drop for Kernel {
@@ -324,7 +300,16 @@ impl Workload {
         // SAFETY: the arguments were held against the kernel's parameters
         // before this workload was made (or the driver could not tell, which
         // the report says), and the buffers live as long as the workload.
-        unsafe { kernel.launch(shape, &mut ptrs, stream) }
+        check!(unsafe {
+            result::launch_kernel(
+                kernel.function,
+                (shape.grid.0, shape.grid.1, shape.grid.2),
+                (shape.block.0, shape.block.1, shape.block.2),
+                shape.shared,
+                stream.cu_stream(),
+                &mut ptrs,
+            )
+        })
     }
 }
 
