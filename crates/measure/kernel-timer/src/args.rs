@@ -19,8 +19,10 @@ pub enum Type {
     U64,
 }
 
-/// Each type's name, size in bytes, and range (none for floats).
-const TYPES: [(&str, Type, usize, Option<(f64, f64)>); 8] = [
+/// A type's name, size in bytes, and range (none for floats).
+type Row = (&'static str, Type, usize, Option<(f64, f64)>);
+
+const TYPES: [Row; 8] = [
     ("f32", Type::F32, 4, None),
     ("f64", Type::F64, 8, None),
     ("i8", Type::I8, 1, Some((i8::MIN as f64, i8::MAX as f64))),
@@ -32,7 +34,7 @@ const TYPES: [(&str, Type, usize, Option<(f64, f64)>); 8] = [
 ];
 
 impl Type {
-    fn row(self) -> (&'static str, Type, usize, Option<(f64, f64)>) {
+    fn row(self) -> Row {
         TYPES[self as usize]
     }
 
