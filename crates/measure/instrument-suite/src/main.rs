@@ -57,7 +57,7 @@ struct Target {
 struct RunArgs {
     #[command(flatten)]
     target: Target,
-    /// Measure in this mode instead of the recommended one; given several
+    /// Measure in this mode (hot, cold-cache, graph, graph-pdl, isolated, serial or cupti) instead of the recommended one; given several
     /// times, each kernel in each of them in turn, in this one process
     /// (`--mode graph --mode cupti`: graph replay beside CUPTI's records)
     #[arg(long)]

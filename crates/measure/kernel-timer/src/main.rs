@@ -86,7 +86,7 @@ struct Cli {
     /// Operations one launch does, for its rate
     #[arg(long)]
     ops: Option<u64>,
-    /// Measure in this mode instead of the recommended one
+    /// Measure in this mode (hot, cold-cache, graph, graph-pdl, isolated, serial or cupti) instead of the recommended one
     #[arg(long)]
     mode: Option<Mode>,
     /// GPU time the measurement may use, in ms (warm-up and flushes not counted)
