@@ -59,18 +59,11 @@ pub fn spread_for(kernel: &str, runs: &[SuiteView]) -> (f64, String) {
             );
         }
     }
-    let (sd, whose) = H200_PROCESS_SPREAD
-        .iter()
-        .find(|(name, _)| *name == kernel)
-        .map_or_else(
-            || {
-                (
-                    H200_PROCESS_SPREAD.iter().map(|&(_, sd)| sd).fold(0.0, f64::max),
-                    "the suite's largest on the H200",
-                )
-            },
-            |&(_, sd)| (sd, "H200"),
-        );
+    let largest = || H200_PROCESS_SPREAD.iter().map(|&(_, sd)| sd).fold(0.0, f64::max);
+    let (sd, whose) = match H200_PROCESS_SPREAD.iter().find(|(name, _)| *name == kernel) {
+        Some(&(_, sd)) => (sd, "H200"),
+        None => (largest(), "the suite's largest on the H200"),
+    };
     (sd, format!("process sd {:.2}% ({whose})", 100.0 * sd))
 }
 
