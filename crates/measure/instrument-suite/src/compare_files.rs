@@ -19,20 +19,15 @@ pub fn read(path: &Path) -> anyhow::Result<SuiteView> {
     serde_json::from_str(&text).with_context(|| format!("{} is not an instrument-suite JSON", path.display()))
 }
 
-/// The spread (relative standard deviation) of each suite kernel's median
-/// between processes on the H200, pooled over every repetition of the
-/// committed suite sessions in evidence/instrument-suite/ (json-b0df4ac,
-/// json-e240e4a, the four json-baa718e, both of json-2f7360f and
-/// json-3819bed: five processes each, or three, and 10 to 41 vector-add
-/// processes of the pairs rounds), rounded up: 0.432, 0.372, 0.136, 0.055,
-/// 0.057 and 0.135% on 34 degrees of freedom each (258 for vector-add).
-/// Widened by them, the committed A/A pairs (83 a kernel, 307 of
-/// vector-add) give no FASTER or SLOWER label where the processes' own
-/// intervals alone gave 5 for empty and 3 for vector-add-l2, and vector-add
-/// at 1.02 n is still SLOWER in 228 of 231 pairs, as before. They hold for
-/// processes of one device call: between calls (days and commits apart)
-/// the empty kernel's median has moved by 4% (0.683 to 0.710 us), so runs
-/// from different calls need `--spread-from` runs that span calls too.
+/// Each suite kernel's spread (relative sd) of its median between processes
+/// on the H200, pooled over every repetition of the committed suite sessions
+/// in evidence/instrument-suite/ (json-b0df4ac, json-e240e4a, json-baa718e,
+/// json-2f7360f, json-3819bed), rounded up. Widened by them, the committed
+/// A/A pairs give no FASTER or SLOWER label (their own intervals alone gave
+/// 5 for empty, 3 for vector-add-l2), and vector-add at 1.02 n is still
+/// SLOWER in 228 of 231 pairs. They hold within one device call: between
+/// calls the empty kernel moved 4% (0.683 to 0.710 us), so runs from
+/// different calls need `--spread-from` runs that span calls too.
 pub const H200_PROCESS_SPREAD: [(&str, f64); 6] = [
     ("empty", 0.0044),
     ("vector-add-l2", 0.0038),
@@ -64,18 +59,11 @@ pub fn spread_for(kernel: &str, runs: &[SuiteView]) -> (f64, String) {
             );
         }
     }
-    let (sd, whose) = H200_PROCESS_SPREAD
-        .iter()
-        .find(|(name, _)| *name == kernel)
-        .map_or_else(
-            || {
-                (
-                    H200_PROCESS_SPREAD.iter().map(|&(_, sd)| sd).fold(0.0, f64::max),
-                    "the suite's largest on the H200",
-                )
-            },
-            |&(_, sd)| (sd, "H200"),
-        );
+    let largest = || H200_PROCESS_SPREAD.iter().map(|&(_, sd)| sd).fold(0.0, f64::max);
+    let (sd, whose) = match H200_PROCESS_SPREAD.iter().find(|(name, _)| *name == kernel) {
+        Some(&(_, sd)) => (sd, "H200"),
+        None => (largest(), "the suite's largest on the H200"),
+    };
     (sd, format!("process sd {:.2}% ({whose})", 100.0 * sd))
 }
 
@@ -125,12 +113,7 @@ pub fn table(rows: &[(String, Option<Comparison>, String)], band: f64) -> String
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{:<16} {:>7} {:>12} {:>10} {:>23}  notes (SAME within +-{:.2}% of A; intervals widened by the spread between processes)",
-        "kernel",
-        "label",
-        "B - A ms",
-        "B/A - 1",
-        "95% interval of B/A - 1",
+        "kernel             label     B - A ms    B/A - 1 95% interval of B/A - 1  notes (SAME within +-{:.2}% of A; intervals widened by the spread between processes)",
         100.0 * band
     );
     for (kernel, c, note) in rows {

@@ -45,15 +45,6 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 6] = [
-        Kernel::Empty,
-        Kernel::VectorAddL2,
-        Kernel::VectorAdd,
-        Kernel::Copy1gib,
-        Kernel::Fma1ms,
-        Kernel::Fma10ms,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Empty => "empty",

@@ -21,6 +21,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use cudarc::driver::CudaContext;
 use instrument::compare::DEFAULT_BAND;
 use instrument::json_out::JsonOut;
+use instrument::sampling::positive;
 use instrument::Mode;
 use lesson_cli::DeviceArg;
 
@@ -37,11 +38,12 @@ struct Args {
     run: RunArgs,
 }
 
+/// Which kernels, at which size, on which GPU: a run's and `launch`'s.
 #[derive(Debug, clap::Args)]
-struct RunArgs {
+struct Target {
     #[command(flatten)]
     device: DeviceArg,
-    /// Time only this kernel (default: the whole suite)
+    /// Only this kernel (default: the whole suite)
     #[arg(long, value_enum)]
     kernel: Option<Kernel>,
     /// Do this many times the kernel's standard work (elements, vectors or FMA steps)
@@ -49,11 +51,17 @@ struct RunArgs {
     // why, instead of clap taking `-1` for an unknown flag.
     #[arg(long, default_value_t = 1.0, value_parser = positive, allow_negative_numbers = true)]
     scale: f64,
-    /// Measure in this mode instead of the recommended one; given several
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Measure in this mode (hot, cold-cache, graph, graph-pdl, isolated, serial or cupti) instead of the recommended one; given several
     /// times, each kernel in each of them in turn, in this one process
     /// (`--mode graph --mode cupti`: graph replay beside CUPTI's records)
-    #[arg(long, value_enum)]
-    mode: Vec<ModeArg>,
+    #[arg(long)]
+    mode: Vec<Mode>,
     /// Write every measurement, every sample and the calibration as JSON
     #[arg(long, value_name = "PATH")]
     json: Option<PathBuf>,
@@ -75,58 +83,16 @@ enum Command {
     /// Launch each kernel COUNT times, untimed (for Nsight Compute)
     Launch {
         #[command(flatten)]
-        device: DeviceArg,
+        target: Target,
         #[arg(long, default_value_t = 20)]
         count: usize,
-        #[arg(long, value_enum)]
-        kernel: Option<Kernel>,
-        #[arg(long, default_value_t = 1.0, value_parser = positive, allow_negative_numbers = true)]
-        scale: f64,
     },
     /// Write the suite's sm_90 cubin (the same kernels, for nvbench)
     Cubin { path: PathBuf },
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ModeArg {
-    Hot,
-    ColdCache,
-    Graph,
-    GraphPdl,
-    Isolated,
-    Serial,
-    /// Kernel times from CUPTI's activity records of back-to-back launches
-    Cupti,
-}
-
-impl From<ModeArg> for Mode {
-    fn from(m: ModeArg) -> Mode {
-        match m {
-            ModeArg::Hot => Mode::Hot,
-            ModeArg::ColdCache => Mode::ColdCache,
-            ModeArg::Graph => Mode::Graph,
-            ModeArg::GraphPdl => Mode::GraphPdl,
-            ModeArg::Isolated => Mode::Isolated,
-            ModeArg::Serial => Mode::Serial,
-            ModeArg::Cupti => Mode::Cupti,
-        }
-    }
-}
-
 /// The suite's cubin, compiled by build.rs from suite/suite.cu.
 const CUBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/suite.cubin"));
-
-/// A command-line value that is not a positive number.
-#[derive(Debug, thiserror::Error)]
-#[error("`{0}` is not a positive number")]
-struct NotPositive(String);
-
-fn positive(s: &str) -> Result<f64, NotPositive> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(NotPositive(s.to_string())),
-    }
-}
 
 fn main() -> ExitCode {
     cli_exit::quiet_on_closed_pipe();
@@ -155,20 +121,15 @@ fn dispatch(args: Args) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Some(Command::Launch {
-            device,
-            count,
-            kernel,
-            scale,
-        }) => {
-            let ctx = context(device.ordinal)?;
-            let kernels = chosen(kernel);
+        Some(Command::Launch { target, count }) => {
+            let ctx = context(target.device.ordinal)?;
+            let kernels = chosen(target.kernel);
             let names: Vec<&str> = kernels.iter().map(|k| k.name()).collect();
             eprintln!(
                 "launching {count} times each, in this order: {}",
                 names.join(", ")
             );
-            run::launch_plainly(&ctx, &kernels, scale, count).context("launching the suite")
+            run::launch_plainly(&ctx, &kernels, target.scale, count).context("launching the suite")
         }
         Some(Command::Cubin { path }) => {
             std::fs::write(&path, CUBIN).with_context(|| format!("writing {}", path.display()))
@@ -177,7 +138,7 @@ fn dispatch(args: Args) -> anyhow::Result<()> {
 }
 
 fn chosen(kernel: Option<Kernel>) -> Vec<Kernel> {
-    kernel.map_or(Kernel::ALL.to_vec(), |k| vec![k])
+    kernel.map_or(Kernel::value_variants().to_vec(), |k| vec![k])
 }
 
 fn context(device: usize) -> anyhow::Result<std::sync::Arc<CudaContext>> {
@@ -191,15 +152,15 @@ fn context(device: usize) -> anyhow::Result<std::sync::Arc<CudaContext>> {
 fn measure(run: RunArgs) -> anyhow::Result<()> {
     // Claimed before any GPU time is spent, so a bad path costs none.
     let json = run.json.as_deref().map(JsonOut::create).transpose()?;
-    let modes: Vec<Mode> = run.mode.into_iter().map(Mode::from).collect();
+    let modes = run.mode;
     // Asked before any GPU time is spent: CUPTI ships with the toolkit, not
     // the driver, and may be missing where the rest runs.
     if modes.contains(&Mode::Cupti) {
         instrument::cupti_available().context("the cupti mode")?;
     }
-    let ctx = context(run.device.ordinal)?;
-    let report =
-        run::measure_suite(&ctx, &chosen(run.kernel), run.scale, &modes).context("measuring the suite")?;
+    let ctx = context(run.target.device.ordinal)?;
+    let report = run::measure_suite(&ctx, &chosen(run.target.kernel), run.target.scale, &modes)
+        .context("measuring the suite")?;
     print!("{}", suite_table(&report));
     if let Some(json) = json {
         json.write(&report)?;
@@ -223,13 +184,12 @@ mod tests {
             "x.json",
         ])
         .unwrap();
-        assert_eq!(a.run.kernel, Some(Kernel::VectorAdd));
-        assert_eq!(a.run.scale, 1.02);
+        assert_eq!(a.run.target.kernel, Some(Kernel::VectorAdd));
+        assert_eq!(a.run.target.scale, 1.02);
         assert!(a.command.is_none());
         assert!(a.run.mode.is_empty(), "the recommended mode");
         let both = Args::try_parse_from(["s", "--mode", "graph", "--mode", "cupti"]).unwrap();
-        let modes: Vec<Mode> = both.run.mode.into_iter().map(Mode::from).collect();
-        assert_eq!(modes, [Mode::Graph, Mode::Cupti], "in the order given");
+        assert_eq!(both.run.mode, [Mode::Graph, Mode::Cupti], "in the order given");
         for bad in [
             &["s", "--scale", "0"][..],
             &["s", "--scale", "-1"],

@@ -7,15 +7,13 @@
 use std::sync::Arc;
 
 use cuda_check::{check, CudaError};
-use cuda_objects::{free_memory, DeviceFacts};
+use cuda_objects::free_memory;
 use cudarc::driver::CudaContext;
-use instrument::calibrate::{calibrate, Calibration};
-use instrument::measure::{pilot, Instrument, Measurement};
-use instrument::recommend::recommend;
-use instrument::reject::{MemoryFloor, Rejection};
+use instrument::measure::Measurement;
 use instrument::report::DeviceInfo;
 use instrument::sampling::{Budget, Warmup};
-use instrument::{has_programmatic_launch, Mode};
+use instrument::session::Session;
+use instrument::Mode;
 
 use crate::kernels::{Kernel, Workload};
 use crate::suite_report::{KernelResult, SuiteReport};
@@ -61,37 +59,15 @@ fn buffer_sets(ctx: &Arc<CudaContext>, kernel: Kernel, scale: f64) -> Result<usi
 }
 
 /// Calibrates, then measures `kernels` at `scale`, each in every one of
-/// `modes` in turn or, where none is given, the mode [`recommend`] picks
-/// from a short hot pilot: one result per kernel and mode, in that order.
+/// `modes` in turn or, where none is given, the mode the instrument
+/// recommends from a short hot pilot: one result per kernel and mode.
 pub fn measure_suite(
     ctx: &Arc<CudaContext>,
     kernels: &[Kernel],
     scale: f64,
     modes: &[Mode],
 ) -> Result<SuiteReport, instrument::Error> {
-    // The driver's version first, before any graph is captured: it decides
-    // whether the programmatic modes can run at all.
-    let facts = DeviceFacts::query(ctx)?;
-    let programmatic = has_programmatic_launch(facts.compute_capability)
-        && instrument::driver::runs(Mode::GraphPdl, facts.driver);
-    let calibration = calibrate(ctx)?;
-    let device = device_info(facts, &calibration, modes.contains(&Mode::Cupti));
-    let suite = Suite {
-        ctx,
-        instrument: Instrument {
-            warmup: SUITE_WARMUP,
-            budget: SUITE_BUDGET,
-            rejection: Rejection {
-                floor_ms: calibration.event_resolution_ms,
-                ..Rejection::default()
-            },
-            ..Instrument::default()
-        },
-        calibration: &calibration,
-        l2_bytes: device.l2_bytes,
-        programmatic,
-        scale,
-    };
+    let session = Session::new(ctx, SUITE_BUDGET)?;
     let modes: Vec<Option<Mode>> = if modes.is_empty() {
         vec![None]
     } else {
@@ -100,83 +76,58 @@ pub fn measure_suite(
     let results = kernels
         .iter()
         .flat_map(|&kernel| modes.iter().map(move |&mode| (kernel, mode)))
-        .map(|(kernel, mode)| suite.measure(kernel, mode))
+        .map(|(kernel, mode)| measure(&session, kernel, mode, scale))
         .collect::<Result<Vec<_>, _>>()?;
+    let cupti =
+        (!modes.contains(&Some(Mode::Cupti))).then(|| "not asked for (--mode cupti measures it)".into());
+    let clocks = results
+        .iter()
+        .find_map(|k| k.measurement.clocks_unavailable.clone());
     Ok(SuiteReport {
-        device: DeviceInfo {
-            clocks_unavailable: results
-                .iter()
-                .find_map(|k| k.measurement.clocks_unavailable.clone()),
-            ..device
-        },
-        calibration,
+        device: DeviceInfo::new(
+            session.facts,
+            session.calibration.copy_ceiling_gb_s,
+            clocks,
+            cupti,
+        ),
+        calibration: session.calibration,
         kernels: results,
     })
 }
 
-/// What every kernel of one suite run is measured with.
-struct Suite<'a> {
-    ctx: &'a Arc<CudaContext>,
-    instrument: Instrument,
-    calibration: &'a Calibration,
-    l2_bytes: u64,
-    programmatic: bool,
+/// One kernel in `mode`, or the one the instrument recommends, its samples
+/// spread over [`buffer_sets`] allocations of its buffers and pooled.
+fn measure(
+    session: &Session,
+    kernel: Kernel,
+    mode: Option<Mode>,
     scale: f64,
-}
-
-impl Suite<'_> {
-    /// One kernel in `mode`, or the one [`recommend`] picks, its samples
-    /// spread over [`buffer_sets`] allocations of its buffers and pooled.
-    fn measure(&self, kernel: Kernel, mode: Option<Mode>) -> Result<KernelResult, instrument::Error> {
-        let sets = buffer_sets(self.ctx, kernel, self.scale)?;
-        let mut workloads = (0..sets)
-            .map(|_| Workload::new(self.ctx, kernel, self.scale))
-            .collect::<Result<Vec<_>, _>>()?;
-        let traffic = kernel.traffic(workloads[0].size);
-        let mode = match mode {
-            Some(m) => m,
-            None => {
-                let pilot_ms = pilot(self.ctx, &mut |s: &_| workloads[0].launch(s))?;
-                recommend(
-                    pilot_ms,
-                    traffic.map(|t| t.total()),
-                    self.l2_bytes,
-                    self.programmatic,
-                )
-            }
-        };
-        let share = budget_share(sets);
-        // A sample faster than the kernel's bytes can cross the memory is
-        // rejected, as one below the timer's tick is.
-        let memory_floor = traffic.map(|traffic| MemoryFloor {
-            traffic,
-            l2_bytes: self.l2_bytes,
-            peak_gb_s: self.calibration.ceiling_gb_s(),
-        });
-        let mut parts = Vec::with_capacity(sets);
-        for (i, workload) in workloads.iter_mut().enumerate() {
-            let part = Instrument {
-                budget: share,
-                warmup: if i == 0 { SUITE_WARMUP } else { Warmup::Count(3) },
-                memory_floor,
-                ..self.instrument
-            };
-            parts.push(part.measure(self.ctx, mode, &mut |s: &_| workload.launch(s))?);
-        }
-        let samples = parts.iter().map(|p| p.samples.len()).sum();
-        let Some(measurement) = Measurement::pooled(parts, SUITE_BUDGET) else {
-            return Err(instrument::Error::AllThrottled { samples });
-        };
-        let mut result = KernelResult::new(
-            kernel.name().to_string(),
-            self.scale,
-            traffic,
-            measurement,
-            self.calibration,
-        );
-        result.buffer_sets = sets;
-        Ok(result)
+) -> Result<KernelResult, instrument::Error> {
+    let ctx = &session.ctx;
+    let sets = buffer_sets(ctx, kernel, scale)?;
+    let mut workloads = (0..sets)
+        .map(|_| Workload::new(ctx, kernel, scale))
+        .collect::<Result<Vec<_>, _>>()?;
+    let traffic = kernel.traffic(workloads[0].size);
+    let mode = session
+        .choose(mode, traffic, &mut |s: &_| workloads[0].launch(s))?
+        .mode;
+    let mut parts = Vec::with_capacity(sets);
+    for (i, workload) in workloads.iter_mut().enumerate() {
+        let warmup = if i == 0 { SUITE_WARMUP } else { Warmup::Count(3) };
+        let part = session.instrument(budget_share(sets), warmup, traffic);
+        parts.push(part.measure(ctx, mode, &mut |s: &_| workload.launch(s))?);
     }
+    let measurement = Measurement::pooled_or_throttled(parts, SUITE_BUDGET)?;
+    let mut result = KernelResult::new(
+        kernel.name().to_string(),
+        scale,
+        traffic,
+        measurement,
+        &session.calibration,
+    );
+    result.buffer_sets = sets;
+    Ok(result)
 }
 
 /// Each of `sets` allocations' share of the suite's budget, so that together
@@ -189,15 +140,6 @@ fn budget_share(sets: usize) -> Budget {
         max_gpu_ms: SUITE_BUDGET.max_gpu_ms / sets as f64,
         noise_target: SUITE_BUDGET.noise_target * (sets as f64).sqrt(),
     }
-}
-
-fn device_info(facts: DeviceFacts, calibration: &Calibration, cupti: bool) -> DeviceInfo {
-    DeviceInfo::new(
-        facts,
-        calibration.copy_ceiling_gb_s,
-        None,
-        (!cupti).then(|| "not asked for (--mode cupti measures it)".into()),
-    )
 }
 
 /// Launches each of `kernels` `count` times back to back on the legacy

@@ -52,10 +52,7 @@ impl KernelResult {
         calibration: &Calibration,
     ) -> KernelResult {
         let s = &measurement.summary;
-        let median = (!measurement.too_many_rejected).then_some(Median {
-            ms: s.median,
-            ci: s.median_ci,
-        });
+        let median = measurement.median();
         let gb_s = traffic.map(|t| t.gb_s(s.median));
         KernelResult {
             kernel,
@@ -101,15 +98,7 @@ pub fn suite_table(r: &SuiteReport) -> String {
 /// The device line, the process's calibration, and the columns.
 fn header(o: &mut String, r: &SuiteReport) {
     let (d, c) = (&r.device, &r.calibration);
-    let _ = writeln!(
-        o,
-        "{} (compute capability {}.{}, driver CUDA {}), L2 {} MiB",
-        d.name,
-        d.compute_capability.0,
-        d.compute_capability.1,
-        d.driver_cuda_version,
-        d.l2_bytes >> 20
-    );
+    let _ = writeln!(o, "{d}");
     let _ = writeln!(
         o,
         "calibration: event resolution {:.6} ms ({}), empty launch {:.5} ms, graph replay {:.5} ms, sync wake-up {:.5} ms, cudaMemcpy {:.0} GB/s, memory ceiling {:.0} GB/s",
@@ -121,19 +110,10 @@ fn header(o: &mut String, r: &SuiteReport) {
         c.copy_ceiling_gb_s,
         c.ceiling_gb_s()
     );
+    // The columns, as wide as kernel_row's.
     let _ = writeln!(
         o,
-        "{:<16} {:>6} {:>10} {:>9} {:>11} {:>23} {:>7} {:>7} {:>7} {:>8}  flags",
-        "kernel",
-        "scale",
-        "mode",
-        "samples",
-        "median ms",
-        "95% CI of median",
-        "noise",
-        "GB/s",
-        "ceiling",
-        "GPU ms"
+        "kernel            scale       mode   samples   median ms        95% CI of median   noise    GB/s ceiling   GPU ms  flags"
     );
 }
 

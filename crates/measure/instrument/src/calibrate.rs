@@ -1,18 +1,9 @@
 //! What the instrument can resolve, measured in the process that measures:
-//! the event timer's resolution, the floor of an empty launch and of an
-//! empty graph replay, how long the host takes to wake from a synchronise
-//! and get its next command to the GPU, the device-to-device copy rate, and
-//! the memory's peak from the device's attributes. [`flags`] holds a
-//! kernel's result against them: a median under ten timer ticks, or traffic
+//! the event timer's resolution, the floors of an empty launch and an empty
+//! graph replay, the host's wake-up from a synchronise, the device-to-device
+//! copy rate, and the memory's peak from the device's attributes. [`flags`]
+//! holds a result against them: a median under ten timer ticks, or traffic
 //! faster than the memory ceiling, is not trusted silently.
-//!
-//! The copy ceiling ([`copy_ceiling_gb_s`]) is here, not beside the
-//! sampling, because it is one of these figures: a property of the process's
-//! device measured once, which the calibration and Day 9's report each read
-//! (as the memory ceiling where the device gives no peak), and no mode's
-//! sample.
-//!
-//! Not for: sampling a kernel ([`crate::measure`]).
 
 use std::sync::Arc;
 

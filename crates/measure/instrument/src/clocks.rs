@@ -41,24 +41,18 @@ impl ClockMonitor {
     /// `uuid` as CUDA gives it (16 bytes); NVML spells it `GPU-xxxxxxxx-...`.
     pub fn new(uuid: &[u8; 16]) -> ClockMonitor {
         let uuid = nvml_uuid(uuid);
-        match Nvml::init() {
-            Ok(nvml) => match nvml.device_by_uuid(uuid.as_str()) {
-                Ok(_) => ClockMonitor {
-                    nvml: Some(nvml),
-                    uuid,
-                    unavailable: None,
-                },
-                Err(e) => ClockMonitor {
-                    nvml: None,
-                    uuid,
-                    unavailable: Some(format!("NVML does not know this device: {e}")),
-                },
+        let nvml = match Nvml::init() {
+            Ok(nvml) => match nvml.device_by_uuid(uuid.as_str()).map(|_| ()) {
+                Ok(()) => Ok(nvml),
+                Err(e) => Err(format!("NVML does not know this device: {e}")),
             },
-            Err(e) => ClockMonitor {
-                nvml: None,
-                uuid,
-                unavailable: Some(format!("NVML unavailable: {e}")),
-            },
+            Err(e) => Err(format!("NVML unavailable: {e}")),
+        };
+        let unavailable = nvml.as_ref().err().cloned();
+        ClockMonitor {
+            nvml: nvml.ok(),
+            uuid,
+            unavailable,
         }
     }
 

@@ -1,20 +1,10 @@
 //! Which modes the installed driver can run, asked before any of them runs.
-//!
-//! The programmatic modes (graph-pdl and isolated) rewire a captured graph's
-//! edges with `cuGraphGetEdges_v2`, `cuGraphRemoveDependencies_v2` and
-//! `cuGraphAddDependencies_v2`, which drivers before the r545 series (CUDA
-//! 12.3) do not export: cudarc, which opens libcuda at run time, then panics
-//! with "Missing symbol cuGraphGetEdges_v2" at the first call. The other
-//! modes use only calls every driver a CUDA 12 or 13 build runs on has
-//! (stream capture, `cuGraphInstantiateWithFlags` and `cuGraphUpload` are
-//! CUDA 11). So the version `cuDriverGetVersion` reports is checked first,
-//! and a mode the driver cannot run is refused in one line that says which
-//! modes need what. Pure logic on a [`DriverVersion`], so any version can be
+//! The programmatic modes (graph-pdl, isolated) rewire graph edges with
+//! `cuGraphGetEdges_v2` and friends, which drivers before r545 (CUDA 12.3)
+//! lack: cudarc, which opens libcuda at run time, would panic at the first
+//! call. The other modes need only CUDA 11 calls. So the version is checked
+//! first and a mode the driver cannot run is refused in one line. Pure logic,
 //! tested without a GPU.
-//!
-//! Not for: whether the GPU has programmatic launch (compute capability,
-//! [`crate::has_programmatic_launch`]) or whether libcupti is there
-//! ([`crate::cupti_available`]).
 
 use cuda_objects::DriverVersion;
 
@@ -26,17 +16,6 @@ pub const PROGRAMMATIC_EDGES: DriverVersion = DriverVersion(12030);
 
 /// The driver series that first supported [`PROGRAMMATIC_EDGES`], for people.
 const PROGRAMMATIC_EDGES_SERIES: &str = "r545";
-
-/// Every mode, in the order the tables print them.
-const ALL: [Mode; 7] = [
-    Mode::Hot,
-    Mode::ColdCache,
-    Mode::Graph,
-    Mode::GraphPdl,
-    Mode::Isolated,
-    Mode::Serial,
-    Mode::Cupti,
-];
 
 /// The driver `mode` needs beyond what the build itself needs, if any.
 pub fn needed(mode: Mode) -> Option<DriverVersion> {
@@ -63,7 +42,7 @@ fn listed(names: &[&str]) -> String {
 /// The one line that says which modes this driver cannot run and why, and
 /// which it can; `None` when it runs them all.
 pub fn unavailable(driver: DriverVersion) -> Option<String> {
-    let (ok, not): (Vec<Mode>, Vec<Mode>) = ALL.iter().partition(|&&m| runs(m, driver));
+    let (ok, not): (Vec<Mode>, Vec<Mode>) = Mode::ALL.iter().partition(|&&m| runs(m, driver));
     if not.is_empty() {
         return None;
     }
@@ -108,7 +87,7 @@ mod tests {
             }
         }
         for new in [PROGRAMMATIC_EDGES, DriverVersion(13000)] {
-            assert!(ALL.iter().all(|&m| runs(m, new)), "{new}");
+            assert!(Mode::ALL.iter().all(|&m| runs(m, new)), "{new}");
         }
     }
 

@@ -1,12 +1,6 @@
-//! [`Error`]: why a measurement could not be made, one variant per cause, so
-//! a caller can match on what went wrong. A CUDA call that failed is
-//! [`Error::Cuda`], printed in the course's shape; every other variant is a
-//! refusal of the instrument's own, said in one line that names its real
-//! cause (none of them is a CUDA error, so none names one).
-//!
-//! Not for: the causes' own types, each beside what it is about
-//! ([`BudgetError`] in `sampling`, [`DriverTooOld`] in `driver`,
-//! [`CuptiUnavailable`] in `libcupti`, the trace's errors in `trace`).
+//! [`Error`]: why a measurement could not be made, one variant per cause. A
+//! failed CUDA call is [`Error::Cuda`]; every other variant is a refusal of
+//! the instrument's own, said in one line that names its real cause.
 
 use cuda_check::CudaError;
 
@@ -20,23 +14,17 @@ use crate::trace::{RecordsError, TraceError};
 /// graph capture) stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// A CUDA call failed: where it was made, and what CUDA said.
     #[error(transparent)]
     Cuda(#[from] CudaError),
-    /// The budget is one no sampling can keep (a caller's mistake).
     #[error(transparent)]
     Budget(#[from] BudgetError),
-    /// The installed driver lacks the calls this mode makes.
     #[error(transparent)]
     Driver(#[from] DriverTooOld),
-    /// The card was throttling through every sample, and the instrument was
-    /// asked to leave such samples out.
+    /// Every sample throttled, and throttled samples are left out.
     #[error("all {samples} samples were taken while the GPU was throttling")]
     AllThrottled { samples: usize },
-    /// The cupti mode was asked for where it cannot run.
     #[error(transparent)]
     CuptiUnavailable(#[from] CuptiUnavailable),
-    /// CUPTI's trace could not start, or lost records.
     #[cfg(feature = "cupti")]
     #[error(transparent)]
     Trace(TraceError),
@@ -52,16 +40,13 @@ pub enum Error {
          (the flush joins it through a programmatic edge)"
     )]
     IsolatedNeedsKernel,
-    /// The launch queued nothing while its graph was captured.
     #[error("the graph capture recorded no work")]
     EmptyCapture,
 }
 
 #[cfg(feature = "cupti")]
 impl From<TraceError> for Error {
-    /// A trace that cannot start for want of libcupti is the same failure
-    /// as a build without CUPTI, [`Error::CuptiUnavailable`], whichever way
-    /// it is met.
+    /// No libcupti is the same failure as a build without CUPTI.
     fn from(e: TraceError) -> Error {
         match e {
             TraceError::Unavailable(why) => Error::CuptiUnavailable(why),

@@ -1,19 +1,11 @@
-//! Emptying the L2 of a kernel's data before a cold-cache sample, leaving
-//! nothing for the kernel to clean up.
-//!
-//! The usual flush writes a buffer larger than the L2 (Triton's do_bench
-//! zeroes 256 MB). That evicts the kernel's data, but leaves the L2 full of
-//! the flush's own dirty lines, and the timed kernel then pays to write them
-//! back to memory as it evicts them: part of the flush lands inside the
-//! sample. [`L2Flush`] writes its buffer once, when it is made, and from then
-//! on only reads it, with a small kernel of its own: the lines it leaves are
-//! clean, and evicting them costs the next kernel nothing. Whatever the
-//! previous sample left dirty is written back during the flush, outside the
-//! timed region. This is the state Nsight Compute's default cache control
-//! puts the L2 in before each profiled kernel.
-//!
-//! The kernel is PTX, compiled by the driver for whatever GPU runs it, so the
-//! instrument needs no compiler of its own.
+//! Emptying the L2 of a kernel's data before a cold sample, leaving nothing
+//! for the kernel to clean up. The usual flush writes a buffer larger than
+//! the L2 (Triton's do_bench zeroes 256 MB), leaving the L2 full of dirty
+//! lines that the timed kernel then writes back. [`L2Flush`] writes its
+//! buffer once and from then on only reads it: the lines it leaves are
+//! clean, and what the previous sample left dirty is written back during the
+//! flush, outside the timed region (Nsight Compute's default cache control).
+//! The kernel is PTX, compiled by the driver for whatever GPU runs it.
 
 use std::ffi::{c_void, CStr};
 

@@ -1,11 +1,5 @@
-//! The JSON file a measurement goes to, claimed before the measurement starts.
-//!
-//! A run that measures for minutes and only then finds that it cannot write
-//! its output has wasted the GPU time; [`JsonOut::create`] opens the file for
-//! writing at once, so a bad path fails before anything is measured, and
-//! [`JsonOut::write`] fills it at the end.
-//!
-//! Not for: what the JSON holds ([`crate::report`], instrument-suite's `suite_report`).
+//! The JSON file a measurement goes to, opened before the measurement starts,
+//! so a bad path fails before any GPU time is spent.
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -42,14 +36,7 @@ impl JsonOut {
         }
     }
 
-    /// The path it writes to.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Writes `report` (a [`crate::report::Report`] or a
-    /// instrument-suite's `SuiteReport`), every sample of it, as pretty
-    /// JSON and closes the file.
+    /// Writes `report` as pretty JSON and closes the file.
     pub fn write(mut self, report: &impl Serialize) -> Result<(), JsonOutError> {
         let written = serde_json::to_string_pretty(report)
             .map_err(io::Error::other)
@@ -131,7 +118,6 @@ mod tests {
         let path = scratch_dir("good").join("x.json");
         let out = JsonOut::create(&path).unwrap();
         assert!(path.is_file(), "created before any measurement");
-        assert_eq!(out.path(), path);
         out.write(&a_report()).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");

@@ -1,12 +1,7 @@
-//! Whether the cupti mode can run in this process: the build must have the
-//! `cupti` feature, and libcupti must be found.
-//!
-//! libcupti ships with the CUDA toolkit, not the driver, and is often not on
-//! the loader's path, so [`available`] also looks in the toolkit's usual
-//! places. Where it cannot be found the instrument says why
-//! ([`CuptiUnavailable`]) and measures without it.
-//!
-//! Not for: tracing itself (`trace`, which asks here before it starts).
+//! Whether the cupti mode can run here: the build needs the `cupti` feature
+//! and libcupti must be found. It ships with the toolkit, not the driver,
+//! and is often not on the loader's path, so [`available`] also looks in the
+//! toolkit's usual places, and says why not ([`CuptiUnavailable`]).
 
 /// Why the cupti mode cannot run in this process. The table and the JSON
 /// carry the sentence.

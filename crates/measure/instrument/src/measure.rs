@@ -1,16 +1,7 @@
 //! A measurement: the instrument's settings ([`Instrument`]), what one mode
-//! measured ([`Measurement`]), and a kernel's first launch
-//! ([`FirstLaunch`]). [`Instrument::measure`] puts the parts together: the
-//! checks before any GPU time is spent (the budget, the driver), the mode's
-//! sampler (`modes`), the warm-up and the rounds of samples
-//! (`sampling_loop`), and the summary of what was kept (`samples`). The modes
-//! themselves are described on [`Mode`].
-//!
-//! A first launch is measured on its own by [`first_launch`]; it happens
-//! once per kernel per process and no sampling can repeat it.
-//!
-//! Not for: the course's own warm-up-and-mean timing (`time-kernel`), which
-//! mode to trust (`recommend`), or the copy-ceiling probe (`calibrate`).
+//! measured ([`Measurement`]), and a kernel's first launch, measured on its
+//! own ([`first_launch`]): it happens once per process and no sampling can
+//! repeat it.
 
 use std::sync::Arc;
 
@@ -27,8 +18,7 @@ use crate::modes::setup::{timed_ms, Setup};
 use crate::modes::{Early, Sampler, Targets};
 use crate::reject::{MemoryFloor, Rejection};
 use crate::samples::{Sample, SampleLog};
-use crate::sampling::{Budget, Stop, Warmup};
-use crate::sampling_loop::{self, Rules};
+use crate::sampling::{warm_up_launches, Budget, Stop, Warmup};
 
 /// What one mode measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -127,46 +117,47 @@ pub fn pilot(ctx: &Arc<CudaContext>, launch: &mut impl Launch) -> Result<f64, Er
 }
 
 impl Measurement {
-    /// One measurement of the samples of several, each of the same kernel in
-    /// the same mode (on a different allocation of its buffers, say): their
-    /// samples together, statistics of all the kept ones, GPU time summed,
-    /// rejections and drops counted over all. `budget` is the one the parts
-    /// shared out; the warm-up and the samples per launch are the first
-    /// part's, the stopping reason the last one's. `None` for no parts, for
-    /// parts of different modes, or where every sample was dropped.
+    /// The median and its interval; none where too many samples were rejected.
+    pub fn median(&self) -> Option<robust_stats::compare::Median> {
+        (!self.too_many_rejected).then_some(robust_stats::compare::Median {
+            ms: self.summary.median,
+            ci: self.summary.median_ci,
+        })
+    }
+
+    /// [`Measurement::pooled`] of parts of one mode, where a `None` can only
+    /// mean every sample was dropped as throttled.
+    pub fn pooled_or_throttled(parts: Vec<Measurement>, budget: Budget) -> Result<Measurement, Error> {
+        let samples = parts.iter().map(|p| p.samples.len()).sum();
+        Measurement::pooled(parts, budget).ok_or(Error::AllThrottled { samples })
+    }
+
+    /// One measurement of several of one kernel in one mode (on different
+    /// allocations of its buffers, say): samples together, GPU time summed,
+    /// the first part's settings, the last one's stop. `None` for no parts,
+    /// parts of different modes, or every sample dropped.
     pub fn pooled(parts: Vec<Measurement>, budget: Budget) -> Option<Measurement> {
-        let first = parts.first()?;
-        if parts.iter().any(|p| p.mode != first.mode) {
-            return None;
+        let mut parts = parts.into_iter();
+        let mut m = parts.next()?;
+        for p in parts {
+            if p.mode != m.mode {
+                return None;
+            }
+            m.samples.extend(p.samples);
+            m.gpu_ms_spent += p.gpu_ms_spent;
+            m.stop = p.stop;
+            m.clocks_unavailable = m.clocks_unavailable.or(p.clocks_unavailable);
         }
-        let (mode, launches_per_sample, warmup, rejection, floor_ms) = (
-            first.mode,
-            first.launches_per_sample,
-            first.warmup,
-            first.rejection,
-            first.floor_ms,
-        );
-        let clocks_unavailable = parts.iter().find_map(|p| p.clocks_unavailable.clone());
-        let stop = parts.last()?.stop;
-        let gpu_ms_spent = parts.iter().map(|p| p.gpu_ms_spent).sum();
-        let samples: Vec<Sample> = parts.into_iter().flat_map(|p| p.samples).collect();
-        let log = SampleLog { samples };
+        let log = SampleLog { samples: m.samples };
         Some(Measurement {
-            mode,
-            launches_per_sample,
-            warmup,
             budget,
             summary: log.summary()?,
-            stop,
             dropped: log.dropped(),
             rejected: log.rejected(),
-            rejection,
             below_floor: log.below_floor(),
-            floor_ms,
-            too_many_rejected: rejection.too_many(log.rejected(), log.samples.len()),
+            too_many_rejected: m.rejection.too_many(log.rejected(), log.samples.len()),
             samples: log.samples,
-            gpu_ms_spent,
-            clocks_unavailable,
+            ..m
         })
     }
 }
@@ -196,22 +187,28 @@ impl Instrument {
         let mut gpu_ms = 0.0;
         // Before the warm-up, so the warm-up covers it (CUPTI's trace).
         let early = Early::start(mode, stream)?;
-        let one_launch_ms = sampling_loop::warm_up(self.warmup, &mut setup, &mut gpu_ms)?;
+        let (events, launch) = (setup.events, &mut *setup.launch);
+        let warm = warm_up_launches(self.warmup, || timed_ms(events, stream, || launch(stream)))?;
+        gpu_ms += warm.spent_ms;
         let targets = Targets {
             sample_ms: self.target_sample_ms,
             graph_ms: self.target_graph_ms,
-            one_launch_ms,
+            one_launch_ms: warm.last_ms,
         };
         let mut sampler = Sampler::prepare(mode, early, &targets, &mut setup, &mut gpu_ms)?;
         let floor_ms = self.memory_floor.map(|f| f.ms(mode));
-        let rules = Rules {
-            budget: self.budget,
-            drop_throttled: self.drop_throttled,
-            rejection: self.rejection,
-            floor_ms,
-        };
-        let (log, stop) = sampling_loop::sample(&mut sampler, &mut setup, &monitor, rules, &mut gpu_ms)?;
+        // Rounds of samples, each logged with the clocks read after it,
+        // until the budget says stop.
+        let mut log = SampleLog::default();
         let launches_per_sample = sampler.launches_per_sample();
+        let stop = loop {
+            let taken = sampler.take(&mut setup, &mut gpu_ms)?;
+            let rejection = (&self.rejection, launches_per_sample, floor_ms);
+            log.record(taken, monitor.read(), self.drop_throttled, rejection);
+            if let Some(stop) = self.budget.stop_after(&log.kept(), log.samples.len(), gpu_ms) {
+                break stop;
+            }
+        };
         drop(sampler);
         let Some(summary) = log.summary() else {
             return Err(Error::AllThrottled {

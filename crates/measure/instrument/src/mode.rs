@@ -1,67 +1,60 @@
-//! The instrument's vocabulary: the modes it measures in ([`Mode`]), what it
-//! measures ([`Launch`], and the [`Traffic`] a caller may declare for one),
-//! and which devices have the programmatic launch two modes need. It
-//! depends on no other module of the crate, so every one of them can use it.
-//!
-//! Not for: how each mode takes its samples (`modes`, one file per mode),
-//! which mode to trust (`recommend`), or which driver runs which mode
-//! (`driver`).
+//! The instrument's vocabulary: its modes ([`Mode`]), what it measures
+//! ([`Launch`], and the [`Traffic`] a caller may declare), and which devices
+//! have programmatic launch. It depends on no other module of the crate.
 
 use cuda_check::CudaError;
 use cudarc::driver::CudaStream;
 use serde::Serialize;
 
-/// How samples are taken. A first launch is measured on its own
-/// (`measure::first_launch`): it happens once per kernel per process and no
-/// sampling can repeat it.
+/// How samples are taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Mode {
     /// Batches of back-to-back launches between two events, as the course
     /// times (its mean of 10 is one such batch).
     Hot,
-    /// One launch per sample after the L2 has been flushed by reading a
-    /// buffer twice its size (`flush`), so it holds none of the kernel's
-    /// data and nothing dirty; the flush is outside the timed region.
+    /// One launch per sample after the L2 is flushed by reading a buffer
+    /// twice its size (`flush`), outside the timed region.
     ColdCache,
     /// A batch of launches captured once in a CUDA graph and replayed, which
     /// removes the host's part of the gaps between launches.
     Graph,
-    /// The same graph with its kernel-to-kernel edges made programmatic
-    /// (`replay`), so each kernel's set-up overlaps the previous kernel's run
-    /// while its blocks still start only after every block of the previous
-    /// one has finished (Hopper and later).
+    /// The same graph with its kernel-to-kernel edges programmatic
+    /// (`replay`): each kernel's set-up overlaps the previous one's run, its
+    /// blocks still start after the previous one's end (Hopper and later).
     GraphPdl,
-    /// One launch alone on a clean L2, with no launch latency and none of
-    /// its own write-back in the sample: the conditions of Nsight Compute's
-    /// `gpu__time_duration`. Each sample is the difference between a replay
-    /// of [L2 flush, then the launch through a programmatic edge] and a
-    /// replay of the flush alone, each after an untimed flush (Hopper and
-    /// later). The subtraction also takes out the flush's own completion,
-    /// which the first replay overlaps with the launch; on the H200 the
-    /// result sits within 0.4% of ncu's (evidence/instrument/). The untimed
-    /// flush and both event records are nodes of each replayed graph, so no
-    /// host delay can fall inside a timed span (issue 36: one that did made
-    /// a sample 2.2 times faster than the memory allows).
+    /// One launch alone on a clean L2, as Nsight Compute's
+    /// `gpu__time_duration` times it: a replay of [flush, then the launch
+    /// through a programmatic edge] less a replay of the flush alone, each
+    /// after an untimed flush, every event record a node of the graph so no
+    /// host delay falls inside a span (issue 36: one that did made a sample
+    /// 2.2 times faster than the memory allows). Within 0.4% of ncu on the
+    /// H200 (evidence/instrument/). Hopper and later.
     Isolated,
-    /// A graph of launches each followed by an event record, less the same
-    /// graph of records alone, per launch. A record is written only once the
-    /// work before it has drained, so launches do not overlap: each one's
-    /// set-up, run and drain, the span Nsight Compute times for a single
-    /// launch. Near the launch floor its medians land near ncu's but move 3
-    /// to 21% from process to process on the H200
-    /// (evidence/instrument/nvbench.md), so it is never recommended.
+    /// A graph of launches each followed by an event record, less the
+    /// records alone: launches cannot overlap, so each is its set-up, run
+    /// and drain, ncu's span for one launch. Near the floor its medians move
+    /// 3 to 21% between processes (evidence/instrument/nvbench.md), so it is
+    /// never recommended.
     Serial,
-    /// Batches as in hot mode, but each launch's time is its kernels'
-    /// start-to-end as CUPTI's activity records give it (`trace`), the
-    /// numbers Nsight Systems shows. Needs libcupti from the CUDA toolkit
-    /// and the `cupti` feature (on by default). Tracing adds work around
-    /// each kernel on the GPU, so these durations come out longer than
-    /// untraced ones; the mode is there to compare with a trace, not to be
-    /// the reference.
+    /// Batches as in hot mode, each launch timed by CUPTI's activity records
+    /// (`trace`), the numbers Nsight Systems shows; needs libcupti and the
+    /// `cupti` feature. Tracing adds work around each kernel, so it is there
+    /// to compare with a trace, not to be the reference.
     Cupti,
 }
 
 impl Mode {
+    /// Every mode, in the order the tables print them.
+    pub const ALL: [Mode; 7] = [
+        Mode::Hot,
+        Mode::ColdCache,
+        Mode::Graph,
+        Mode::GraphPdl,
+        Mode::Isolated,
+        Mode::Serial,
+        Mode::Cupti,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Mode::Hot => "hot",
@@ -72,6 +65,18 @@ impl Mode {
             Mode::Serial => "serial",
             Mode::Cupti => "cupti",
         }
+    }
+}
+
+/// A mode by its [`Mode::name`], as a command line gives it.
+impl std::str::FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Mode, String> {
+        Mode::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+            format!("`{s}` is no mode ({})", names.join(", "))
+        })
     }
 }
 

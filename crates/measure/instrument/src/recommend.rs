@@ -1,51 +1,29 @@
-//! Which mode to trust for a kernel, from a short pilot: a policy over the
-//! pilot's median, the data the caller declares, the L2's size and whether
-//! the device has programmatic launch. Pure logic, tested without a GPU.
-//!
-//! Kept apart from measuring: it is a choice made from numbers a caller
-//! already has (the instrument suite's pilot, Day 9's hot median), not a
-//! step of any measurement, and each rule sits beside the recorded sessions
-//! that justify it.
-//!
-//! Not for: measuring (`measure`), or whether the device and driver can run
-//! a mode at all (`mode::has_programmatic_launch`, `driver`).
+//! Which mode to trust for a kernel, from a short pilot: a choice made from
+//! numbers a caller already has, kept apart from measuring, each rule beside
+//! the recorded sessions that justify it. Pure logic, tested without a GPU.
 
 use crate::mode::Mode;
 
-/// Below this pilot time (ms) a kernel is near the launch floor, and no mode
-/// that takes one launch per sample resolves it. The isolated mode's sample
-/// is the difference of two replays that each hold an L2 flush; that
-/// difference jitters by about as much as a kernel of a few microseconds
-/// takes, so such a kernel is a minority of its own sample, and too many
-/// samples come out below the timer's tick (the recorded suite session's
-/// `modes-isolated` transcript, evidence/instrument-suite/, gives the empty
-/// kernel and vector-add-l2 no median for that reason). A looser rejection
-/// rule would only print a median made of that jitter. Ten microseconds
-/// keeps the kernel several times the jitter.
+/// Below this pilot time (ms) a kernel is near the launch floor. The
+/// isolated sample, a difference of two replays that each hold an L2 flush,
+/// jitters by about as much as a kernel of a few microseconds takes, and too
+/// many samples fall below the timer's tick (the suite's `modes-isolated`
+/// transcript, evidence/instrument-suite/, gives empty and vector-add-l2 no
+/// median). Ten microseconds keeps the kernel several times the jitter.
 pub const NEAR_LAUNCH_FLOOR_MS: f64 = 0.01;
 
-/// Which mode to trust for a kernel. Near the launch floor
-/// ([`NEAR_LAUNCH_FLOOR_MS`]), graph replay on every device: a sample is a
-/// batch of hundreds of launches, well above the timer's resolution, with no
-/// subtraction and no host in the gaps; nothing it takes is impossible, so
-/// the rejection rule never has to choose between noise and a real time.
-/// (Cold-cache and isolated samples of such a kernel would be mostly event
-/// overhead or mostly flush jitter.) Otherwise, with programmatic dependent
-/// launch (compute capability 9.0 and later), every kernel gets the isolated
-/// mode: the kernel alone on a clean L2, as Nsight Compute times it, with no
-/// launch gap and none of the previous launch's write-back in the sample.
-/// That holds for long kernels too: a hot sample of a kernel over 0.5 ms is
-/// one launch between two events with the GPU idle before it, so it holds
-/// the host's submission of the launch after the start event (the recorded
-/// suite session's `modes` transcripts put hot further above ncu than
-/// isolated on both fma kernels), while an isolated sample queues behind an
-/// untimed flush that keeps the GPU busy. Without programmatic launch: cold-cache where the data the
-/// caller declares fits in the L2 (a hot loop would time the cache), graph
-/// replay under 1 ms, hot back-to-back for longer kernels, where the gaps
-/// are a small share. CUPTI's mode is never the pick: tracing adds work
-/// around every kernel on the GPU (evidence/instrument/README.md). Nor is
-/// the serial mode, whose single-launch latency near the floor moves too
-/// much between processes (evidence/instrument/nvbench.md).
+/// Which mode to trust for a kernel. Near the launch floor, graph replay: a
+/// sample of hundreds of launches, well above the timer's tick, with no
+/// host in the gaps. Otherwise, with programmatic launch (compute capability
+/// 9.0 and later), isolated: the kernel alone on a clean L2, as Nsight
+/// Compute times it, long kernels too (a hot sample of one launch holds the
+/// host's submission; the suite's `modes` transcripts put hot further above
+/// ncu than isolated on both fma kernels). Without it: cold-cache where the
+/// declared data fits in the L2 (a hot loop would time the cache), graph
+/// replay under 1 ms, hot for longer kernels, whose gaps are a small share.
+/// Never cupti (tracing adds work around every kernel,
+/// evidence/instrument/README.md) nor serial (its latency near the floor
+/// moves too much between processes, evidence/instrument/nvbench.md).
 pub fn recommend(
     median_ms: f64,
     bytes_touched: Option<u64>,

@@ -1,19 +1,9 @@
-//! Samples no kernel can produce, and when a mode has too many of them.
-//!
-//! A sample is a time the instrument computed: a difference of two event
-//! readings, or of two replays in the isolated mode. Noise can push such a
-//! difference below zero, or below what the event timer can resolve; no
-//! launch takes that long, so the sample is rejected, counted and reported,
-//! never folded into a median. A mode that rejects more than a small share
-//! of its samples is not measuring the kernel, and says so instead of
-//! printing a median. Pure logic, tested without a GPU.
-//!
-//! A sample can also be a time the kernel's memory traffic cannot fit in:
-//! [`MemoryFloor`] holds the bytes a launch declares against the memory's
-//! peak, and a sample below that floor is rejected the same way.
-//!
-//! Not for: samples left out because the card was throttling
-//! ([`crate::samples`]), which are real times taken in the wrong conditions.
+//! Samples no kernel can produce, and when a mode has too many of them. A
+//! sample is a difference of event readings (or of two replays); noise can
+//! push it below zero or below the timer's resolution, or below the time the
+//! declared traffic needs at the memory's peak ([`MemoryFloor`]). Such a
+//! sample is rejected and counted, never folded into a median, and a mode
+//! that rejects more than a small share says so instead of printing one.
 
 use serde::{Deserialize, Serialize};
 
@@ -65,20 +55,13 @@ impl Rejection {
     }
 }
 
-/// The time no launch of a kernel can beat: the bytes that must cross the
-/// DRAM bus at the memory's peak rate. Which bytes must depends on what the
-/// L2 can hold for the launch, so the floor depends on the mode:
-///
-/// - cold-cache and isolated start on an L2 that holds none of the kernel's
-///   data, so every byte read comes from DRAM; written bytes up to the L2's
-///   size may still sit in it, dirty, when the clock stops (the isolated
-///   mode is built so they do);
-/// - the other modes may find up to the L2's size of their reads left by the
-///   launch before, and leave up to the L2's size of their writes.
-///
-/// Both are floors, not estimates: a real launch is slower (Day 9's
-/// vectorAdd reaches about 85% of the H200's peak). A sample under it is an
-/// artefact of the timing, never a fast kernel.
+/// The time no launch can beat: the bytes that must cross the DRAM bus at
+/// the memory's peak. Cold-cache and isolated start on an L2 holding none of
+/// the kernel's data, so every byte read comes from DRAM (written bytes up
+/// to the L2's size may stay in it, dirty); the other modes may also find up
+/// to the L2's size of their reads left by the launch before. A floor, not
+/// an estimate (Day 9's vectorAdd reaches about 85% of the H200's peak): a
+/// sample under it is an artefact of the timing, never a fast kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MemoryFloor {
     /// What one launch reads and writes, as its caller declares it.

@@ -1,18 +1,11 @@
-//! A batch of launches captured once into a CUDA graph, to be replayed.
-//!
-//! Replaying a graph takes the host out of the gaps between launches: the
-//! whole batch reaches the GPU at once. What is left between two kernels is
-//! the GPU's own hand-over: the first kernel drains, then the second's grid
-//! is set up. With [`Dependencies::Programmatic`] the edges between captured
-//! kernels become programmatic dependencies (Hopper's programmatic dependent
-//! launch), so the second kernel's set-up overlaps the first kernel's run,
-//! while none of its blocks starts before every block of the first has
-//! finished (none of the captured kernels triggers early, so each block's
-//! exit is its trigger). What is left between replays is then close to the
-//! kernel's own start-to-end time, the span Nsight Compute reports.
-//!
-//! Edges that do not join two kernels (a memset, a copy) stay ordinary. The
-//! graph itself, and every driver call on it, is `cuda_objects::Graph`.
+//! A batch of launches captured once into a CUDA graph and replayed, which
+//! takes the host out of the gaps between launches. With
+//! [`Dependencies::Programmatic`] the kernel-to-kernel edges become
+//! programmatic (Hopper's programmatic dependent launch): the next kernel's
+//! set-up overlaps the previous one's run, while none of its blocks starts
+//! before every block of the previous has finished (none triggers early).
+//! What is left between replays is close to the kernel's own span, as
+//! Nsight Compute reports it. Other edges (a memset, a copy) stay ordinary.
 
 use cuda_check::CudaError;
 use cuda_objects::Graph;

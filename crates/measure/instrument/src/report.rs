@@ -1,7 +1,5 @@
 //! The instrument's output: a table for people and JSON with every sample
 //! and the device, driver and clock metadata.
-//!
-//! Not for: claiming and writing the JSON file ([`crate::json_out`]).
 
 use std::fmt::Write;
 
@@ -51,6 +49,22 @@ impl DeviceInfo {
     }
 }
 
+/// The device line of a table: name, compute capability, driver, L2.
+impl std::fmt::Display for DeviceInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (cc, driver, l2) = (
+            self.compute_capability,
+            &self.driver_cuda_version,
+            self.l2_bytes >> 20,
+        );
+        write!(
+            f,
+            "{} (compute capability {}.{}, driver CUDA {driver}), L2 {l2} MiB",
+            self.name, cc.0, cc.1
+        )
+    }
+}
+
 /// Everything measured for one kernel.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -62,16 +76,6 @@ pub struct Report {
     pub course_mean_of_10_ms: Option<f64>,
     pub measurements: Vec<Measurement>,
     pub recommended: Mode,
-}
-
-impl Report {
-    pub fn recommended_measurement(&self) -> Option<&Measurement> {
-        self.measurements.iter().find(|m| m.mode == self.recommended)
-    }
-
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
-    }
 }
 
 fn stop_name(m: &Measurement) -> &'static str {
@@ -136,16 +140,7 @@ pub fn table(r: &Report) -> String {
 /// The kernel and device line, the declared traffic, and the columns.
 fn header(o: &mut String, r: &Report) {
     let d = &r.device;
-    let _ = writeln!(
-        o,
-        "{} on {} (compute capability {}.{}, driver CUDA {}), L2 {} MiB",
-        r.kernel,
-        d.name,
-        d.compute_capability.0,
-        d.compute_capability.1,
-        d.driver_cuda_version,
-        d.l2_bytes >> 20
-    );
+    let _ = writeln!(o, "{} on {d}", r.kernel);
     if let Some(t) = &r.traffic {
         let _ = writeln!(
             o,
@@ -153,21 +148,10 @@ fn header(o: &mut String, r: &Report) {
             t.bytes_read, t.bytes_written, d.copy_ceiling_gb_s
         );
     }
+    // The columns, as wide as mode_row's.
     let _ = writeln!(
         o,
-        "{:<11} {:>6} {:>9} {:>10} {:>21} {:>10} {:>10} {:>7} {:>8} {:>7} {:>9} {:>13}",
-        "mode",
-        "batch",
-        "samples",
-        "median ms",
-        "95% CI of median",
-        "min ms",
-        "max ms",
-        "noise",
-        "GB/s",
-        "ceiling",
-        "GPU ms",
-        "stopped on"
+        "mode         batch   samples  median ms      95% CI of median     min ms     max ms   noise     GB/s ceiling    GPU ms    stopped on"
     );
 }
 

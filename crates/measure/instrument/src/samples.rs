@@ -1,10 +1,6 @@
 //! Every sample a measurement took ([`Sample`]), and whether the statistics
-//! use it: a sample taken while the card was throttling is logged but left
-//! out when asked, and one no launch can take ([`crate::reject`]) is logged,
-//! counted and never kept.
-//!
-//! Not for: taking the samples (`modes`, `sampling_loop`), or which samples
-//! are impossible (`reject`).
+//! use it: one taken while the card was throttling is logged but left out
+//! when asked, one no launch can take ([`crate::reject`]) is never kept.
 
 use robust_stats::stats::{summarize, Summary};
 use serde::Serialize;
@@ -41,11 +37,8 @@ pub(crate) struct SampleLog {
 }
 
 impl SampleLog {
-    /// Records one round's samples with the clock reading taken after it;
-    /// with `drop_throttled`, a round the card was throttling in is kept in
-    /// the log but left out of the statistics. A sample `rejection` calls
-    /// impossible, for `launches` launches a sample, or one below `floor_ms`
-    /// per launch (the memory's floor), is logged and never kept.
+    /// Records one round's samples with the clock reading taken after it,
+    /// marking the dropped (throttled, with `drop_throttled`) and rejected.
     pub(crate) fn record(
         &mut self,
         taken: Vec<f64>,
@@ -88,10 +81,8 @@ impl SampleLog {
         self.samples.iter().filter(|s| s.below_floor).count()
     }
 
-    /// The statistics of the kept samples; where a mode rejected every
-    /// sample, those of all it took, for the record (the measurement is then
-    /// marked as having too many rejections). `None` when nothing is left:
-    /// every sample was taken while throttling.
+    /// The statistics of the kept samples, or of the rejected where every
+    /// sample was (marked too many); `None` when every sample throttled.
     pub(crate) fn summary(&self) -> Option<Summary> {
         summarize(&self.kept()).or_else(|| {
             let all: Vec<f64> = self.samples.iter().filter(|s| s.rejected).map(|s| s.ms).collect();

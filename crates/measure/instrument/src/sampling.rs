@@ -99,6 +99,14 @@ impl Budget {
     }
 }
 
+/// A command line's positive, finite number (a budget, a scale, a band).
+pub fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number")),
+    }
+}
+
 /// A [`Budget`] no sampling can keep.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BudgetError {
@@ -106,6 +114,42 @@ pub enum BudgetError {
     Samples { min: usize, max: usize },
     #[error("noise target and GPU-time budget must be positive")]
     NotPositive,
+}
+
+/// What the warm-up took: its last launch, and all of its launches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct WarmedUp {
+    pub(crate) last_ms: f64,
+    pub(crate) spent_ms: f64,
+}
+
+/// Runs the warm-up's launches through `time_one` (one timed launch, in
+/// ms), at least one whatever `warmup` says; apart from the GPU, so the
+/// accounting can be checked with made-up times.
+pub(crate) fn warm_up_launches<E>(
+    warmup: Warmup,
+    mut time_one: impl FnMut() -> Result<f64, E>,
+) -> Result<WarmedUp, E> {
+    let mut one = time_one()?;
+    let mut spent_ms = one;
+    match warmup {
+        Warmup::Count(n) => {
+            for _ in 1..n {
+                one = time_one()?;
+                spent_ms += one;
+            }
+        }
+        Warmup::Millis(limit) => {
+            while spent_ms < limit {
+                one = time_one()?;
+                spent_ms += one;
+            }
+        }
+    }
+    Ok(WarmedUp {
+        last_ms: one,
+        spent_ms,
+    })
 }
 
 #[cfg(test)]
@@ -163,5 +207,36 @@ mod tests {
         b.noise_target = 0.0;
         assert!(b.validate().is_err());
         assert!(budget().validate().is_ok());
+    }
+
+    /// A warm-up over made-up launch times 1, 2, 3, ... ms: returns what it
+    /// reported and how many launches it made.
+    fn warm_up_over_counting(warmup: Warmup) -> (WarmedUp, u32) {
+        let mut launches = 0;
+        let warm = warm_up_launches(warmup, || {
+            launches += 1;
+            Ok::<f64, ()>(f64::from(launches))
+        })
+        .unwrap();
+        (warm, launches)
+    }
+
+    #[test]
+    fn a_warm_up_spends_each_of_its_launches_once_and_makes_at_least_one() {
+        // Launches of 1, 2, 3 ms: three by count, and three by time, where
+        // 1 + 2 + 3 = 6 ms is the first sum to reach the 5 ms limit.
+        for (warmup, launches, last_ms, spent_ms) in [
+            (Warmup::Count(3), 3, 3.0, 1.0 + 2.0 + 3.0),
+            (Warmup::Millis(5.0), 3, 3.0, 1.0 + 2.0 + 3.0),
+            (Warmup::Count(0), 1, 1.0, 1.0),
+            (Warmup::Millis(0.0), 1, 1.0, 1.0),
+        ] {
+            let (warm, made) = warm_up_over_counting(warmup);
+            assert_eq!(
+                (made, warm),
+                (launches, WarmedUp { last_ms, spent_ms }),
+                "{warmup:?}"
+            );
+        }
     }
 }

@@ -1,26 +1,12 @@
 //! Kernel durations from the GPU's own timestamps: CUPTI's activity records,
-//! the source Nsight Systems reads and the clock Nsight Compute's
-//! `gpu__time_duration` counts in.
+//! the source Nsight Systems reads. Events time everything between two
+//! points in a stream, gaps included; a kernel record holds only the
+//! kernel's own start and end. [`KernelTrace`] turns them on for one stream.
 //!
-//! Events time everything between two points in a stream, so a kernel timed
-//! with them also carries the gap before it starts (the launch reaching the
-//! GPU, the grid being set up) and, back to back, the drain before the next
-//! one. A CUPTI kernel record holds the kernel's own start and end, taken by
-//! the GPU, so the gaps are not in it. [`KernelTrace`] turns those records on
-//! for one stream and hands back what each launch's kernels took.
-//!
-//! Whether libcupti is there is asked first (`libcupti`); a trace that
-//! cannot run says why in a [`TraceError`].
-//!
-//! The CUPTI calls below (`activity::register_callbacks`, `enable`,
-//! `flush_all`, `get_next_record`, `disable`, `get_stream_id_ex`), and
-//! `is_culib_present` in `libcupti`, are the only raw calls left outside
-//! `cuda-objects` and `cuda-check`, on purpose: CUPTI is the profiler's
-//! interface, not the CUDA driver's, with state of its own for the whole
-//! process (one callback registration, one kind of record on, buffers CUPTI
-//! hands back through C callbacks), and these two modules are its one user.
-//! Moved into `cuda-objects`, every lesson's safe layer would build cudarc's
-//! CUPTI bindings for a mode only the instrument has.
+//! The CUPTI calls here (and `is_culib_present` in `libcupti`) are the only
+//! raw calls outside `cuda-objects` and `cuda-check`, on purpose: CUPTI has
+//! process-wide state of its own and the instrument is its one user; moved
+//! into `cuda-objects`, every lesson would build cudarc's CUPTI bindings.
 
 use std::alloc::{alloc, dealloc, Layout};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -50,19 +36,14 @@ impl KernelSpan {
 /// Why a [`KernelTrace`] could not start, or lost its records.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TraceError {
-    /// libcupti is not there, or this build has no CUPTI.
     #[error(transparent)]
     Unavailable(#[from] CuptiUnavailable),
-    /// CUPTI has one set of activity callbacks per process: one trace at a
-    /// time.
+    /// CUPTI has one set of activity callbacks per process.
     #[error("a kernel trace is already running in this process")]
     Busy,
-    /// CUPTI asked for record buffers that could not be allocated.
     #[error("{buffers} CUPTI record buffer(s) could not be allocated; records were lost")]
     RecordsLost { buffers: usize },
-    /// CUPTI refused a call (a profiling permission, another tool attached),
-    /// or the context could not be made current for one: the status as
-    /// cuda-check names it.
+    /// CUPTI refused a call (a profiling permission, another tool attached).
     #[error(transparent)]
     Refused(#[from] CudaError),
 }
@@ -78,12 +59,9 @@ pub enum RecordsError {
     Backwards(KernelSpan),
 }
 
-/// What each of `launches` launches took, from the kernels they ran, in ms.
-///
-/// The spans must be the kernels of exactly those launches, on one stream, so
-/// they ran one after another: sorted by start, every launch owns the same
-/// number of consecutive kernels, and a launch's time is the sum of its
-/// kernels' durations (the gaps between them are what this leaves out).
+/// What each of `launches` launches took, in ms: the spans, of exactly those
+/// launches on one stream, sorted by start, each launch owning the same
+/// number of consecutive kernels and taking the sum of their durations.
 pub fn per_launch_ms(spans: &[KernelSpan], launches: usize) -> Result<Vec<f64>, RecordsError> {
     if launches == 0 || spans.is_empty() || !spans.len().is_multiple_of(launches) {
         return Err(RecordsError::Uneven {
@@ -174,8 +152,6 @@ extern "C" fn buffer_completed(
     }
     let mut found = Vec::new();
     let mut record: *mut sys::CUpti_Activity = std::ptr::null_mut();
-    // CUPTI, raw on purpose (see the header): records come only through its
-    // C buffer callback, this function.
     // SAFETY: CUPTI hands back a buffer from buffer_requested with `valid`
     // bytes of records; get_next_record walks them and stops at the end.
     while unsafe { activity::get_next_record(buffer, valid, &mut record) }.is_ok() {
@@ -215,8 +191,6 @@ impl KernelTrace {
         static REGISTERED: OnceLock<Result<(), CudaError>> = OnceLock::new();
         REGISTERED
             .get_or_init(|| {
-                // CUPTI, raw on purpose (see the header): one registration
-                // for the whole process.
                 check!(activity::register_callbacks(
                     Some(buffer_requested),
                     Some(buffer_completed)
@@ -224,8 +198,6 @@ impl KernelTrace {
             })
             .clone()?;
         check!(stream.context().bind_to_thread())?;
-        // CUPTI, raw on purpose (see the header): the id its records name
-        // this stream by.
         // SAFETY: the context and stream are live; writes one u32.
         check!(unsafe {
             get_stream_id_ex(
@@ -235,8 +207,6 @@ impl KernelTrace {
                 &mut trace.stream_id,
             )
         })?;
-        // CUPTI, raw on purpose (see the header): kernel records on, for the
-        // whole process.
         check!(activity::enable(
             CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
         ))?;
@@ -248,7 +218,6 @@ impl KernelTrace {
         // cudarc binds the flag's enum with a value shared by two names, so
         // the forced-flush flag is passed by its number.
         let forced = CUpti_ActivityFlag::CUPTI_ACTIVITY_FLAG_FLUSH_FORCED as u32;
-        // CUPTI, raw on purpose (see the header): every buffer, process-wide.
         Ok(check!(activity::flush_all(forced))?)
     }
 
@@ -280,7 +249,6 @@ impl Drop for KernelTrace {
     fn drop(&mut self) {
         // Nothing to report to from here: a failure only leaves records on,
         // which the next trace's start discards.
-        // CUPTI, raw on purpose (see the header): kernel records off.
         let _ = activity::disable(CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
         let _ = Self::flush();
         spans_lock().clear();

@@ -1,12 +1,8 @@
-//! What a user types for a kernel's launch: its grid and block (`256`,
-//! `64x64`, `8x8x4`), and each argument, a device buffer by element type,
-//! count and initial value (`f32[1<<20]`... see [`ArgSpec`]) or a scalar by
-//! type (`i32=4096`). Pure parsing, tested without a GPU; the bytes each
-//! argument puts in the launch ([`ArgSpec::initial_bytes`]) are made here
-//! too, so a seeded buffer is the same on every machine.
-//!
-//! Not for: loading the kernel or checking the arguments against its
-//! parameters (`module`).
+//! What a user types for a launch: a grid or block (`256`, `64x64`,
+//! `8x8x4`) and each argument, a device buffer by type, count and initial
+//! value (`f32[4096*4096]=random:1`) or a scalar (`i32=4096`), with the
+//! bytes each puts in the launch, so a seeded buffer is the same everywhere.
+//! Pure parsing, tested without a GPU.
 
 use std::fmt;
 
@@ -23,56 +19,48 @@ pub enum Type {
     U64,
 }
 
+/// A type's name, size in bytes, and range (none for floats).
+type Row = (&'static str, Type, usize, Option<(f64, f64)>);
+
+const TYPES: [Row; 8] = [
+    ("f32", Type::F32, 4, None),
+    ("f64", Type::F64, 8, None),
+    ("i8", Type::I8, 1, Some((i8::MIN as f64, i8::MAX as f64))),
+    ("u8", Type::U8, 1, Some((0.0, u8::MAX as f64))),
+    ("i32", Type::I32, 4, Some((i32::MIN as f64, i32::MAX as f64))),
+    ("u32", Type::U32, 4, Some((0.0, u32::MAX as f64))),
+    ("i64", Type::I64, 8, Some((i64::MIN as f64, i64::MAX as f64))),
+    ("u64", Type::U64, 8, Some((0.0, u64::MAX as f64))),
+];
+
 impl Type {
-    const ALL: [(&'static str, Type); 8] = [
-        ("f32", Type::F32),
-        ("f64", Type::F64),
-        ("i8", Type::I8),
-        ("u8", Type::U8),
-        ("i32", Type::I32),
-        ("u32", Type::U32),
-        ("i64", Type::I64),
-        ("u64", Type::U64),
-    ];
+    fn row(self) -> Row {
+        TYPES[self as usize]
+    }
 
     fn parse(s: &str) -> Result<Type, String> {
-        Type::ALL
+        TYPES
             .iter()
-            .find(|(name, _)| *name == s)
-            .map(|&(_, t)| t)
+            .find(|t| t.0 == s)
+            .map(|t| t.1)
             .ok_or_else(|| format!("unknown type `{s}` (f32, f64, i8, u8, i32, u32, i64 or u64)"))
     }
 
     pub fn size(self) -> usize {
-        match self {
-            Type::I8 | Type::U8 => 1,
-            Type::F32 | Type::I32 | Type::U32 => 4,
-            Type::F64 | Type::I64 | Type::U64 => 8,
-        }
+        self.row().2
     }
 
     fn is_float(self) -> bool {
-        matches!(self, Type::F32 | Type::F64)
+        self.row().3.is_none()
     }
 
     /// Whether `x` is a value of this type, and why not.
     fn check(self, x: f64) -> Result<(), String> {
-        if !self.is_float() && x.fract() != 0.0 {
-            return Err(format!("{x} is not an integer, and the type is {self}"));
-        }
-        let (lo, hi) = match self {
-            Type::F32 | Type::F64 => return Ok(()),
-            Type::I8 => (i8::MIN as f64, i8::MAX as f64),
-            Type::U8 => (0.0, u8::MAX as f64),
-            Type::I32 => (i32::MIN as f64, i32::MAX as f64),
-            Type::U32 => (0.0, u32::MAX as f64),
-            Type::I64 => (i64::MIN as f64, i64::MAX as f64),
-            Type::U64 => (0.0, u64::MAX as f64),
-        };
-        if (lo..=hi).contains(&x) {
-            Ok(())
-        } else {
-            Err(format!("{x} does not fit in {self}"))
+        match self.row().3 {
+            None => Ok(()),
+            Some(_) if x.fract() != 0.0 => Err(format!("{x} is not an integer, and the type is {self}")),
+            Some((lo, hi)) if !(lo..=hi).contains(&x) => Err(format!("{x} does not fit in {self}")),
+            Some(_) => Ok(()),
         }
     }
 
@@ -94,8 +82,7 @@ impl Type {
 
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = Type::ALL.iter().find(|(_, t)| t == self).map_or("?", |(n, _)| n);
-        f.write_str(name)
+        f.write_str(self.row().0)
     }
 }
 

@@ -1,10 +1,6 @@
-//! The Markdown block a user pastes into a bug report: the GPU, driver and
-//! toolkit, the clocks over the run, the mode and why, the samples, the
-//! median with its 95% interval, rejected samples and why, rates against
-//! the measured ceiling, and the command that reproduces it; and the same
-//! for an A/B run with its label. Pure formatting, tested without a GPU.
-//!
-//! Not for: the instrument's own table (`instrument::report::table`).
+//! The Markdown block a user pastes into a bug report, for one kernel or an
+//! A/B pair (issue 44's rows), and the medians `--spread-from` reads back.
+//! Pure formatting, tested without a GPU.
 
 use std::fmt::Write;
 
@@ -15,7 +11,7 @@ use instrument::report::{rejected_lines, too_many_rejected, DeviceInfo};
 use instrument::Traffic;
 use serde::Serialize;
 
-use crate::timing::{beside_ncu, Choice};
+use instrument::session::{beside_ncu, Choice};
 
 /// Everything a block says about one kernel's run.
 #[derive(Debug, Clone, Serialize)]
@@ -429,11 +425,7 @@ mod tests {
     fn the_ab_block_carries_the_label_and_both_medians() {
         let a = measurement(&[1.0; 50], 0);
         let b = measurement(&[1.02; 50], 0);
-        let c = instrument::compare::compare(
-            crate::timing::median(&a).unwrap(),
-            crate::timing::median(&b).unwrap(),
-            0.01,
-        );
+        let c = instrument::compare::compare(a.median().unwrap(), b.median().unwrap(), 0.01);
         let text = ab_block(&run(), "transpose_slow", 10, (&a, &b), Some(&c));
         assert!(
             text.contains("| B against A | **SLOWER**: B - A = +2.00%"),

@@ -1,9 +1,8 @@
 //! kernel-timer: the instrument on any kernel. A `.cu` (compiled by the
 //! nvcc the lessons find), PTX or a cubin; a kernel by name; its grid,
 //! block, dynamic shared memory and arguments. It prints a Markdown block
-//! for a bug report and, with `--json`, every sample; with a B side
-//! (`--b-kernel`, `--b-file`, `--b-nvcc-arg`) it times A and B in turns in
-//! one process and labels B against A.
+//! for a bug report and, with `--json`, every sample; with a B side it
+//! times A and B in turns in one process and labels B against A.
 //!
 //! Not for: the instrument's own suite (`instrument-suite`), or the course's
 //! timing of a lesson (`time-kernel`).
@@ -11,24 +10,24 @@
 mod args;
 mod bug_report;
 mod module;
-mod timing;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use cuda_objects::DeviceFacts;
 use cudarc::driver::CudaContext;
 use instrument::json_out::JsonOut;
 use instrument::report::DeviceInfo;
+use instrument::sampling::{positive, Budget};
+use instrument::session::{AbResult, Session};
 use instrument::{Mode, Traffic};
 
 use args::{check_fit, ArgSpec, Dim3};
 use bug_report::{ab_block, block, shell_line, Run};
-use module::{Image, Kernel};
-use timing::{AbResult, Session, Shape, Workload};
+use module::{Image, Kernel, Shape, Workload};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -87,8 +86,8 @@ struct Cli {
     /// Operations one launch does, for its rate
     #[arg(long)]
     ops: Option<u64>,
-    /// Measure in this mode instead of the recommended one
-    #[arg(long, value_parser = mode)]
+    /// Measure in this mode (hot, cold-cache, graph, graph-pdl, isolated, serial or cupti) instead of the recommended one
+    #[arg(long)]
     mode: Option<Mode>,
     /// GPU time the measurement may use, in ms (warm-up and flushes not counted)
     #[arg(long, default_value_t = 1000.0, value_parser = positive)]
@@ -141,35 +140,21 @@ impl Cli {
         })
     }
 
-    fn shape(&self) -> Shape {
-        Shape {
-            grid: self.grid,
-            block: self.block,
-            shared: self.shared,
-        }
-    }
-}
-
-fn mode(s: &str) -> Result<Mode, String> {
-    const ALL: [Mode; 7] = [
-        Mode::Hot,
-        Mode::ColdCache,
-        Mode::Graph,
-        Mode::GraphPdl,
-        Mode::Isolated,
-        Mode::Serial,
-        Mode::Cupti,
-    ];
-    ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
-        let names: Vec<&str> = ALL.iter().map(|m| m.name()).collect();
-        format!("`{s}` is no mode ({})", names.join(", "))
-    })
-}
-
-fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("`{s}` is not a positive number")),
+    /// B's file, kernel and nvcc arguments, each A's where not given.
+    fn b_side(&self) -> Option<(&Path, &str, &[String])> {
+        self.is_ab().then(|| {
+            let nvcc_args = if self.b_nvcc_arg.is_empty() {
+                &self.nvcc_arg
+            } else {
+                &self.b_nvcc_arg
+            };
+            let file = self.b_file.as_deref().unwrap_or(&self.file);
+            (
+                file,
+                self.b_kernel.as_deref().unwrap_or(&self.kernel),
+                &nvcc_args[..],
+            )
+        })
     }
 }
 
@@ -179,21 +164,24 @@ fn main() -> ExitCode {
     cli_exit::finish(run(cli).map(|()| ExitCode::SUCCESS))
 }
 
-/// One side's module: read now where no GPU is needed to compile it.
-struct Side {
-    file: PathBuf,
-    kernel: String,
-    nvcc_args: Vec<String>,
+/// One side's module, read now where no GPU is needed to compile it (a `.cu`
+/// without `--arch` waits for the GPU's architecture).
+struct Side<'a> {
+    file: &'a Path,
+    kernel: &'a str,
+    nvcc_args: &'a [String],
     image: Option<Image>,
 }
 
-impl Side {
-    fn new(file: &Path, kernel: &str, nvcc_args: &[String], arch: Option<&str>) -> anyhow::Result<Side> {
+impl<'a> Side<'a> {
+    fn new(
+        (file, kernel, nvcc_args): (&'a Path, &'a str, &'a [String]),
+        arch: Option<&str>,
+    ) -> anyhow::Result<Self> {
         if !file.is_file() {
             bail!("{} is not a file", file.display());
         }
-        let is_cu = file.extension().is_some_and(|e| e == "cu");
-        let image = match (is_cu, arch) {
+        let image = match (file.extension().is_some_and(|e| e == "cu"), arch) {
             (true, None) => None,
             _ => Some(Image::read(file, arch.unwrap_or("-"), nvcc_args)?),
         };
@@ -201,20 +189,32 @@ impl Side {
             image.find(kernel)?;
         }
         Ok(Side {
-            file: file.to_path_buf(),
-            kernel: kernel.to_string(),
-            nvcc_args: nvcc_args.to_vec(),
+            file,
+            kernel,
+            nvcc_args,
             image,
         })
     }
 
-    fn load(self, ctx: &Arc<CudaContext>, arch: &str) -> anyhow::Result<(Kernel, String)> {
-        let toolkit = toolkit(&self.file);
+    fn load(
+        self,
+        ctx: &Arc<CudaContext>,
+        arch: &str,
+        args: &[ArgSpec],
+    ) -> anyhow::Result<(Kernel, Option<String>)> {
         let image = match self.image {
             Some(image) => image,
-            None => Image::read(&self.file, arch, &self.nvcc_args)?,
+            None => Image::read(self.file, arch, self.nvcc_args)?,
         };
-        Ok((Kernel::load(ctx, &image, &self.kernel)?, toolkit))
+        let kernel = Kernel::load(ctx, &image, self.kernel)?;
+        // Where the driver cannot tell the parameters' sizes, the block says so.
+        let unchecked = match kernel.param_sizes() {
+            Some(sizes) => check_fit(&kernel.name, &sizes, args)
+                .map(|()| None)
+                .map_err(anyhow::Error::msg)?,
+            None => Some("this driver has no cuFuncGetParamInfo (CUDA 12.4 and later)".into()),
+        };
+        Ok((kernel, unchecked))
     }
 }
 
@@ -242,79 +242,86 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         .spread_from
         .iter()
         .map(|p| {
-            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            Ok((p.display().to_string(), text))
+            Ok((
+                p.display().to_string(),
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+            ))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let other_medians = bug_report::medians_of_runs(&texts).map_err(anyhow::Error::msg)?;
-    let arch = cli.arch.as_deref();
-    let a = Side::new(&cli.file, &cli.kernel, &cli.nvcc_arg, arch)?;
-    let b = if cli.is_ab() {
-        let file = cli.b_file.as_deref().unwrap_or(&cli.file);
-        let nvcc_args = if cli.b_nvcc_arg.is_empty() {
-            &cli.nvcc_arg
-        } else {
-            &cli.b_nvcc_arg
-        };
-        Some(Side::new(
-            file,
-            cli.b_kernel.as_deref().unwrap_or(&cli.kernel),
-            nvcc_args,
-            arch,
-        )?)
-    } else {
-        None
-    };
+    let a = Side::new((&cli.file, &cli.kernel, &cli.nvcc_arg), cli.arch.as_deref())?;
+    let b = cli
+        .b_side()
+        .map(|b| Side::new(b, cli.arch.as_deref()))
+        .transpose()?;
     if cli.mode == Some(Mode::Cupti) {
         instrument::cupti_available().context("the cupti mode")?;
     }
     cuda_check::require_driver()?;
     let ctx = cuda_check::check!(CudaContext::new(cli.device)).context("opening the GPU")?;
-    let facts = DeviceFacts::query(&ctx)?;
-    let gpu_arch = format!("sm_{}{}", facts.compute_capability.0, facts.compute_capability.1);
-    let arch = arch.unwrap_or(&gpu_arch);
+    let cc = cuda_objects::DeviceFacts::query(&ctx)?.compute_capability;
+    let arch = cli.arch.clone().unwrap_or(format!("sm_{}{}", cc.0, cc.1));
 
-    let (kernel_a, toolkit) = a.load(&ctx, arch)?;
-    let unchecked = check_params(&kernel_a, &cli.args)?;
-    let kernel_b = match b {
-        Some(b) => {
-            let (k, _) = b.load(&ctx, arch)?;
-            check_params(&k, &cli.args)?;
-            Some(k)
-        }
-        None => None,
+    let (kernel_a, unchecked) = a.load(&ctx, &arch, &cli.args)?;
+    let kernel_b = b
+        .map(|b| b.load(&ctx, &arch, &cli.args))
+        .transpose()?
+        .map(|(k, _)| k);
+    let shape = Shape {
+        grid: cli.grid,
+        block: cli.block,
+        shared: cli.shared,
     };
-    let shape = cli.shape();
     let mut workload = Workload::new(&ctx, &cli.args).context("allocating the arguments")?;
+    let stream = ctx.default_stream();
     for k in std::iter::once(&kernel_a).chain(&kernel_b) {
         k.allow_shared(shape.shared)?;
-        trial(&ctx, k, shape, &mut workload)?;
+        // One launch, waited for: a launch that fails is said here, naming
+        // the kernel, before any time is spent on it.
+        let done = workload
+            .launch(k, shape, &stream)
+            .and_then(|()| cuda_check::check!(stream.synchronize()));
+        if let Err(e) = done {
+            bail!(
+                "kernel `{}` failed on its first launch ({}): {e}",
+                k.name,
+                describe(shape)
+            );
+        }
     }
     if let Some(n) = cli.launch_only {
-        let stream = ctx.default_stream();
         for _ in 0..n {
             workload.launch(&kernel_a, shape, &stream)?;
         }
         return Ok(cuda_check::check!(stream.synchronize())?);
     }
 
-    let session = Session::new(ctx.clone(), facts.clone(), cli.budget_ms)?;
+    let budget = Budget {
+        max_gpu_ms: cli.budget_ms,
+        ..Budget::default()
+    };
+    let session = Session::new(&ctx, budget).context("calibrating")?;
     let traffic = cli.traffic();
     let mut launch_a = |s: &_| workload.launch(&kernel_a, shape, s);
-    let choice = session.choose(cli.mode, traffic, &mut launch_a)?;
+    let choice = session
+        .choose(cli.mode, traffic, &mut launch_a)
+        .context("the pilot")?;
+    let mode = choice.mode;
+    let kernel = if kernel_a.symbol == kernel_a.name {
+        kernel_a.name.clone()
+    } else {
+        format!("{} ({})", kernel_a.name, kernel_a.symbol)
+    };
+    let cupti = (mode != Mode::Cupti).then(|| "not asked for".into());
     let run = Run {
-        kernel: if kernel_a.symbol == kernel_a.name {
-            kernel_a.name.clone()
-        } else {
-            format!("{} ({})", kernel_a.name, kernel_a.symbol)
-        },
+        kernel,
         file: cli.file.display().to_string(),
-        toolkit,
+        toolkit: toolkit(&cli.file),
         device: DeviceInfo::new(
-            facts,
+            session.facts.clone(),
             session.calibration.copy_ceiling_gb_s,
             None,
-            (choice.mode != Mode::Cupti).then(|| "not asked for".into()),
+            cupti,
         ),
         launch: format!("{}, {} arguments", describe(shape), cli.args.len()),
         choice,
@@ -325,13 +332,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         params_unchecked: unchecked,
         other_medians,
     };
-    let mode = run.choice.mode;
     let Some(kernel_b) = kernel_b else {
+        let (k, budget) = (&run.kernel, cli.budget_ms);
         eprintln!(
-            "kernel-timer: timing `{}` in {} mode, up to {} ms of GPU time",
-            run.kernel,
-            mode.name(),
-            cli.budget_ms
+            "kernel-timer: timing `{k}` in {} mode, up to {budget} ms of GPU time",
+            mode.name()
         );
         let m = session.measure(mode, traffic, &mut launch_a)?;
         print!("{}", block(&run, &m));
@@ -341,31 +346,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         return Ok(());
     };
     // A/B: the same workload for both (A's closure is done with it).
-    let cell = std::cell::RefCell::new(workload);
+    let cell = RefCell::new(workload);
     let mut a = |s: &_| cell.borrow_mut().launch(&kernel_a, shape, s);
     let mut b = |s: &_| cell.borrow_mut().launch(&kernel_b, shape, s);
+    let rounds = cli.rounds as usize;
     let mut results: Vec<AbResult> = Vec::new();
-    for i in 0..cli.repeat {
+    for i in 1..=cli.repeat {
         eprintln!(
-            "kernel-timer: A/B {} of {}: `{}` then `{}` in {} mode, {} rounds, up to {} ms of GPU time",
-            i + 1,
+            "kernel-timer: A/B {i} of {}: `{}` then `{}` in {} mode, {rounds} rounds, up to {} ms of GPU time",
             cli.repeat,
             run.kernel,
             kernel_b.name,
             mode.name(),
-            cli.rounds,
             cli.budget_ms
         );
-        let r = session.ab(mode, cli.rounds as usize, traffic, &mut a, &mut b)?;
+        let r = session.ab(mode, rounds, traffic, &mut a, &mut b)?;
         print!(
             "{}",
-            ab_block(
-                &run,
-                &kernel_b.name,
-                cli.rounds as usize,
-                (&r.a, &r.b),
-                r.comparison.as_ref()
-            )
+            ab_block(&run, &kernel_b.name, rounds, (&r.a, &r.b), r.comparison.as_ref())
         );
         results.push(r);
     }
@@ -392,42 +390,6 @@ fn tally(results: &[AbResult]) -> String {
         count("UNSURE"),
         count("NONE")
     )
-}
-
-/// Holds the arguments against the kernel's parameters where the driver can
-/// tell their sizes; says why not where it cannot.
-fn check_params(kernel: &Kernel, args: &[ArgSpec]) -> anyhow::Result<Option<String>> {
-    match kernel.param_sizes() {
-        Some(sizes) => {
-            check_fit(&kernel.name, &sizes, args).map_err(anyhow::Error::msg)?;
-            Ok(None)
-        }
-        None => Ok(Some(
-            "this driver has no cuFuncGetParamInfo (CUDA 12.4 and later)".into(),
-        )),
-    }
-}
-
-/// One launch, waited for: a launch that fails is said here, naming the
-/// kernel, before any time is spent on it.
-fn trial(
-    ctx: &Arc<CudaContext>,
-    kernel: &Kernel,
-    shape: Shape,
-    workload: &mut Workload,
-) -> anyhow::Result<()> {
-    let stream = ctx.default_stream();
-    let done = workload
-        .launch(kernel, shape, &stream)
-        .and_then(|()| cuda_check::check!(stream.synchronize()));
-    if let Err(e) = done {
-        bail!(
-            "kernel `{}` failed on its first launch ({shape_text}): {e}",
-            kernel.name,
-            shape_text = describe(shape)
-        );
-    }
-    Ok(())
 }
 
 fn describe(shape: Shape) -> String {

@@ -1,16 +1,9 @@
-//! A kernel from a file: a `.cu` compiled to a cubin for the GPU with the
-//! nvcc the lessons find (`cuda-build`'s search order), PTX text the driver
-//! compiles, or a cubin; the kernel found by name (a C++ kernel by its plain
-//! name too: `transpose` finds `_Z9transposePfPKfii`), its parameters'
-//! sizes asked of the driver (`cuFuncGetParamInfo`, CUDA 12.4+) and held
-//! against the arguments, and its launch with a grid, block and dynamic
-//! shared memory of the user's.
-//!
-//! What can be said without a GPU is said first, each as one line: a file
-//! that is not a module, a kernel name the module lacks (with the names it
-//! has), a `.cu` nvcc refuses.
-//!
-//! Not for: the arguments' syntax (`args`) or timing (`timing`).
+//! A kernel from a file: a `.cu` compiled to a cubin with the nvcc the
+//! lessons find, PTX text or a cubin; found by name (a C++ kernel by its
+//! plain name too: `transpose` finds `_Z9transposePfPKfii`); its parameters'
+//! sizes asked of the driver; launched with the user's shape on the
+//! arguments made on the device ([`Workload`]). What can be said without a
+//! GPU (not a module, no such kernel, nvcc refuses) is said first.
 
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
@@ -19,10 +12,11 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use cuda_check::{check, CudaError};
+use cuda_objects::DeviceBuffer;
 use cudarc::driver::sys::{self, CUfunction, CUfunction_attribute_enum, CUmodule};
 use cudarc::driver::{result, CudaContext, CudaStream};
 
-use crate::args::Dim3;
+use crate::args::{ArgSpec, Dim3};
 
 /// A module's image, read and recognised, before any GPU is involved.
 #[derive(Debug, Clone, PartialEq)]
@@ -247,32 +241,6 @@ impl Kernel {
             )
         })
     }
-
-    /// Queues one launch on `stream`.
-    ///
-    /// # Safety
-    /// `params` must point at the kernel's parameters, checked against
-    /// [`Kernel::param_sizes`], and the buffers they name must outlive the launch.
-    pub unsafe fn launch(
-        &self,
-        grid: Dim3,
-        block: Dim3,
-        shared: u32,
-        params: &mut [*mut c_void],
-        stream: &CudaStream,
-    ) -> Result<(), CudaError> {
-        // SAFETY: the caller vouches for the parameters.
-        check!(unsafe {
-            result::launch_kernel(
-                self.function,
-                (grid.0, grid.1, grid.2),
-                (block.0, block.1, block.2),
-                shared,
-                stream.cu_stream(),
-                params,
-            )
-        })
-    }
 }
 
 impl Drop for Kernel {
@@ -281,6 +249,67 @@ impl Drop for Kernel {
         let _ = self.ctx.bind_to_thread();
         // SAFETY: loaded once in `load`, unloaded once here.
         let _ = unsafe { result::module::unload(self.module) };
+    }
+}
+
+/// A kernel's launch shape.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub shared: u32,
+}
+
+/// The arguments, made on the device: each buffer allocated and filled, and
+/// the bytes of every parameter (a scalar's value, a buffer's address).
+pub struct Workload {
+    _buffers: Vec<DeviceBuffer<u8>>,
+    params: Vec<Vec<u8>>,
+}
+
+impl Workload {
+    pub fn new(ctx: &Arc<CudaContext>, args: &[ArgSpec]) -> Result<Workload, CudaError> {
+        check!(ctx.bind_to_thread())?;
+        let mut buffers = Vec::new();
+        let mut params = Vec::new();
+        for arg in args {
+            let bytes = arg.initial_bytes();
+            match arg.buffer_bytes() {
+                Some(len) => {
+                    let mut buffer = check!(DeviceBuffer::<u8>::alloc(ctx, len))?;
+                    check!(buffer.copy_from_host(&bytes))?;
+                    params.push(buffer.device_ptr().to_le_bytes().to_vec());
+                    buffers.push(buffer);
+                }
+                None => params.push(bytes),
+            }
+        }
+        Ok(Workload {
+            _buffers: buffers,
+            params,
+        })
+    }
+
+    /// Queues one launch of `kernel` on these arguments.
+    pub fn launch(&mut self, kernel: &Kernel, shape: Shape, stream: &CudaStream) -> Result<(), CudaError> {
+        let mut ptrs: Vec<*mut c_void> = self
+            .params
+            .iter_mut()
+            .map(|p| p.as_mut_ptr() as *mut c_void)
+            .collect();
+        // SAFETY: the arguments were held against the kernel's parameters
+        // before this workload was made (or the driver could not tell, which
+        // the report says), and the buffers live as long as the workload.
+        check!(unsafe {
+            result::launch_kernel(
+                kernel.function,
+                (shape.grid.0, shape.grid.1, shape.grid.2),
+                (shape.block.0, shape.block.1, shape.block.2),
+                shape.shared,
+                stream.cu_stream(),
+                &mut ptrs,
+            )
+        })
     }
 }
 

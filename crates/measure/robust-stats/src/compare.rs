@@ -1,30 +1,14 @@
-//! Two runs of the same kernel, labelled SAME, FASTER, SLOWER or UNSURE
-//! from the 95% confidence intervals of their medians. Pure logic, tested
-//! without a GPU.
-//!
-//! The difference B - A has the interval [lo_B - hi_A, hi_B - lo_A]: where
-//! each median lies in its own interval (95% each, independent processes),
-//! the difference lies in this one, so it covers at least 90%. A difference
-//! the interval places wholly beyond a band of +-`band` of A's median is
-//! FASTER or SLOWER; one it places wholly inside the band is SAME; anything
-//! else is UNSURE. The band is there because two processes running the same
-//! code differ by more than either interval says: each interval is the
-//! noise within one process, and a new process brings a new context, new
-//! allocations and a new clock ramp. A comparison that ignores that calls
-//! identical code faster or slower (nvbench's issues #124, #184, #316,
-//! #415); the band says how large a change must be before it is called one.
-//!
-//! The band alone does not hold where two processes differ by more than it
-//! less their intervals: at the launch floor the suite's empty kernel moves
-//! by about 0.4% (sd) from process to process, against intervals of +-0.1%,
-//! and an A/A pair was labelled SLOWER at +1.29% (issue 36). So
-//! [`compare_across`] widens the interval by the spread of a process's
-//! median between processes, measured on A/A runs: each end's distance from
-//! the difference is combined in quadrature with 1.96 x sqrt(2) x that
-//! spread (two processes, each off by it independently).
-//!
-//! Not for: reading the files the runs are in (instrument-suite's
-//! `compare`), or the statistics of one run ([`crate::stats`]).
+//! B against A, labelled from the 95% intervals of their medians. The
+//! difference lies in [lo_B - hi_A, hi_B - lo_A] with at least 90%; wholly
+//! beyond a band of +-`band` of A's median it is FASTER or SLOWER, wholly
+//! inside it SAME, else UNSURE. The band is there because two processes of
+//! the same code differ by more than either interval says (new context,
+//! allocations, clock ramp): a comparison that ignores it calls identical
+//! code faster or slower (nvbench's issues #124, #184, #316, #415). Where
+//! processes differ by more than the band less the intervals (the empty
+//! kernel: 0.4% sd between processes against +-0.1% intervals, an A/A pair
+//! called SLOWER at +1.29%, issue 36), [`compare_across`] widens the
+//! interval by the spread between processes measured on A/A runs.
 
 use serde::{Deserialize, Serialize};
 

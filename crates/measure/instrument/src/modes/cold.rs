@@ -1,8 +1,5 @@
 //! The cold-cache mode ([`crate::Mode::ColdCache`]): one launch per sample,
 //! after an L2 flush ([`crate::flush`]) outside the timed region.
-//!
-//! Not for: the flush's kernel (`flush`), or the loop around the samples
-//! (`sampling_loop`).
 
 use std::sync::Arc;
 

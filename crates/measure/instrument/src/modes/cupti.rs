@@ -1,9 +1,6 @@
 //! The cupti mode ([`crate::Mode::Cupti`]): batches as in hot mode, each
 //! launch timed by its kernels' own records in CUPTI's trace
 //! ([`crate::trace`]).
-//!
-//! Not for: the trace itself (`trace`), or whether libcupti is there
-//! (`libcupti`).
 
 use super::setup::{time_batch, Setup};
 use crate::error::Error;

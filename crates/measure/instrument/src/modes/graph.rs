@@ -1,9 +1,6 @@
-//! The graph and graph-pdl modes ([`crate::Mode::Graph`],
-//! [`crate::Mode::GraphPdl`]): `batch` launches captured once, with ordinary
-//! or programmatic dependencies ([`crate::replay`]), and replayed per sample.
-//!
-//! Not for: capturing and rewiring the graph (`replay`), or the loop around
-//! the samples (`sampling_loop`).
+//! The graph and graph-pdl modes: `batch` launches captured once, with
+//! ordinary or programmatic dependencies ([`crate::replay`]), replayed per
+//! sample.
 
 use cuda_check::CudaError;
 

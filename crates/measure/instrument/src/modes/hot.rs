@@ -1,8 +1,5 @@
 //! The hot mode ([`crate::Mode::Hot`]): `batch` back-to-back launches
 //! between two events per sample, the course's way of timing.
-//!
-//! Not for: sizing the batch (`modes`), or the loop around the samples
-//! (`sampling_loop`).
 
 use cuda_check::CudaError;
 

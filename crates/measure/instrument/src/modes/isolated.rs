@@ -1,9 +1,6 @@
 //! The isolated mode ([`crate::Mode::Isolated`]): one launch alone on a
 //! clean L2, timed as a replay of [flush, then the launch] less a replay of
 //! the flush alone, as Nsight Compute times a kernel.
-//!
-//! Not for: the flush's kernel (`flush`), the programmatic edge's wiring
-//! (`replay`), or the loop around the samples (`sampling_loop`).
 
 use cuda_check::{check, runtime, CudaError};
 use cuda_objects::{event, EventPair};
@@ -17,18 +14,11 @@ use crate::replay::{CapturedGraph, Dependencies};
 
 /// Isolated: a replay of [flush, then the launch] less a replay of the flush
 /// alone, each after an untimed flush, with the start and stop events
-/// recorded by the graphs themselves.
-///
-/// Where the host records the events and queues the timed replay behind an
-/// untimed flush, the flush's ~30 us is all that keeps the GPU from idling
-/// inside the timed span: a host late by more than that (a descheduled
-/// thread, a slow graph launch) stretches whichever replay it delays, and a
-/// stretched flush-only replay makes the difference smaller than the kernel
-/// can be. The recorded Day 9 sessions show both ends (json-1b45835-a's
-/// -0.1318 ms, json-0334369's 0.0383 ms against a 0.0578 ms median, beside
-/// highs of 0.109 ms). With the untimed flush, both records and the timed
-/// work in one graph, the whole span is queued at once and no host delay
-/// can land between the records.
+/// recorded by the graphs themselves. Recorded by the host instead, a host
+/// late by more than the flush's ~30 us stretches whichever replay it delays
+/// (the recorded Day 9 sessions: json-1b45835-a's -0.1318 ms, json-0334369's
+/// 0.0383 ms against a 0.0578 ms median); in one graph, no host delay can
+/// land between the records.
 pub(crate) struct Isolated {
     /// Kept alive for the graphs, which launch its kernel.
     _flush: L2Flush,

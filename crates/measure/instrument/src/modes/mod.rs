@@ -1,14 +1,6 @@
-//! One sampler per mode, each in a file of its own with its own setup and
-//! its own way of taking a sample, as nvbench keeps one per mode
-//! (`measure_cold.cuh`, `measure_hot.cuh`, `measure_cupti.cuh`): [`hot`],
-//! [`cold`], [`graph`] (graph and graph-pdl), [`isolated`], [`serial`] and
-//! `cupti`, on what they share ([`setup`]). [`Sampler`] picks one for a
-//! [`Mode`], sizes its batches, and hands each round to it; the modes
-//! themselves are described on [`Mode`].
-//!
-//! Not for: warming up and the rounds until the budget says stop
-//! (`sampling_loop`), when to stop (`sampling`), or statistics
-//! (`robust-stats`).
+//! One sampler per mode, each in a file of its own, as nvbench keeps one per
+//! mode (`measure_cold.cuh`, `measure_hot.cuh`); [`Sampler`] picks one for a
+//! [`Mode`], sizes its batches and hands each round to it.
 
 mod cold;
 #[cfg(feature = "cupti")]

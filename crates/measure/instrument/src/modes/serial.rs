@@ -1,8 +1,6 @@
 //! The serial mode ([`crate::Mode::Serial`]): launches kept from
 //! overlapping by an event record after each, timed as a replay less a
 //! replay of the records alone.
-//!
-//! Not for: the loop around the samples (`sampling_loop`).
 
 use cuda_check::CudaError;
 use cuda_objects::{event, timing_event};
@@ -14,15 +12,10 @@ use crate::mode::Launch;
 use crate::replay::{CapturedGraph, Dependencies};
 
 /// Serial: a replay of `batch` launches, each followed by an event record,
-/// less a replay of the event records alone, per launch.
-///
-/// An event is recorded only once the work before it has drained, and the
-/// launch after it is set up only then: the records keep the GPU from
-/// setting up one launch while the previous one runs, as back-to-back
-/// launches (and graph replays) do. What each launch adds is then its own
-/// set-up, run and drain, one at a time, the span Nsight Compute's
-/// serialised replay reports as `gpu__time_duration`, less the record
-/// itself, which the baseline replay takes out.
+/// less a replay of the records alone, per launch. A record waits for the
+/// work before it to drain, and the next launch is set up only then, so
+/// each launch adds its own set-up, run and drain, one at a time: the span
+/// Nsight Compute's serialised replay reports.
 pub(crate) struct Serial {
     pub(super) batch: usize,
     with_launches: CapturedGraph,

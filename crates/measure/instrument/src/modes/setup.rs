@@ -1,9 +1,5 @@
-//! What every mode's sampler works with: the measurement's context, stream,
-//! events and launch ([`Setup`]), and the timed spans its samples are made
-//! of.
-//!
-//! Not for: any one mode's way of taking a sample (a file each beside this
-//! one), or picking the mode (`modes`).
+//! What every mode's sampler works with ([`Setup`]: context, stream, events
+//! and launch), and the timed spans its samples are made of.
 
 use std::sync::Arc;
 
