@@ -124,6 +124,10 @@ pub const FIGURES: &[Figure] = &[
         query: r#"{median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 32 threads, ms")) as .4} ms with 32 threads per block against {median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) as .4} with 192, and, with 256-thread blocks, {median(lines("h200-d11-why", "scalar 4 per thread, ms")) as .4} ms with four elements per thread against {median(lines("h200-d11-why", "scalar 1 per thread, ms")) as .4} with one"#,
     },
     Figure {
+        name: "sweep-launch-floor",
+        query: r#"{median(runs("day09-timing", "h200-cxx h200-rust", "sweep n=1024 kernel, ms")) * 1000 as .1} us at 1 Ki elements and {median(runs("day09-timing", "h200-cxx h200-rust", "sweep n=65536 kernel, ms")) * 1000 as .1} us at 64 Ki, 64 times the bytes, while an empty kernel launched the same way takes {median(lines("h200-d11-why", "empty kernel launched, ms")) * 1000 as .1} us and the 64 Ki launch replayed in a CUDA graph, without the host between launches, {median(lines("h200-d11-why", "graph n=65536, ms")) * 1000 as .1} us (Day 11's `why` runs)"#,
+    },
+    Figure {
         name: "eager-add",
         query: r#"{(median(runs("day09-timing", "h200-cxx h200-rust", "row 3 first launch, ms")) - median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "row 3 first launch, ms"))) * 1000 as .0} us"#,
     },
