@@ -113,6 +113,10 @@ pub const FIGURES: &[Figure] = &[
         query: r#"{median(lines("h200-empty-blocks", "empty kernel at 32 threads, blocks per us")) as ,0} blocks per us at 32 threads, {median(lines("h200-empty-blocks", "empty kernel at 192 threads, blocks per us")) as ,0} at 192, {median(lines("h200-empty-blocks", "empty kernel at 768 threads, blocks per us")) as ,0} at 768 and {median(lines("h200-empty-blocks", "empty kernel at 1024 threads, blocks per us")) as ,0} at 1024"#,
     },
     Figure {
+        name: "d10-persistent-768",
+        query: r#"{median(lines("h200-d10-why", "grid-stride persistent at 768 threads, ms")) as .4} ms against {median(lines("h200-d10-why", "grid-stride persistent at 1024 threads, ms")) as .4} at 1024 ({(median(lines("h200-d10-why", "grid-stride persistent at 768 threads, ms")) / median(lines("h200-d10-why", "grid-stride persistent at 1024 threads, ms")) - 1) * 100 as .0}% longer), at {median(lines("h200-d10-why-ncu", "ncu vectorAddGridStride at 768 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .1}% achieved occupancy against {median(lines("h200-d10-why-ncu", "ncu vectorAddGridStride at 1024 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .1}%"#,
+    },
+    Figure {
         name: "d10-dispatch",
         query: r#"
 | threads | blocks | vectorAdd, ms | empty kernel, ms | empty / vectorAdd | empty kernel, blocks per us |

@@ -9,8 +9,10 @@
 #                                  GiB per array, warm against cold by
 #                                  footprint (12 to 96 MiB), a pointer
 #                                  chase's latency in the L2 and in DRAM,
-#                                  strided reads at two fetch granularities
-#                                  and strided writes
+#                                  an empty kernel's cost to the GPU with
+#                                  the launches queued ahead, copy4 from 16
+#                                  MiB to 1 GiB, strided reads at two fetch
+#                                  granularities and strided writes
 #   <gpu>-d11-why-ncu-l2-one       vectorAdd at 64 Ki and 2 Mi, three
 #   <gpu>-d11-why-ncu-l2-four      launches each behind the flush, under ncu
 #                                  with one metric (one replay pass) and with

@@ -22,6 +22,12 @@
 //                   apart, over 8 MiB (in the L2) and 256 MiB (DRAM): the
 //                   time of one dependent load, which Little's law turns into
 //                   the bytes that must be in flight to reach the peak.
+//   the launch      an empty kernel's cost to the GPU, with 1,000 launches
+//                   queued behind a spin kernel so that the host is out of
+//                   the way, beside the same launches back to back; and
+//                   copy4 from 16 MiB to 1 GiB per array, whose times a
+//                   line through the two largest splits into a start-and-
+//                   tail cost and a rate
 //   granularity     a strided read of 8 Mi floats at strides 1 to 32 with
 //                   the L2's fetch granularity as the device sets it and at
 //                   32 bytes (cudaLimitMaxL2FetchGranularity), and a strided
@@ -112,8 +118,25 @@ __global__ void strideWrite(float* out, size_t n, int stride) {
     }
 }
 
+// Nothing: a launch and a block, and no work.
+__global__ void nothing() {}
+
+// A chain of `steps` dependent FMAs in each thread, touching no memory
+// unless the result equals `never`, which it does not.
+__global__ void spin(long long steps, float never, float* sink) {
+    float v = static_cast<float>(threadIdx.x);
+    for (long long k = 0; k < steps; ++k) {
+        v = fmaf(v, 0.999999f, 0.5f);
+    }
+    if (v == never) {
+        *sink = v;
+    }
+}
+
 namespace {
 
+constexpr int kQueuedLaunches = 1000;
+constexpr int kCopyMib[] = {16, 64, 256, 1024};
 constexpr size_t kMixBytes = 1ull << 30;
 constexpr size_t kMixQuads = kMixBytes / sizeof(float4);
 // Footprints (all arrays of a kernel together), MiB.
@@ -309,6 +332,48 @@ void latencyPart(const Buffers& d) {
     line("pointer chase 256 MiB, ns per load", chaseNs(d, 256ull << 20, next, sink));
 }
 
+// The GPU's own cost per empty launch: a spin kernel of about 20 ms holds
+// the stream while the host queues kQueuedLaunches launches behind it, so
+// the event pair around them times the GPU alone. The start event is still
+// pending when the last launch is queued if, and only if, the spin was
+// still running: `queued ahead` says so (1), or that the figure is void (0).
+void launchPart(const Buffers& d) {
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    const long long probe = 1ll << 20;
+    const float probeMs = timeKernel([&] { spin<<<1, 32>>>(probe, -1.0f, d.sink); });
+    const long long steps = static_cast<long long>(probe * (20.0 / probeMs));
+    nothing<<<1, 32>>>();
+    spin<<<1, 32>>>(steps, -1.0f, d.sink);
+    CUDA_CHECK(cudaEventRecord(start));
+    for (int i = 0; i < kQueuedLaunches; ++i) {
+        nothing<<<1, 32>>>();
+    }
+    CUDA_CHECK(cudaEventRecord(stop));
+    const cudaError_t pending = cudaEventQuery(start);
+    if (pending != cudaErrorNotReady) {
+        CUDA_CHECK(pending);
+    }
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaGetLastError());
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    line("empty kernels queued ahead", pending == cudaErrorNotReady ? 1.0 : 0.0);
+    line("empty kernel queued behind a spin, us per launch", ms * 1.0e3 / kQueuedLaunches);
+    line("empty kernel back to back, us per launch",
+         timeKernel([] { nothing<<<1, 32>>>(); }) * 1.0e3);
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    for (int mib : kCopyMib) {
+        const size_t floats = (static_cast<size_t>(mib) << 20) / sizeof(float);
+        const float copyMs = timeKernel([&] {
+            copy4<<<blocksForVec4(floats), kThreadsPerBlock>>>(d.a, d.out, floats);
+        });
+        line("copy4 " + std::to_string(mib) + " MiB per array, us", copyMs * 1.0e3);
+    }
+}
+
 // Strided reads at the device's fetch granularity and at 32 bytes, then
 // strided writes; GB/s counts the useful bytes, 4 per element.
 void stridePart(const Buffers& d) {
@@ -399,6 +464,7 @@ int main(int argc, char** argv) {
     mixPart(d);
     warmColdPart(d, sms);
     latencyPart(d);
+    launchPart(d);
     stridePart(d);
     for (float* p : {d.a, d.b, d.c, d.out, d.flush, d.sink}) {
         CUDA_CHECK(cudaFree(p));

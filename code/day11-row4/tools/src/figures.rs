@@ -111,6 +111,14 @@ pub const FIGURES: &[Figure] = &[
         query: r#"{median(lines("h200-d11-why-mix", "mix read-only 1 GiB, GB/s")) as ,0} GB/s reading only, {median(lines("h200-d11-why-mix", "mix write-only 1 GiB, GB/s")) as ,0} writing only, {median(lines("h200-d11-why-mix", "mix 3 reads to 1 write 1 GiB, GB/s")) as ,0} reading three arrays for one written, {median(lines("h200-d11-why-mix", "mix 2 reads to 1 write 1 GiB, GB/s")) as ,0} reading two for one (the float4 vectorAdd) and {median(lines("h200-d11-why-mix", "mix copy 1 GiB, GB/s")) as ,0} copying (one for one), each over 1 GiB per array (medians of {count(lines("h200-d11-why-mix", "mix copy 1 GiB, GB/s"))} processes)"#,
     },
     Figure {
+        name: "d11-copy-fit",
+        query: r#"copy4 takes {median(lines("h200-d11-why-mix", "copy4 16 MiB per array, us")) as ,1} us at 16 MiB per array, {median(lines("h200-d11-why-mix", "copy4 64 MiB per array, us")) as ,1} at 64 MiB, {median(lines("h200-d11-why-mix", "copy4 256 MiB per array, us")) as ,1} at 256 MiB and {median(lines("h200-d11-why-mix", "copy4 1024 MiB per array, us")) as ,1} at 1 GiB, and the line through the two largest is t = {median(lines("h200-d11-why-mix", "copy4 256 MiB per array, us")) - (median(lines("h200-d11-why-mix", "copy4 1024 MiB per array, us")) - median(lines("h200-d11-why-mix", "copy4 256 MiB per array, us"))) / 3 as .1} us + bytes read and written / {1610612736 / ((median(lines("h200-d11-why-mix", "copy4 1024 MiB per array, us")) - median(lines("h200-d11-why-mix", "copy4 256 MiB per array, us"))) * 1000) as ,0} GB/s (the `causes` runs' medians)"#,
+    },
+    Figure {
+        name: "d11-gpu-launch",
+        query: r#"each takes the GPU {median(lines("h200-d11-why-mix", "empty kernel queued behind a spin, us per launch")) as .2} us, against {median(lines("h200-d11-why-mix", "empty kernel back to back, us per launch")) as .2} us launched back to back (medians of {count(lines("h200-d11-why-mix", "empty kernels queued ahead"))} processes, in {sum(lines("h200-d11-why-mix", "empty kernels queued ahead"))} of which every launch was queued before the first ran)"#,
+    },
+    Figure {
         name: "d11-warm-cold",
         query: r#"
 | footprint, MiB | vectorAdd4 warm, us | cold, us | warm / cold | read-only warm, us | cold, us | warm / cold |
