@@ -58,6 +58,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-regions-nest",
         statement: "row 1 >= row 5 >= row 4: each timed region contains the next",
         figures: &[ROW1, ROW5, ROW4],
+        plant: |r| r.round_trip_ms = r.warm_ms / 2.0,
         check: |run, _| {
             let r = run.report;
             verdict(
@@ -75,6 +76,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-first-launch-cold",
         statement: "row 3 > row 4: the first launch pays the module load",
         figures: &[ROW3, ROW4],
+        plant: |r| r.cold_ms = r.warm_ms,
         check: |run, _| {
             lazy(run, |r| {
                 verdict(r.cold_ms > r.warm_ms, || {
@@ -87,6 +89,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-second-kernel-cold",
         statement: "vectorScale cold > warm: a warm-up only warms what it launches",
         figures: &[SCALE_COLD, SCALE_WARM],
+        plant: |r| r.scale_cold_ms = r.scale_warm_ms,
         check: |run, _| {
             lazy(run, |r| {
                 verdict(r.scale_cold_ms > r.scale_warm_ms, || {
@@ -99,6 +102,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-launch-is-queueing",
         statement: "the host clock around the launch alone is far (10x) below launch plus sync",
         figures: &["row 2 around the launch, ms", ROW2_SYNC],
+        plant: |r| r.launch_only_ms = r.launch_plus_sync_ms,
         check: |run, _| {
             let r = run.report;
             verdict(10.0 * r.launch_only_ms <= r.launch_plus_sync_ms, || {
@@ -113,6 +117,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-sync-near-events",
         statement: "launch plus sync is within a few (5) percent of the warm event time",
         figures: &[ROW2_SYNC, ROW4],
+        plant: |r| r.launch_plus_sync_ms = 1.2 * f64::from(r.warm_ms),
         check: |run, _| {
             lazy(run, |r| {
                 let warm = f64::from(r.warm_ms);
@@ -133,6 +138,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
         statement: "the round trip is at least the kernel at every size",
         // Every row the run has (timing.cu's kSweep, as a learner may edit it).
         figures: &["sweep n=* kernel, ms", "sweep n=* round trip, ms"],
+        plant: |r| {
+            r.sweep
+                .iter_mut()
+                .for_each(|s| s.round_trip_ms = s.kernel_ms / 2.0)
+        },
         check: |run, _| {
             let bad = run.report.sweep.iter().find(|s| s.round_trip_ms < s.kernel_ms);
             verdict(bad.is_none(), || {
@@ -147,6 +157,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-cpu-wins-small",
         statement: "the CPU beats the kernel at n = 1024",
         figures: &["sweep n=1024 CPU, ms", "sweep n=1024 kernel, ms"],
+        plant: |r| {
+            r.sweep
+                .iter_mut()
+                .for_each(|s| s.cpu_ms = 2.0 * f64::from(s.kernel_ms))
+        },
         check: |run, _| {
             lazy(run, |r| match r.sweep.iter().find(|s| s.n == 1024) {
                 Some(s) => verdict(s.cpu_ms < f64::from(s.kernel_ms), || {
@@ -161,6 +176,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
         statement: "the kernel beats the CPU at the largest swept n",
         // The largest n is the run's (timing.cu's kSweep): every row is named.
         figures: &["sweep n=* kernel, ms", "sweep n=* CPU, ms"],
+        plant: |r| {
+            r.sweep
+                .iter_mut()
+                .for_each(|s| s.cpu_ms = f64::from(s.kernel_ms) / 2.0)
+        },
         check: |run, _| {
             lazy(run, |r| match r.sweep.iter().max_by_key(|s| s.n) {
                 Some(s) => verdict(f64::from(s.kernel_ms) < s.cpu_ms, || {
@@ -174,6 +194,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-process-dwarfs-kernel",
         statement: "row 1 / row 4 is in the hundreds or more",
         figures: &[ROW1, ROW4],
+        plant: |r| r.whole_ms = 10.0 * f64::from(r.warm_ms),
         check: |run, _| {
             let ratio = run.report.whole_ms / f64::from(run.report.warm_ms);
             verdict(ratio >= 100.0, || format!("row 1 / row 4 = {ratio:.0}"))
@@ -183,6 +204,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-round-trip-loses-at-full-n",
         statement: "at full n the round trip is slower than the CPU",
         figures: &[ROW5, "CPU, full n, ms"],
+        plant: |r| r.cpu_ms = 2.0 * f64::from(r.round_trip_ms),
         check: |run, _| {
             lazy(run, |r| {
                 verdict(f64::from(r.round_trip_ms) > r.cpu_ms, || {
@@ -195,6 +217,10 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-eager-warms-first-launches",
         statement: "EAGER: row 3 and vectorScale's cold row fall towards their warm values",
         figures: &[ROW3, ROW4, SCALE_COLD, SCALE_WARM],
+        plant: |r| {
+            r.cold_ms = r.warm_ms + 1.0;
+            r.scale_cold_ms = r.scale_warm_ms + 1.0;
+        },
         check: |run, peers| {
             eager_against_lazy(run, peers, first_launch_excess, |r, gap| {
                 eager_against_lazy(run, peers, scale_excess, |_, scale_gap| {
@@ -214,6 +240,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "d9-eager-context-grows",
         statement: "EAGER: the load cost moves into the context line, which grows",
         figures: &["context (first CUDA call), ms"],
+        plant: |r| r.context_ms = 300.0,
         check: |run, peers| {
             eager_against_lazy(
                 run,

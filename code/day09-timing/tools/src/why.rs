@@ -18,6 +18,12 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "context (first CUDA call), ms"),
             report(LESSON, "row 1 whole process, ms"),
         ],
+        rival: "row 1 is the program's own host work (loading, allocating, copying, checking), the first call only a \
+                part of it",
+        rival_figure: "none the check reads predicts otherwise: the share restates the figure; the first call timed against \
+                cuInit alone and cuDevicePrimaryCtxRetain alone would say what in it is the context",
+        tells_rival_apart: false,
+        planted: &[50.0, 1000.0],
         check: |m| verdict(m[0] >= m[1] / 6.0, || format!("{:.0} of {:.0} ms", m[0], m[1])),
     },
     Why {
@@ -29,6 +35,10 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "row 2 plus a sync, ms"),
             report(LESSON, "row 4 after warm-up, ms"),
         ],
+        rival: "the launch call runs the kernel before it returns, and reads short only because the kernel is short",
+        rival_figure: "row 2 around the launch would read at least row 4, the kernel's own time, instead of under 20 us",
+        tells_rival_apart: true,
+        planted: &[0.065, 0.066, 0.060],
         check: |m| {
             verdict(m[0] < 0.020 && m[1] >= m[2] && m[1] <= 1.5 * m[2], || {
                 format!("{:.4} ms alone, {:.4} with the sync, row 4 {:.4}", m[0], m[1], m[2])
@@ -48,6 +58,13 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "vectorScale first launch, ms"),
             report(LESSON, "vectorScale after warm-up, ms"),
         ],
+        rival: "the first launch pays first-use costs other than loading the kernel (the launch path's, the \
+                memory's), which EAGER loading leaves in place",
+        rival_figure: "under EAGER row 3's excess over row 4 would stay near the lazy run's; the check reads that, but not \
+                vectorScale's first launch under EAGER, which would stay above its warm time if its excess is no \
+                load",
+        tells_rival_apart: false,
+        planted: &[0.20, 0.06, 0.15, 0.06, 0.10, 0.05],
         check: |m| {
             let (lazy, eager, scale) = (m[0] - m[1], m[2] - m[3], m[4] - m[5]);
             verdict(lazy >= 0.1 && eager < lazy / 2.0 && scale >= 0.05, || {
@@ -65,6 +82,10 @@ pub static WHYS: &[Why] = &[
             runs("day11-row4", "cxx-ncu-cache-control-none", "ncu duration, ms, median"),
             runs("day11-row4", "cxx-ncu", "ncu duration, ms, median"),
         ],
+        rival: "row 4 holds more than the kernel: the events' and the launch's own cost",
+        rival_figure: "row 4 would sit more than 5% above Nsight Compute's back-to-back duration of the same kernel",
+        tells_rival_apart: true,
+        planted: &[0.070, 0.060, 0.055],
         check: |m| {
             verdict(m[0] >= m[1] && m[0] <= 1.05 * m[1] && m[0] > m[2], || {
                 format!("row 4 {:.4} ms, ncu {:.4} back to back and {:.4} flushed", m[0], m[1], m[2])
@@ -79,6 +100,12 @@ pub static WHYS: &[Why] = &[
             lines("round-trip-pinned", "row 5 pageable, ms"),
             lines("round-trip-pinned", "row 5 pinned, ms"),
         ],
+        rival: "pageable copies are slow because the driver pins each page for the copy, not because it copies \
+                through a staging buffer",
+        rival_figure: "none the check reads: both make the pageable round trip slow; a pageable copy of memory registered \
+                beforehand (cudaHostRegister), or the call's CPU time in a memcpy, would tell them apart",
+        tells_rival_apart: false,
+        planted: &[1.0, 0.5],
         check: |m| verdict(m[0] >= 4.0 * m[1], || format!("{:.2} against {:.2} ms", m[0], m[1])),
     },
 ];

@@ -34,6 +34,11 @@ pub static WHYS: &[Why] = &[
             lines("empty-blocks", "empty kernel at 32 threads, blocks per us"),
             lines("empty-blocks", "empty kernel at 128 threads, blocks per us"),
         ],
+        rival: "small blocks are slow because too few warps per SM hide the memory's latency, not because of how \
+                fast blocks start",
+        rival_figure: "the empty kernel, which touches no memory, would take far less than vectorAdd over the same grid",
+        tells_rival_apart: true,
+        planted: &[0.10, 0.30, 0.05, 0.06, 1600.0, 1600.0],
         check: |m| {
             let (share32, share128) = (m[0] / m[1], m[2] / m[3]);
             let rates = m[4].max(m[5]) / m[4].min(m[5]);
@@ -59,6 +64,12 @@ pub static WHYS: &[Why] = &[
             lines("d10-why", "vectorAdd at 64 threads, ms"),
             lines("d10-why", "grid-stride persistent at 64 threads, ms"),
         ],
+        rival: "the grid-stride grid is faster because each thread handles many elements (more bytes in flight per \
+                warp), not because more warps are resident",
+        rival_figure: "none the check reads: the persistent grid raises achieved occupancy and the work per thread \
+                together; a persistent grid held to vectorAdd's achieved occupancy would tell which buys the time",
+        tells_rival_apart: false,
+        planted: &[100.0, 40.0, 60.0, 0.20, 0.15],
         check: |m| {
             verdict(m[1] < m[0] / 2.0 && m[2] >= 85.0 && m[3] >= 2.0 * m[4], || {
                 format!(
@@ -84,6 +95,13 @@ pub static WHYS: &[Why] = &[
             lines("d10-why-ncu", achieved!("vectorAdd at 1024 threads")),
             lines("d10-why-ncu", achieved!("vectorAddGridStride at 1024 threads")),
         ],
+        rival: "block start and exit, not the wait for a block's last warp, hold the SM's slots at 768 and 1024 \
+                threads",
+        rival_figure: "none the check reads: the persistent grid removes block starts, exits and the wait for the last warp \
+                together; ncu's warp slots held by blocks whose warps have ended, against slots held by no block, \
+                would split them",
+        tells_rival_apart: false,
+        planted: &[0.100, 0.098, 0.060, 60.0, 65.0],
         check: |m| {
             verdict(m[1] <= m[0] / 1.10 && m[1] <= m[2] * 1.05 && m[4] >= m[3] + 20.0, || {
                 format!(
@@ -104,6 +122,11 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "vectorAdd 100 threads, ms"),
             report(LESSON, "vectorAdd 96 threads, ms"),
         ],
+        rival: "the idle lanes cost vectorAdd too: a warp with four live lanes holds a whole warp slot",
+        rival_figure: "vectorAdd at 100 threads would run slower than at 96 by up to the warps' ratio (4 warps for 100 \
+                elements against 3 for 96), not within 5%",
+        tells_rival_apart: true,
+        planted: &[1.30, 1.00, 0.070, 0.060],
         check: |m| {
             let lanes = (m[0] / m[1]) / (128.0 / 100.0);
             let va = m[2] / m[3];
@@ -123,6 +146,10 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "vectorAdd occupancy API's suggestion, ms"),
             report(LESSON, "vectorAdd 192 threads, ms"),
         ],
+        rival: "the occupancy API picks the block size that runs the kernel fastest",
+        rival_figure: "vectorAdd at the suggested block size would run within 10% of 192 threads' time",
+        tells_rival_apart: true,
+        planted: &[1024.0, 1024.0, 0.062, 0.061],
         check: |m| {
             verdict(m[0] == 1024.0 && m[1] == 1024.0 && m[2] >= 1.10 * m[3], || {
                 format!(
@@ -145,6 +172,11 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "vectorAdd 384 threads, ms"),
             report(LESSON, "vectorAdd 384 threads spread, %"),
         ],
+        rival: "every difference of medians orders the block sizes, whatever their spread",
+        rival_figure: "none the check reads: it restates the figures; whether 256 and 192 keep their order from session to \
+                session of the same code would tell",
+        tells_rival_apart: false,
+        planted: &[0.060, 0.0615, 0.5, 0.0605, 0.5],
         check: |m| {
             let d256 = (m[1] / m[0] - 1.0) * 100.0;
             let d384 = (m[3] / m[0] - 1.0) * 100.0;
@@ -161,6 +193,10 @@ pub static WHYS: &[Why] = &[
         cause: "fmaChains is sized by arithmetic: 4,096 flops per element at 128 FP32 lanes x 132 SMs x 1.98 GHz \
                 (66.9 TFLOP/s) is 1.03 ms, and at 128 threads it reaches at least 90% of that rate",
         figures: &[report(LESSON, "fmaChains 128 threads, GFLOP/s")],
+        rival: "fmaChains is bound by memory or by block starts, not by arithmetic",
+        rival_figure: "fmaChains' rate at 128 threads would sit well under 90% of the FP32 peak",
+        tells_rival_apart: true,
+        planted: &[30000.0],
         check: |m| {
             verdict(m[0] >= 0.90 * 66_908.0, || {
                 format!("{:.0}% of 66,908 GFLOP/s", m[0] / 66_908.0 * 100.0)

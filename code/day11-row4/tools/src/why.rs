@@ -22,6 +22,12 @@ pub static WHYS: &[Why] = &[
             runs(LESSON, "cxx-ncu-cache-control-none", "ncu duration, ms, median"),
             runs(LESSON, "cxx-ncu", "ncu duration, ms, median"),
         ],
+        rival: "the no-flush row's extra time is the L2's state left by the previous launch, not the host's \
+                submission",
+        rival_figure: "behind a spin kernel, which takes the submission out of the interval, the per-launch row would read \
+                the same as with nothing queued",
+        tells_rival_apart: true,
+        planted: &[0.0650, 0.0645, 0.0620, 0.060, 0.058],
         check: |m| {
             let host = (m[0] - m[1]) * 1000.0;
             let cache = (m[1] - m[2]) * 1000.0;
@@ -44,6 +50,11 @@ pub static WHYS: &[Why] = &[
             lines("d11-why", "vectorAdd4 at row 4's grid, ms"),
             lines("d11-why", "row 4, ms"),
         ],
+        rival: "float4 is faster because its loads are wider (fewer instructions per byte), not because each thread \
+                does more work",
+        rival_figure: "scalar loads of 4 elements per thread would stay near 1 per thread's time, well behind float4",
+        tells_rival_apart: true,
+        planted: &[0.060, 0.058, 0.050, 0.055, 0.054],
         check: |m| {
             verdict(
                 (m[1] / m[2] - 1.0).abs() <= 0.03 && m[0] >= 1.15 * m[1] && m[3] > m[4],
@@ -66,6 +77,12 @@ pub static WHYS: &[Why] = &[
             lines("d11-why", "graph n=65536, ms"),
             lines("d11-why", "empty kernel in a graph, ms"),
         ],
+        rival: "the GPU's own per-launch cost (its front end starting a grid), not the host's launch call, sets the \
+                floor",
+        rival_figure: "none the check reads: a graph cuts the host's and the GPU's per-launch cost alike; the same launches \
+                queued behind a spin kernel, which hides the host's call, would split them",
+        tells_rival_apart: false,
+        planted: &[0.0045, 0.0044, 0.0030, 0.0030],
         check: |m| {
             verdict((m[0] / m[1] - 1.0).abs() <= 0.15 && m[2] < m[0] / 3.0 && m[3] < m[1] / 3.0, || {
                 format!(
@@ -85,6 +102,10 @@ pub static WHYS: &[Why] = &[
             lines("d11-why", "graph read-only 192 MiB, GB/s"),
             report(LESSON, "theoretical peak, GB/s"),
         ],
+        rival: "the read rate above the DRAM's peak is the graph's timing, or a peak set too low, not the L2",
+        rival_figure: "the 192 MiB graph, which no L2 holds, would read above the peak as well",
+        tells_rival_apart: true,
+        planted: &[3000.0, 3100.0, 4000.0, 4800.0],
         check: |m| {
             verdict(m[0] > m[3] && m[1] > m[3] && m[2] < m[3], || {
                 format!("{:.0}, {:.0} and {:.0} GB/s against a {:.0} GB/s peak", m[0], m[1], m[2], m[3])
@@ -94,16 +115,30 @@ pub static WHYS: &[Why] = &[
     Why {
         id: "d11-why-in-l2-is-sizes",
         cause: "the `in L2` column compares sizes, not what is cached: under ncu, with caches left as the previous \
-                launch left them, the launches at 2 Mi and 4 Mi elements read at least 95% of their inputs from DRAM",
+                launch left them, the launches at 2 Mi and 4 Mi elements read at least 95% of their inputs from DRAM, \
+                while the 64 Ki-element launch, whose 0.75 MiB the L2 holds many times over, reads under half of \
+                its inputs from DRAM (else the profiler, not the L2, sends every read to DRAM)",
         figures: &[
             lines("d11-why-ncu-sweep", "ncu vectorAdd grid 8192, dram__bytes_read.sum"),
             lines("d11-why-ncu-sweep", "ncu vectorAdd grid 16384, dram__bytes_read.sum"),
+            lines("d11-why-ncu-sweep", "ncu vectorAdd grid 256, dram__bytes_read.sum"),
         ],
+        rival: "ncu's replay restores memory between its passes, so under a multi-pass metric set every launch reads \
+                its inputs from DRAM whatever the L2 held",
+        rival_figure: "the 64 Ki-element launch, whose 0.75 MiB the L2 holds many times over, would read its inputs from \
+                DRAM too, as the 2 Mi and 4 Mi launches do",
+        tells_rival_apart: true,
+        planted: &[16777216.0, 33554432.0, 527360.0],
         check: |m| {
             // Two float inputs of 2 Mi and 4 Mi elements.
-            let (two, four) = (8.0 * 2_097_152.0, 8.0 * 4_194_304.0);
-            verdict(m[0] >= 0.95 * two && m[1] >= 0.95 * four, || {
-                format!("{:.0}% and {:.0}% of the inputs from DRAM", m[0] / two * 100.0, m[1] / four * 100.0)
+            let (two, four, small) = (8.0 * 2_097_152.0, 8.0 * 4_194_304.0, 8.0 * 65_536.0);
+            verdict(m[0] >= 0.95 * two && m[1] >= 0.95 * four && m[2] < 0.5 * small, || {
+                format!(
+                    "{:.0}% and {:.0}% of the inputs from DRAM at 2 Mi and 4 Mi, {:.0}% at 64 Ki",
+                    m[0] / two * 100.0,
+                    m[1] / four * 100.0,
+                    m[2] / small * 100.0
+                )
             })
         },
     },
@@ -119,6 +154,12 @@ pub static WHYS: &[Why] = &[
             lines("d11-why-ncu-full", "ncu copy4 grid 262144, dram__throughput.avg.pct_of_peak_sustained_elapsed"),
             lines("d11-why-ncu-full", "ncu copy4 grid 16385, dram__bytes_write.sum"),
         ],
+        rival: "the 64 MiB copy runs at the memory's ceiling, and the 1 GiB copy's higher rate is noise",
+        rival_figure: "none the check reads predicts what the rival would not: copies of several sizes fitted to a \
+                start-and-tail cost plus bytes over a rate would show whether the 64 MiB copy's shortfall is its \
+                start and tail",
+        tells_rival_apart: false,
+        planted: &[4000.0, 4100.0, 80.0, 80.0, 67108864.0],
         check: |m| {
             // copy4 at full n writes n floats: 16,777,827 x 4 bytes.
             let output = 4.0 * 16_777_827.0;
@@ -142,6 +183,11 @@ pub static WHYS: &[Why] = &[
             lines("d11-why-ncu-first", "ncu vectorAdd launch 0, dram__bytes_write.sum"),
             lines("d11-why-ncu-first-flush", "ncu vectorAdd launch 0, dram__bytes_write.sum"),
         ],
+        rival: "the first profiled launch writes more because of ncu's own first pass, not dirty lines the copies \
+                left",
+        rival_figure: "behind a read-only flush the first launch would write as many bytes as without one",
+        tells_rival_apart: true,
+        planted: &[100.0, 100.0],
         check: |m| {
             verdict(m[1] <= 0.9 * m[0], || format!("{:.0} against {:.0} bytes", m[1], m[0]))
         },
@@ -156,6 +202,11 @@ pub static WHYS: &[Why] = &[
             lines("d11-why", "memory clock after the check launch, MHz"),
             lines("d11-why", "memory clock after the per-launch rows, MHz"),
         ],
+        rival: "a clock drops during a row and is back by the time NVML is read, after the row, with the GPU idle",
+        rival_figure: "none the check reads: the clocks are read after each row with the GPU idle, where this H200 reads \
+                1980 MHz whenever a context exists; a clock sampled during a row would tell",
+        tells_rival_apart: false,
+        planted: &[1980.0, 1755.0, 3201.0, 3201.0],
         check: |m| {
             verdict(m[0] == m[1] && m[2] == m[3], || {
                 format!("SM {} to {} MHz, memory {} to {} MHz", m[0], m[1], m[2], m[3])
@@ -173,6 +224,13 @@ pub static WHYS: &[Why] = &[
             lines("d11-why-coalesce", "stride 2, GB/s"),
             lines("d11-why-coalesce", "stride 32, GB/s"),
         ],
+        rival: "the useful rate falls with the stride because the L2 fetches 64 bytes from DRAM at a time, not \
+                because a warp's loads split into more 32-byte sectors",
+        rival_figure: "none the check reads: both lose the rate with the stride; stride 16's and 32's rate against stride \
+                8's (the same under 32-byte sectors, half under 64-byte fetches), or ncu's DRAM bytes per useful \
+                byte, would tell",
+        tells_rival_apart: false,
+        planted: &[1000.0, 800.0, 1000.0, 700.0, 200.0],
         check: |m| {
             verdict(m[1] >= 0.9 * m[0] && m[3] <= 0.65 * m[2] && m[4] <= 0.1 * m[2], || {
                 format!(

@@ -21,6 +21,11 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "256 MiB pinned, GB/s"),
             runs(LESSON, "torch-reference", "256 MiB pinned, GB/s"),
         ],
+        rival: "pinned copies level off at the DMA engine's or the host memory's rate, not the link's",
+        rival_figure: "none the check reads: a copy over a link of another width or generation would tell the link from the \
+                engine",
+        tells_rival_apart: false,
+        planted: &[30.0, 30.0],
         check: |m| {
             verdict(
                 m[0] >= 0.8 * GEN5_X16_GB_S && (m[0] / m[1] - 1.0).abs() <= 0.05,
@@ -38,6 +43,11 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "4 MiB pinned, GB/s"),
             report(LESSON, "256 MiB pinned, GB/s"),
         ],
+        rival: "small copies fall short because the copy's rate ramps up with its size, not because of a fixed cost \
+                per copy",
+        rival_figure: "the 4 MiB copy's time over the 256 MiB rate would grow with its size, beyond twice the 1 MiB copy's",
+        tells_rival_apart: true,
+        planted: &[40.0, 45.0, 55.0],
         check: |m| {
             // Microseconds beyond what the bytes take at the large copy's rate.
             let extra = |mib: f64, gb_s: f64| mib * MIB / (gb_s * 1e3) - mib * MIB / (m[2] * 1e3);
@@ -60,6 +70,12 @@ pub static WHYS: &[Why] = &[
             lines("pageable-rotated", "16 MiB pinned rotated, GB/s"),
             lines("pageable-rotated", "256 MiB pinned rotated, GB/s"),
         ],
+        rival: "pageable copies are slow because the driver pins each page for the copy, not because it stages the \
+                data through a pinned buffer",
+        rival_figure: "none the check reads: staging and pinning per page are both slow and flat with size; the copy's CPU \
+                time spent in a memcpy, or a pageable copy of memory registered beforehand, would tell",
+        tells_rival_apart: false,
+        planted: &[20.0, 20.0, 20.0, 50.0, 55.0, 55.0],
         check: |m| {
             let pageable = [m[0], m[1], m[2]];
             let quarter = pageable.iter().zip(&m[3..6]).all(|(p, q)| *p <= q / 4.0);
@@ -81,6 +97,12 @@ pub static WHYS: &[Why] = &[
             lines("pageable-rotated", "256 MiB pageable one buffer, GB/s"),
             lines("pageable-rotated", "256 MiB pageable rotated, GB/s"),
         ],
+        rival: "one buffer is faster because the driver keeps its pages locked or mapped from the copy before, not \
+                because the data stays in the CPU's caches",
+        rival_figure: "none the check reads: both make one buffer faster than rotated ones at small sizes; the same 1 MiB \
+                copy with the CPU's caches flushed between copies would tell",
+        tells_rival_apart: false,
+        planted: &[10.0, 10.0, 8.0, 8.0],
         check: |m| {
             verdict(m[0] >= 1.3 * m[1] && (m[2] / m[3] - 1.0).abs() <= 0.10, || {
                 format!("1 MiB {:.2}x, 256 MiB {:.2}x", m[0] / m[1], m[2] / m[3])
@@ -96,6 +118,11 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "async pageable call, % of completion"),
             report(LESSON, "async pinned call, % of completion"),
         ],
+        rival: "the call waits for the copy's DMA to finish, whatever stages it",
+        rival_figure: "none the check reads: both hold the call for 95% of the completion; where the call's time goes (a \
+                memcpy on the CPU against a wait with the CPU idle) would tell",
+        tells_rival_apart: false,
+        planted: &[50.0, 0.5],
         check: |m| verdict(m[0] >= 95.0 && m[1] <= 1.0, || format!("{:.1}% and {:.1}%", m[0], m[1])),
     },
     Why {
@@ -106,6 +133,11 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "zero-copy kernel, ms"),
             report(LESSON, "64 MiB pinned, GB/s"),
         ],
+        rival: "zero-copy carries a penalty of its own (each access a small PCIe read with its latency), beyond the \
+                link's rate",
+        rival_figure: "the kernel's read rate of mapped memory would fall well under the pinned copy's rate",
+        tells_rival_apart: true,
+        planted: &[10.0, 50.0],
         check: |m| {
             let read_gb_s = 64.0 * MIB / (m[0] * 1e6);
             verdict(read_gb_s >= 0.8 * m[1], || format!("{read_gb_s:.1} GB/s read against {:.1}", m[1]))

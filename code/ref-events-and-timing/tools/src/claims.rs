@@ -104,6 +104,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         statement: "a host clock around a launch reads a few (under 20) microseconds whatever the kernel; with a sync it covers the kernel",
         // Every kernel length the run has (events.cu's kPart1KernelMs).
         figures: &["* ms kernel, launch alone, us", "* ms kernel, launch + sync, us"],
+        plant: |r| r.launch.rows.iter_mut().for_each(|row| row.launch_us = row.sync_us.max(20.0)),
         check: |run, _| {
             let p = &run.report.launch;
             verdict(launch_returns_queued(p), || {
@@ -120,6 +121,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-events-steadier",
         statement: "events queued back to back have a smaller spread (IQR over median) than a host clock plus sync",
         figures: &["events spread, %", "host+sync spread, %"],
+        plant: |r| r.spread.events = r.spread.host.clone(),
         check: |run, _| {
             let p = &run.report.spread;
             verdict(events_steadier(p), || {
@@ -136,6 +138,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-spin-burns-cpu",
         statement: "a default event's wait spins (at least 50% of the wait in CPU time), a cudaEventBlockingSync one does not (at most 10%)",
         figures: &["spin wait CPU share, %", "blocking wait CPU share, %"],
+        plant: |r| r.wait.blocking.cpu_ms = r.wait.blocking.wait_ms,
         check: |run, _| {
             let p = &run.report.wait;
             verdict(spin_burns_cpu(p), || {
@@ -151,6 +154,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-blocking-wakes-slightly-later",
         statement: "blocking sync wakes slightly (more than 0, less than 1000 us) later than spinning",
         figures: &["spin wake-up, us", "blocking wake-up, us"],
+        plant: |r| r.wait.blocking.latency_us = r.wait.spin.latency_us,
         check: |run, _| {
             let p = &run.report.wait;
             verdict(blocking_wakes_slightly_later(p), || {
@@ -170,6 +174,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
             "chain link, timing events, us",
             "chain link, DisableTiming, us",
         ],
+        plant: |r| r.disable_timing.host_disabled_us = r.disable_timing.host_timing_us,
         check: |run, _| {
             let p = &run.report.disable_timing;
             verdict(disable_timing_cheaper(p), || {
@@ -184,6 +189,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-cross-stream-no-host",
         statement: "cudaStreamWaitEvent orders streams without the host: its calls take under 10% of the producer, and the consumer starts after it",
         figures: &["cross-stream calls, ms", "producer end to consumer start, ms"],
+        plant: |r| r.cross_stream.issue_ms = r.cross_stream.producer_ms,
         check: |run, _| {
             let p = &run.report.cross_stream;
             verdict(cross_stream_without_host(p), || {
@@ -198,6 +204,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-queued-ahead-inside",
         statement: "work already in the stream ahead of the start event is inside the interval (at least half of it)",
         figures: &["interval, queued ahead, ms"],
+        plant: |r| r.interval.queued.interval_ms = r.interval.kernel_ms,
         check: |run, _| {
             let p = &run.report.interval;
             verdict(queued_ahead_inside(p), || {
@@ -212,6 +219,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-interval-holds-idle-and-competing",
         statement: "an interval holds what the stream did: a host delay after the start event (90%) and another stream's work (half) are inside it",
         figures: &["interval, host delay, ms", "interval, competing stream, ms"],
+        plant: |r| r.interval.delayed.interval_ms = r.interval.kernel_ms,
         check: |run, _| {
             let p = &run.report.interval;
             verdict(idle_and_competing_inside(p), || {
@@ -230,6 +238,10 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-first-launches-slower",
         statement: "after idle the first launch runs measurably (5%) slower than steady state (checked on launch 1 alone: launches 2 and 3 are not slower, and the extra is the host's launch call, not the kernel)",
         figures: &["launch 1 after idle, ms", "steady launches, ms"],
+        plant: |r| {
+            let steady = r.boost.steady_ms();
+            r.boost.launches.iter_mut().for_each(|l| l.ms = steady);
+        },
         check: |run, _| {
             let p = &run.report.boost;
             verdict(first_launch_slower(p), || {
@@ -245,6 +257,10 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-clocks-boost-after-idle",
         statement: "after idle the SM clock is lower over the first launches than in steady state (it boosts gradually)",
         figures: &["SM clock, first launches, MHz", "SM clock, steady launches, MHz"],
+        plant: |r| {
+            let top = r.boost.launches.iter().map(|l| l.mhz).max().unwrap_or(0);
+            r.boost.launches.iter_mut().for_each(|l| l.mhz = top);
+        },
         check: |run, _| {
             let p = &run.report.boost;
             verdict(clocks_boost_after_idle(p), || {
@@ -261,6 +277,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         id: "ev-pattern-matches-time-kernel",
         statement: "the page's timing pattern and the course's timeKernel agree within 5% on one kernel",
         figures: &["page pattern, ms", "timeKernel, ms"],
+        plant: |r| r.pattern.page_ms = 1.2 * r.pattern.time_kernel_ms,
         check: |run, _| {
             let p = &run.report.pattern;
             verdict(pattern_matches_time_kernel(p), || {

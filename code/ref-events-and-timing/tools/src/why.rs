@@ -18,6 +18,10 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "10 ms kernel, launch alone, us"),
             report(LESSON, "10 ms kernel, launch + sync, us"),
         ],
+        rival: "the launch call waits for the kernel to run",
+        rival_figure: "the 10 ms kernel's launch call alone would take about 10 ms",
+        tells_rival_apart: true,
+        planted: &[5.0, 10000.0, 10005.0],
         check: |m| {
             verdict(m[0] < 20.0 && m[1] < 20.0 && m[2] >= 10_000.0, || {
                 format!("{:.1} and {:.1} us alone, {:.0} us with the sync", m[0], m[1], m[2])
@@ -36,6 +40,10 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "events+sync median, ms"),
             report(LESSON, "events median, ms"),
         ],
+        rival: "an event is stamped when the host records it, not when the stream reaches it",
+        rival_figure: "with 5 ms queued ahead, the 1 ms kernel's interval would read about 6 ms",
+        tells_rival_apart: true,
+        planted: &[6.0, 1.0, 0.05, 0.05],
         check: |m| {
             verdict((m[0] - 1.0).abs() <= 0.05 && m[1] >= 3.9 && m[2] > m[3], || {
                 format!(
@@ -56,6 +64,10 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "spin wake-up, us"),
             report(LESSON, "blocking wake-up, us"),
         ],
+        rival: "the blocking flag is not honoured: both waits spin",
+        rival_figure: "the blocking wait's CPU share would be as high as the spinning one's",
+        tells_rival_apart: true,
+        planted: &[95.0, 90.0, 5.0, 5.0],
         check: |m| {
             verdict(m[0] >= 50.0 && m[1] <= 10.0 && m[3] > m[2], || {
                 format!("CPU {:.1}% and {:.1}%, wake-up {:.1} and {:.1} us", m[0], m[1], m[2], m[3])
@@ -75,6 +87,10 @@ pub static WHYS: &[Why] = &[
             lines("ev-why-chain", "chain link in a graph, DisableTiming event, us"),
             lines("ev-why-chain", "chain link in a graph, no event, us"),
         ],
+        rival: "the link is the device's own cost per kernel and event, which the host's call only happens to match",
+        rival_figure: "in a graph, without the host's calls, a link would take as long as launched",
+        tells_rival_apart: true,
+        planted: &[4.0, 4.1, 3.9, 3.8, 3.7],
         check: |m| {
             verdict(
                 (m[0] / m[1] - 1.0).abs() <= 0.20 && m[2] < m[0] / 1.5 && m[4] < m[0] / 3.0 && m[3] < m[2],
@@ -95,6 +111,11 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "record + wait, timing event, us"),
             report(LESSON, "record + wait, DisableTiming, us"),
         ],
+        rival: "a timing event's record-and-wait is slower for another reason than state the driver keeps (waiting \
+                for the GPU to write its timestamp)",
+        rival_figure: "none the check reads: it restates the effect; the state the driver keeps is not measured",
+        tells_rival_apart: false,
+        planted: &[5.0, 4.0],
         check: |m| verdict(m[1] < m[0] / 2.0, || format!("{:.3} against {:.3} us", m[1], m[0])),
     },
     Why {
@@ -112,6 +133,10 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "SM clock, first launches, MHz"),
             report(LESSON, "SM clock, steady launches, MHz"),
         ],
+        rival: "the first launch after idle is slow because the GPU's clocks ramp up from idle",
+        rival_figure: "the kernel's own duration after idle would exceed steady state, and the SM clock would read lower",
+        tells_rival_apart: true,
+        planted: &[0.020, 0.015, 12.0, 8.0, 0.010, 0.010, 1980.0, 1980.0],
         check: |m| {
             let interval = (m[0] - m[1]) * 1000.0;
             let call = m[2] - m[3];

@@ -17,6 +17,11 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "first call (set-device), ms"),
             report(LESSON, "cudaMalloc 40000 B first, ms"),
         ],
+        rival: "the first call is slow because of that call's own work, not the context any first call creates",
+        rival_figure: "the first call with another call first would differ from set-device's; the check reads set-device's \
+                alone",
+        tells_rival_apart: false,
+        planted: &[0.5, 0.01],
         check: |m| {
             verdict(m[0] >= 100.0 * m[1] && m[0] < 1000.0, || {
                 format!("{:.1} ms against {:.4} ms", m[0], m[1])
@@ -38,6 +43,10 @@ pub static WHYS: &[Why] = &[
             lines("wu-why-pool-driver", "cuMemAlloc median call at a jump, ms"),
             lines("wu-why-pool-driver", "cuMemAlloc median call elsewhere, ms"),
         ],
+        rival: "the runtime keeps a pool of its own that carves small allocations",
+        rival_figure: "cuMemAlloc called directly would step between addresses differently from cudaMalloc",
+        tells_rival_apart: true,
+        planted: &[512.0, 256.0, 3.0, 5.0, 0.0, 1.0, 0.1],
         check: |m| {
             verdict(m[0] == m[1] && m[2] == m[3] && m[4] == 0.0 && m[5] >= 5.0 * m[6], || {
                 format!(
@@ -57,6 +66,12 @@ pub static WHYS: &[Why] = &[
             runs(LESSON, "cxx-first-launch rust-first-launch", "simple 4 threads host #0, ms"),
             runs(LESSON, "cxx-eager rust-eager", "simple 4 threads host #0, ms"),
         ],
+        rival: "the first launch pays first-use costs of the context or the stream, not the module's and kernel's \
+                load",
+        rival_figure: "under EAGER, which loads the module with the context, the first call would cost as much as in a \
+                plain run",
+        tells_rival_apart: true,
+        planted: &[1.0, 0.3, 0.9],
         check: |m| {
             verdict(m[1] < m[0] / 2.0 && m[2] < m[0] / 2.0, || {
                 format!("{:.3} ms plain, {:.3} after another launch, {:.3} eager", m[0], m[1], m[2])
@@ -65,14 +80,20 @@ pub static WHYS: &[Why] = &[
     },
     Why {
         id: "wu-why-no-sync",
-        cause: "without a synchronise a host clock around a launch reads the launch call: every call of the loop \
-                without one reads less than the same kernel timed with one",
+        cause: "without a synchronise a host clock around a launch reads the launch call, not the kernel: every \
+                call of the loop without one reads less than the kernel's own time, as events around it with a \
+                synchronise measure it",
         figures: &[
             report(LESSON, "without sync, host #1, ms"),
             report(LESSON, "without sync, host #2, ms"),
             report(LESSON, "without sync, host #3, ms"),
-            report(LESSON, "with sync, host #1, ms"),
+            report(LESSON, "with sync, events #1, ms"),
         ],
+        rival: "without a synchronise the host clock still holds the kernel's run, the launch waiting for it",
+        rival_figure: "every call without a synchronise would read at least the kernel's own time, as events around it with \
+                a synchronise measure it",
+        tells_rival_apart: true,
+        planted: &[0.012, 0.011, 0.011, 0.0107],
         check: |m| {
             verdict(m[..3].iter().all(|v| *v < m[3]), || {
                 format!("{:.4}, {:.4} and {:.4} ms against {:.4}", m[0], m[1], m[2], m[3])

@@ -28,11 +28,12 @@ pub fn run(dir: &Path) -> Result<Checked, LoadError> {
     let loaded = load::load(dir)?;
     let mut problems = loaded.problems;
     let mut tables = Vec::new();
+    let sessions = crate::sessions::of(&loaded.transcripts);
     for t in every_lesson(&loaded.transcripts, &mut problems) {
         if t.rows.is_empty() {
             continue;
         }
-        tables.push(render(&t));
+        tables.push(render(&t) + &by_session(&t, &sessions));
         problems.extend(t.unexpected_failures());
     }
     // A cause that fails on a GPU is a finding, and a folder of one
@@ -250,6 +251,40 @@ fn failure_notes(table: &Table) -> String {
         for (id, reason) in reasons {
             let _ = writeln!(out, "  {id}: {reason}");
         }
+    }
+    out
+}
+
+/// Each claim's state per recording session, on each GPU and toolkit: the
+/// latest session's, and how many sessions read holds, fails and
+/// undecided ([`crate::verdicts::Tally::state`]). A claim reads one run, so
+/// a session decides it only where its runs agree.
+pub fn by_session(table: &Table, sessions: &[crate::sessions::Session]) -> String {
+    use lesson_spec::State;
+    let per = crate::changes::per_session(table, sessions);
+    let mut out = format!(
+        "\n{}: claims per recording session (holds: every run held; fails: every run failed; undecided: they differ)\n",
+        table.lesson
+    );
+    for ((claim, column), by) in &per {
+        let states: Vec<(usize, State, usize)> = by
+            .iter()
+            .filter_map(|(i, t)| Some((*i, t.state()?, t.runs())))
+            .collect();
+        let Some((latest, state, runs)) = states.last() else {
+            continue;
+        };
+        let count = |s: State| states.iter().filter(|(_, x, _)| *x == s).count();
+        let _ = writeln!(
+            out,
+            "  {claim:<36} {}: latest {} {} ({runs} runs); sessions: {} holds, {} fails, {} undecided",
+            column.label(),
+            sessions[*latest].id,
+            state.word(),
+            count(State::Holds),
+            count(State::Fails),
+            count(State::Undecided)
+        );
     }
     out
 }

@@ -27,10 +27,13 @@ pub fn all(lesson: &dyn Lesson) -> Vec<ClaimInfo> {
     claims
 }
 
-/// The lesson's expected-failure list, or every bad line in it, each
+/// The lesson's expected-failure list (claims and causes), or every bad line in it, each
 /// naming `code/<lesson>/tools/expected-failures.txt` and its line.
 pub fn expected(lesson: &dyn Lesson) -> Result<ExpectedFailures, Vec<Problem>> {
-    let ids: Vec<&str> = all(lesson).iter().map(|c| c.id).collect();
+    // A cause may be listed too: one that fails on a GPU its README is
+    // stated for.
+    let mut ids: Vec<&str> = all(lesson).iter().map(|c| c.id).collect();
+    ids.extend(lesson.whys().iter().map(|w| w.id));
     let file = format!("code/{}/tools/expected-failures.txt", lesson.name());
     ExpectedFailures::parse(lesson.expected_failures(), &ids).map_err(|errors| {
         errors

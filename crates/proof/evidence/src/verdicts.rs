@@ -98,6 +98,13 @@ impl Tally {
         }
     }
 
+    /// The claim's state over these runs (a session's): holds where every
+    /// run held, fails where every run failed (known or not), undecided
+    /// where they differ; `None` where it applied to none.
+    pub fn state(&self) -> Option<lesson_spec::State> {
+        lesson_spec::State::of_runs(self.holds, self.known + self.fails)
+    }
+
     /// The runs the claim applies to.
     pub fn runs(&self) -> usize {
         self.holds + self.known + self.fails

@@ -1,6 +1,16 @@
 //! The lessons' causes over recorded runs ("why, as measured"): each
-//! [`Why`] of a lesson judged on every GPU whose runs hold all its figures,
-//! from the median of each figure over that GPU's runs.
+//! [`Why`] of a lesson judged on every GPU whose runs hold all its figures.
+//!
+//! Each figure is read from the latest code that recorded it on that GPU:
+//! the runs of the commit whose runs of it are the latest, every session of
+//! that commit pooled (sessions pool only where the code that produced the
+//! figures is unchanged). Its values give a median and the median's
+//! distribution-free 95% interval (robust-stats'; up to ten values the
+//! interval is their whole range, which holds the median with probability
+//! 1 - 2/2^n). The cause holds where its check holds at every corner of the
+//! intervals, fails where it fails at every corner, and is undecided
+//! otherwise ([`lesson_spec::why::judge`]); the margin is how far the
+//! intervals may widen before that changes ([`lesson_spec::why::margin`]).
 //!
 //! A cause that fails on a GPU is a finding about that GPU and is shown
 //! with its figures; it is no problem of the evidence. [`Table::unjudged`]
@@ -12,33 +22,46 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use lesson_spec::{median, Lesson, Outcome, Source, Why};
+use lesson_spec::{median, Lesson, Outcome, Source, State, Why};
 
 use crate::digits::number;
 use crate::runs::in_group;
 use crate::transcript::{Body, Transcript};
 
-/// One figure of a cause on one GPU: every value its runs recorded, and
-/// how many runs they came from.
+/// One figure of a cause on one GPU: every value the runs of one commit
+/// recorded, how many runs they came from, and the commit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Figure {
     pub source: Source,
     pub values: Vec<f64>,
     pub runs: usize,
+    /// The commit's first seven digits; empty where no run recorded it.
+    pub commit: String,
 }
 
 impl Figure {
     pub fn median(&self) -> Option<f64> {
         median(self.values.clone())
     }
+
+    /// The median's 95% interval (robust-stats' order statistics).
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        robust_stats::stats::summarize(&self.values).map(|s| s.median_ci)
+    }
 }
 
-/// A cause on one GPU: its verdict, or `NotApplicable` where some figure
-/// was not recorded there, and the figures.
+/// A cause on one GPU: its check at the medians (`NotApplicable` where
+/// some figure was not recorded there), its state from the intervals and
+/// the margin, and the figures.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OnGpu {
     pub gpu: String,
     pub outcome: Outcome,
+    /// `None` where some figure was not recorded.
+    pub state: Option<State>,
+    /// How far the intervals may widen, as a share of each figure, before
+    /// the state changes; `None` where undecided or not judged.
+    pub margin: Option<f64>,
     pub figures: Vec<Figure>,
 }
 
@@ -83,40 +106,75 @@ pub fn values_in(t: &Transcript, label: &str) -> Vec<f64> {
         .collect()
 }
 
-/// `source`'s figure over the runs of `gpu` in `transcripts`.
+/// `source`'s figure on `gpu`: the values of the latest commit whose runs
+/// in `transcripts` recorded it, all its runs pooled.
 pub fn figure(source: &Source, gpu: &str, transcripts: &[Transcript]) -> Figure {
-    let mut values = Vec::new();
-    let mut runs = 0;
-    for t in transcripts
-        .iter()
+    figure_in(source, gpu, transcripts.iter())
+}
+
+fn figure_in<'a>(source: &Source, gpu: &str, transcripts: impl Iterator<Item = &'a Transcript>) -> Figure {
+    let short = |t: &Transcript| t.header.commit.get(..7).unwrap_or(&t.header.commit).to_string();
+    let found: Vec<(&Transcript, Vec<f64>)> = transcripts
         .filter(|t| t.header.gpu_name() == gpu && is_source_run(t, source))
-    {
-        let found = values_in(t, source.label);
-        if !found.is_empty() {
-            runs += 1;
-            values.extend(found);
-        }
-    }
+        .map(|t| (t, values_in(t, source.label)))
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    let latest = found.iter().max_by(|a, b| a.0.header.date.cmp(&b.0.header.date));
+    let commit = latest.map(|(t, _)| short(t)).unwrap_or_default();
+    let mine: Vec<&(&Transcript, Vec<f64>)> = found.iter().filter(|(t, _)| short(t) == commit).collect();
     Figure {
         source: *source,
-        values,
-        runs,
+        values: mine.iter().flat_map(|(_, v)| v.iter().copied()).collect(),
+        runs: mine.len(),
+        commit,
     }
 }
 
 /// `why` on `gpu`.
 pub fn judge(why: &Why, gpu: &str, transcripts: &[Transcript]) -> OnGpu {
     let figures: Vec<Figure> = why.figures.iter().map(|s| figure(s, gpu, transcripts)).collect();
+    judged(why, gpu, figures)
+}
+
+/// `why` on `gpu` from `figures`, one per [`Why::figures`].
+pub fn judged(why: &Why, gpu: &str, figures: Vec<Figure>) -> OnGpu {
     let medians: Option<Vec<f64>> = figures.iter().map(Figure::median).collect();
-    let outcome = match medians {
-        Some(m) => (why.check)(&m),
-        None => Outcome::NotApplicable,
+    let intervals: Option<Vec<(f64, f64)>> = figures.iter().map(Figure::interval).collect();
+    let holds = |m: &[f64]| lesson_spec::why::holds(why, m);
+    let (outcome, state, margin) = match (medians, intervals) {
+        (Some(m), Some(i)) => (
+            (why.check)(&m),
+            Some(lesson_spec::why::judge(holds, &i)),
+            lesson_spec::why::margin(holds, &i),
+        ),
+        _ => (Outcome::NotApplicable, None, None),
     };
     OnGpu {
         gpu: gpu.to_string(),
         outcome,
+        state,
+        margin,
         figures,
     }
+}
+
+/// `why` on `gpu` as one session alone would judge it: each figure from
+/// the session's runs where it recorded it, else from `all` (as
+/// [`figure`] reads it).
+pub fn judge_session(why: &Why, gpu: &str, session: &[&Transcript], all: &[Transcript]) -> OnGpu {
+    let figures = why
+        .figures
+        .iter()
+        .map(|s| {
+            let f = figure_in(s, gpu, session.iter().copied());
+            if f.runs > 0 {
+                f
+            } else {
+                figure(s, gpu, all)
+            }
+        })
+        .collect();
+    judged(why, gpu, figures)
 }
 
 /// Every cause of `lesson` on every GPU of `transcripts` that recorded at
@@ -147,7 +205,7 @@ impl Table {
     pub fn unjudged(&self) -> Vec<String> {
         self.rows
             .iter()
-            .filter(|r| r.gpus.iter().all(|g| g.outcome == Outcome::NotApplicable))
+            .filter(|r| r.gpus.iter().all(|g| g.state.is_none()))
             .map(|r| {
                 let missing: Vec<String> = r
                     .why
@@ -174,12 +232,19 @@ pub fn describe(source: &Source) -> String {
     format!("{}/{} \"{}\"", source.folder, runs.join(" "), source.label)
 }
 
-/// A verdict in a word, as `evidence check` prints it.
-pub fn word(outcome: &Outcome) -> &'static str {
-    match outcome {
-        Outcome::Holds => "holds",
-        Outcome::Fails(_) => "fails",
-        Outcome::NotApplicable => "not measured",
+/// A verdict in a word, as `evidence check` prints it: [`Why::word`] of
+/// its state, or `not measured`.
+pub fn word(why: &Why, on: &OnGpu) -> &'static str {
+    on.state.map_or("not measured", |s| why.word(s))
+}
+
+/// The margin in words: `margin 12%`, `margin over 100%`, or nothing
+/// where undecided.
+pub fn margin_words(on: &OnGpu) -> String {
+    match on.margin {
+        Some(m) if m >= 1.0 => ", margin over 100%".into(),
+        Some(m) => format!(", margin {:.1}%", m * 100.0),
+        None => String::new(),
     }
 }
 
@@ -199,15 +264,23 @@ pub fn render(table: &Table) -> String {
     let _ = writeln!(out, "{}: why, as measured", table.lesson);
     for row in &table.rows {
         let _ = writeln!(out, "  {}  {}", row.why.id, row.why.cause);
+        let _ = writeln!(out, "    rival: {}", row.why.rival);
+        let _ = writeln!(out, "    the rival would show in: {}", row.why.rival_figure);
         if row.gpus.is_empty() {
             let _ = writeln!(out, "    (no GPU recorded its figures)");
         }
         for on in &row.gpus {
             let detail = match &on.outcome {
-                Outcome::Fails(why) => format!(": {why}"),
+                Outcome::Fails(why) => format!(" (at the medians: {why})"),
                 _ => String::new(),
             };
-            let _ = writeln!(out, "    {}: {}{detail}", on.gpu, word(&on.outcome));
+            let _ = writeln!(
+                out,
+                "    {}: {}{}{detail}",
+                on.gpu,
+                word(row.why, on),
+                margin_words(on)
+            );
             for f in &on.figures {
                 let _ = writeln!(out, "      {:<14} {}", spread(f), describe(&f.source));
             }
@@ -216,23 +289,23 @@ pub fn render(table: &Table) -> String {
     out
 }
 
-/// `median [min..max] (N values, R runs)`, or `-` when none was recorded.
+/// `median [low..high] (N values, R runs of COMMIT)`, the brackets the
+/// median's 95% interval, or `-` when none was recorded.
 pub fn spread(f: &Figure) -> String {
-    let Some(m) = f.median() else {
+    let (Some(m), Some((low, high))) = (f.median(), f.interval()) else {
         return "-".into();
     };
-    let low = f.values.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = f.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let range = if low == high {
         String::new()
     } else {
         format!(" [{}..{}]", number(low), number(high))
     };
     format!(
-        "{}{range} ({} values, {} runs)",
+        "{}{range} ({} values, {} runs of {})",
         number(m),
         f.values.len(),
-        f.runs
+        f.runs,
+        f.commit
     )
 }
 
@@ -260,6 +333,10 @@ mod tests {
             lesson_spec::why::lines("t-why", "b"),
         ],
         check: |m| lesson_spec::verdict(m[0] < m[1], || format!("{} >= {}", m[0], m[1])),
+        rival: "b is below a",
+        rival_figure: "a would be above b",
+        tells_rival_apart: true,
+        planted: &[2.0, 1.0],
     };
 
     #[test]
@@ -286,12 +363,16 @@ mod tests {
         ];
         let h200 = judge(&WHY, "NVIDIA H200", &runs);
         assert_eq!(h200.outcome, Outcome::Holds);
+        // a's interval [1, 5] straddles b's [2, 3]: the medians alone hold.
+        assert_eq!(h200.state, Some(State::Undecided));
+        assert_eq!(h200.margin, None);
         assert_eq!(h200.figures[0].values, [1.0, 5.0, 1.0]);
         assert_eq!(h200.figures[0].runs, 2);
-        assert_eq!(
-            judge(&WHY, "Tesla T4", &runs).outcome,
-            Outcome::Fails("9 >= 3".into())
-        );
+        let t4 = judge(&WHY, "Tesla T4", &runs);
+        assert_eq!(t4.outcome, Outcome::Fails("9 >= 3".into()));
+        assert_eq!(t4.state, Some(State::Fails));
+        // 9 and 3 swap order once each moves by half its value.
+        assert!((t4.margin.unwrap() - 0.5).abs() < 1e-6, "{:?}", t4.margin);
         assert_eq!(judge(&WHY, "NVIDIA A100", &runs).outcome, Outcome::NotApplicable);
         assert_eq!(judge(&WHY, "NVIDIA L4", &runs).figures[0].runs, 0);
     }
@@ -306,6 +387,10 @@ mod tests {
                 lesson_spec::why::lines("t-why", "c"),
             ],
             check: |_| Outcome::Holds,
+            rival: "none",
+            rival_figure: "none",
+            tells_rival_apart: false,
+            planted: &[0.0, 0.0],
         };
         let runs = [run(
             "2026-12-02T130550Z-h200-t-why.txt",
@@ -340,8 +425,12 @@ mod tests {
             source: lesson_spec::why::lines("t-why", "a"),
             values: vec![0.0605, 0.0601, 0.06123],
             runs: 2,
+            commit: "db4248d".into(),
         };
-        assert_eq!(spread(&f), "0.0605 [0.0601..0.06123] (3 values, 2 runs)");
+        assert_eq!(
+            spread(&f),
+            "0.0605 [0.0601..0.06123] (3 values, 2 runs of db4248d)"
+        );
         assert_eq!(describe(&f.source), "diagnostics/*-t-why \"a\"");
     }
 }

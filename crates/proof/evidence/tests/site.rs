@@ -421,18 +421,26 @@ fn a_cause_is_shown_per_gpu_with_its_figures_and_a_failure_on_one_gpu_says_so() 
         .expect("the cause has a section");
     let section = &page[start..start + page[start..].find("</section>").unwrap()];
     assert!(
-        section.contains("NVIDIA H200: <span class=\"verdict holds\">holds</span>"),
+        section.contains("NVIDIA H200: <span class=\"verdict holds\">holds</span>, margin "),
         "{section}"
     );
     assert!(
-        section.contains("Tesla T4: <span class=\"verdict fails\">fails</span> (empty kernel 10% "),
+        section.contains("Tesla T4: <span class=\"verdict fails\">fails</span>, margin ")
+            && section.contains("(at the medians: empty kernel 10% "),
         "{section}"
     );
-    // The T4's figure is its own, the H200's its own: the median, then the
-    // range of the run's three passes.
-    assert!(section.contains("<td class=\"num\">0.03172</td>"), "{section}");
+    // The T4's figure is its own, the H200's its own: the median, then its
+    // interval (with three values, their range), and the rival beside it.
     assert!(
-        section.contains("<td class=\"num\">0.317 (0.317 to 0.3173)</td>"),
+        section.contains("<td class=\"num\">0.03172 (3 values"),
+        "{section}"
+    );
+    assert!(
+        section.contains("<td class=\"num\">0.317 [0.317..0.3173] (3 values"),
+        "{section}"
+    );
+    assert!(
+        section.contains("Rival: small blocks are slow because too few warps"),
         "{section}"
     );
     // A cause whose figures no GPU here recorded is shown as not measured.

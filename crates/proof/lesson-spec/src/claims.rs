@@ -5,7 +5,12 @@
 //! report (and, where the page compares runs, the other runs of the same
 //! program on the same GPU). The same definition serves `evidence check`
 //! over every recorded transcript and a lesson's `--claims` on the learner's
-//! own GPU.
+//! own GPU. A claim carries a plant ([`Claim::plant`]): a change to a report
+//! on which it holds that removes the effect it states, on which its check
+//! must fail ([`planted`]), so a check that cannot fail is caught.
+//!
+//! Over a recording session a claim or a cause is in one of three
+//! [`State`]s: it holds, it fails, or the session cannot decide.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +25,39 @@ pub enum Outcome {
     /// The claim says nothing about this run (a variant it is not about, or
     /// a comparison with runs there are none of).
     NotApplicable,
+}
+
+/// A claim's or a cause's verdict over a recording session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    Holds,
+    Fails,
+    /// The session's runs disagree, or the figures' intervals straddle
+    /// the threshold.
+    Undecided,
+}
+
+impl State {
+    pub fn word(self) -> &'static str {
+        match self {
+            State::Holds => "holds",
+            State::Fails => "fails",
+            State::Undecided => "undecided",
+        }
+    }
+
+    /// A claim over a session's runs: holds where it held on every run it
+    /// applies to, fails where it failed on every one, undecided where they
+    /// differ; `None` where it applies to none.
+    pub fn of_runs(holds: usize, fails: usize) -> Option<State> {
+        match (holds, fails) {
+            (0, 0) => None,
+            (_, 0) => Some(State::Holds),
+            (0, _) => Some(State::Fails),
+            _ => Some(State::Undecided),
+        }
+    }
 }
 
 /// `Holds`, or `Fails` with the numbers `why` gives.
@@ -89,6 +127,28 @@ pub struct Claim<R: 'static> {
     /// The conformance tests hold every label to a parsed report's figures.
     pub figures: &'static [&'static str],
     pub check: Check<R>,
+    /// Removes the effect the claim states from a report (or makes its
+    /// rival true): applied to a run on which the claim holds, and to its
+    /// peers, the check must then fail ([`planted`]).
+    pub plant: fn(&mut R),
+}
+
+/// Claim `claim` on `run` among `peers`, each report changed by the
+/// claim's plant first: a claim that does not fail here cannot fail.
+pub fn planted<R: Clone>(claim: &Claim<R>, run: &Run<R>, peers: &[Run<R>]) -> Outcome {
+    let plant = |r: &R| {
+        let mut r = r.clone();
+        (claim.plant)(&mut r);
+        r
+    };
+    let (mine, theirs): (R, Vec<R>) = (plant(run.report), peers.iter().map(|p| plant(p.report)).collect());
+    let as_run = |report, environment| Run { report, environment };
+    let peers: Vec<Run<R>> = theirs
+        .iter()
+        .zip(peers)
+        .map(|(r, p)| as_run(r, p.environment))
+        .collect();
+    (claim.check)(&as_run(&mine, run.environment), &peers)
 }
 
 /// A claim's id, statement and figures, without its report type.
@@ -111,6 +171,42 @@ pub fn figure_matches(pattern: &str, label: &str) -> bool {
         }
         None => label == pattern,
     }
+}
+
+/// Each claim of `lesson` that its plant does not make fail, one line
+/// each: on every run of `groups` (each a GPU's runs of one program, the
+/// peers a claim compares with) where the claim applies, the planted
+/// reports must fail it; a claim that applies to no run is named too, as
+/// its plant was never tried.
+pub fn unfalsified_claims(
+    lesson: &dyn crate::Lesson,
+    groups: &[Vec<Run<'_, dyn crate::Parsed>>],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for claim in lesson.claims() {
+        let mut tried = 0;
+        for group in groups {
+            for run in group {
+                if lesson.check(claim.id, *run, group) == Outcome::NotApplicable {
+                    continue;
+                }
+                tried += 1;
+                let planted = lesson.check_planted(claim.id, *run, group);
+                if !matches!(planted, Outcome::Fails(_)) {
+                    out.push(format!("{}: {planted:?} on a planted run", claim.id));
+                    break;
+                }
+            }
+        }
+        if tried == 0 {
+            out.push(format!(
+                "{}: applies to no run, so its plant was never tried",
+                claim.id
+            ));
+        }
+    }
+    out.dedup();
+    out
 }
 
 /// An expected-failure list: lines of `claim | GPU name | reason`, or

@@ -67,6 +67,9 @@ pub trait Lesson: Sync {
     /// Checks claim `id` on `run` against `peers`. Reports of another
     /// lesson, or an unknown id, are not applicable.
     fn check(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome;
+    /// As [`Lesson::check`], every report changed by the claim's plant
+    /// first ([`crate::claims::planted`]).
+    fn check_planted(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome;
     fn expected_failures(&self) -> &'static str;
     /// The figures the lesson's documents name ([`LessonReport::FIGURES`]).
     fn document_figures(&self) -> &'static [Figure];
@@ -138,6 +141,14 @@ impl<R: LessonReport> Lesson for Entry<R> {
         };
         let peers: Vec<Run<'_, R>> = peers.iter().filter_map(|p| downcast::<R>(*p)).collect();
         (claim.check)(&run, &peers)
+    }
+
+    fn check_planted(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome {
+        let (Some(claim), Some(run)) = (R::claims().iter().find(|c| c.id == id), downcast::<R>(run)) else {
+            return Outcome::NotApplicable;
+        };
+        let peers: Vec<Run<'_, R>> = peers.iter().filter_map(|p| downcast::<R>(*p)).collect();
+        crate::claims::planted(claim, &run, &peers)
     }
 
     fn expected_failures(&self) -> &'static str {

@@ -34,7 +34,9 @@ pub mod testkit;
 pub mod why;
 
 pub use chart::{Chart, Mark, Series};
-pub use claims::{figure_matches, median, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run};
+pub use claims::{
+    figure_matches, median, planted, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run, State,
+};
 pub use figure_blocks::Figure;
 pub use lesson::{Entry, Lesson, Parsed};
 pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Finite, Lines, ParseFailure};

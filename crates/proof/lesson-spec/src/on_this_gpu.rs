@@ -44,7 +44,8 @@ pub fn claims_block<R: LessonReport>(
 ) -> Result<ClaimsBlock, ClaimsBlockError> {
     let lines = numbered_output(printed);
     let report = R::parse(&lines).map_err(ClaimsBlockError::Report)?;
-    let ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    let mut ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    ids.extend(R::whys().iter().map(|w| w.id));
     // Every bad line, not the first: the list is fixed by editing all of them.
     let known = ExpectedFailures::parse(R::expected_failures(), &ids).map_err(|lines| {
         ClaimsBlockError::ExpectedFailures {
@@ -111,7 +112,7 @@ mod tests {
     use crate::report::NoReference;
 
     /// A lesson that prints one line, `value: X`.
-    #[derive(Debug, serde::Serialize)]
+    #[derive(Debug, Clone, serde::Serialize)]
     struct Tiny {
         value: f64,
     }
@@ -153,12 +154,14 @@ mod tests {
                     statement: "the value is under 10",
                     figures: &["value"],
                     check: small,
+                    plant: |r| r.value = 10.0,
                 },
                 Claim {
                     id: "positive",
                     statement: "the value is positive",
                     figures: &["value"],
                     check: positive,
+                    plant: |r| r.value = 0.0,
                 },
                 Claim {
                     id: "eager",
@@ -166,6 +169,7 @@ mod tests {
                     // It reads the environment alone.
                     figures: &[],
                     check: eager_only,
+                    plant: |_| {},
                 },
             ]
         }
@@ -233,5 +237,28 @@ mod tests {
             err.starts_with("the report's line 1: expected a line starting"),
             "{err}"
         );
+    }
+
+    /// The machinery behind the repository's planted-failure test catches
+    /// a claim its plant cannot make fail: `eager` reads only the
+    /// environment, which no plant of the report changes.
+    #[test]
+    fn a_claim_its_plant_cannot_make_fail_is_named() {
+        use crate::lesson::{Entry, Lesson};
+        let lesson: &dyn Lesson = &Entry::<Tiny>::NEW;
+        let parsed = |text: &str| lesson.parse_report(&numbered_output(text)).unwrap();
+        let (a, b) = (parsed("value: 5\n"), parsed("value: 7\n"));
+        let group = vec![
+            Run {
+                report: a.as_ref(),
+                environment: "CUDA_MODULE_LOADING=EAGER",
+            },
+            Run {
+                report: b.as_ref(),
+                environment: "",
+            },
+        ];
+        let caught = crate::claims::unfalsified_claims(lesson, &[group]);
+        assert_eq!(caught, ["eager: Holds on a planted run"]);
     }
 }

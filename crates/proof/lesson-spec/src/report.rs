@@ -14,7 +14,7 @@ use crate::recipe::Recipe;
 use crate::why::Why;
 
 /// A lesson's report: what its programs print, as numbers.
-pub trait LessonReport: Debug + serde::Serialize + Send + Sync + Sized + 'static {
+pub trait LessonReport: Clone + Debug + serde::Serialize + Send + Sync + Sized + 'static {
     /// The lesson's directory under `code/`, and its package and binary name.
     const LESSON: &'static str;
     /// What the lesson's reference tool prints, or [`NoReference`].

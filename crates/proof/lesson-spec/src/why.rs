@@ -5,17 +5,26 @@
 //!
 //! A claim reads one run; a cause usually needs several kinds of run (the
 //! lesson's own, a diagnostic program's, a profiler's), so a [`Why`] names
-//! each figure with where it is recorded ([`Source`]) and is judged on the
-//! medians of each figure over one GPU's runs. A cause that fails on some
-//! GPU is a finding about that GPU, shown with its figures; it is not an
-//! error of the evidence.
+//! each figure with where it is recorded ([`Source`]). It is judged from
+//! each figure's median and that median's 95% interval ([`judge`]): it
+//! holds where its check holds at every corner of the intervals, fails
+//! where it fails at every corner, and is undecided otherwise. A cause that
+//! fails on some GPU is a finding about that GPU, shown with its figures;
+//! it is not an error of the evidence.
+//!
+//! A cause names its rival, the other explanation a reader would give of
+//! the same numbers, and the figure that would come out differently were
+//! the rival true. Where the figures it reads come out alike under both,
+//! it says so ([`Why::tells_rival_apart`]) and a holding check reads as
+//! "fits", not "holds". Each cause carries figures on which its check must
+//! fail ([`Why::planted`]), so a check that cannot fail is caught.
 //!
 //! Not for: reading transcripts (`evidence` gathers the figures and calls
 //! [`Why::check`]), or holding the README to its checks (every explanation
 //! paragraph names one; `testkit::why_named`, in each lesson's
 //! tests).
 
-use crate::claims::Outcome;
+use crate::claims::{Outcome, State};
 
 /// Where one figure of a cause is recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +64,8 @@ pub const fn lines(runs: &'static str, label: &'static str) -> Source {
     }
 }
 
-/// The verdict on one GPU from the median of each figure, in
-/// [`Why::figures`]' order.
+/// The verdict from a value of each figure, in [`Why::figures`]' order
+/// (a median, or a corner of the medians' intervals, [`judge`]).
 pub type WhyCheck = fn(&[f64]) -> Outcome;
 
 /// One cause a lesson's README gives, as a check.
@@ -69,4 +78,156 @@ pub struct Why {
     /// Every figure the check reads; none may be missing on a GPU it judges.
     pub figures: &'static [Source],
     pub check: WhyCheck,
+    /// The rival cause, in one sentence: what else would give the same
+    /// effect.
+    pub rival: &'static str,
+    /// Which figure would come out differently were the rival true, and
+    /// how; where no figure the check reads would, the measurement that
+    /// would tell them apart.
+    pub rival_figure: &'static str,
+    /// Whether the figures the check reads tell the cause from its rival.
+    /// Where they do not, a check that holds says only that the numbers
+    /// fit the cause ([`Why::word`]).
+    pub tells_rival_apart: bool,
+    /// Medians, in [`Why::figures`]' order, of a GPU where the rival is
+    /// true or the effect absent: the check must fail on them.
+    pub planted: &'static [f64],
+}
+
+impl Why {
+    /// The state in words, as `evidence check` and the site print it:
+    /// `holds`, `fits (rival not ruled out)`, `fails` or `undecided`.
+    pub fn word(&self, state: State) -> &'static str {
+        match state {
+            State::Holds if !self.tells_rival_apart => "fits (rival not ruled out)",
+            state => state.word(),
+        }
+    }
+}
+
+/// A check's state on figures known only to an interval each: the check
+/// at every corner of the box they span (each figure at its low or its
+/// high end), holds if it holds at all of them, fails if it fails at all,
+/// undecided otherwise. A figure known exactly has a zero-width interval.
+pub fn judge(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> State {
+    let k = intervals.len().min(16);
+    let (mut held, mut failed) = (false, false);
+    let mut corner = vec![0.0; intervals.len()];
+    for bits in 0u32..(1 << k) {
+        for (i, (lo, hi)) in intervals.iter().enumerate() {
+            corner[i] = if i < k && bits & (1 << i) != 0 { *hi } else { *lo };
+        }
+        if check(&corner) {
+            held = true;
+        } else {
+            failed = true;
+        }
+        if held && failed {
+            return State::Undecided;
+        }
+    }
+    if held {
+        State::Holds
+    } else {
+        State::Fails
+    }
+}
+
+/// How far a decided state sits from its threshold: the largest share by
+/// which every interval may widen on both sides (each end moved by that
+/// share of its value, or of the largest value where it is 0) with the
+/// state unchanged, up to 1 (100%). `None` for an undecided state.
+pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> Option<f64> {
+    let state = judge(&check, intervals);
+    if state == State::Undecided {
+        return None;
+    }
+    let scale = intervals
+        .iter()
+        .map(|(lo, hi)| lo.abs().max(hi.abs()))
+        .fold(0.0, f64::max);
+    let widened = |share: f64| -> Vec<(f64, f64)> {
+        intervals
+            .iter()
+            .map(|&(lo, hi)| {
+                let unit = |v: f64| if v == 0.0 { scale } else { v.abs() };
+                (lo - share * unit(lo), hi + share * unit(hi))
+            })
+            .collect()
+    };
+    if judge(&check, &widened(1.0)) == state {
+        return Some(1.0);
+    }
+    let (mut keeps, mut loses) = (0.0, 1.0);
+    for _ in 0..30 {
+        let mid = (keeps + loses) / 2.0;
+        if judge(&check, &widened(mid)) == state {
+            keeps = mid;
+        } else {
+            loses = mid;
+        }
+    }
+    Some(keeps)
+}
+
+/// Whether `why`'s check holds on `figures` (its `Outcome` as a bool).
+pub fn holds(why: &Why, figures: &[f64]) -> bool {
+    (why.check)(figures) == Outcome::Holds
+}
+
+/// Each cause of `whys` that does not fail on its own planted figures,
+/// with what it said: a check that cannot fail, or planted figures that do
+/// not make the rival true.
+pub fn unfalsified(whys: &[Why]) -> Vec<String> {
+    whys.iter()
+        .filter_map(|w| {
+            if w.planted.len() != w.figures.len() {
+                return Some(format!(
+                    "{}: {} planted figures for {} figures",
+                    w.id,
+                    w.planted.len(),
+                    w.figures.len()
+                ));
+            }
+            match (w.check)(w.planted) {
+                Outcome::Fails(_) => None,
+                other => Some(format!(
+                    "{}: {other:?} on its planted figures {:?}",
+                    w.id, w.planted
+                )),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn below(m: &[f64]) -> bool {
+        m[0] < m[1]
+    }
+
+    #[test]
+    fn a_check_holds_fails_or_is_undecided_over_its_figures_intervals() {
+        assert_eq!(judge(below, &[(1.0, 2.0), (3.0, 4.0)]), State::Holds);
+        assert_eq!(judge(below, &[(5.0, 6.0), (3.0, 4.0)]), State::Fails);
+        assert_eq!(judge(below, &[(1.0, 3.5), (3.0, 4.0)]), State::Undecided);
+        // A figure known exactly is a point.
+        assert_eq!(judge(below, &[(2.0, 2.0), (3.0, 3.0)]), State::Holds);
+    }
+
+    #[test]
+    fn the_margin_is_how_far_the_intervals_widen_before_the_state_changes() {
+        // 1 and 3 meet at 2 once each moves by half of 1 and a third of 3:
+        // 1 + s = 3 - 3s at s = 0.5.
+        let m = margin(below, &[(1.0, 1.0), (3.0, 3.0)]).unwrap();
+        assert!((m - 0.5).abs() < 1e-6, "{m}");
+        assert_eq!(margin(below, &[(1.0, 3.5), (3.0, 4.0)]), None);
+        // 1 + s < 10 (1 - s) up to s = 9/11.
+        let m = margin(|m: &[f64]| m[0] < 10.0 * m[1], &[(1.0, 1.0), (1.0, 1.0)]).unwrap();
+        assert!((m - 9.0 / 11.0).abs() < 1e-6, "{m}");
+        // A state no widening up to 100% changes.
+        assert_eq!(margin(|m: &[f64]| m[0] > -5.0, &[(1.0, 1.0)]), Some(1.0));
+    }
 }

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lesson_spec::{median, ClaimInfo, Lesson, Outcome};
+use lesson_spec::{median, ClaimInfo, Lesson, Outcome, State};
 use maud::{html, Markup};
 
 use crate::changes::PerSession;
@@ -197,37 +197,42 @@ fn why_section(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
     html! {
         h2 id="why" { "Why, as measured" }
         p {
-            "Each cause the lesson's README gives is a check (" code { "report/src/why.rs" } "), judged on every GPU "
-            "whose runs hold all its figures, from each figure's median over that GPU's runs. A cause that fails "
-            "on a GPU is what that GPU does, not an error."
+            "Each cause the lesson's README gives is a check (" code { "tools/src/why.rs" } "), judged on every GPU "
+            "whose runs hold all its figures, each figure from the latest commit that recorded it there: the check "
+            "at every corner of the figures' 95% intervals holds, fails, or disagrees (undecided). The margin is how "
+            "far every interval may widen, as a share of its figure, before that changes. A cause whose figures "
+            "cannot tell it from its rival reads \"fits\", not \"holds\". A cause that fails on a GPU is what that "
+            "GPU does, not an error."
         }
         @for row in &table.rows {
             section.claim id=(format!("why-{}", row.why.id)) {
                 h3 { code { (row.why.id) } }
                 p { (row.why.cause) }
+                p { "Rival: " (row.why.rival) ". It would show in: " (row.why.rival_figure) "." }
                 @if row.gpus.is_empty() {
                     p { span.verdict.unchecked { "not measured" } ": no GPU in the evidence recorded its figures." }
                 }
                 @for on in &row.gpus {
-                    @let class = match on.outcome {
-                        Outcome::Holds => "holds",
-                        Outcome::Fails(_) => "fails",
-                        Outcome::NotApplicable => "unchecked",
+                    @let class = match on.state {
+                        Some(State::Holds) if row.why.tells_rival_apart => "holds",
+                        Some(State::Fails) => "fails",
+                        Some(_) => "known",
+                        None => "unchecked",
                     };
                     p {
-                        (on.gpu) ": " span.verdict.(class) { (why::word(&on.outcome)) }
-                        @if let Outcome::Fails(detail) = &on.outcome { " (" (detail) ")" }
+                        (on.gpu) ": " span.verdict.(class) { (why::word(row.why, on)) } (why::margin_words(on))
+                        @if let Outcome::Fails(detail) = &on.outcome { " (at the medians: " (detail) ")" }
                     }
                     (scroll(html! {
                         table {
-                            caption { "The figures " code { (row.why.id) } " reads on the " (on.gpu) ": median (minimum to maximum), values and runs" }
+                            caption { "The figures " code { (row.why.id) } " reads on the " (on.gpu) ": median [its 95% interval], values, runs and commit" }
                             thead { tr { th scope="col" { "figure" } th scope="col" { "recorded in" } th scope="col" { "median" } th scope="col" { "values (runs)" } } }
                             tbody {
                                 @for f in &on.figures {
                                     tr {
                                         th scope="row" { (f.source.label) }
                                         td { code { (f.source.folder) "/" (f.source.runs) } }
-                                        td.num { (spread(&f.values)) }
+                                        td.num { (why::spread(f)) }
                                         td.num { (f.values.len()) " (" (f.runs) ")" }
                                     }
                                 }

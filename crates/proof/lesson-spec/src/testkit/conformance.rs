@@ -58,7 +58,8 @@ pub fn assert_every_cause_is_named<R: LessonReport>(readme: &str) {
 /// Every line of the lesson's expected-failure list is well formed and
 /// names one of its claims.
 pub fn assert_expected_failures_name_its_claims<R: LessonReport>() {
-    let ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    let mut ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    ids.extend(R::whys().iter().map(|w| w.id));
     if let Err(errors) = ExpectedFailures::parse(R::expected_failures(), &ids) {
         panic!("{}'s expected-failures.txt: {errors:?}", R::LESSON);
     }
@@ -342,7 +343,7 @@ mod tests {
     use crate::{Chart, Claim, Lines, NoReference, Outcome, ParseFailure, Recipe};
 
     /// A lesson of one figure whose claim names it and a misspelling of it.
-    #[derive(Debug, serde::Serialize)]
+    #[derive(Debug, Clone, serde::Serialize)]
     struct Misspelt;
 
     impl LessonReport for Misspelt {
@@ -357,6 +358,7 @@ mod tests {
                 statement: "row 4 is below row 3",
                 figures: &["row 3 first launch, ms", "row 4 afetr warm-up, ms"],
                 check: |_, _| Outcome::Holds,
+                plant: |_| {},
             }]
         }
         fn whys() -> &'static [crate::Why] {
