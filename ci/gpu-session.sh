@@ -23,7 +23,8 @@
 #           then each 13.5 report against a 13.0 one of the same program,
 #           line for line with the numbers masked (ci/report-diff.sh).
 #   machine the machine facts the lessons' pages lean on (PCIe link, clocks,
-#           GPU count, the CPU and any hypervisor under it), recorded once as
+#           GPU count, the CPU and any hypervisor under it, the persistence
+#           mode, Nsight Compute's version and defaults), recorded once as
 #           evidence/machine/ transcripts, so a figure such as a link speed is
 #           quoted from a transcript too.
 #   other   a lesson's own phase: code/<lesson>/tools/gpu-phases/<phase>.sh, sourced
@@ -85,6 +86,15 @@ if [ "$phase" = machine ]; then
   # The host's CPU, and the hypervisor if it is a guest: a blocking wait's
   # wake-up goes through interrupt delivery, which a VM changes.
   record machine "$gpu-lscpu" -- lscpu
+  # The persistence mode: without it the driver tears the GPU's state down
+  # whenever no process holds it, so a first CUDA call sets it up again;
+  # with it, the state stays. The lessons' context times depend on it.
+  record machine "$gpu-persistence" -- nvidia-smi \
+    --query-gpu=index,name,persistence_mode,pstate,clocks.sm,clocks.mem --format=csv
+  # Nsight Compute's version and its defaults for the three controls that
+  # change what it measures: clock control, cache control and replay mode.
+  record machine "$gpu-ncu-defaults" -- sh -c \
+    'ncu --version && ncu --help | grep -A 6 -E -e "--(clock-control|cache-control|replay-mode) "'
   lessons=()
 fi
 

@@ -86,7 +86,10 @@ static_assert(static_cast<size_t>(blocksFor(kElems)) * kThreadsPerBlock >=
 //
 // A warp's 32 threads touch 32 consecutive floats, 128 contiguous bytes per
 // array. Each element moves 12 bytes for one add, so the kernel waits on
-// memory bandwidth and nothing in the launch configuration changes that.
+// memory, not on arithmetic. How long it waits still depends on the launch
+// configuration: with one element per thread, the loads in flight are those
+// of the warps resident at once, so the block size (Day 10) and the
+// elements per thread (Day 11) change the time.
 //
 // Needs gridDim.x * blockDim.x >= n. The guard wraps the body in an `if`
 // instead of returning early, so every thread of the block lives to the end
@@ -103,9 +106,11 @@ __global__ void vectorAdd(const float* a, const float* b, float* out,
 
 // out[i] = 2 * a[i]. The arithmetic is beside the point: this kernel exists to
 // be launched for the first time long after vectorAdd is warm. It lives in
-// the same module as vectorAdd, which is loaded by then; if the load cost
-// were paid once per module its cold and warm rows would match. They do not,
-// because lazy loading also loads each kernel when it is first launched.
+// the same module as vectorAdd, which is loaded by then. Its cold row above
+// its warm one does not show on its own that each kernel is loaded at its
+// first launch: a first launch has other one-time costs. What shows it is
+// CUDA_MODULE_LOADING=EAGER, which loads every kernel up front and takes
+// part of this cold row away, not all of it (README.md, "Solution").
 //
 // Same access pattern and launch assumption as vectorAdd.
 __global__ void vectorScale(const float* a, float* out, size_t n) {

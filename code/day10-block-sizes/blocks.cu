@@ -7,10 +7,13 @@
 // timings beside it:
 //
 //   vectorAdd   Day 9's kernel at its full n: 12 bytes per element, one add.
-//               Memory-bound at its best block sizes only: below them the
-//               rate at which the GPU starts blocks sets the time, above them
-//               the SMs wait on whole blocks to retire, and the block size
-//               moves the time by several times (the README's "Why").
+//               It waits on memory, but at its best block sizes it is held
+//               by memory latency (the loads it keeps in flight) more than
+//               by bandwidth; below them the rate at which the GPU starts
+//               blocks sets the time, above them the SMs wait on whole
+//               blocks to retire, and the block size moves the time by
+//               several times (the README's "Why"). The table's heading
+//               keeps the course's word, "memory-bound".
 //   fmaChains   eight independent chains of fused multiply-adds per thread:
 //               compute-bound, so idle lanes in a warp cost time directly.
 //

@@ -343,14 +343,16 @@ static void checkResult(const char* what, const float* d_got,
     }
 }
 
-// The cold-L2 row and its control: vectorAdd at full n, one event pair
-// around each launch, mean of kTimedRuns after kWarmupRuns. With `flush`,
-// readToFlush runs before each launch, queued ahead of the start event, so
-// the start event completes only once the flush has finished: the flush
-// is outside every timed span. timeKernel cannot do this, because its ten
-// launches share one pair of events and nothing can go between them
-// without being timed; the control row, the same loop without the flush,
-// shows what the per-launch events change on their own.
+// The cold-L2 row and the same loop without the flush: vectorAdd at full
+// n, one event pair around each launch, mean of kTimedRuns after
+// kWarmupRuns. With `flush`, readToFlush runs before each launch, queued
+// ahead of the start event, so the start event completes only once the
+// flush has finished: the flush is outside every timed span. timeKernel
+// cannot do this, because its ten launches share one pair of events and
+// nothing can go between them without being timed. The row without the
+// flush is not a control: with nothing queued ahead, its start event is
+// stamped on an idle stream, so its span also holds the host's launch
+// submission, which the flush queued ahead hides (README.md).
 static float timeEachLaunch(bool flush, const float* d_a, const float* d_b,
                             float* d_out, const float4* d_flush,
                             size_t flushQuads, float* d_sink) {
@@ -477,7 +479,8 @@ int main() {
     }
 
     // Full n once more, one event pair per launch: first without a flush
-    // (the control), then with the L2 flushed before each launch.
+    // (not a control: see timeEachLaunch), then with the L2 flushed before
+    // each launch.
     const float eachMs =
         timeEachLaunch(false, d_a, d_b, d_out,
                        reinterpret_cast<const float4*>(d_flush), flushQuads,

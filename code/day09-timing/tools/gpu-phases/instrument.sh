@@ -12,7 +12,7 @@ for i in 1 2 3 4 5; do
 done
 # The first 15 vectorAdd launches of timing.cu are all at full n: row 3,
 # row 2, and row 4's 3 warm-ups and 10 timed runs.
-cxx instrument "$gpu-ncu" -- ncu --clock-control none --kernel-name vectorAdd --launch-count 15 \
+cxx instrument "$gpu-ncu" -- ncu --clock-control none --cache-control all --replay-mode kernel --kernel-name vectorAdd --launch-count 15 \
   --metrics gpu__time_duration.sum --csv "$cxx_bin"
 EVIDENCE_RUNTIME="CuPy's and PyTorch's own" record instrument "$gpu-peers" -- \
   python3 code/day09-timing/tools/gpu-phases/peer_timers.py

@@ -8,7 +8,7 @@ grid, and timed by:
   cupyx.profiler.benchmark   CUDA events around each launch, hot, every sample kept
   triton.testing.do_bench    CUDA events, L2 cleared before each run, median asked for
 
-Run: python3 ci/peer_timers.py      (on a machine with CuPy, Triton, PyTorch and a GPU)
+Run: python3 code/day09-timing/tools/gpu-phases/peer_timers.py      (on a machine with CuPy, Triton, PyTorch and a GPU)
 """
 
 import pathlib
@@ -26,7 +26,7 @@ THREADS = 256
 
 
 def kernel_source() -> str:
-    text = (pathlib.Path(__file__).parent.parent / "timing.cu").read_text()
+    text = (pathlib.Path(__file__).parent.parent.parent / "timing.cu").read_text()
     match = re.search(r"__global__ void vectorAdd\(.*?\n}\n", text, re.S)
     if match is None:
         raise SystemExit("error: vectorAdd not found in timing.cu")

@@ -20,7 +20,7 @@
 // Run:   ./round-trip-pinned [passes]      (code/day09-timing/tools/gpu-phases/staging.sh)
 
 #define main day09_lesson_main
-#include "../timing.cu"
+#include "../../timing.cu"
 #undef main
 
 namespace {

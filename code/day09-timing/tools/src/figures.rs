@@ -113,7 +113,19 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "eager-moves",
-        query: r#"{median(runs("day09-timing", "h200-cxx h200-rust", "row 3 first launch, ms")) as .2} ms to about {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "row 3 first launch, ms")) as .2} ms and `vectorScale`'s cold row from about {median(runs("day09-timing", "h200-cxx h200-rust", "vectorScale first launch, ms")) as .2} ms to about {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "vectorScale first launch, ms")) as .2} ms, both near their warm values (medians of every plain run and of the {count(runs("day09-timing", "h200-cxx-eager", "row 3 first launch, ms"))} and {count(runs("day09-timing", "h200-rust-eager", "row 3 first launch, ms"))} EAGER runs of the two programs)"#,
+        query: r#"{median(runs("day09-timing", "h200-cxx h200-rust", "row 3 first launch, ms")) as .2} ms to about {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "row 3 first launch, ms")) as .2} ms and `vectorScale`'s cold row from about {median(runs("day09-timing", "h200-cxx h200-rust", "vectorScale first launch, ms")) as .2} ms to about {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "vectorScale first launch, ms")) as .2} ms, still {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "row 3 first launch, ms")) / median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "row 4 after warm-up, ms")) as .1} and {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "vectorScale first launch, ms")) / median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "vectorScale after warm-up, ms")) as .1} times their warm values (medians of every plain run and of the {count(runs("day09-timing", "h200-cxx-eager", "row 3 first launch, ms"))} and {count(runs("day09-timing", "h200-rust-eager", "row 3 first launch, ms"))} EAGER runs of the two programs)"#,
+    },
+    Figure {
+        name: "eager-gap",
+        query: r#"`vectorScale`'s first launch still takes {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "vectorScale first launch, ms")) as .3} ms against {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "vectorScale after warm-up, ms")) as .3} ms warm, and row 3 {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "row 3 first launch, ms")) as .3} ms against row 4's {median(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "row 4 after warm-up, ms")) as .3} (medians of {count(runs("day09-timing", "h200-cxx-eager h200-rust-eager", "row 3 first launch, ms"))} EAGER runs)"#,
+    },
+    Figure {
+        name: "row4-config",
+        query: r#"{median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 32 threads, ms")) as .4} ms with 32 threads per block against {median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, ms")) as .4} with 192, and, with 256-thread blocks, {median(lines("h200-d11-why", "scalar 4 per thread, ms")) as .4} ms with four elements per thread against {median(lines("h200-d11-why", "scalar 1 per thread, ms")) as .4} with one"#,
+    },
+    Figure {
+        name: "sweep-launch-floor",
+        query: r#"{median(runs("day09-timing", "h200-cxx h200-rust", "sweep n=1024 kernel, ms")) * 1000 as .1} us at 1 Ki elements and {median(runs("day09-timing", "h200-cxx h200-rust", "sweep n=65536 kernel, ms")) * 1000 as .1} us at 64 Ki, 64 times the bytes, while an empty kernel launched the same way takes {median(lines("h200-d11-why", "empty kernel launched, ms")) * 1000 as .1} us and the 64 Ki launch replayed in a CUDA graph, without the host between launches, {median(lines("h200-d11-why", "graph n=65536, ms")) * 1000 as .1} us (Day 11's `why` runs)"#,
     },
     Figure {
         name: "eager-add",

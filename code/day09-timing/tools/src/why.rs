@@ -108,4 +108,27 @@ pub static WHYS: &[Why] = &[
         planted: &[1.0, 0.5],
         check: |m| verdict(m[0] >= 4.0 * m[1], || format!("{:.2} against {:.2} ms", m[0], m[1])),
     },
+    Why {
+        id: "d09-why-first-launch-beyond-load",
+        cause: "a cold row is the kernel's load plus other first-launch work: under CUDA_MODULE_LOADING=EAGER, \
+                which loads every kernel up front, vectorScale's first launch still takes at least 1.3 times its \
+                warm time, and EAGER takes at least 0.03 ms off it, its kernel's own load",
+        figures: &[
+            runs(LESSON, "cxx-eager rust-eager", "vectorScale first launch, ms"),
+            runs(LESSON, "cxx-eager rust-eager", "vectorScale after warm-up, ms"),
+            report(LESSON, "vectorScale first launch, ms"),
+        ],
+        rival: "vectorScale's cold row is its kernel's load and nothing else",
+        rival_figure: "under EAGER vectorScale's first launch would take its warm time",
+        tells_rival_apart: true,
+        planted: &[0.053, 0.052, 0.150],
+        check: |m| {
+            verdict(m[0] >= 1.3 * m[1] && m[2] - m[0] >= 0.03, || {
+                format!(
+                    "EAGER first launch {:.3} ms against {:.3} warm; lazy first launch {:.3} ms",
+                    m[0], m[1], m[2]
+                )
+            })
+        },
+    },
 ];

@@ -16,7 +16,7 @@
 // Run:   ./empty-blocks [passes]      (code/day10-block-sizes/tools/gpu-phases/dispatch.sh)
 
 #define main day10_lesson_main
-#include "../blocks.cu"
+#include "../../blocks.cu"
 #undef main
 
 #include <cstdlib>

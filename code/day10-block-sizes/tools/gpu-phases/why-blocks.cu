@@ -28,7 +28,7 @@
 // Run:   ./why-blocks time [passes] | ./why-blocks profile
 
 #define main day10_lesson_main
-#include "../blocks.cu"
+#include "../../blocks.cu"
 #undef main
 
 #include <cstdlib>

@@ -17,6 +17,6 @@ for _ in $(seq "${RUNS:-3}"); do
   cxx diagnostics "$gpu-d10-why" -- "$why_dir/why-blocks" time 3
 done
 cxx diagnostics "$gpu-d10-why-ncu" -- python3 code/day11-row4/tools/gpu-phases/ncu-lines.py block -- \
-  ncu --clock-control none --kernel-name regex:vectorAdd \
+  ncu --clock-control none --cache-control all --replay-mode kernel --kernel-name regex:vectorAdd \
   --metrics sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,gpu__time_duration.sum \
   --print-units base --csv "$why_dir/why-blocks" profile

@@ -97,6 +97,26 @@ pub const FIGURES: &[Figure] = &[
         query: r#"{count(lines("h200-empty-blocks", "empty kernel at 32 threads, ms"))} passes"#,
     },
     Figure {
+        name: "d10-saturation",
+        query: r#"{median(lines("h200-d10-why-ncu", "ncu vectorAddGridStride at 1024 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) - median(lines("h200-d10-why-ncu", "ncu vectorAdd at 192 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .0} points more achieved occupancy than one element per thread at 192 threads ({median(lines("h200-d10-why-ncu", "ncu vectorAddGridStride at 1024 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .1}% against {median(lines("h200-d10-why-ncu", "ncu vectorAdd at 192 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .1}%) and is only {(1 - median(lines("h200-d10-why", "grid-stride persistent at 1024 threads, ms")) / median(lines("h200-d10-why", "vectorAdd at 192 threads, ms"))) * 100 as .0}% faster ({median(lines("h200-d10-why", "grid-stride persistent at 1024 threads, ms")) as .4} ms against {median(lines("h200-d10-why", "vectorAdd at 192 threads, ms")) as .4})"#,
+    },
+    Figure {
+        name: "d10-va-of-peak",
+        query: r#"{median(runs("day10-block-sizes", "h200-cxx h200-rust", "vectorAdd 192 threads, GB/s")) / median(runs("day11-row4", "h200-cxx h200-rust", "theoretical peak, GB/s")) * 100 as .0}% of the memory's theoretical peak (Day 11's) at 192 threads"#,
+    },
+    Figure {
+        name: "d10-persistent-100",
+        query: r#"{median(lines("h200-d10-why", "grid-stride persistent at 100 threads, ms")) as .4} ms at 100 threads against {median(lines("h200-d10-why", "grid-stride persistent at 128 threads, ms")) as .4} at 128, {(median(lines("h200-d10-why", "grid-stride persistent at 100 threads, ms")) / median(lines("h200-d10-why", "grid-stride persistent at 128 threads, ms")) - 1) * 100 as .0}% longer at about the same achieved occupancy ({median(lines("h200-d10-why-ncu", "ncu vectorAddGridStride at 100 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .1}% and {median(lines("h200-d10-why-ncu", "ncu vectorAddGridStride at 128 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .1}%)"#,
+    },
+    Figure {
+        name: "d10-rate-falls",
+        query: r#"{median(lines("h200-empty-blocks", "empty kernel at 32 threads, blocks per us")) as ,0} blocks per us at 32 threads, {median(lines("h200-empty-blocks", "empty kernel at 192 threads, blocks per us")) as ,0} at 192, {median(lines("h200-empty-blocks", "empty kernel at 768 threads, blocks per us")) as ,0} at 768 and {median(lines("h200-empty-blocks", "empty kernel at 1024 threads, blocks per us")) as ,0} at 1024"#,
+    },
+    Figure {
+        name: "d10-persistent-768",
+        query: r#"{median(lines("h200-d10-why", "grid-stride persistent at 768 threads, ms")) as .4} ms against {median(lines("h200-d10-why", "grid-stride persistent at 1024 threads, ms")) as .4} at 1024 ({(median(lines("h200-d10-why", "grid-stride persistent at 768 threads, ms")) / median(lines("h200-d10-why", "grid-stride persistent at 1024 threads, ms")) - 1) * 100 as .0}% longer), at {median(lines("h200-d10-why-ncu", "ncu vectorAddGridStride at 768 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .1}% achieved occupancy against {median(lines("h200-d10-why-ncu", "ncu vectorAddGridStride at 1024 threads, sm__warps_active.avg.pct_of_peak_sustained_active")) as .1}%"#,
+    },
+    Figure {
         name: "d10-dispatch",
         query: r#"
 | threads | blocks | vectorAdd, ms | empty kernel, ms | empty / vectorAdd | empty kernel, blocks per us |

@@ -203,4 +203,57 @@ pub static WHYS: &[Why] = &[
             })
         },
     },
+    Why {
+        id: "d10-why-lanes-in-flight",
+        cause: "a warp with four live lanes holds a whole warp slot and carries four lanes of loads: with block \
+                starts out of the way, the persistent grid at 100 threads takes at least 8% longer than at 128, at \
+                achieved occupancies within 2 points of each other",
+        figures: &[
+            lines("d10-why", "grid-stride persistent at 100 threads, ms"),
+            lines("d10-why", "grid-stride persistent at 128 threads, ms"),
+            lines("d10-why-ncu", "ncu vectorAddGridStride at 100 threads, sm__warps_active.avg.pct_of_peak_sustained_active"),
+            lines("d10-why-ncu", "ncu vectorAddGridStride at 128 threads, sm__warps_active.avg.pct_of_peak_sustained_active"),
+        ],
+        rival: "the 100-thread persistent grid is slower because fewer of its warps are resident, not because its \
+                warps carry fewer lanes",
+        rival_figure: "its achieved occupancy would sit clearly below the 128-thread grid's",
+        tells_rival_apart: true,
+        planted: &[0.0590, 0.0589, 93.0, 93.4],
+        check: |m| {
+            verdict(m[0] >= 1.08 * m[1] && (m[2] - m[3]).abs() <= 2.0, || {
+                format!(
+                    "100 threads at {:.3} times 128's, achieved occupancy {:.1}% against {:.1}%",
+                    m[0] / m[1],
+                    m[2],
+                    m[3]
+                )
+            })
+        },
+    },
+    Why {
+        id: "d10-why-warp-cap",
+        cause: "turnover is not all of 768 threads' cost: the persistent grid, which turns over no blocks, still \
+                takes at least 5% longer at 768 threads than at 1024, with achieved occupancy under 80% (48 of 64 \
+                warps at most) against over 90%",
+        figures: &[
+            lines("d10-why", "grid-stride persistent at 768 threads, ms"),
+            lines("d10-why", "grid-stride persistent at 1024 threads, ms"),
+            lines("d10-why-ncu", "ncu vectorAddGridStride at 768 threads, sm__warps_active.avg.pct_of_peak_sustained_active"),
+            lines("d10-why-ncu", "ncu vectorAddGridStride at 1024 threads, sm__warps_active.avg.pct_of_peak_sustained_active"),
+        ],
+        rival: "768 threads lose only to turnover, which the persistent grid removes",
+        rival_figure: "the persistent grid would take as long at 768 threads as at 1024",
+        tells_rival_apart: true,
+        planted: &[0.0589, 0.0589, 71.0, 93.6],
+        check: |m| {
+            verdict(m[0] >= 1.05 * m[1] && m[2] < 80.0 && m[3] > 90.0, || {
+                format!(
+                    "768 at {:.3} times 1024's, achieved occupancy {:.1}% against {:.1}%",
+                    m[0] / m[1],
+                    m[2],
+                    m[3]
+                )
+            })
+        },
+    },
 ];

@@ -5,6 +5,7 @@ each profiled launch's metrics as `LABEL: NUMBER` lines, the form the
 figure blocks' lines() reads in evidence/diagnostics/.
 
 Usage: ncu-lines.py KEY -- ncu ... --csv --print-units base PROGRAM ...
+       ncu-lines.py passes -- ncu ... PROGRAM ...     (no --csv)
 
 KEY says what tells launches of one kernel apart in the labels:
   block   `ncu KERNEL at B threads, METRIC` (the last launch of each block
@@ -12,19 +13,25 @@ KEY says what tells launches of one kernel apart in the labels:
   grid    `ncu KERNEL grid G, METRIC` (the last launch of each grid size)
   index   `ncu KERNEL launch I, METRIC` (every launch, I counting from 0 per
           kernel)
+  passes  `ncu passes KERNEL launch I: N`, the replay passes ncu reports
+          for each profiled launch (its progress lines, which --csv hides)
 KERNEL is the kernel's name up to its first `(` or `<`. Used by Day 10's and
-Day 11's gpu-phases/why.sh. Exits with the command's status.
+Day 11's gpu-phases/why.sh and Day 11's causes.sh. Exits with the command's
+status.
 """
 import csv
+import re
 import subprocess
 import sys
 
 
 def main() -> int:
-    if len(sys.argv) < 4 or sys.argv[2] != "--" or sys.argv[1] not in ("block", "grid", "index"):
+    if len(sys.argv) < 4 or sys.argv[2] != "--" or sys.argv[1] not in ("block", "grid", "index", "passes"):
         print(__doc__.strip().splitlines()[4], file=sys.stderr)
         return 2
     key = sys.argv[1]
+    if key == "passes":
+        return passes(sys.argv[3:])
     done = subprocess.run(sys.argv[3:], stdout=subprocess.PIPE, text=True)
     sys.stdout.write(done.stdout)
     rows = [r for r in csv.reader(line for line in done.stdout.splitlines() if line.startswith('"'))]
@@ -58,6 +65,23 @@ def main() -> int:
     for label, metrics in labelled.items():
         for metric, value in metrics.items():
             print(f"{label}, {metric}: {value}")
+    return done.returncode
+
+
+def passes(command: list) -> int:
+    """The command's output as it came, then each launch's replay passes."""
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sys.stdout.write(done.stdout)
+    found = re.findall(r'==PROF== Profiling "([^"(<]+)[^"]*".* - (\d+) pass', done.stdout)
+    if not found:
+        print("ncu-lines: no `Profiling ... N passes` line in the output", file=sys.stderr)
+        return done.returncode or 1
+    print("ncu-lines: each profiled launch's replay passes")
+    per_kernel = {}
+    for kernel, count in found:
+        index = per_kernel.get(kernel, 0)
+        per_kernel[kernel] = index + 1
+        print(f"ncu passes {kernel.strip()} launch {index}: {count}")
     return done.returncode
 
 

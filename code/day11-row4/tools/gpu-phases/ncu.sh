@@ -25,8 +25,10 @@
 # it, inside the next launch's. The two groups' write bytes tell which.
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 for _ in $(seq "${RUNS:-5}"); do
-  cxx day11-row4 "$gpu-cxx-ncu" -- ncu --clock-control none --kernel-name vectorAdd --launch-count 14 \
+  cxx day11-row4 "$gpu-cxx-ncu" -- ncu --clock-control none --cache-control all --replay-mode kernel \
+    --kernel-name vectorAdd --launch-count 14 \
     --metrics "$metrics" --print-units base --csv "$cxx_bin"
   cxx day11-row4 "$gpu-cxx-ncu-cache-control-none" -- ncu --clock-control none --cache-control none \
+    --replay-mode kernel \
     --kernel-name vectorAdd --launch-count 14 --metrics "$metrics" --print-units base --csv "$cxx_bin"
 done

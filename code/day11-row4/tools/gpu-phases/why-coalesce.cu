@@ -20,7 +20,7 @@
 // Run:   ./why-coalesce
 
 #define main day11_lesson_main
-#include "../row4.cu"
+#include "../../row4.cu"
 #undef main
 
 // 16 Mi elements copied at every offset and stride; the input is long enough

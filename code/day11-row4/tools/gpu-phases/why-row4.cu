@@ -32,7 +32,7 @@
 //        profile-first [flush]
 
 #define main day11_lesson_main
-#include "../row4.cu"
+#include "../../row4.cu"
 #undef main
 
 #include <dlfcn.h>

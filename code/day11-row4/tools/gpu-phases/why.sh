@@ -25,18 +25,18 @@ for _ in $(seq "${RUNS:-3}"); do
 done
 bytes=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 cxx diagnostics "$gpu-d11-why-ncu-sweep" -- python3 "$lines" grid -- ncu --clock-control none \
-  --cache-control none --kernel-name vectorAdd --metrics "lts__t_sector_hit_rate.pct,$bytes" \
+  --cache-control none --replay-mode kernel --kernel-name vectorAdd --metrics "lts__t_sector_hit_rate.pct,$bytes" \
   --print-units base --csv "$why_dir/why-row4" profile-sweep
 cxx diagnostics "$gpu-d11-why-ncu-read" -- python3 "$lines" grid -- ncu --clock-control none \
-  --cache-control none --kernel-name readToFlush --metrics "lts__t_sector_hit_rate.pct,$bytes" \
+  --cache-control none --replay-mode kernel --kernel-name readToFlush --metrics "lts__t_sector_hit_rate.pct,$bytes" \
   --print-units base --csv "$why_dir/why-row4" profile-read
 cxx diagnostics "$gpu-d11-why-ncu-full" -- python3 "$lines" grid -- ncu --clock-control none \
-  --kernel-name regex:'^(copy4|vectorAdd4|vectorAdd)$' \
+  --cache-control all --replay-mode kernel --kernel-name regex:'^(copy4|vectorAdd4|vectorAdd)$' \
   --metrics "dram__throughput.avg.pct_of_peak_sustained_elapsed,$bytes" \
   --print-units base --csv "$why_dir/why-row4" profile-full
 cxx diagnostics "$gpu-d11-why-ncu-first" -- python3 "$lines" index -- ncu --clock-control none \
-  --cache-control none --kernel-name vectorAdd --metrics "$bytes" \
+  --cache-control none --replay-mode kernel --kernel-name vectorAdd --metrics "$bytes" \
   --print-units base --csv "$why_dir/why-row4" profile-first
 cxx diagnostics "$gpu-d11-why-ncu-first-flush" -- python3 "$lines" index -- ncu --clock-control none \
-  --cache-control none --kernel-name vectorAdd --metrics "$bytes" \
+  --cache-control none --replay-mode kernel --kernel-name vectorAdd --metrics "$bytes" \
   --print-units base --csv "$why_dir/why-row4" profile-first flush

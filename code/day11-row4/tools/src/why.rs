@@ -242,4 +242,157 @@ pub static WHYS: &[Why] = &[
             })
         },
     },
+    Why {
+        id: "d11-why-replay-restores",
+        cause: "the four-metric figure that every launch reads its inputs from DRAM is ncu's replay, not the L2: \
+                with one metric (one pass) launches two and three at 2 Mi elements read under 10% of their inputs \
+                from DRAM, while with the four metrics (several passes, memory restored between them) the same \
+                launches read at least 95%",
+        figures: &[
+            lines("d11-why-ncu-l2-one", "ncu vectorAdd launch 4, dram__bytes_read.sum"),
+            lines("d11-why-ncu-l2-one", "ncu vectorAdd launch 5, dram__bytes_read.sum"),
+            lines("d11-why-ncu-l2-four", "ncu vectorAdd launch 4, dram__bytes_read.sum"),
+            lines("d11-why-ncu-l2-four", "ncu vectorAdd launch 5, dram__bytes_read.sum"),
+        ],
+        rival: "the L2 does not keep the 24 MiB of arrays from one launch to the next, so every launch reads its \
+                inputs from DRAM whatever the profiler does",
+        rival_figure: "the one-pass launches two and three would read their inputs from DRAM too, as the four-metric \
+                ones do",
+        tells_rival_apart: true,
+        planted: &[16777216.0, 16777216.0, 16777216.0, 16777216.0],
+        check: |m| {
+            let inputs = 8.0 * 2_097_152.0;
+            verdict(
+                m[0] < 0.1 * inputs && m[1] < 0.1 * inputs && m[2] >= 0.95 * inputs && m[3] >= 0.95 * inputs,
+                || {
+                    format!(
+                        "one pass: {:.1}% and {:.1}% of the inputs from DRAM; four metrics: {:.1}% and {:.1}%",
+                        m[0] / inputs * 100.0,
+                        m[1] / inputs * 100.0,
+                        m[2] / inputs * 100.0,
+                        m[3] / inputs * 100.0
+                    )
+                },
+            )
+        },
+    },
+    Why {
+        id: "d11-why-warm-in-l2",
+        cause: "a launch finds its data in the L2 only while the footprint is well inside it: a persistent float4 \
+                vectorAdd behind a launch of itself takes under 0.6 of its time behind the read-only flush at 24 \
+                MiB, and over 0.8 at 96 MiB",
+        figures: &[
+            lines("d11-why-mix", "footprint 24 MiB vectorAdd4 persistent warm/cold"),
+            lines("d11-why-mix", "footprint 96 MiB vectorAdd4 persistent warm/cold"),
+        ],
+        rival: "the warm launch is faster for a reason other than where its data is (the flush's after-effects, the \
+                queue ahead of the start event), at every footprint alike",
+        rival_figure: "warm / cold would stay well below 1 at 96 MiB too, where the data cannot survive in a 60 MiB L2",
+        tells_rival_apart: true,
+        planted: &[0.4, 0.4],
+        check: |m| {
+            verdict(m[0] < 0.6 && m[1] > 0.8, || {
+                format!("warm / cold {:.2} at 24 MiB and {:.2} at 96 MiB", m[0], m[1])
+            })
+        },
+    },
+    Why {
+        id: "d11-why-mix",
+        cause: "the copy is one mix of reads and writes, not the memory's one ceiling: over 1 GiB per array a \
+                kernel that only reads moves at least 3% more bytes per second than the copy",
+        figures: &[
+            lines("d11-why-mix", "mix read-only 1 GiB, GB/s"),
+            lines("d11-why-mix", "mix copy 1 GiB, GB/s"),
+        ],
+        rival: "the 1 GiB copy is the DRAM's ceiling for any mix, and other mixes differ from it by noise",
+        rival_figure: "the read-only kernel would run within a percent or two of the copy",
+        tells_rival_apart: true,
+        planted: &[4240.0, 4240.0],
+        check: |m| {
+            verdict(m[0] >= 1.03 * m[1], || {
+                format!("read-only at {:.3} of the copy's rate", m[0] / m[1])
+            })
+        },
+    },
+    Why {
+        id: "d11-why-littles-law",
+        cause: "one element per thread cannot keep the peak's bytes in flight: the peak times a DRAM load's latency \
+                (a pointer chase) is more per SM than the 16 KiB of loads 2,048 threads of row 4 hold at once",
+        figures: &[
+            runs(LESSON, "cxx rust", "theoretical peak, GB/s"),
+            lines("d11-why-mix", "pointer chase 256 MiB, ns per load"),
+        ],
+        rival: "row 4 is held by the DRAM's bandwidth alone, and more loads in flight would not help",
+        rival_figure: "none the check reads: the latency figure only says whether the bytes in flight could suffice; \
+                the per-thread kernels' times (`d11-why-work-per-thread`) tell the two apart",
+        tells_rival_apart: false,
+        planted: &[4814.0, 300.0],
+        check: |m| {
+            // GB/s x ns = bytes, over the H200's 132 SMs.
+            let per_sm = m[0] * m[1] / 132.0;
+            verdict(per_sm > 16384.0, || format!("{per_sm:.0} bytes per SM needed in flight"))
+        },
+    },
+    Why {
+        id: "d11-why-gpu-launch",
+        cause: "the back-to-back launch floor is mostly the host's: with the launches queued behind a spin kernel \
+                before the first runs, an empty kernel costs the GPU under half the back-to-back time per launch",
+        figures: &[
+            lines("d11-why-mix", "empty kernels queued ahead"),
+            lines("d11-why-mix", "empty kernel queued behind a spin, us per launch"),
+            lines("d11-why-mix", "empty kernel back to back, us per launch"),
+        ],
+        rival: "the floor is the GPU's own per-launch cost, and the host only keeps pace with it",
+        rival_figure: "the launches queued ahead would take the GPU as long each as launched back to back",
+        tells_rival_apart: true,
+        planted: &[1.0, 4.5, 4.6],
+        check: |m| {
+            verdict(m[0] == 1.0 && m[1] < 0.5 * m[2], || {
+                format!("queued ahead {}, {:.2} us against {:.2} back to back", m[0], m[1], m[2])
+            })
+        },
+    },
+    Why {
+        id: "d11-why-fetch-granularity",
+        cause: "past a stride of 8 the L2 fetches more than the sector a load uses: at stride 16 ncu counts at least \
+                12 DRAM bytes read per useful byte, and a 32-byte fetch granularity makes stride-16 reads at least \
+                30% faster",
+        figures: &[
+            lines("d11-why-ncu-stride", "ncu strideRead launch 1, dram__bytes_read.sum"),
+            lines("d11-why-mix", "stride 16 read, GB/s"),
+            lines("d11-why-mix", "stride 16 read at 32-byte fetch, GB/s"),
+        ],
+        rival: "each useful float costs one 32-byte sector whatever the stride past 8, so the fetch granularity \
+                changes nothing",
+        rival_figure: "stride 16 would read 8 DRAM bytes per useful byte, and its rate would not change at a 32-byte \
+                fetch granularity",
+        tells_rival_apart: true,
+        planted: &[268435456.0, 300.0, 300.0],
+        check: |m| {
+            // 8 Mi useful floats of 4 bytes.
+            let per_useful = m[0] / 33_554_432.0;
+            verdict(per_useful >= 12.0 && m[2] >= 1.3 * m[1], || {
+                format!(
+                    "{per_useful:.1} DRAM bytes per useful byte at stride 16; {:.2} times the rate at 32-byte fetches",
+                    m[2] / m[1]
+                )
+            })
+        },
+    },
+    Why {
+        id: "d11-why-strided-writes",
+        cause: "a strided write costs DRAM reads: at stride 8 the L2 reads at least 4 bytes from DRAM per useful \
+                byte written, to merge each partial sector with the rest of it",
+        figures: &[lines("d11-why-ncu-stride", "ncu strideWrite launch 1, dram__bytes_read.sum")],
+        rival: "a write only writes: the L2 masks the unwritten bytes of a sector and reads nothing",
+        rival_figure: "the strided writes would read next to nothing from DRAM",
+        tells_rival_apart: true,
+        planted: &[0.0],
+        check: |m| {
+            let per_useful = m[0] / 33_554_432.0;
+            verdict(per_useful >= 4.0, || {
+                format!("{per_useful:.2} DRAM bytes read per useful byte written at stride 8")
+            })
+        },
+    },
 ];

@@ -26,7 +26,7 @@
 // Run:   ./pageable-rotated [passes]      (code/day53-pinned/tools/gpu-phases/staging.sh)
 
 #define main day53_lesson_main
-#include "../pinned.cu"
+#include "../../pinned.cu"
 #undef main
 
 // The pools. 2 GiB, eight times Part 1's largest copy, so that a rotated

@@ -20,7 +20,7 @@
 // Run:   ./why-chain
 
 #define main events_lesson_main
-#include "../events.cu"
+#include "../../events.cu"
 #undef main
 
 // The chain's launches and records on `a`, untimed inside: the caller times

@@ -24,7 +24,7 @@
 // Run:   ./why-pool runtime | driver
 
 #define main warmup_lesson_main
-#include "../warmup.cu"
+#include "../../warmup.cu"
 #undef main
 
 #include <cuda.h>
