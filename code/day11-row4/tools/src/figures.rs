@@ -169,4 +169,16 @@ pub const FIGURES: &[Figure] = &[
         name: "xf-ceiling-3819bed",
         query: r#"{count(runs("day11-row4", "h200-cxx h200-rust", "row 4, ms", "3819bed"))} the first two lines the program times, row 4 and cudaMemcpy device to device, read {max(runs("day11-row4", "h200-cxx h200-rust", "row 4, ms", "3819bed")) as .4} and {max(runs("day11-row4", "h200-cxx h200-rust", "cudaMemcpy device to device, ms", "3819bed")) as .4} ms against medians of {median(runs("day11-row4", "h200-cxx h200-rust", "row 4, ms")) as .4} and {median(runs("day11-row4", "h200-cxx h200-rust", "cudaMemcpy device to device, ms")) as .4} ms over every run, while the same process's full-n sweep row read {max(runs("day11-row4", "h200-cxx h200-rust", "sweep n=16777827, ms", "3819bed")) as .4} ms at most"#,
     },
+    Figure {
+        name: "xf-replay",
+        query: r#"with the four-metric set launches two and three at 2 Mi elements read {median(lines("h200-d11-why-ncu-l2-four", "ncu vectorAdd launch 4, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% and {median(lines("h200-d11-why-ncu-l2-four", "ncu vectorAdd launch 5, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% of their inputs from DRAM, and {median(lines("h200-d11-why-ncu-l2-one", "ncu vectorAdd launch 4, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% and {median(lines("h200-d11-why-ncu-l2-one", "ncu vectorAdd launch 5, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% with one metric"#,
+    },
+    Figure {
+        name: "xf-warm-l2",
+        query: r#"warm / cold {median(lines("h200-d11-why-mix", "footprint 24 MiB vectorAdd4 persistent warm/cold")) as .2} at 24 MiB and {median(lines("h200-d11-why-mix", "footprint 96 MiB vectorAdd4 persistent warm/cold")) as .2} at 96 MiB"#,
+    },
+    Figure {
+        name: "xf-littles",
+        query: r#"{median(runs("day11-row4", "h200-cxx h200-rust", "theoretical peak, GB/s")) * median(lines("h200-d11-why-mix", "pointer chase 256 MiB, ns per load")) / 132 as ,0} bytes per SM"#,
+    },
 ];
