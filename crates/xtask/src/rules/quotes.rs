@@ -57,12 +57,25 @@ fn read_source(root: &Path, file: &str) -> Result<String> {
     std::fs::read_to_string(root.join(file)).with_context(|| file.to_string())
 }
 
+/// A transcript, named as every tool names it (`<name>.txt`), whether it is
+/// kept as that file or, as `evidence merge` writes it, as `<name>.txt.gz`.
+fn read_transcript(root: &Path, file: &str) -> Result<String> {
+    let gz = root.join(format!("{file}.gz"));
+    if root.join(file).exists() || !gz.is_file() {
+        return read_source(root, file);
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(std::fs::File::open(&gz)?), &mut text)
+        .with_context(|| format!("{file}.gz"))?;
+    Ok(text)
+}
+
 /// The text a source stands for, read relative to `root`.
 fn source_text(root: &Path, source: &Source) -> Result<String> {
     match source {
         Source::Snippet { file, name } => snippet(root, file, name),
         Source::Transcript { file, section } => {
-            let text = read_source(root, file)?;
+            let text = read_transcript(root, file)?;
             let body = text
                 .split_once("\n# ---\n")
                 .map(|(_, body)| body)
@@ -120,9 +133,10 @@ fn quotes(doc: &[&str]) -> Result<Vec<Quote>, usize> {
             if !fence.starts_with("```") {
                 return Err(i + 1);
             }
-            let close = (open + 1..doc.len())
-                .find(|&j| doc[j].trim() == "```")
-                .ok_or(i + 1)?;
+            // Closed by a fence as long as the opening one, so that a quote
+            // of text that holds a fenced block opens with ```` (CommonMark).
+            let ticks = &fence[..fence.len() - fence.trim_start_matches('`').len()];
+            let close = (open + 1..doc.len()).find(|&j| doc[j].trim() == ticks).ok_or(i + 1)?;
             found.push(Quote {
                 source,
                 marker_line: i + 1,
@@ -263,6 +277,20 @@ mod tests {
             missing,
             [Problem::at("R.md", 1, "ev/session.txt: no line `== nope`")]
         );
+    }
+
+    #[test]
+    fn a_transcript_merged_gzipd_is_quoted_by_its_txt_name() {
+        let root = tree();
+        let mut gz = flate2::write::GzEncoder::new(
+            std::fs::File::create(root.join("ev/merged.txt.gz")).unwrap(),
+            flate2::Compression::default(),
+        );
+        std::io::Write::write_all(&mut gz, b"# gpu: X\n# ---\nline one\n```\ncmd\n```\n").unwrap();
+        gz.finish().unwrap();
+        let doc = "<!-- transcript: ev/merged.txt -->\n````text\nline one\n```\ncmd\n```\n````\n";
+        assert_eq!(check(&root, Path::new("R.md"), doc), []);
+        assert_eq!(check(&root, Path::new("R.md"), &doc.replace("one", "two")).len(), 1);
     }
 
     #[test]
