@@ -7,7 +7,7 @@
 #
 #   EVIDENCE_COMMIT=<commit> crates/measure/kernel-timer/gpu/session.sh OUT
 #
-# Steps (STEPS, default all: times ncu spread cupti aa ab example), each logged in OUT/steps.txt
+# Steps (STEPS, default all: times ncu spread cupti aa ab example softmax), each logged in OUT/steps.txt
 # with its status (the log of its recordings beside it, in the JSON tarball):
 #   times  kernel-timer on each kernel of the set from set.cu, in the mode it
 #          recommends, --json every sample
@@ -23,6 +23,10 @@
 #          --repeat PAIRS
 #   example the instrument's examples/cudarc_launch (a kernel launched with
 #          cudarc inside the Launch closure), from .evidence-bin/
+#   softmax row-softmax, the kernel furthest from ncu in the first session,
+#          under other conditions: ncu in two more processes and with
+#          --cache-control none; kernel-timer in two more isolated processes
+#          and in cold-cache and hot mode (what its distance from ncu is made of)
 # then summarize.py over the JSON and CSV files (kernel-timer's median over
 # ncu's per kernel, CUPTI beside graph replay, the A/A and A/B labels).
 #
@@ -42,7 +46,7 @@ bin=${BIN:-$PWD/.evidence-bin/kernel-timer}
 evidence=${EVIDENCE:-$PWD/.evidence-bin/evidence}
 launches=${NCU_LAUNCHES:-10}
 pairs=${PAIRS:-20}
-steps=" ${STEPS:-times ncu spread cupti aa ab example} "
+steps=" ${STEPS:-times ncu spread cupti aa ab example softmax} "
 mkdir -p "$out/evidence"
 out=$(cd "$out" && pwd)
 ev=$out/evidence
@@ -147,6 +151,24 @@ run_example() {
   rec "$gpu-instrument-cudarc-launch-example" -- "${bin%/*}/cudarc_launch"
 }
 
+run_softmax() {
+  local args ncu_args=(--clock-control none --metrics gpu__time_duration.sum --csv --print-units base)
+  read -r _ args <<< "${set_args[4]}"
+  for i in 2 3; do
+    # shellcheck disable=SC2086
+    rec "$gpu-kernel-timer-ncu-row-softmax-$i" -- ncu "${ncu_args[@]}" "$bin" $args --launch-only "$launches"
+    # shellcheck disable=SC2086
+    rec "$gpu-kernel-timer-row-softmax-$i" -- "$bin" $args --json "$w/row-softmax-$i.json"
+  done
+  # shellcheck disable=SC2086
+  rec "$gpu-kernel-timer-ncu-nocache-row-softmax" -- ncu "${ncu_args[@]}" --cache-control none "$bin" $args \
+    --launch-only "$launches"
+  for mode in cold-cache hot; do
+    # shellcheck disable=SC2086
+    rec "$gpu-kernel-timer-$mode-row-softmax" -- "$bin" $args --mode "$mode" --json "$w/$mode-row-softmax.json"
+  done
+}
+
 log "kernel-timer session: commit=$EVIDENCE_COMMIT BIN=$bin STEPS=$steps NCU_LAUNCHES=$launches PAIRS=$pairs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee -a "$out/steps.txt"
 step times
@@ -156,6 +178,7 @@ step cupti
 step aa
 step ab
 step example
+step softmax
 rec "$gpu-kernel-timer-session" -- python3 "$here/summarize.py" "$w" > /dev/null
 cp "$w/$gpu-kernel-timer-session.txt" "$out/summary.txt" 2> /dev/null
 tar -czf "$out/kernel-timer-work.tar.gz" -C "$(dirname "$w")" kernel-timer

@@ -75,6 +75,23 @@ def main(folder):
             if cupti and ours:
                 diff_us = 1000 * (ours[0] - cupti[0])
                 print(f"{name:<22} cupti {cupti[0]:.5f} ms, {ours[1]} {ours[0]:.5f} ms, difference {diff_us:+.3f} us")
+    ncu_runs = sorted(glob.glob(os.path.join(folder, "*-kernel-timer-ncu-*row-softmax*.txt")))
+    if len(ncu_runs) > 1:
+        print()
+        print("row-softmax under other conditions: each ncu process's median, and each kernel-timer run over ncu's median of them")
+        with_cache = []
+        for path in ncu_runs:
+            got = ncu_median(path)
+            name = os.path.basename(path)[:-4].split("-kernel-timer-")[1]
+            if got:
+                print(f"{name:<28} {got[0]:.5f} ms over {got[1]} launches")
+                if "nocache" not in name:
+                    with_cache.append(got[0])
+        for path in sorted(glob.glob(os.path.join(folder, "*row-softmax*.json"))):
+            ours = median_of(path)
+            if ours and with_cache:
+                print(f"{os.path.basename(path)[:-5]:<28} {ours[1]:<10} {ours[0]:.5f} ms, "
+                      f"{ours[0] / statistics.median(with_cache):.4f} of ncu's")
     print()
     for path in sorted(glob.glob(os.path.join(folder, "a[ab]-*.json"))):
         got = labels(path)
