@@ -7,7 +7,7 @@
 #
 #   EVIDENCE_COMMIT=<commit> crates/measure/kernel-timer/gpu/session.sh OUT
 #
-# Steps (STEPS, default all: times ncu spread cupti aa ab example softmax), each logged in OUT/steps.txt
+# Steps (STEPS, default all: times ncu spread cupti aa ab example softmax long floor), each logged in OUT/steps.txt
 # with its status (the log of its recordings beside it, in the JSON tarball):
 #   times  kernel-timer on each kernel of the set from set.cu, in the mode it
 #          recommends, --json every sample
@@ -27,6 +27,13 @@
 #          under other conditions: ncu in two more processes and with
 #          --cache-control none; kernel-timer in two more isolated processes
 #          and in cold-cache and hot mode (what its distance from ncu is made of)
+#   long   a 10 ms fma_loop in four processes with the default budget and in
+#          four with --budget-ms 150 (the suite's), the fourth of each with
+#          --spread-from the three: the spread between processes against the
+#          GPU time spent (issue 44, item 4)
+#   floor  the suite's vector-add-l2 and empty in graph, graph-pdl and cupti
+#          mode, in three instrument-suite processes (issue 44, item 4: graph
+#          replay within 0.1 us of CUPTI's records)
 # then summarize.py over the JSON and CSV files (kernel-timer's median over
 # ncu's per kernel, CUPTI beside graph replay, the A/A and A/B labels).
 #
@@ -46,7 +53,7 @@ bin=${BIN:-$PWD/.evidence-bin/kernel-timer}
 evidence=${EVIDENCE:-$PWD/.evidence-bin/evidence}
 launches=${NCU_LAUNCHES:-10}
 pairs=${PAIRS:-20}
-steps=" ${STEPS:-times ncu spread cupti aa ab example softmax} "
+steps=" ${STEPS:-times ncu spread cupti aa ab example softmax long floor} "
 mkdir -p "$out/evidence"
 out=$(cd "$out" && pwd)
 ev=$out/evidence
@@ -169,6 +176,28 @@ run_softmax() {
   done
 }
 
+run_long() {
+  local fma10=(fma_loop --grid 264 --block 256 --arg "f32[67584]" --arg i32=1250000 --ops $((67584 * 1250000 * 8)))
+  for budget in 1000 150; do
+    for i in 1 2 3; do
+      rec "$gpu-kernel-timer-fma-10ms-b$budget-$i" -- "$bin" "$set_cu" "${fma10[@]}" --budget-ms "$budget" \
+        --json "$w/long-b$budget-$i.json"
+    done
+    rec "$gpu-kernel-timer-fma-10ms-b$budget-4" -- "$bin" "$set_cu" "${fma10[@]}" --budget-ms "$budget" \
+      --json "$w/long-b$budget-4.json" --spread-from "$w/long-b$budget-1.json" "$w/long-b$budget-2.json" \
+      "$w/long-b$budget-3.json"
+  done
+}
+run_floor() {
+  local suite=${bin%/*}/instrument-suite
+  for i in 1 2 3; do
+    for k in vector-add-l2 empty; do
+      rec "$gpu-instrument-suite-floor-$k-$i" -- "$suite" --kernel "$k" --mode graph --mode graph-pdl \
+        --mode cupti --json "$w/floor-$k-$i.json-suite"
+    done
+  done
+}
+
 log "kernel-timer session: commit=$EVIDENCE_COMMIT BIN=$bin STEPS=$steps NCU_LAUNCHES=$launches PAIRS=$pairs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee -a "$out/steps.txt"
 step times
@@ -179,6 +208,8 @@ step aa
 step ab
 step example
 step softmax
+step long
+step floor
 rec "$gpu-kernel-timer-session" -- python3 "$here/summarize.py" "$w" > /dev/null
 cp "$w/$gpu-kernel-timer-session.txt" "$out/summary.txt" 2> /dev/null
 tar -czf "$out/kernel-timer-work.tar.gz" -C "$(dirname "$w")" kernel-timer

@@ -48,6 +48,56 @@ def labels(path):
     return [(r["comparison"]["label"].upper(), 100 * r["comparison"]["rel"]) if r["comparison"] else ("NONE", None) for r in ab]
 
 
+def print_long(folder):
+    """The 10 ms fma_loop's processes per budget: the spread of their medians
+    (max over min, less 1) against the GPU time one process spent."""
+    for budget in (1000, 150):
+        runs = []
+        for path in sorted(glob.glob(os.path.join(folder, f"long-b{budget}-*.json"))):
+            try:
+                m = json.load(open(path))["measurement"]
+                runs.append((m["summary"]["median"], m["summary"]["n"], m["gpu_ms_spent"]))
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+        if len(runs) < 2:
+            continue
+        medians = [r[0] for r in runs]
+        spread = max(medians) / min(medians) - 1
+        gpu_s = statistics.median(r[2] for r in runs) / 1000
+        if budget == 1000:
+            print()
+            print("fma_loop of about 10 ms: processes' medians, spread (max/min - 1), GPU time a process spent")
+        print(f"budget {budget:>4} ms: {len(runs)} processes, medians {min(medians):.5f} .. {max(medians):.5f} ms, "
+              f"samples {min(r[1] for r in runs)} .. {max(r[1] for r in runs)}, spread {100 * spread:.3f}%, "
+              f"GPU {gpu_s:.3f} s, spread x sqrt(GPU s) {100 * spread * gpu_s ** 0.5:.4f}%")
+
+
+def print_floor(folder):
+    """The suite's short kernels in graph, graph-pdl and CUPTI mode, each
+    mode's median over the processes, and each replay mode less CUPTI."""
+    by = {}
+    for path in sorted(glob.glob(os.path.join(folder, "floor-*.json-suite"))):
+        for line in open(path):
+            try:
+                run = json.loads(line)
+            except ValueError:
+                continue
+            for k in run.get("kernels", []):
+                if k.get("median"):
+                    by.setdefault(k["kernel"], {}).setdefault(k["measurement"]["mode"], []).append(k["median"]["ms"])
+    if not by:
+        return
+    print()
+    print("the suite's short kernels: median over processes per mode, and each replay mode less CUPTI's records")
+    for kernel, modes in sorted(by.items()):
+        med = {m: statistics.median(v) for m, v in modes.items()}
+        cupti = next((v for m, v in med.items() if m.lower() == "cupti"), None)
+        cells = [f"{m} {v * 1000:.3f} us ({len(modes[m])})" for m, v in sorted(med.items())]
+        diffs = [f"{m} - cupti {1000 * (v - cupti):+.3f} us" for m, v in sorted(med.items())
+                 if cupti is not None and m.lower() != "cupti"]
+        print(f"{kernel:<15} " + ", ".join(cells + diffs))
+
+
 def main(folder):
     print("kernel-timer against Nsight Compute (ncu --clock-control none, gpu__time_duration, median of its launches)")
     print(f"{'kernel':<22} {'mode':<10} {'samples':>7} {'median ms':>11} {'ncu ms':>11} {'launches':>8} {'ratio':>7}")
@@ -92,6 +142,8 @@ def main(folder):
             if ours and with_cache:
                 print(f"{os.path.basename(path)[:-5]:<28} {ours[1]:<10} {ours[0]:.5f} ms, "
                       f"{ours[0] / statistics.median(with_cache):.4f} of ncu's")
+    print_long(folder)
+    print_floor(folder)
     print()
     for path in sorted(glob.glob(os.path.join(folder, "a[ab]-*.json"))):
         got = labels(path)
