@@ -20,6 +20,10 @@
 #                                  (several passes, memory restored between
 #                                  them): what launches two and three read
 #                                  from DRAM, 2 processes of each
+#   <gpu>-d11-why-ncu-l2-one-big-out   the same with the output in an
+#   <gpu>-d11-why-ncu-l2-four-big-out  allocation of 256 MiB: is it the
+#                                  restore of what the launch writes that
+#                                  sends the next pass's reads to DRAM?
 #   <gpu>-d11-why-ncu-passes-one   the replay passes ncu reports for the
 #   <gpu>-d11-why-ncu-passes-four  first launch of each metric set
 #   <gpu>-d11-why-ncu-stride       DRAM bytes of the strided reads (both
@@ -40,6 +44,10 @@ for _ in 1 2; do
     --kernel-name vectorAdd --metrics "$one" --print-units base --csv "$causes_dir/why-mix" profile-l2
   cxx diagnostics "$gpu-d11-why-ncu-l2-four" -- python3 "$lines" index -- ncu "${as_found[@]}" \
     --kernel-name vectorAdd --metrics "$four" --print-units base --csv "$causes_dir/why-mix" profile-l2
+  cxx diagnostics "$gpu-d11-why-ncu-l2-one-big-out" -- python3 "$lines" index -- ncu "${as_found[@]}" \
+    --kernel-name vectorAdd --metrics "$one" --print-units base --csv "$causes_dir/why-mix" profile-l2 big-out
+  cxx diagnostics "$gpu-d11-why-ncu-l2-four-big-out" -- python3 "$lines" index -- ncu "${as_found[@]}" \
+    --kernel-name vectorAdd --metrics "$four" --print-units base --csv "$causes_dir/why-mix" profile-l2 big-out
 done
 cxx diagnostics "$gpu-d11-why-ncu-passes-one" -- python3 "$lines" passes -- ncu "${as_found[@]}" \
   --kernel-name vectorAdd --launch-count 1 --metrics "$one" "$causes_dir/why-mix" profile-l2

@@ -39,6 +39,10 @@
 //                   the flush, then vectorAdd at 2 Mi three times: what the
 //                   second and third launches read from DRAM, with a metric
 //                   set of one pass and of several
+//   profile-l2 big-out  the same with the output array in an allocation of
+//                   256 MiB (the launches still write the first 2 Mi floats):
+//                   what ncu saves and restores between replay passes is then
+//                   larger than the L2
 //   profile-stride  strideRead at strides 8, 16 and 32, then the same at a
 //                   32-byte fetch granularity, then strideWrite at strides 1,
 //                   8 and 32: DRAM bytes per useful byte
@@ -48,7 +52,7 @@
 // `LABEL: NUMBER`.
 //
 // Build: nvcc -std=c++17 -O3 -arch=native -o why-mix why-mix.cu
-// Run:   ./why-mix time | profile-l2 | profile-stride
+// Run:   ./why-mix time | profile-l2 [big-out] | profile-stride
 
 #define main day11_lesson_main
 #include "../../row4.cu"
@@ -421,8 +425,10 @@ void stridePart(const Buffers& d) {
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
-    if (mode != "time" && mode != "profile-l2" && mode != "profile-stride") {
-        std::fprintf(stderr, "usage: %s time | profile-l2 | profile-stride\n", argv[0]);
+    const bool bigOut = argc > 2 && std::string(argv[2]) == "big-out";
+    if ((mode != "time" && mode != "profile-l2" && mode != "profile-stride") ||
+        (argc > 2 && !(mode == "profile-l2" && bigOut)) || argc > 3) {
+        std::fprintf(stderr, "usage: %s time | profile-l2 [big-out] | profile-stride\n", argv[0]);
         return 2;
     }
     CUDA_CHECK(cudaSetDevice(0));
@@ -437,8 +443,10 @@ int main(int argc, char** argv) {
     // what ncu saves and restores between replay passes small too.
     const size_t arrayBytes = mode == "profile-l2" ? (kSweep[5] * sizeof(float)) : kMixBytes;
     for (float** p : {&d.a, &d.b, &d.c, &d.out}) {
-        CUDA_CHECK(cudaMalloc(p, arrayBytes));
-        CUDA_CHECK(cudaMemset(*p, 0, arrayBytes));
+        // big-out: the output's allocation 256 MiB, over four times the L2.
+        const size_t bytes = (bigOut && p == &d.out) ? (256ull << 20) : arrayBytes;
+        CUDA_CHECK(cudaMalloc(p, bytes));
+        CUDA_CHECK(cudaMemset(*p, 0, bytes));
     }
     CUDA_CHECK(cudaMalloc(&d.flush, fBytes));
     CUDA_CHECK(cudaMemset(d.flush, 0, fBytes));

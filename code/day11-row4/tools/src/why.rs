@@ -277,6 +277,53 @@ pub static WHYS: &[Why] = &[
         },
     },
     Why {
+        id: "d11-why-restore-size",
+        cause: "ncu's replay sends a launch's reads to DRAM by restoring, between passes, the allocation the \
+                launch writes: with the four metrics, launches two and three at 2 Mi elements read under 10% of \
+                their inputs from DRAM when the output's allocation is 8 MiB, and at least 80% when it is 256 MiB, \
+                more than four times the L2; with one metric (one pass, nothing restored) they read under 10% \
+                from the 256 MiB allocation too",
+        figures: &[
+            lines("d11-why-ncu-l2-four", "ncu vectorAdd launch 4, dram__bytes_read.sum"),
+            lines("d11-why-ncu-l2-four", "ncu vectorAdd launch 5, dram__bytes_read.sum"),
+            lines("d11-why-ncu-l2-four-big-out", "ncu vectorAdd launch 4, dram__bytes_read.sum"),
+            lines("d11-why-ncu-l2-four-big-out", "ncu vectorAdd launch 5, dram__bytes_read.sum"),
+            lines("d11-why-ncu-l2-one-big-out", "ncu vectorAdd launch 4, dram__bytes_read.sum"),
+            lines("d11-why-ncu-l2-one-big-out", "ncu vectorAdd launch 5, dram__bytes_read.sum"),
+        ],
+        rival: "a large allocation changes what the L2 keeps between launches by itself, whether or not the \
+                profiler restores it",
+        rival_figure: "with one metric, where nothing is restored, the launches beside the 256 MiB allocation would \
+                       read their inputs from DRAM too",
+        tells_rival_apart: true,
+        // The rival true: the one-pass launches read everything from DRAM too.
+        planted: &[0.0, 0.0, 16777216.0, 16777216.0, 16777216.0, 16777216.0],
+        check: |m| {
+            let inputs = 8.0 * 2_097_152.0;
+            let share = |x: f64| x / inputs * 100.0;
+            verdict(
+                m[0] < 0.1 * inputs
+                    && m[1] < 0.1 * inputs
+                    && m[2] >= 0.8 * inputs
+                    && m[3] >= 0.8 * inputs
+                    && m[4] < 0.1 * inputs
+                    && m[5] < 0.1 * inputs,
+                || {
+                    format!(
+                        "four metrics: {:.1}% and {:.1}% beside an 8 MiB output, {:.1}% and {:.1}% beside a 256 MiB \
+                         one; one metric beside 256 MiB: {:.1}% and {:.1}%",
+                        share(m[0]),
+                        share(m[1]),
+                        share(m[2]),
+                        share(m[3]),
+                        share(m[4]),
+                        share(m[5])
+                    )
+                },
+            )
+        },
+    },
+    Why {
         id: "d11-why-warm-in-l2",
         cause: "a launch finds its data in the L2 only while the footprint is well inside it: a persistent float4 \
                 vectorAdd behind a launch of itself takes under 0.6 of its time behind the read-only flush at 24 \

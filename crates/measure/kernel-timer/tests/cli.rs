@@ -156,7 +156,10 @@ fn help_shows_examples_and_the_argument_syntax() {
 fn readme_commands() -> Vec<(String, Vec<String>)> {
     const PREFIX: &str = "cargo run --release -p kernel-timer -- ";
     let code = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../code");
-    let mut lessons: Vec<_> = std::fs::read_dir(&code).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut lessons: Vec<_> = std::fs::read_dir(&code)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     lessons.sort();
     let mut commands = Vec::new();
     for lesson in lessons.iter().filter(|l| l.join("README.md").is_file()) {
@@ -165,16 +168,24 @@ fn readme_commands() -> Vec<(String, Vec<String>)> {
         let mut lines = text.lines();
         let mut found = false;
         while let Some(line) = lines.next() {
-            let Some(rest) = line.trim().strip_prefix(PREFIX) else { continue };
+            let Some(rest) = line.trim().strip_prefix(PREFIX) else {
+                continue;
+            };
             let mut joined = rest.to_string();
             while let Some(head) = joined.strip_suffix('\\') {
                 joined = format!("{head} {}", lines.next().unwrap_or("").trim());
             }
-            let words = joined.split_whitespace().map(|w| w.trim_matches('\'').to_string()).collect();
+            let words = joined
+                .split_whitespace()
+                .map(|w| w.trim_matches('\'').to_string())
+                .collect();
             commands.push((name.clone(), words));
             found = true;
         }
-        assert!(found, "{name}'s README says nowhere how to time a kernel with `{PREFIX}...`");
+        assert!(
+            found,
+            "{name}'s README says nowhere how to time a kernel with `{PREFIX}...`"
+        );
     }
     commands
 }
@@ -192,7 +203,10 @@ fn every_lesson_readme_times_a_kernel_of_its_own_cu_with_arguments_that_parse() 
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
     for (lesson, words) in commands {
-        assert!(words[0].starts_with(&format!("code/{lesson}/")), "{lesson}: {words:?} times another lesson's file");
+        assert!(
+            words[0].starts_with(&format!("code/{lesson}/")),
+            "{lesson}: {words:?} times another lesson's file"
+        );
         // Everything the run checks before it opens the driver: the flags,
         // the .cu compiled, the kernel (and B's) found in the module.
         let out = Command::new(env!("CARGO_BIN_EXE_kernel-timer"))
@@ -203,6 +217,9 @@ fn every_lesson_readme_times_a_kernel_of_its_own_cu_with_arguments_that_parse() 
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{lesson}: {words:?}: {err}");
-        assert!(err.starts_with("error: no CUDA driver found"), "{lesson}: {words:?}: {err}");
+        assert!(
+            err.starts_with("error: no CUDA driver found"),
+            "{lesson}: {words:?}: {err}"
+        );
     }
 }

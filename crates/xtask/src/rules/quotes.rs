@@ -65,8 +65,11 @@ fn read_transcript(root: &Path, file: &str) -> Result<String> {
         return read_source(root, file);
     }
     let mut text = String::new();
-    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(std::fs::File::open(&gz)?), &mut text)
-        .with_context(|| format!("{file}.gz"))?;
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&gz)?),
+        &mut text,
+    )
+    .with_context(|| format!("{file}.gz"))?;
     Ok(text)
 }
 
@@ -136,7 +139,9 @@ fn quotes(doc: &[&str]) -> Result<Vec<Quote>, usize> {
             // Closed by a fence as long as the opening one, so that a quote
             // of text that holds a fenced block opens with ```` (CommonMark).
             let ticks = &fence[..fence.len() - fence.trim_start_matches('`').len()];
-            let close = (open + 1..doc.len()).find(|&j| doc[j].trim() == ticks).ok_or(i + 1)?;
+            let close = (open + 1..doc.len())
+                .find(|&j| doc[j].trim() == ticks)
+                .ok_or(i + 1)?;
             found.push(Quote {
                 source,
                 marker_line: i + 1,
@@ -290,7 +295,10 @@ mod tests {
         gz.finish().unwrap();
         let doc = "<!-- transcript: ev/merged.txt -->\n````text\nline one\n```\ncmd\n```\n````\n";
         assert_eq!(check(&root, Path::new("R.md"), doc), []);
-        assert_eq!(check(&root, Path::new("R.md"), &doc.replace("one", "two")).len(), 1);
+        assert_eq!(
+            check(&root, Path::new("R.md"), &doc.replace("one", "two")).len(),
+            1
+        );
     }
 
     #[test]
