@@ -14,7 +14,9 @@
 //                         empty kernel launched and replayed, and a kernel
 //                         that only reads, replayed over 8 to 192 MiB
 //   the copy ceiling      copy4 and cudaMemcpy over 1 GiB beside 64 MiB
-//   the clocks            the SM and memory clocks (NVML) after every row
+//   the clocks            the SM and memory clocks (NVML) after every row,
+//                         and the SM clock counted inside a one-block kernel
+//                         that runs beside 40 launches of row 4
 //
 // and, for Nsight Compute (gpu-phases/why.sh), launches in a known order:
 //   profile-sweep         each sweep size three times, back to back
@@ -112,6 +114,46 @@ struct Clocks {
         std::printf("memory clock after %s, MHz: %u\n", row, mem);
     }
 };
+
+// One thread counts SM cycles against the global timer for spanNs
+// nanoseconds: the SM clock while it runs, whatever else the GPU runs
+// beside it. out[0] = cycles, out[1] = ns.
+__global__ void smClockProbe(unsigned long long spanNs, unsigned long long* out) {
+    unsigned long long t0, t1;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    const long long c0 = clock64();
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+    } while (t1 - t0 < spanNs);
+    const long long c1 = clock64();
+    out[0] = static_cast<unsigned long long>(c1 - c0);
+    out[1] = t1 - t0;
+}
+
+// The SM clock, MHz, counted by smClockProbe on a stream of its own while
+// `launches` launches of row 4 run on another: the clock during the row,
+// where NVML can only be read before or after it.
+static double smClockDuringRow4(int launches, const float* d_a, const float* d_b,
+                                float* d_out) {
+    cudaStream_t probe, work;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&probe, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
+    unsigned long long* d_counts = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_counts, 2 * sizeof(unsigned long long)));
+    // The probe's span covers the launches: about 60 us each on an H200.
+    smClockProbe<<<1, 1, 0, probe>>>(launches * 50000ull, d_counts);
+    for (int i = 0; i < launches; ++i) {
+        vectorAdd<<<blocksFor(kElems), kThreadsPerBlock, 0, work>>>(d_a, d_b, d_out, kElems);
+    }
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    unsigned long long counts[2] = {0, 0};
+    CUDA_CHECK(cudaMemcpy(counts, d_counts, sizeof(counts), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_counts));
+    CUDA_CHECK(cudaStreamDestroy(probe));
+    CUDA_CHECK(cudaStreamDestroy(work));
+    return counts[1] > 0 ? 1000.0 * static_cast<double>(counts[0]) / static_cast<double>(counts[1]) : 0.0;
+}
 
 // What is queued ahead of each timed launch's start event.
 enum class Ahead { Nothing, Flush, Spin };
@@ -410,5 +452,8 @@ int main(int argc, char** argv) {
                               d_sink));
     checkResult("vectorAdd", d_out, h_want.data(), h_got);
     clocks.print("the per-launch rows");
+    line("SM clock counted in a kernel during 40 launches of row 4, MHz",
+         smClockDuringRow4(40, d_a, d_b, d_out));
+    checkResult("vectorAdd", d_out, h_want.data(), h_got);
     return EXIT_SUCCESS;
 }
