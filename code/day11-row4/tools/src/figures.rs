@@ -170,6 +170,18 @@ pub const FIGURES: &[Figure] = &[
         query: r#"{count(runs("day11-row4", "h200-cxx h200-rust", "row 4, ms", "3819bed"))} the first two lines the program times, row 4 and cudaMemcpy device to device, read {max(runs("day11-row4", "h200-cxx h200-rust", "row 4, ms", "3819bed")) as .4} and {max(runs("day11-row4", "h200-cxx h200-rust", "cudaMemcpy device to device, ms", "3819bed")) as .4} ms against medians of {median(runs("day11-row4", "h200-cxx h200-rust", "row 4, ms")) as .4} and {median(runs("day11-row4", "h200-cxx h200-rust", "cudaMemcpy device to device, ms")) as .4} ms over every run, while the same process's full-n sweep row read {max(runs("day11-row4", "h200-cxx h200-rust", "sweep n=16777827, ms", "3819bed")) as .4} ms at most"#,
     },
     Figure {
+        name: "d11-restore-size",
+        query: r#"with the four metrics launches two and three at 2 Mi elements read {median(lines("h200-d11-why-ncu-l2-four-big-out", "ncu vectorAdd launch 4, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% and {median(lines("h200-d11-why-ncu-l2-four-big-out", "ncu vectorAdd launch 5, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% of their inputs from DRAM beside a 256 MiB output allocation, and {median(lines("h200-d11-why-ncu-l2-one-big-out", "ncu vectorAdd launch 4, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% and {median(lines("h200-d11-why-ncu-l2-one-big-out", "ncu vectorAdd launch 5, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% with one metric ({count(lines("h200-d11-why-ncu-l2-four-big-out", "ncu vectorAdd launch 4, dram__bytes_read.sum"))} processes of each)"#,
+    },
+    Figure {
+        name: "d11-clock-probe",
+        query: r#"{min(lines("h200-d11-why", "SM clock counted in a kernel during 40 launches of row 4, MHz")) as ,0} to {max(lines("h200-d11-why", "SM clock counted in a kernel during 40 launches of row 4, MHz")) as ,0} MHz in {count(lines("h200-d11-why", "SM clock counted in a kernel during 40 launches of row 4, MHz"))} runs"#,
+    },
+    Figure {
+        name: "xf-restore-size",
+        query: r#"beside a 256 MiB output allocation the four-metric launches two and three read {median(lines("h200-d11-why-ncu-l2-four-big-out", "ncu vectorAdd launch 4, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% and {median(lines("h200-d11-why-ncu-l2-four-big-out", "ncu vectorAdd launch 5, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% of their inputs from DRAM, as beside the 8 MiB one ({median(lines("h200-d11-why-ncu-l2-four", "ncu vectorAdd launch 4, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% and {median(lines("h200-d11-why-ncu-l2-four", "ncu vectorAdd launch 5, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}%)"#,
+    },
+    Figure {
         name: "xf-replay",
         query: r#"with the four-metric set launches two and three at 2 Mi elements read {median(lines("h200-d11-why-ncu-l2-four", "ncu vectorAdd launch 4, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% and {median(lines("h200-d11-why-ncu-l2-four", "ncu vectorAdd launch 5, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% of their inputs from DRAM, and {median(lines("h200-d11-why-ncu-l2-one", "ncu vectorAdd launch 4, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% and {median(lines("h200-d11-why-ncu-l2-one", "ncu vectorAdd launch 5, dram__bytes_read.sum")) / (8 * 2097152) * 100 as .1}% with one metric"#,
     },

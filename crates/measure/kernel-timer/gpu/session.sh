@@ -7,7 +7,7 @@
 #
 #   EVIDENCE_COMMIT=<commit> crates/measure/kernel-timer/gpu/session.sh OUT
 #
-# Steps (STEPS, default all: times ncu spread cupti aa ab example softmax long floor), each logged in OUT/steps.txt
+# Steps (STEPS, default all: times ncu spread cupti aa ab example softmax long long-suite floor), each logged in OUT/steps.txt
 # with its status (the log of its recordings beside it, in the JSON tarball):
 #   times  kernel-timer on each kernel of the set from set.cu, in the mode it
 #          recommends, --json every sample
@@ -31,6 +31,8 @@
 #          four with --budget-ms 150 (the suite's), the fourth of each with
 #          --spread-from the three: the spread between processes against the
 #          GPU time spent (issue 44, item 4)
+#   long-suite the suite's own fma-10ms in four instrument-suite processes
+#          (issue 44, item 4 names that kernel), as the suite session runs it
 #   floor  the suite's vector-add-l2 and empty in graph, graph-pdl and cupti
 #          mode, in three instrument-suite processes (issue 44, item 4: graph
 #          replay within 0.1 us of CUPTI's records)
@@ -53,7 +55,7 @@ bin=${BIN:-$PWD/.evidence-bin/kernel-timer}
 evidence=${EVIDENCE:-$PWD/.evidence-bin/evidence}
 launches=${NCU_LAUNCHES:-10}
 pairs=${PAIRS:-20}
-steps=" ${STEPS:-times ncu spread cupti aa ab example softmax long floor} "
+steps=" ${STEPS:-times ncu spread cupti aa ab example softmax long long-suite floor} "
 mkdir -p "$out/evidence"
 out=$(cd "$out" && pwd)
 ev=$out/evidence
@@ -188,6 +190,12 @@ run_long() {
       "$w/long-b$budget-3.json"
   done
 }
+run_long_suite() {
+  local suite=${bin%/*}/instrument-suite
+  for i in 1 2 3 4; do
+    rec "$gpu-instrument-suite-fma-10ms-$i" -- "$suite" --kernel fma10ms --json "$w/long-suite-$i.json-suite"
+  done
+}
 run_floor() {
   local suite=${bin%/*}/instrument-suite
   for i in 1 2 3; do
@@ -209,6 +217,7 @@ step ab
 step example
 step softmax
 step long
+step long-suite
 step floor
 rec "$gpu-kernel-timer-session" -- python3 "$here/summarize.py" "$w" > /dev/null
 cp "$w/$gpu-kernel-timer-session.txt" "$out/summary.txt" 2> /dev/null

@@ -72,19 +72,38 @@ def print_long(folder):
               f"GPU {gpu_s:.3f} s, spread x sqrt(GPU s) {100 * spread * gpu_s ** 0.5:.4f}%")
 
 
+def print_long_suite(folder):
+    """The suite's fma-10ms in several instrument-suite processes: the same
+    spread against GPU time, for the kernel issue 44 names."""
+    runs = []
+    for path in sorted(glob.glob(os.path.join(folder, "long-suite-*.json-suite"))):
+        try:
+            for k in json.load(open(path)).get("kernels", []):
+                if k.get("median"):
+                    runs.append((k["median"]["ms"], k["measurement"]["gpu_ms_spent"]))
+        except (OSError, ValueError, KeyError):
+            continue
+    if len(runs) < 2:
+        return
+    medians = [r[0] for r in runs]
+    spread = max(medians) / min(medians) - 1
+    gpu_s = statistics.median(r[1] for r in runs) / 1000
+    print(f"the suite's fma-10ms: {len(runs)} processes, medians {min(medians):.5f} .. {max(medians):.5f} ms, "
+          f"spread {100 * spread:.3f}%, GPU {gpu_s:.3f} s, spread x sqrt(GPU s) {100 * spread * gpu_s ** 0.5:.4f}%")
+
+
 def print_floor(folder):
     """The suite's short kernels in graph, graph-pdl and CUPTI mode, each
     mode's median over the processes, and each replay mode less CUPTI."""
     by = {}
     for path in sorted(glob.glob(os.path.join(folder, "floor-*.json-suite"))):
-        for line in open(path):
-            try:
-                run = json.loads(line)
-            except ValueError:
-                continue
-            for k in run.get("kernels", []):
-                if k.get("median"):
-                    by.setdefault(k["kernel"], {}).setdefault(k["measurement"]["mode"], []).append(k["median"]["ms"])
+        try:
+            run = json.load(open(path))
+        except (OSError, ValueError):
+            continue
+        for k in run.get("kernels", []):
+            if k.get("median"):
+                by.setdefault(k["kernel"], {}).setdefault(k["measurement"]["mode"], []).append(k["median"]["ms"])
     if not by:
         return
     print()
@@ -143,6 +162,7 @@ def main(folder):
                 print(f"{os.path.basename(path)[:-5]:<28} {ours[1]:<10} {ours[0]:.5f} ms, "
                       f"{ours[0] / statistics.median(with_cache):.4f} of ncu's")
     print_long(folder)
+    print_long_suite(folder)
     print_floor(folder)
     print()
     for path in sorted(glob.glob(os.path.join(folder, "a[ab]-*.json"))):
