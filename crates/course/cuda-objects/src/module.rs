@@ -77,16 +77,32 @@ impl LoadedKernel {
         stream: &CudaStream,
     ) -> Result<(), CudaError> {
         // SAFETY: the caller vouches for the parameters.
+        unsafe { self.launch_shaped((grid, 1, 1), (block, 1, 1), 0, params, stream) }
+    }
+
+    /// Queues one launch of any grid and block shape, with `shared` bytes
+    /// of dynamic shared memory per block, on `stream`.
+    ///
+    /// # Safety
+    /// As [`LoadedKernel::launch`].
+    pub unsafe fn launch_shaped(
+        &self,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: u32,
+        params: &mut [*mut c_void],
+        stream: &CudaStream,
+    ) -> Result<(), CudaError> {
+        // SAFETY: the caller vouches for the parameters.
         check!(unsafe {
-            result::launch_kernel(
-                self.function,
-                (grid, 1, 1),
-                (block, 1, 1),
-                0,
-                stream.cu_stream(),
-                params,
-            )
+            result::launch_kernel(self.function, grid, block, shared, stream.cu_stream(), params)
         })
+    }
+
+    /// The driver's handle, for the attribute and parameter queries a
+    /// caller makes of it; valid while `self` lives.
+    pub fn function(&self) -> CUfunction {
+        self.function
     }
 }
 

@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 use cuda_check::{check, CudaError};
-use cuda_objects::DeviceBuffer;
-use cudarc::driver::sys::{self, CUfunction, CUfunction_attribute_enum, CUmodule};
+use cuda_objects::{DeviceBuffer, LoadedKernel};
+use cudarc::driver::sys::{self, CUfunction, CUfunction_attribute_enum};
 use cudarc::driver::{result, CudaContext, CudaStream};
 
 use crate::args::{ArgSpec, Dim3};
@@ -157,42 +157,30 @@ fn compile(source: &Path, arch: &str, nvcc_args: &[String]) -> anyhow::Result<Ve
     bytes.with_context(|| format!("reading the cubin nvcc made of {}", source.display()))
 }
 
-/// A kernel loaded into a context, with its module, unloaded on drop.
+/// A kernel loaded into a context, with its module (unloaded on drop).
 pub struct Kernel {
     /// The name as the user gave it.
     pub name: String,
     /// The name the module gives it (a C++ kernel's mangled one).
     pub symbol: String,
-    module: CUmodule,
-    function: CUfunction,
-    ctx: Arc<CudaContext>,
+    loaded: LoadedKernel,
 }
 
 impl Kernel {
     /// Loads `image` into `ctx` and finds the kernel named `name`.
     pub fn load(ctx: &Arc<CudaContext>, image: &Image, name: &str) -> anyhow::Result<Kernel> {
         let symbol = image.find(name)?;
-        check!(ctx.bind_to_thread())?;
-        let data = match image {
-            Image::Ptx(text) => text.as_ptr() as *const c_void,
-            Image::Cubin(bytes) => bytes.as_ptr() as *const c_void,
-        };
-        // SAFETY: NUL-terminated PTX, or an ELF image whose header gives its length.
-        let module = check!(unsafe { result::module::load_data(data) }).context("loading the module")?;
-        let mut function: CUfunction = std::ptr::null_mut();
         let c_name = CString::new(symbol.clone())?;
-        // SAFETY: a loaded module and a NUL-terminated name; writes one handle.
-        let found =
-            check!(unsafe { sys::cuModuleGetFunction(&mut function, module, c_name.as_ptr()) }.result());
-        let kernel = Kernel {
+        let loaded = match image {
+            Image::Ptx(text) => LoadedKernel::from_ptx(ctx, text, &c_name),
+            Image::Cubin(bytes) => LoadedKernel::from_cubin(ctx, bytes, &c_name),
+        }
+        .context("loading the module")?;
+        Ok(Kernel {
             name: name.to_string(),
             symbol,
-            module,
-            function,
-            ctx: ctx.clone(),
-        };
-        found?;
-        Ok(kernel)
+            loaded,
+        })
     }
 
     /// The sizes of the kernel's parameters in bytes, from the driver;
@@ -218,7 +206,7 @@ impl Kernel {
             let (mut offset, mut size) = (0usize, 0usize);
             // SAFETY: a loaded function; writes two numbers. An index past
             // the last parameter is CUDA_ERROR_INVALID_VALUE.
-            let status = unsafe { get(self.function, sizes.len(), &mut offset, &mut size) };
+            let status = unsafe { get(self.loaded.function(), sizes.len(), &mut offset, &mut size) };
             if status != sys::CUresult::CUDA_SUCCESS {
                 return Some(sizes);
             }
@@ -235,20 +223,11 @@ impl Kernel {
         // SAFETY: a loaded function; sets one attribute.
         check!(unsafe {
             result::function::set_function_attribute(
-                self.function,
+                self.loaded.function(),
                 CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 bytes as i32,
             )
         })
-    }
-}
-
-impl Drop for Kernel {
-    fn drop(&mut self) {
-        // A failure to unload at exit changes nothing the report says.
-        let _ = self.ctx.bind_to_thread();
-        // SAFETY: loaded once in `load`, unloaded once here.
-        let _ = unsafe { result::module::unload(self.module) };
     }
 }
 
@@ -300,16 +279,15 @@ impl Workload {
         // SAFETY: the arguments were held against the kernel's parameters
         // before this workload was made (or the driver could not tell, which
         // the report says), and the buffers live as long as the workload.
-        check!(unsafe {
-            result::launch_kernel(
-                kernel.function,
+        unsafe {
+            kernel.loaded.launch_shaped(
                 (shape.grid.0, shape.grid.1, shape.grid.2),
                 (shape.block.0, shape.block.1, shape.block.2),
                 shape.shared,
-                stream.cu_stream(),
                 &mut ptrs,
+                stream,
             )
-        })
+        }
     }
 }
 
