@@ -433,11 +433,13 @@ static double hostMs() {
 }
 
 // snippet: cpu-time
-// Microseconds per call of fn: reps calls in a row, reps doubled until they
-// take kCpuMinMs together. One reading over the whole batch, divided: never
-// a reading less another, so never below zero.
+// Microseconds per call of fn, after one untimed call: reps calls in a row,
+// reps doubled until they take kCpuMinMs together. One reading over the whole
+// batch, divided: never a reading less another, so never below zero.
 template <typename Fn>
 static double cpuUsPerCall(Fn fn) {
+    // One untimed call first: its pages faulted in, its code and data warm.
+    fn();
     for (long reps = 1;; reps *= 2) {
         const double t0 = hostMs();
         for (long r = 0; r < reps; ++r) {

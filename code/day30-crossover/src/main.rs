@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 use cuda_check::{check, runtime, CudaError};
-use cuda_objects::{DeviceBuffer, EventPair, Mapping, PinnedHost};
+use cuda_objects::{event, DeviceBuffer, EventPair, Mapping, PinnedHost};
 use cudarc::driver::{CudaContext, CudaStream};
 use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
@@ -153,7 +153,14 @@ fn median_call_us(
     check!(runtime::last_error())?;
     let mut ms = Vec::with_capacity(CU.timed_calls as usize);
     for _ in 0..CU.timed_calls {
-        ms.push(events.time(stream, &mut call)?);
+        // The driver's record alone, as cudaEventRecord: nothing else lands
+        // between the events and the call.
+        event::record(&events.start, stream)?;
+        call()?;
+        event::record(&events.stop, stream)?;
+        check!(events.stop.synchronize())?;
+        check!(runtime::last_error())?;
+        ms.push(check!(events.start.elapsed_ms(&events.stop))?);
     }
     ms.sort_by(f32::total_cmp);
     Ok(f64::from(ms[ms.len() / 2]) * 1e3)
@@ -172,9 +179,13 @@ fn part1_constants(
         let mut bw_in = check!(DeviceBuffer::<f32>::alloc(ctx, CU.bw_elems))?;
         let mut bw_out = check!(DeviceBuffer::<f32>::alloc(ctx, CU.bw_elems))?;
         check!(bw_in.zero())?;
-        let ms = timer.time(stream, || ffi::copy(&bw_in, &mut bw_out, CU.bw_elems, stream))?.mean_ms();
+        let ms = timer
+            .time(stream, || ffi::copy(&bw_in, &mut bw_out, CU.bw_elems, stream))?
+            .mean_ms();
         let dram = 2.0 * (CU.bw_elems * 4) as f64 / (f64::from(ms) * 1e6);
-        let rate_ms = timer.time(stream, || ffi::fma_rate(&mut bw_out, CU.rate_threads, stream))?.mean_ms();
+        let rate_ms = timer
+            .time(stream, || ffi::fma_rate(&mut bw_out, CU.rate_threads, stream))?
+            .mean_ms();
         let ops = 2.0 * f64::from(CU.rate_chains) * f64::from(CU.rate_iters) * CU.rate_threads as f64;
         (dram, ops / (f64::from(rate_ms) * 1e6))
     };
@@ -188,11 +199,21 @@ fn part1_constants(
         for (s, bytes) in [small, large].into_iter().enumerate() {
             let elems = bytes / 4;
             let Buffers {
-                x, out, px, pout, dx, dout, ..
+                x,
+                out,
+                px,
+                pout,
+                dx,
+                dout,
+                ..
             } = &mut *buf;
             let src: &[f32] = if pinned { &px[..elems] } else { &x[..elems] };
             us[0][s] = median_call_us(ctx, stream, || check!(dx.copy_from_host(src)))?;
-            let dst: &mut [f32] = if pinned { &mut pout[..elems] } else { &mut out[..elems] };
+            let dst: &mut [f32] = if pinned {
+                &mut pout[..elems]
+            } else {
+                &mut out[..elems]
+            };
             us[1][s] = median_call_us(ctx, stream, || check!(dout.copy_to_host(dst)))?;
         }
         h2d.push(fit_copy(small, large, us[0][0], us[0][1]));
@@ -270,7 +291,9 @@ fn part2_sweep(
                 dy,
                 dout,
             } = &mut *buf;
-            cpu_us.push(cpu::us_per_call(|| cpu::run(&info.name, info.degree, x, y, want, n)));
+            cpu_us.push(cpu::us_per_call(|| {
+                cpu::run(&info.name, info.degree, x, y, want, n)
+            }));
 
             // Correct before timed: one call, checked against the CPU's.
             check!(dx.copy_from_host(&x[..n]))?;
@@ -290,7 +313,9 @@ fn part2_sweep(
                 .into());
             }
 
-            gpu_us[0].push(median_call_us(ctx, stream, || ffi::launch(k, dx, dy, dout, n, stream))?);
+            gpu_us[0].push(median_call_us(ctx, stream, || {
+                ffi::launch(k, dx, dy, dout, n, stream)
+            })?);
             for pinned in [true, false] {
                 let (ins, dst): ([&[f32]; 2], &mut [f32]) = if pinned {
                     ([&px[..n], &py[..n]], &mut pout[..out_elems])
@@ -408,8 +433,14 @@ mod tests {
 
     #[test]
     fn the_command_line_takes_the_learners_two_counts() {
-        let a = Args::try_parse_from(["day30-crossover", "--bytes-per-element", "12", "--ops-per-element", "2"])
-            .unwrap();
+        let a = Args::try_parse_from([
+            "day30-crossover",
+            "--bytes-per-element",
+            "12",
+            "--ops-per-element",
+            "2",
+        ])
+        .unwrap();
         assert_eq!((a.bytes_per_element, a.ops_per_element), (Some(12.0), Some(2.0)));
         let a = Args::try_parse_from(["day30-crossover"]).unwrap();
         assert_eq!((a.bytes_per_element, a.ops_per_element), (None, None));

@@ -153,14 +153,22 @@ mod tests {
 
     #[test]
     fn the_copy_fit_recovers_a_fixed_cost_and_a_rate() {
-        let c = fit_copy(4096, 64 << 20, 10.0 + 4096.0 / 50e3, 10.0 + (64 << 20) as f64 / 50e3);
+        let c = fit_copy(
+            4096,
+            64 << 20,
+            10.0 + 4096.0 / 50e3,
+            10.0 + (64 << 20) as f64 / 50e3,
+        );
         assert!((c.gb_s - 50.0).abs() < 1e-9 && (c.fixed_us - 10.0).abs() < 1e-9);
     }
 
     #[test]
     fn the_measured_crossover_is_where_the_gpu_stays_faster() {
         let sizes = [16, 32, 64, 128];
-        assert_eq!(measured_crossover(&sizes, &[1.0, 1.0, 1.0, 1.0], &[2.0, 0.5, 2.0, 3.0]), Some(64.0));
+        assert_eq!(
+            measured_crossover(&sizes, &[1.0, 1.0, 1.0, 1.0], &[2.0, 0.5, 2.0, 3.0]),
+            Some(64.0)
+        );
         assert_eq!(measured_crossover(&sizes, &[1.0; 4], &[2.0, 2.0, 2.0, 0.5]), None);
     }
 }

@@ -4,29 +4,39 @@
 
 use lesson_spec::{fill, labelled, number, Cursor, Fields, Lines, ParseFailure};
 
-use crate::{Cell, Constants, CopyCost, Crossover, KernelBlock, Learner, LearnerRow, Report, SizeRow, COPIES, VARIANTS};
+use crate::{
+    Cell, Constants, CopyCost, Crossover, KernelBlock, Learner, LearnerRow, Report, SizeRow, COPIES, VARIANTS,
+};
 
 pub(crate) const CPU_LINE: &str =
     "CPU: one thread, scalar code: every loop reads through a volatile pointer, so none is vectorised";
 const PART1: &str = "Part 1: the constants, measured in this process";
-const FLOOR: &str = "launch floor        {:10.2} us     (Day 11: an empty kernel, launch to sync, median of {})";
-const GPU_BW: &str = "GPU bandwidth       {:10.1} GB/s   (Day 11: a copy kernel, {} MiB read + {} MiB written)";
-const GPU_RATE: &str = "GPU op rate         {:10.1} Gop/s  ({} independent FMA chains a thread, an FMA 2 ops)";
+const FLOOR: &str =
+    "launch floor        {:10.2} us     (Day 11: an empty kernel, launch to sync, median of {})";
+const GPU_BW: &str =
+    "GPU bandwidth       {:10.1} GB/s   (Day 11: a copy kernel, {} MiB read + {} MiB written)";
+const GPU_RATE: &str =
+    "GPU op rate         {:10.1} Gop/s  ({} independent FMA chains a thread, an FMA 2 ops)";
 const COPY: &str = "{} {:<8}        {:10.2} us + bytes / {:6.2} GB/s   (Day 53: fit from {} KiB and {} MiB)";
-const CPU_BW: &str = "CPU bandwidth       {:10.2} GB/s   (Day 9's CPU: a copy loop, {} MiB read + {} MiB written)";
-const CPU_RATE: &str = "CPU op rate         {:10.3} Gop/s  (Day 9's CPU: chains of {} multiply-adds, each 2 ops)";
+const CPU_BW: &str =
+    "CPU bandwidth       {:10.2} GB/s   (Day 9's CPU: a copy loop, {} MiB read + {} MiB written)";
+const CPU_RATE: &str =
+    "CPU op rate         {:10.3} Gop/s  (Day 9's CPU: chains of {} multiply-adds, each 2 ops)";
 const PART2: &str = "Part 2: the model against the measurement";
 const MODEL: [&str; 3] = [
     "t_cpu(n) = n * max(bytes / CPU bandwidth, ops / CPU op rate)",
     "t_gpu(n) = floor + n * max(bytes / GPU bandwidth, ops / GPU op rate), + per copy call: fixed + bytes / rate",
     "crossover: the n where t_gpu = t_cpu; never where the GPU's cost per element is not below the CPU's",
 ];
-const MEASURED: &str = "measured: the smallest n of the sweep ({} to {}, doubling) from which the GPU stays faster";
-const KERNEL: &str = "{}: {:.0} bytes and {:.0} ops per element; copies: {:.0} bytes per element in ({} cudaMemcpy), \
+const MEASURED: &str =
+    "measured: the smallest n of the sweep ({} to {}, doubling) from which the GPU stays faster";
+const KERNEL: &str =
+    "{}: {:.0} bytes and {:.0} ops per element; copies: {:.0} bytes per element in ({} cudaMemcpy), \
                       {:.0} per element + {:.0} out ({} cudaMemcpy)";
 const CROSSOVER: &str = "{:<17}  {:>12}  {:>12}";
 const SIZE_HEAD: &str = "{:>10}  {:>27}  {:>27}  {:>27}  {:>27}";
-const SIZE_ROW: &str = "{:>10}  {:9.2} {:9.2} {:+6.0}%  {:9.2} {:9.2} {:+6.0}%  {:9.2} {:9.2} {:+6.0}%  {:9.2} {:9.2} {:+6.0}%";
+const SIZE_ROW: &str =
+    "{:>10}  {:9.2} {:9.2} {:+6.0}%  {:9.2} {:9.2} {:+6.0}%  {:9.2} {:9.2} {:+6.0}%  {:9.2} {:9.2} {:+6.0}%";
 const SIZE_COLUMNS: [&str; 5] = [
     "n",
     "CPU us, model, err",
@@ -85,10 +95,20 @@ impl Constants {
         for ((dir, mem), c) in COPIES.iter().zip(&self.copies) {
             out.push(fill(
                 COPY,
-                &[dir, mem, &c.fixed_us, &c.gb_s, &self.copy_small_kib, &self.copy_large_mib],
+                &[
+                    dir,
+                    mem,
+                    &c.fixed_us,
+                    &c.gb_s,
+                    &self.copy_small_kib,
+                    &self.copy_large_mib,
+                ],
             ));
         }
-        out.push(fill(CPU_BW, &[&self.cpu_gb_s, &self.cpu_bw_mib, &self.cpu_bw_mib]));
+        out.push(fill(
+            CPU_BW,
+            &[&self.cpu_gb_s, &self.cpu_bw_mib, &self.cpu_bw_mib],
+        ));
         out.push(fill(CPU_RATE, &[&self.cpu_gops, &self.cpu_chain]));
         out
     }
@@ -118,11 +138,18 @@ impl KernelBlock {
             out.push(fill(CROSSOVER, &[variant, &p, &m]));
         }
         let heads = SIZE_COLUMNS;
-        out.push(fill(SIZE_HEAD, &[&heads[0], &heads[1], &heads[2], &heads[3], &heads[4]]));
+        out.push(fill(
+            SIZE_HEAD,
+            &[&heads[0], &heads[1], &heads[2], &heads[3], &heads[4]],
+        ));
         for row in &self.sizes {
             let mut values: Vec<&dyn std::fmt::Display> = vec![&row.n];
             for c in &row.cells {
-                values.extend([&c.measured_us as &dyn std::fmt::Display, &c.model_us, &c.error_percent]);
+                values.extend([
+                    &c.measured_us as &dyn std::fmt::Display,
+                    &c.model_us,
+                    &c.error_percent,
+                ]);
             }
             out.push(fill(SIZE_ROW, &values));
         }
@@ -136,7 +163,10 @@ impl Learner {
             String::new(),
             fill(PART3, &[&self.bytes, &self.ops]),
             fill(PART3_COPIES, &[&self.in_bytes, &self.out_bytes]),
-            fill(PART3_HEAD, &[&"crossover", &"predicted", &"GPU ns/elem", &"CPU ns/elem"]),
+            fill(
+                PART3_HEAD,
+                &[&"crossover", &"predicted", &"GPU ns/elem", &"CPU ns/elem"],
+            ),
         ];
         for (variant, r) in VARIANTS.iter().zip(&self.rows) {
             let p = crossover_text(r.predicted);

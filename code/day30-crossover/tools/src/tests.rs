@@ -24,11 +24,21 @@ pub(crate) fn known() -> Report {
         sizes: vec![
             SizeRow {
                 n: 1024,
-                cells: vec![cell(0.5, 0.75), cell(4.5, 4.25), cell(30.0, 25.0), cell(40.0, 45.0)],
+                cells: vec![
+                    cell(0.5, 0.75),
+                    cell(4.5, 4.25),
+                    cell(30.0, 25.0),
+                    cell(40.0, 45.0),
+                ],
             },
             SizeRow {
                 n: 16_777_216,
-                cells: vec![cell(16000.0, 15000.0), cell(55.0, 52.25), cell(4100.0, 4000.0), cell(25000.0, 24000.0)],
+                cells: vec![
+                    cell(16000.0, 15000.0),
+                    cell(55.0, 52.25),
+                    cell(4100.0, 4000.0),
+                    cell(25000.0, 24000.0),
+                ],
             },
         ],
     };
@@ -43,10 +53,22 @@ pub(crate) fn known() -> Report {
             gpu_gops: 60000.5,
             gpu_rate_chains: 8,
             copies: vec![
-                CopyCost { fixed_us: 8.5, gb_s: 52.25 },
-                CopyCost { fixed_us: 7.5, gb_s: 50.5 },
-                CopyCost { fixed_us: 12.75, gb_s: 10.25 },
-                CopyCost { fixed_us: 11.5, gb_s: 9.5 },
+                CopyCost {
+                    fixed_us: 8.5,
+                    gb_s: 52.25,
+                },
+                CopyCost {
+                    fixed_us: 7.5,
+                    gb_s: 50.5,
+                },
+                CopyCost {
+                    fixed_us: 12.75,
+                    gb_s: 10.25,
+                },
+                CopyCost {
+                    fixed_us: 11.5,
+                    gb_s: 9.5,
+                },
             ],
             copy_small_kib: 4,
             copy_large_mib: 64,
@@ -60,11 +82,19 @@ pub(crate) fn known() -> Report {
         kernels: vec![
             kernel(
                 "saxpy",
-                vec![x(Some(4500.0), Some(8192.0)), x(Some(40000.0), Some(131072.0)), x(None, None)],
+                vec![
+                    x(Some(4500.0), Some(8192.0)),
+                    x(Some(40000.0), Some(131072.0)),
+                    x(None, None),
+                ],
             ),
             kernel(
                 "poly64",
-                vec![x(Some(120.0), Some(128.0)), x(Some(900.0), Some(1024.0)), x(Some(2000.0), Some(2048.0))],
+                vec![
+                    x(Some(120.0), Some(128.0)),
+                    x(Some(900.0), Some(1024.0)),
+                    x(Some(2000.0), Some(2048.0)),
+                ],
             ),
         ],
         learner: Learner {
@@ -73,9 +103,21 @@ pub(crate) fn known() -> Report {
             in_bytes: 4.0,
             out_bytes: 4.0,
             rows: vec![
-                LearnerRow { predicted: Some(700.0), gpu_ns: 0.0019, cpu_ns: 10.25 },
-                LearnerRow { predicted: Some(800.0), gpu_ns: 0.16, cpu_ns: 10.25 },
-                LearnerRow { predicted: None, gpu_ns: 12.5, cpu_ns: 10.25 },
+                LearnerRow {
+                    predicted: Some(700.0),
+                    gpu_ns: 0.0019,
+                    cpu_ns: 10.25,
+                },
+                LearnerRow {
+                    predicted: Some(800.0),
+                    gpu_ns: 0.16,
+                    cpu_ns: 10.25,
+                },
+                LearnerRow {
+                    predicted: None,
+                    gpu_ns: 12.5,
+                    cpu_ns: 10.25,
+                },
             ],
         },
     }
@@ -103,8 +145,16 @@ fn the_known_report_holds_every_claim() {
     for claim in <Report as LessonReport>::claims() {
         let outcome = (claim.check)(&run, &[run]);
         let planted = lesson_spec::planted(claim, &run, &[run]);
-        assert!(matches!(outcome, lesson_spec::Outcome::Holds), "{}: {outcome:?}", claim.id);
-        assert!(!matches!(planted, lesson_spec::Outcome::Holds), "{} holds planted", claim.id);
+        assert!(
+            matches!(outcome, lesson_spec::Outcome::Holds),
+            "{}: {outcome:?}",
+            claim.id
+        );
+        assert!(
+            !matches!(planted, lesson_spec::Outcome::Holds),
+            "{} holds planted",
+            claim.id
+        );
     }
 }
 

@@ -29,25 +29,6 @@ pub static WHYS: &[Why] = &[
         },
     },
     Why {
-        id: "d30-why-cpu-cache",
-        cause: "the CPU does better per element at small n because the arrays sit in its caches: SAXPY's CPU time \
-                per element at 1 Ki (12 KiB) is at most 0.8 of its time per element at 16 Mi (192 MiB)",
-        figures: &[
-            report(LESSON, "saxpy at 1024: CPU, us"),
-            report(LESSON, "saxpy at 16777216: CPU, us"),
-        ],
-        rival: "the CPU's loop, not its memory, sets its pace at every size, so its time per element is the same",
-        rival_figure: "the time per element at 1 Ki would equal the time per element at 16 Mi",
-        tells_rival_apart: true,
-        planted: &[1.0, 16384.0],
-        check: |m| {
-            let (small, large) = (m[0] / 1024.0, m[1] / 16_777_216.0);
-            verdict(small <= 0.8 * large, || {
-                format!("{:.3} ns per element at 1 Ki, {:.3} at 16 Mi", small * 1e3, large * 1e3)
-            })
-        },
-    },
-    Why {
         id: "d30-why-copies-set-the-time",
         cause: "with copies, SAXPY's GPU time at 16 Mi is the copies': within 20% of the kernel plus its bytes at the \
                 fitted pinned rates (8 bytes in, 4 out per element), with the kernel under 5% of it",
@@ -73,24 +54,77 @@ pub static WHYS: &[Why] = &[
         },
     },
     Why {
-        id: "d30-why-pageable-per-byte",
-        cause: "SAXPY with pageable copies is never predicted to win because of the link's cost per byte, not its \
-                fixed costs: its 8 bytes in and 4 out per element at the pageable rates take longer than 12 bytes at \
-                the CPU's bandwidth",
+        id: "d30-why-dot-atomics",
+        cause: "the dot product misses its model at 16 Mi because every block adds its sum into the one result: it \
+                takes at least 1.5 times the model's time, while poly4, which moves the same 8 bytes per element and \
+                adds into nothing, comes within 15% of its model",
         figures: &[
-            report(LESSON, "H2D pageable, GB/s"),
-            report(LESSON, "D2H pageable, GB/s"),
-            report(LESSON, "CPU bandwidth, GB/s"),
+            report(LESSON, "dot at 16777216: kernel, us"),
+            report(LESSON, "dot at 16777216: kernel model, us"),
+            report(LESSON, "poly4 at 16777216: kernel, us"),
+            report(LESSON, "poly4 at 16777216: kernel model, us"),
         ],
-        rival: "pageable copies cost per byte less than the CPU's loop, and it is their fixed cost per call that \
-                keeps the GPU behind within the sweep",
-        rival_figure: "the pageable per-element cost would be below the CPU's 12 bytes at its bandwidth",
-        tells_rival_apart: true,
-        planted: &[30.0, 30.0, 10.0],
+        rival: "the dot product is slow for its reduction inside each block (shared memory and eight barriers), not \
+                for its 65,536 atomic adds into one address",
+        rival_figure: "none the check reads: both slow the dot product alone; the same kernel writing each block's sum \
+                to its own slot (no atomic) would tell",
+        tells_rival_apart: false,
+        planted: &[60.0, 58.0, 59.0, 58.0],
         check: |m| {
-            let (gpu_ns, cpu_ns) = (8.0 / m[0] + 4.0 / m[1], 12.0 / m[2]);
-            verdict(gpu_ns >= cpu_ns, || {
-                format!("{gpu_ns:.3} ns per element over the link, {cpu_ns:.3} ns on the CPU")
+            let (dot, poly4) = (m[0] / m[1], m[2] / m[3]);
+            verdict(dot >= 1.5 && (poly4 - 1.0).abs() <= 0.15, || {
+                format!("dot {dot:.2}x its model, poly4 {poly4:.2}x")
+            })
+        },
+    },
+    Why {
+        id: "d30-why-poly64-overlap",
+        cause: "poly64's kernel at 16 Mi takes more than the model's larger term (by over 15%) but no more than the \
+                floor plus both terms, memory and arithmetic, because its two terms are close and overlap only in part",
+        figures: &[
+            report(LESSON, "poly64 at 16777216: kernel, us"),
+            report(LESSON, "poly64 at 16777216: kernel model, us"),
+            report(LESSON, "launch floor, us"),
+            report(LESSON, "GPU bandwidth, GB/s"),
+            report(LESSON, "GPU op rate, Gop/s"),
+        ],
+        rival: "memory and arithmetic overlap fully, and poly64's arithmetic runs slower than the FMA-rate kernel's \
+                (one dependent chain per thread instead of eight)",
+        rival_figure: "none the check reads: a time between the larger term and the sum fits both; poly64 timed with its \
+                input in a register (no loads) would tell",
+        tells_rival_apart: false,
+        planted: &[57.0, 56.0, 6.0, 2700.0, 62000.0],
+        check: |m| {
+            let n = 16_777_216.0;
+            let sum = m[2] + n * 8.0 / (m[3] * 1e3) + n * 128.0 / (m[4] * 1e3);
+            verdict(m[0] > 1.15 * m[1] && m[0] <= sum, || {
+                format!("{:.1} us against the larger term's {:.1} and the sum's {sum:.1}", m[0], m[1])
+            })
+        },
+    },
+    Why {
+        id: "d30-why-cpu-poly-loop",
+        cause: "the CPU misses its model on the polynomials, not because its op rate is wrong, but because a \
+                polynomial's loop (a dependent chain per element, behind an inner loop over the degree) runs slower \
+                per operation than the rate loop's unrolled chains: poly4 and poly64 at 16 Mi both take at least 1.3 \
+                times the model's time, while the stencil, which the model prices by the same op rate, is within 1.5 \
+                times either way",
+        figures: &[
+            report(LESSON, "poly4 at 16777216: CPU, us"),
+            report(LESSON, "poly4 at 16777216: CPU model, us"),
+            report(LESSON, "poly64 at 16777216: CPU, us"),
+            report(LESSON, "poly64 at 16777216: CPU model, us"),
+            report(LESSON, "stencil at 16777216: CPU, us"),
+            report(LESSON, "stencil at 16777216: CPU model, us"),
+        ],
+        rival: "the CPU's op rate is mis-measured, too high for the CPU's real code whatever its loop",
+        rival_figure: "the stencil, priced by the same op rate, would miss by as much as the polynomials",
+        tells_rival_apart: true,
+        planted: &[2000.0, 1000.0, 2000.0, 1000.0, 2000.0, 1000.0],
+        check: |m| {
+            let (poly4, poly64, stencil) = (m[0] / m[1], m[2] / m[3], m[4] / m[5]);
+            verdict(poly4.min(poly64) >= 1.3 && (1.0 / 1.5..=1.5).contains(&stencil), || {
+                format!("poly4 {poly4:.2}x its model, poly64 {poly64:.2}x, the stencil {stencil:.2}x")
             })
         },
     },
