@@ -24,8 +24,8 @@ fn load(s: &[f32], i: usize) -> f32 {
 pub fn saxpy(x: &[f32], y: &[f32], out: &mut [f32]) {
     let n = out.len().min(x.len()).min(y.len());
     let a = CU.saxpy_a;
-    for i in 0..n {
-        out[i] = a * load(x, i) + load(y, i);
+    for (i, o) in out[..n].iter_mut().enumerate() {
+        *o = a * load(x, i) + load(y, i);
     }
 }
 
@@ -43,13 +43,13 @@ pub fn dot(x: &[f32], y: &[f32]) -> f32 {
 pub fn poly(x: &[f32], out: &mut [f32], degree: u32) {
     let n = out.len().min(x.len());
     let c = CU.poly_c;
-    for i in 0..n {
+    for (i, o) in out[..n].iter_mut().enumerate() {
         let v = load(x, i);
         let mut p = c;
         for _ in 0..degree {
             p = p * v + c;
         }
-        out[i] = p;
+        *o = p;
     }
 }
 
@@ -57,10 +57,10 @@ pub fn poly(x: &[f32], out: &mut [f32], degree: u32) {
 pub fn stencil(x: &[f32], out: &mut [f32]) {
     let n = out.len().min(x.len());
     let [w0, w1, w2] = CU.stencil_w;
-    for i in 0..n {
+    for (i, o) in out[..n].iter_mut().enumerate() {
         let left = if i > 0 { load(x, i - 1) } else { 0.0 };
         let right = if i + 1 < n { load(x, i + 1) } else { 0.0 };
-        out[i] = w0 * left + w1 * load(x, i) + w2 * right;
+        *o = w0 * left + w1 * load(x, i) + w2 * right;
     }
 }
 
@@ -80,8 +80,8 @@ pub fn run(name: &str, degree: u32, x: &[f32], y: &[f32], out: &mut [f32], n: us
 #[inline(never)]
 pub fn copy(input: &[f32], out: &mut [f32]) {
     let n = out.len().min(input.len());
-    for i in 0..n {
-        out[i] = load(input, i);
+    for (i, o) in out[..n].iter_mut().enumerate() {
+        *o = load(input, i);
     }
     black_box(out[n / 2]);
 }

@@ -1,6 +1,8 @@
 //! crossover.cu's model: a time is a fixed cost plus n times a cost per
 //! element, each from the measured constants and a kernel's two counts.
 
+use std::cmp::Ordering;
+
 /// One copy direction from one kind of memory: t = fixed_us + bytes / rate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CopyCost {
@@ -85,10 +87,13 @@ pub fn gpu_line(m: &Machine, bytes: f64, ops: f64, copies: Option<(usize, Copies
 /// Where gpu(n) = cpu(n), or never (`None`) where the GPU's cost per
 /// element is not below the CPU's.
 pub fn crossover(gpu: Line, cpu: Line) -> Option<f64> {
-    if !(cpu.us_per_elem > gpu.us_per_elem) {
-        return None;
+    // Not greater, or not comparable (a NaN): never, as in crossover.cu.
+    match cpu.us_per_elem.partial_cmp(&gpu.us_per_elem) {
+        Some(Ordering::Greater) => {
+            Some(((gpu.fixed_us - cpu.fixed_us) / (cpu.us_per_elem - gpu.us_per_elem)).ceil())
+        }
+        _ => None,
     }
-    Some(((gpu.fixed_us - cpu.fixed_us) / (cpu.us_per_elem - gpu.us_per_elem)).ceil())
 }
 
 /// The smallest n of the sweep from which the GPU is faster at every larger
@@ -96,7 +101,7 @@ pub fn crossover(gpu: Line, cpu: Line) -> Option<f64> {
 pub fn measured_crossover(sizes: &[usize], gpu_us: &[f64], cpu_us: &[f64]) -> Option<f64> {
     let mut from = None;
     for s in (0..sizes.len()).rev() {
-        if !(gpu_us[s] < cpu_us[s]) {
+        if gpu_us[s].partial_cmp(&cpu_us[s]) != Some(Ordering::Less) {
             break;
         }
         from = Some(sizes[s] as f64);
