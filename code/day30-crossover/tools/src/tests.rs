@@ -162,4 +162,10 @@ lesson_spec::conformance_tests! {
     report: Report,
     cu: "crossover.cu",
     printed: [known().render()],
+    evidence: ("2026-12-04T080111Z-h200-cxx.txt", "2026-12-04T080124Z-h200-rust.txt"),
+    then: |cxx, rust| {
+        // Both programs printed every kernel, every size and Part 3.
+        assert_eq!(cxx.kernels.len(), 5);
+        assert_eq!(cxx.figures().len(), rust.figures().len());
+    },
 }
