@@ -148,6 +148,30 @@ pub fn of(all: &[Transcript]) -> Vec<Session<'_>> {
     sessions
 }
 
+/// What differed between two sessions' headers, in words: `commit d21747b
+/// to 3819bed`, `driver ...`, `toolkit ...`, `host ...`.
+pub fn differences(before: &Session, after: &Session) -> Vec<String> {
+    let (b, a) = (before, after);
+    [
+        ("commit", b.short_commit().into(), a.short_commit().into()),
+        ("driver", b.driver.clone(), a.driver.clone()),
+        ("toolkit", b.toolkit_list(), a.toolkit_list()),
+        ("host", b.host.clone(), a.host.clone()),
+    ]
+    .into_iter()
+    .filter(|(_, b, a)| b != a)
+    .map(|(what, b, a): (_, String, String)| format!("{what} {b} to {a}"))
+    .collect()
+}
+
+/// What differed between two sessions, as one text.
+pub fn differed(before: &Session, after: &Session) -> String {
+    match differences(before, after) {
+        d if d.is_empty() => "nothing: the same commit, driver, toolkit and host".into(),
+        d => d.join("; "),
+    }
+}
+
 /// Each GPU's sessions, oldest first, GPUs by name.
 pub fn by_gpu<'s, 'a>(sessions: &'s [Session<'a>]) -> BTreeMap<&'s str, Vec<&'s Session<'a>>> {
     let mut out: BTreeMap<&str, Vec<&Session>> = BTreeMap::new();

@@ -16,7 +16,7 @@ pub const INDEX: &str = "index.html";
 pub const INSTRUMENT: &str = "instrument.html";
 /// Every recording session, oldest first.
 pub const SESSIONS: &str = "sessions.html";
-/// What changed between each GPU's last two sessions.
+/// What each GPU's latest session changed.
 pub const CHANGES: &str = "changes.html";
 
 pub fn session_page(session: &crate::sessions::Session) -> String {

@@ -10,13 +10,13 @@ use std::path::Path;
 use lesson_spec::{median, ClaimInfo, Lesson, Outcome, State};
 use maud::{html, Markup};
 
-use crate::changes::PerSession;
 use crate::check::{Cell, Table};
 use crate::compare;
 use crate::site::context::{Evidence, SiteChart};
 use crate::site::index::{claims_table, paged_list, run_link, runs_anchor};
 use crate::site::layout::{self, lesson_page, number, rel, scroll, session_page, INDEX};
 use crate::transcript::{Program, Transcript};
+use crate::verdicts::PerSession;
 use crate::verdicts::{self, Column, Failure, Tally};
 use crate::why;
 
@@ -80,7 +80,7 @@ pub fn page(
             p {
                 "Each figure a claim or a cause reads, per GPU, over the sessions that recorded it: "
                 "a point per session at its median, the band from its lowest to its highest value. "
-                a href=(rel(&path, layout::CHANGES)) { "What changed" } " labels the last two sessions' difference."
+                a href=(rel(&path, layout::CHANGES)) { "What changed" } " labels the latest session's difference from the ones before."
             }
         }
         @for (n, chart) in history.iter().enumerate() {

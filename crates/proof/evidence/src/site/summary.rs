@@ -11,12 +11,12 @@
 //!   state (holds, fails, undecided), its word ("fits" where the figures
 //!   cannot tell the rival apart), the margin and the figures' intervals.
 //! - `figures`: each figure a claim or a cause reads, per GPU, with each
-//!   session's median, range and count, and the latest change.
+//!   session's median, range and count, and the latest session's change.
 //! - `false_alarms`: the rule's A/A false alarms on this evidence.
 
 use serde::Serialize;
 
-use crate::changes::{self, Change, FalseAlarms};
+use crate::changes::{Change, FalseAlarms};
 use crate::history::Direction;
 use crate::site::context::Evidence;
 use crate::site::error::SiteError;
@@ -28,7 +28,7 @@ use crate::verdicts::{self, Kind, Tally};
 pub const SUMMARY: &str = "summary.json";
 
 /// The shape's name and version.
-pub const FORMAT: &str = "evidence-summary/1";
+pub const FORMAT: &str = "evidence-summary/2";
 
 #[derive(Serialize)]
 struct Summary {
@@ -197,7 +197,8 @@ struct FigureEntry {
     /// `time` (lower is faster), `rate` (higher is faster) or `neither`.
     direction: &'static str,
     sessions: Vec<FigurePoint>,
-    /// The last session against the one before, where there are two.
+    /// Its GPU's latest session against its baseline, where it recorded
+    /// the figure and an earlier session did too.
     latest_change: Option<ChangeEntry>,
 }
 
@@ -212,13 +213,17 @@ struct FigurePoint {
 
 #[derive(Serialize)]
 struct ChangeEntry {
-    before: String,
-    after: String,
+    /// The earlier sessions the latest is set against, oldest first.
+    baseline: Vec<String>,
+    latest: String,
     label: Change,
-    /// (after - before) / before, and its interval; absent when either
-    /// session has too few values.
+    /// (latest - baseline) / baseline, and its interval; absent when either
+    /// side has too few values.
     rel: Option<f64>,
     rel_interval: Option<(f64, f64)>,
+    /// The runs a session needs for this figure to be decided; absent where
+    /// no number up to `MOST_RUNS` does.
+    runs_needed: Option<usize>,
     differed: Vec<String>,
 }
 
@@ -305,12 +310,13 @@ fn figures(ev: &Evidence) -> Vec<FigureEntry> {
                     })
                     .collect(),
                 latest_change: change.map(|c| ChangeEntry {
-                    before: c.before.session.id.clone(),
-                    after: c.after.session.id.clone(),
+                    baseline: c.baseline.iter().map(|p| p.session.id.clone()).collect(),
+                    latest: c.latest.session.id.clone(),
                     label: c.compared.change,
                     rel: c.compared.comparison.map(|k| k.rel),
                     rel_interval: c.compared.comparison.map(|k| k.rel_ci),
-                    differed: changes::differences(c.before.session, c.after.session),
+                    runs_needed: c.runs_needed,
+                    differed: crate::sessions::differences(c.before(), c.latest.session),
                 }),
             }
         })
