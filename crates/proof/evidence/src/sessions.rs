@@ -210,26 +210,22 @@ pub fn recent(sessions: &[Session]) -> Vec<bool> {
 /// The sessions as `evidence sessions` prints them: a header line, then
 /// one line each, oldest first.
 pub fn render(sessions: &[Session]) -> String {
-    let mut out = String::new();
-    let id_width = sessions.iter().map(|s| s.id.len()).max().unwrap_or(7).max(7);
-    let gpu_width = sessions.iter().map(|s| s.gpu.len()).max().unwrap_or(3).max(3);
-    let driver_width = sessions.iter().map(|s| s.driver.len()).max().unwrap_or(6).max(6);
-    let toolkit_width = sessions
-        .iter()
-        .map(|s| s.toolkit_list().len())
-        .max()
-        .unwrap_or(7)
-        .max(7);
-    let _ = writeln!(
-        out,
-        "{:<id_width$}  {:<gpu_width$}  {:<driver_width$}  {:<toolkit_width$}  {:<7}  {:>4}  {:>8}  folders",
+    let width = |least: usize, of: fn(&Session) -> String| {
+        sessions.iter().map(|s| of(s).len()).fold(least, usize::max)
+    };
+    let id = width(7, |s| s.id.clone());
+    let gpu = width(3, |s| s.gpu.clone());
+    let driver = width(6, |s| s.driver.clone());
+    let toolkit = width(7, |s| s.toolkit_list());
+    let mut out = format!(
+        "{:<id$}  {:<gpu$}  {:<driver$}  {:<toolkit$}  {:<7}  {:>4}  {:>8}  folders\n",
         "session", "GPU", "driver", "toolkit", "commit", "runs", "span, s"
     );
     for s in sessions {
         let folders: Vec<String> = s.folders().iter().map(|(f, n)| format!("{f} {n}")).collect();
         let _ = writeln!(
             out,
-            "{:<id_width$}  {:<gpu_width$}  {:<driver_width$}  {:<toolkit_width$}  {:<7}  {:>4}  {:>8}  {}",
+            "{:<id$}  {:<gpu$}  {:<driver$}  {:<toolkit$}  {:<7}  {:>4}  {:>8}  {}",
             s.id,
             s.gpu,
             s.driver,
