@@ -1,11 +1,9 @@
 //! What changed in each GPU's latest session: each figure it recorded
-//! against a baseline of the same figure in the last [`WINDOW`] earlier
-//! sessions that recorded it (a window of history, as PyTorch's HUD and
-//! conbench's lookback use), labelled by robust-stats' rule; the runs a
-//! session needs to decide each; the claims whose verdict flipped; and the
-//! rule's false alarms on A/A comparisons. Why the window is five, why the
-//! interval is widened and why six values: evidence/README.md, "What
-//! changed".
+//! against a baseline, the same figure in the last [`WINDOW`] earlier
+//! sessions that recorded it (as PyTorch's HUD and conbench's lookback
+//! window do), labelled by robust-stats' rule, with the runs a session
+//! needs to decide it; the claims whose verdict flipped; the rule's false
+//! alarms on A/A comparisons. The reasons: evidence/README.md, "What changed".
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -165,34 +163,32 @@ pub fn latest<'h, 's, 'a>(
     sessions: &[Session],
 ) -> Vec<FigureChange<'h, 's, 'a>> {
     let newest = newest(sessions);
-    let mut out = Vec::new();
-    for series in history {
-        // At least two sessions, the latest its GPU's latest.
-        let (latest, n) = match series.points.as_slice() {
-            [_, .., latest] if newest.get(series.gpu.as_str()) == Some(&latest.session.id.as_str()) => {
-                (latest, series.points.len() - 1)
-            }
-            _ => continue,
-        };
-        let earlier = &series.points[n.saturating_sub(WINDOW)..n];
-        let medians: Vec<f64> = earlier
-            .iter()
-            .filter_map(|p| lesson_spec::median(p.values.clone()))
-            .collect();
-        let sd = process_spread(&medians).unwrap_or(0.0);
-        let pooled: Vec<f64> = earlier.iter().flat_map(|p| p.values.clone()).collect();
-        let compared = label(&pooled, &latest.values, series.direction(), sd);
-        let runs_needed = runs_needed(&pooled, sd);
-        out.push(FigureChange {
-            series,
-            baseline: earlier,
-            latest,
-            compared,
-            session_sd: sd,
-            runs_needed,
-        });
+    let is_newest = |s: &Series, p: &Point| newest.get(s.gpu.as_str()) == Some(&p.session.id.as_str());
+    history
+        .iter()
+        .filter(|s| s.points.len() > 1 && is_newest(s, &s.points[s.points.len() - 1]))
+        .map(|s| against_baseline(s, s.points.len() - 1))
+        .collect()
+}
+
+/// Point `i` of `series` (not its first) against the up to [`WINDOW`]
+/// points before it.
+fn against_baseline<'h, 's, 'a>(series: &'h Series<'s, 'a>, i: usize) -> FigureChange<'h, 's, 'a> {
+    let (baseline, latest) = (&series.points[i.saturating_sub(WINDOW)..i], &series.points[i]);
+    let medians: Vec<f64> = baseline
+        .iter()
+        .filter_map(|p| lesson_spec::median(p.values.clone()))
+        .collect();
+    let sd = process_spread(&medians).unwrap_or(0.0);
+    let pooled: Vec<f64> = baseline.iter().flat_map(|p| p.values.clone()).collect();
+    FigureChange {
+        series,
+        baseline,
+        latest,
+        compared: label(&pooled, &latest.values, series.direction(), sd),
+        session_sd: sd,
+        runs_needed: runs_needed(&pooled, sd),
     }
-    out
 }
 
 /// A GPU's figures counted, and what their baselines say of the runs a
@@ -267,6 +263,9 @@ pub struct FalseAlarms {
     /// Pairs of consecutive sessions of one machine and one commit.
     pub same_commit_pairs: usize,
     pub same_commit: Alarms,
+    /// The second session of each such pair against its baseline, as
+    /// [`latest`] labels a GPU's latest session.
+    pub baseline: Alarms,
     /// Each session's figures with at least twice [`MIN_VALUES`] values,
     /// odd runs against even ones.
     pub split_half: Alarms,
@@ -279,10 +278,11 @@ pub fn false_alarms(history: &[Series]) -> FalseAlarms {
     let machine = |s: &Session| format!("{} {} {} {}", s.short_commit(), s.gpu, s.driver, s.host);
     for series in history {
         let direction = series.direction();
-        for (a, b) in series.points.iter().zip(&series.points[1..]) {
+        for (i, (a, b)) in series.points.iter().zip(&series.points[1..]).enumerate() {
             if machine(a.session) == machine(b.session) {
                 pairs.insert((a.session.id.clone(), b.session.id.clone()));
                 out.same_commit.count(label(&a.values, &b.values, direction, 0.0));
+                out.baseline.count(against_baseline(series, i + 1).compared);
             }
         }
         for point in series.points.iter().filter(|p| p.values.len() >= 2 * MIN_VALUES) {
@@ -419,10 +419,11 @@ pub fn render(sessions: &[Session], history: &[Series], flips: &[Flip]) -> Strin
     let alarms = false_alarms(history);
     let _ = writeln!(
         out,
-        "false alarms (A/A): {} pair(s) of sessions of one commit on one machine, their figures called moved: {}; \
-         each session's runs split odd/even, called moved: {} ({} UNSURE)",
+        "false alarms (A/A): {} pair(s) of sessions of one commit on one machine, their figures called moved: {} \
+         (the second against its baseline: {}); each session's runs split odd/even, called moved: {} ({} UNSURE)",
         alarms.same_commit_pairs,
         alarms.same_commit.words(),
+        alarms.baseline.words(),
         alarms.split_half.words(),
         alarms.split_half.unsure
     );

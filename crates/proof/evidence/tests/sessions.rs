@@ -244,6 +244,8 @@ fn the_same_commit_recorded_twice_is_an_a_a_pair_and_the_same() {
     assert_eq!(alarms.same_commit_pairs, 1);
     assert_eq!(alarms.same_commit.compared, 1);
     assert_eq!(alarms.same_commit.alarms, 0);
+    // The second against its baseline (the first alone), as the latest is.
+    assert_eq!((alarms.baseline.compared, alarms.baseline.alarms), (1, 0));
 }
 
 #[test]

@@ -38,7 +38,8 @@ pub fn page(ev: &Evidence) -> String {
             @match alarms.same_commit_pairs {
                 0 => "No two sessions here are of one commit on one machine (each commit was recorded in one sitting). ",
                 pairs => { "Sessions of one commit on one machine: " (pairs) " pair(s), their figures called moved "
-                    (alarms.same_commit.words()) ". " }
+                    (alarms.same_commit.words()) "; the second of each against its baseline, as the latest session "
+                    "is labelled below: " (alarms.baseline.words()) ". " }
             }
             "Each session's runs split in two (odd against even, figures with at least " (2 * MIN_VALUES) " values): "
             "called moved " (alarms.split_half.words()) ", UNSURE " (alarms.split_half.unsure) " times."
