@@ -9,7 +9,7 @@ use maud::{html, Markup};
 use crate::changes::{self, Change, FigureChange, Flip, MIN_VALUES, MOST_RUNS, WINDOW};
 use crate::sessions::{self, Session};
 use crate::site::context::Evidence;
-use crate::site::layout::{self, lesson_page, number, rel, scroll, session_page, CHANGES, INDEX, SESSIONS};
+use crate::site::layout::{self, lesson_page, rel, scroll, session_page, spread, CHANGES, INDEX, SESSIONS};
 
 pub fn page(ev: &Evidence) -> String {
     let alarms = ev.alarms;
@@ -101,20 +101,6 @@ fn flips_table(flips: &[&Flip]) -> Markup {
     })
 }
 
-/// `median (min to max), n`.
-fn spread(values: &[f64]) -> String {
-    let median = lesson_spec::median(values.to_vec()).unwrap_or(f64::NAN);
-    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    format!(
-        "{} ({} to {}), n = {}",
-        number(median),
-        number(low),
-        number(high),
-        values.len()
-    )
-}
-
 fn figures_table(changes: &[&FigureChange]) -> Markup {
     scroll(html! {
         table {
@@ -127,8 +113,8 @@ fn figures_table(changes: &[&FigureChange]) -> Markup {
                             a href=(format!("{}#history", rel(CHANGES, &lesson_page(f.lesson)))) { (f.label) }
                             span.statement { (f.folder) "/" (f.run) }
                         }
-                        td { (spread(&c.baseline.iter().flat_map(|p| p.values.clone()).collect::<Vec<_>>())) " in " (c.baseline.len()) " session(s) to " (session_link(c.before())) }
-                        td { (spread(&c.latest.values)) }
+                        td { (spread(&c.baseline.iter().flat_map(|p| p.values.clone()).collect::<Vec<_>>())) ", n = " (c.baseline.iter().map(|p| p.values.len()).sum::<usize>()) " in " (c.baseline.len()) " session(s) to " (session_link(c.before())) }
+                        td { (spread(&c.latest.values)) ", n = " (c.latest.values.len()) }
                         @match c.compared.comparison {
                             Some(k) => {
                                 td.num { (format!("{:+.1}%", k.rel * 100.0)) }

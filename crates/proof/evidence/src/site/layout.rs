@@ -151,6 +151,16 @@ pub fn column_slug(column: &Column) -> String {
 
 pub use crate::digits::number;
 
+/// `median (min to max)`, or the one value where they agree, or `-` for
+/// none.
+pub fn spread(values: &[f64]) -> String {
+    match robust_stats::stats::summarize(values) {
+        None => "-".into(),
+        Some(s) if s.min == s.max => number(s.median),
+        Some(s) => format!("{} ({} to {})", number(s.median), number(s.min), number(s.max)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

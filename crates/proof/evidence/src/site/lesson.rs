@@ -7,14 +7,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lesson_spec::{median, ClaimInfo, Lesson, Outcome, State};
+use lesson_spec::{ClaimInfo, Lesson, Outcome, State};
 use maud::{html, Markup};
 
 use crate::check::{Cell, Table};
 use crate::compare;
 use crate::site::context::{Evidence, SiteChart};
 use crate::site::index::{claims_table, paged_list, run_link, runs_anchor};
-use crate::site::layout::{self, lesson_page, number, rel, scroll, session_page, INDEX};
+use crate::site::layout::{self, lesson_page, number, rel, scroll, session_page, spread, INDEX};
 use crate::transcript::{Program, Transcript};
 use crate::verdicts::PerSession;
 use crate::verdicts::{self, Column, Failure, Tally};
@@ -357,20 +357,6 @@ fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Mark
             }
         }
     })
-}
-
-/// `median (min to max)`, or `-` for no values.
-fn spread(values: &[f64]) -> String {
-    let Some(m) = median(values.to_vec()) else {
-        return "-".into();
-    };
-    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if low == high {
-        number(m)
-    } else {
-        format!("{} ({} to {})", number(m), number(low), number(high))
-    }
 }
 
 /// The plain C++ and Rust runs of each GPU and toolkit, every figure's
