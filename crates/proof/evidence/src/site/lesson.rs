@@ -394,7 +394,7 @@ fn twins(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
                     caption { (column.label()) ": the medians of " (cxx.len()) " C++ and " (rust.len()) " Rust runs" }
                     (layout::head(&["figure", "C++", "Rust", "Rust / C++", "Rust - C++"]))
                     tbody {
-                        @for (label, c, r) in side_by_side(cxx, rust) {
+                        @for (label, c, r) in compare::side_by_side(cxx, rust) {
                             tr {
                                 th scope="row" { (label) }
                                 td.num { (c.map_or("-".into(), number)) }
@@ -413,23 +413,6 @@ fn twins(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
             }))
         }
     }
-}
-
-/// Each figure's median in either group, in the first group's order, then
-/// any the second alone prints: none is left out for lack of a partner.
-fn side_by_side(a: &[&Transcript], b: &[&Transcript]) -> Vec<(String, Option<f64>, Option<f64>)> {
-    let (ma, mb) = (compare::medians(a), compare::medians(b));
-    let find = |m: &[(String, f64)], label: &str| m.iter().find(|(l, _)| l == label).map(|(_, v)| *v);
-    let mut labels: Vec<&String> = ma.iter().map(|(l, _)| l).collect();
-    for (l, _) in &mb {
-        if !labels.contains(&l) {
-            labels.push(l);
-        }
-    }
-    labels
-        .into_iter()
-        .map(|l| (l.clone(), find(&ma, l), find(&mb, l)))
-        .collect()
 }
 
 /// A run's verdicts in a few words: how many claims held, failed as
