@@ -1,52 +1,29 @@
-//! What changed between a GPU's latest session and the one before it:
-//! each figure a claim or a cause reads labelled SAME, FASTER, SLOWER (or,
-//! for a figure that is neither a time nor a rate, HIGHER or LOWER) or
-//! UNSURE, and each claim whose verdict flipped; beside each, what differed
-//! between the two sessions' headers.
-//!
-//! The label is robust-stats' rule, the one the instrument compares two
-//! runs of a kernel with: each session's values (one per run, each run its
-//! own process) give a median and its distribution-free 95% interval, and
-//! the difference's interval against a band of +-1% of the earlier median
-//! decides ([`robust_stats::compare`]). A session with fewer than
-//! [`MIN_VALUES`] values of a figure gives UNSURE: up to ten values, the
-//! interval of the median is their whole range, which holds the median
-//! with probability 1 - 2/2^n; with five, 93.75%, so two sessions'
-//! intervals hold together only 87.5% of the time, short of the 90% the
-//! rule reads them as; with six, 93.75%.
-//! Medians one printed step apart are UNSURE as well ([`label`]): a
-//! figure printed to three decimals that reads 0.004 ms in one session and
-//! 0.005 in the next may be one time rounded two ways.
-//!
-//! "Latest and previous" is per figure: the GPU's two latest sessions that
-//! recorded it, as a session may record only some lessons.
-//!
-//! How often the rule calls identical code faster or slower is measured,
-//! not assumed ([`false_alarms`]): on every pair of sessions of one machine
-//! and one commit (A/A), and on each session's runs split in two, the
-//! 1st, 3rd, 5th ... run against the 2nd, 4th, 6th ... (the same commit on
-//! the same machine, in the same hour).
-//!
-//! Not for: grouping runs into sessions ([`crate::sessions`]) or reading
-//! figures ([`crate::history`]).
+//! What changed in each GPU's latest session: each figure it recorded
+//! against a baseline, the same figure in the last [`WINDOW`] earlier
+//! sessions that recorded it (as PyTorch's HUD and conbench's lookback
+//! window do), labelled by robust-stats' rule, with the runs a session
+//! needs to decide it; the claims whose verdict flipped; the rule's false
+//! alarms on A/A comparisons. The reasons: evidence/README.md, "What changed".
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use robust_stats::compare::{compare, Comparison, Label, Median, DEFAULT_BAND};
-use robust_stats::stats::summarize;
+use robust_stats::compare::{compare_across, process_spread, Comparison, Label, Median, DEFAULT_BAND};
+use robust_stats::stats::{quantile, summarize};
 use serde::Serialize;
 
-use crate::check::Table;
 use crate::history::{Direction, Point, Series};
 use crate::sessions::Session;
-use crate::verdicts::{Column, Kind, Tally};
+use crate::verdicts::{Column, Kind, PerSession, Tally};
 
-/// The fewest values a session needs of a figure for a label other than
-/// UNSURE.
+/// The fewest values a side needs for a label other than UNSURE.
 pub const MIN_VALUES: usize = 6;
+/// How many earlier sessions of a figure make its baseline.
+pub const WINDOW: usize = 5;
+/// The most runs [`runs_needed`] tries.
+pub const MOST_RUNS: usize = 64;
 
-/// A figure's change from one session to the next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// A figure's change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Change {
     Same,
@@ -59,24 +36,26 @@ pub enum Change {
 }
 
 impl Change {
-    pub fn name(self) -> &'static str {
+    /// `SAME`, `FASTER`, ... as the summary writes it.
+    pub fn name(self) -> String {
+        format!("{self:?}").to_uppercase()
+    }
+
+    /// `moved`, `same` or `undecided`.
+    pub fn group(self) -> &'static str {
         match self {
-            Change::Same => "SAME",
-            Change::Faster => "FASTER",
-            Change::Slower => "SLOWER",
-            Change::Higher => "HIGHER",
-            Change::Lower => "LOWER",
-            Change::Unsure => "UNSURE",
+            Change::Same => "same",
+            Change::Unsure => "undecided",
+            _ => "moved",
         }
     }
 
-    /// Whether it says the figure moved beyond its noise.
     pub fn moved(self) -> bool {
-        !matches!(self, Change::Same | Change::Unsure)
+        self.group() == "moved"
     }
 
-    /// robust-stats' label (which reads its numbers as times: SLOWER is
-    /// larger) said of a figure pointing `direction`.
+    /// robust-stats' label (which reads its numbers as times) said of a
+    /// figure pointing `direction`.
     fn of(label: Label, direction: Direction) -> Change {
         match (label, direction) {
             (Label::Same, _) => Change::Same,
@@ -89,57 +68,38 @@ impl Change {
     }
 }
 
-/// Two sets of values labelled: the change, and robust-stats' comparison
-/// behind it (none where either set has fewer than [`MIN_VALUES`]).
+/// Two sets of values labelled, and robust-stats' comparison behind it
+/// (none where either set has fewer than [`MIN_VALUES`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Compared {
     pub change: Change,
     pub comparison: Option<Comparison>,
 }
 
-/// The median and its 95% interval of `values`.
-fn median_of(values: &[f64]) -> Option<Median> {
-    let s = summarize(values)?;
-    Some(Median {
-        ms: s.median,
-        ci: s.median_ci,
-    })
-}
-
-/// `after` against `before`, as a figure pointing `direction`.
-pub fn label(before: &[f64], after: &[f64], direction: Direction) -> Compared {
-    if before.len() < MIN_VALUES || after.len() < MIN_VALUES {
-        return Compared {
-            change: Change::Unsure,
-            comparison: None,
-        };
-    }
-    let (Some(a), Some(b)) = (median_of(before), median_of(after)) else {
-        return Compared {
-            change: Change::Unsure,
-            comparison: None,
-        };
+/// `after` against `before`, as a figure pointing `direction`, the
+/// interval widened by `process_sd` ([`compare_across`]).
+pub fn label(before: &[f64], after: &[f64], direction: Direction, process_sd: f64) -> Compared {
+    let median = |v: &[f64]| {
+        let s = summarize(v).filter(|_| v.len() >= MIN_VALUES)?;
+        Some(Median {
+            ms: s.median,
+            ci: s.median_ci,
+        })
     };
-    let comparison = compare(a, b, DEFAULT_BAND);
-    // A program prints its figures to a fixed number of decimals: medians
-    // one printed step apart (0.004 and 0.005 ms) may be the same time
-    // rounded either way, so such a move is no change, whatever the
-    // intervals say.
-    let step = printed_step(before.iter().chain(after));
-    let change = match Change::of(comparison.label, direction) {
-        moved if moved.moved() && (b.ms - a.ms).abs() <= step * (1.0 + 1e-9) => Change::Unsure,
+    let comparison = median(before)
+        .zip(median(after))
+        .map(|(a, b)| compare_across(a, b, DEFAULT_BAND, process_sd));
+    // Medians one printed step apart may be one value rounded two ways.
+    let step = printed_step(before.iter().chain(after)) * (1.0 + 1e-9);
+    let change = comparison.map_or(Change::Unsure, |k| match Change::of(k.label, direction) {
+        moved if moved.moved() && k.diff_ms.abs() <= step => Change::Unsure,
         change => change,
-    };
-    Compared {
-        change,
-        comparison: Some(comparison),
-    }
+    });
+    Compared { change, comparison }
 }
 
-/// The smallest step the values were printed in: one unit of the last
-/// decimal the most precise of them shows (`0.004` and `0.0125` give
-/// 0.0001). A figure is read from text, so its shortest form is how it
-/// was printed; a lesson's report holds its times as `f32`, as the `.cu`
+/// One unit of the last decimal the most precise value shows (`0.004` and
+/// `0.0125` give 0.0001). A report holds its times as `f32`, as the `.cu`
 /// does, so a value that is an `f32` is written as one (0.004 read into an
 /// `f32` is 0.004000000189989805 as an `f64`).
 fn printed_step<'a>(values: impl Iterator<Item = &'a f64>) -> f64 {
@@ -154,93 +114,145 @@ fn printed_step<'a>(values: impl Iterator<Item = &'a f64>) -> f64 {
     10f64.powi(-(decimals.min(300) as i32))
 }
 
-/// What differed between two sessions' headers, in words: `commit d21747b
-/// to 3819bed`, `driver ...`, `toolkit ...`, `host ...`. Empty when the
-/// headers agree.
-pub fn differences(before: &Session, after: &Session) -> Vec<String> {
-    let mut out = Vec::new();
-    if before.short_commit() != after.short_commit() {
-        out.push(format!(
-            "commit {} to {}",
-            before.short_commit(),
-            after.short_commit()
-        ));
+/// The fewest runs (from [`MIN_VALUES`] to [`MOST_RUNS`]) a session needs
+/// for an unchanged figure to read SAME against `baseline`: its values
+/// taken at evenly spaced quantiles of the baseline's. `None` where no
+/// number of runs does: the baseline's own interval, or its sessions'
+/// spread, is wider than the band.
+pub fn runs_needed(baseline: &[f64], process_sd: f64) -> Option<usize> {
+    let mut sorted = baseline.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    (MIN_VALUES..=MOST_RUNS).find(|&n| {
+        let session: Vec<f64> = (0..n)
+            .map(|i| quantile(&sorted, (i as f64 + 0.5) / n as f64))
+            .collect();
+        label(baseline, &session, Direction::Time, process_sd).change == Change::Same
+    })
+}
+
+/// One figure of a GPU's latest session against its baseline.
+#[derive(Debug, Clone)]
+pub struct FigureChange<'h, 's, 'a> {
+    pub series: &'h Series<'s, 'a>,
+    /// The up to [`WINDOW`] sessions before the latest that recorded it.
+    pub baseline: &'h [Point<'s, 'a>],
+    pub latest: &'h Point<'s, 'a>,
+    pub compared: Compared,
+    /// How far the baseline's sessions' medians lie apart (a relative
+    /// standard deviation; 0 for one session).
+    pub session_sd: f64,
+    pub runs_needed: Option<usize>,
+}
+
+impl<'s, 'a> FigureChange<'_, 's, 'a> {
+    /// The last session of the baseline.
+    pub fn before(&self) -> &'s Session<'a> {
+        self.baseline[self.baseline.len() - 1].session
     }
-    if before.driver != after.driver {
-        out.push(format!("driver {} to {}", before.driver, after.driver));
+}
+
+/// Each GPU's latest session, by GPU.
+fn newest<'s, 'a>(sessions: &'s [Session<'a>]) -> HashMap<&'s str, &'s str> {
+    sessions.iter().map(|s| (s.gpu.as_str(), s.id.as_str())).collect()
+}
+
+/// Every figure its GPU's latest session recorded and an earlier one did
+/// too, against its baseline.
+pub fn latest<'h, 's, 'a>(
+    history: &'h [Series<'s, 'a>],
+    sessions: &[Session],
+) -> Vec<FigureChange<'h, 's, 'a>> {
+    let newest = newest(sessions);
+    let is_newest = |s: &Series, p: &Point| newest.get(s.gpu.as_str()) == Some(&p.session.id.as_str());
+    history
+        .iter()
+        .filter(|s| s.points.len() > 1 && is_newest(s, &s.points[s.points.len() - 1]))
+        .map(|s| against_baseline(s, s.points.len() - 1))
+        .collect()
+}
+
+/// Point `i` of `series` (not its first) against the up to [`WINDOW`]
+/// points before it.
+fn against_baseline<'h, 's, 'a>(series: &'h Series<'s, 'a>, i: usize) -> FigureChange<'h, 's, 'a> {
+    let (baseline, latest) = (&series.points[i.saturating_sub(WINDOW)..i], &series.points[i]);
+    let medians: Vec<f64> = baseline
+        .iter()
+        .filter_map(|p| lesson_spec::median(p.values.clone()))
+        .collect();
+    let sd = process_spread(&medians).unwrap_or(0.0);
+    let pooled: Vec<f64> = baseline.iter().flat_map(|p| p.values.clone()).collect();
+    FigureChange {
+        series,
+        baseline,
+        latest,
+        compared: label(&pooled, &latest.values, series.direction(), sd),
+        session_sd: sd,
+        runs_needed: runs_needed(&pooled, sd),
     }
-    if before.toolkits != after.toolkits {
-        out.push(format!(
-            "toolkit {} to {}",
-            before.toolkit_list(),
-            after.toolkit_list()
-        ));
+}
+
+/// A GPU's figures counted, and what their baselines say of the runs a
+/// session needs: `435 figure(s) in the latest session: 0 moved, 0 same,
+/// 435 undecided; runs a session needs to decide one: 6 for 70, ...`.
+pub fn summary(changes: &[&FigureChange]) -> String {
+    let n = |g| changes.iter().filter(|c| c.compared.change.group() == g).count();
+    let mut needed: BTreeMap<usize, usize> = BTreeMap::new();
+    for n in changes.iter().filter_map(|c| c.runs_needed) {
+        *needed.entry(n).or_default() += 1;
     }
-    if before.host != after.host {
-        out.push(format!("host {} to {}", before.host, after.host));
+    let had: Vec<usize> = changes.iter().map(|c| c.latest.values.len()).collect();
+    let words: Vec<String> = needed.iter().map(|(n, k)| format!("{n} for {k}")).collect();
+    let never: Vec<f64> = changes
+        .iter()
+        .filter(|c| c.runs_needed.is_none())
+        .map(|c| c.session_sd)
+        .collect();
+    let mut out = format!(
+        "{} figure(s) in the latest session: {} moved, {} same, {} undecided; runs a session needs to decide one: \
+         {} (the latest session had {} to {})",
+        changes.len(),
+        n("moved"),
+        n("same"),
+        n("undecided"),
+        words.join(", "),
+        had.iter().min().unwrap_or(&0),
+        had.iter().max().unwrap_or(&0)
+    );
+    if let Some(median) = lesson_spec::median(never.clone()).map(|m| m * 100.0) {
+        out += &format!(
+            "; {} cannot be decided with up to {MOST_RUNS}: their baseline sessions' medians lie a median \
+             {median:.1}% apart, against the ±1% band",
+            never.len()
+        );
     }
     out
 }
 
-/// One figure's latest session against its previous one.
-#[derive(Debug, Clone)]
-pub struct FigureChange<'h, 's, 'a> {
-    pub series: &'h Series<'s, 'a>,
-    pub before: &'h Point<'s, 'a>,
-    pub after: &'h Point<'s, 'a>,
-    pub compared: Compared,
-}
-
-/// Every figure recorded in at least two sessions of its GPU: its latest
-/// session against the one before.
-pub fn latest<'h, 's, 'a>(history: &'h [Series<'s, 'a>]) -> Vec<FigureChange<'h, 's, 'a>> {
-    history
-        .iter()
-        .filter_map(|series| {
-            let [.., before, after] = series.points.as_slice() else {
-                return None;
-            };
-            Some(FigureChange {
-                series,
-                before,
-                after,
-                compared: label(&before.values, &after.values, series.direction()),
-            })
-        })
-        .collect()
-}
-
-/// How often the rule says "moved" of identical code (A/A), counted.
+/// How often the rule says "moved" of identical code (A/A): of the
+/// figures `compared` (enough values on both sides), how many it called
+/// moved (`alarms`) and UNSURE.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Alarms {
-    /// Figures compared with enough values on both sides.
     pub compared: usize,
-    /// Of those, labelled FASTER, SLOWER, HIGHER or LOWER.
     pub alarms: usize,
-    /// Of those, labelled UNSURE.
     pub unsure: usize,
 }
 
 impl Alarms {
     fn count(&mut self, c: Compared) {
-        if c.comparison.is_none() {
-            return;
+        if c.comparison.is_some() {
+            self.compared += 1;
+            self.alarms += usize::from(c.change.moved());
+            self.unsure += usize::from(c.change == Change::Unsure);
         }
-        self.compared += 1;
-        self.alarms += usize::from(c.change.moved());
-        self.unsure += usize::from(c.change == Change::Unsure);
-    }
-
-    /// alarms / compared, or `None` when nothing was compared.
-    pub fn rate(&self) -> Option<f64> {
-        (self.compared > 0).then(|| self.alarms as f64 / self.compared as f64)
     }
 
     /// `3 of 120 (2.5%)`, or `none compared`.
     pub fn words(&self) -> String {
-        match self.rate() {
-            Some(r) => format!("{} of {} ({:.1}%)", self.alarms, self.compared, r * 100.0),
-            None => "none compared".into(),
+        let rate = self.alarms as f64 * 100.0 / self.compared.max(1) as f64;
+        match self.compared {
+            0 => "none compared".into(),
+            n => format!("{} of {n} ({rate:.1}%)", self.alarms),
         }
     }
 }
@@ -250,46 +262,41 @@ impl Alarms {
 pub struct FalseAlarms {
     /// Pairs of consecutive sessions of one machine and one commit.
     pub same_commit_pairs: usize,
-    /// Their figures, compared.
     pub same_commit: Alarms,
+    /// The second session of each such pair against its baseline, as
+    /// [`latest`] labels a GPU's latest session.
+    pub baseline: Alarms,
     /// Each session's figures with at least twice [`MIN_VALUES`] values,
     /// odd runs against even ones.
     pub split_half: Alarms,
 }
 
-/// Whether two sessions ran one commit on one machine.
-fn same_commit_and_machine(a: &Session, b: &Session) -> bool {
-    a.short_commit() == b.short_commit() && a.gpu == b.gpu && a.driver == b.driver && a.host == b.host
-}
-
 /// Counts the rule's false alarms on every A/A comparison `history` holds.
 pub fn false_alarms(history: &[Series]) -> FalseAlarms {
     let mut out = FalseAlarms::default();
-    let mut pairs = std::collections::BTreeSet::new();
+    let mut pairs = BTreeSet::new();
+    let machine = |s: &Session| format!("{} {} {} {}", s.short_commit(), s.gpu, s.driver, s.host);
     for series in history {
         let direction = series.direction();
-        for pair in series.points.windows(2) {
-            if same_commit_and_machine(pair[0].session, pair[1].session) {
-                pairs.insert((pair[0].session.id.clone(), pair[1].session.id.clone()));
-                out.same_commit
-                    .count(label(&pair[0].values, &pair[1].values, direction));
+        for (i, (a, b)) in series.points.iter().zip(&series.points[1..]).enumerate() {
+            if machine(a.session) == machine(b.session) {
+                pairs.insert((a.session.id.clone(), b.session.id.clone()));
+                out.same_commit.count(label(&a.values, &b.values, direction, 0.0));
+                out.baseline.count(against_baseline(series, i + 1).compared);
             }
         }
-        for point in &series.points {
-            if point.values.len() >= 2 * MIN_VALUES {
-                let half = |parity: usize| -> Vec<f64> {
-                    point.values.iter().skip(parity).step_by(2).copied().collect()
-                };
-                out.split_half.count(label(&half(0), &half(1), direction));
-            }
+        for point in series.points.iter().filter(|p| p.values.len() >= 2 * MIN_VALUES) {
+            let half =
+                |parity| -> Vec<f64> { point.values.iter().skip(parity).step_by(2).copied().collect() };
+            out.split_half.count(label(&half(0), &half(1), direction, 0.0));
         }
     }
     out.same_commit_pairs = pairs.len();
     out
 }
 
-/// A claim whose verdict on a GPU and toolkit differs between the latest
-/// session that checked it there and the one before.
+/// A claim whose verdict on a GPU and toolkit in that GPU's latest session
+/// differs from the session before that checked it there.
 #[derive(Debug, Clone)]
 pub struct Flip<'s, 'a> {
     pub lesson: String,
@@ -299,45 +306,19 @@ pub struct Flip<'s, 'a> {
     pub after: (&'s Session<'a>, Tally),
 }
 
-/// Each claim's verdict in each session, per column: claim, column, then
-/// the session's index in `sessions` and its tally.
-pub type PerSession = BTreeMap<(&'static str, Column), BTreeMap<usize, Tally>>;
-
-/// Counts `table`'s cells by claim, column and session.
-pub fn per_session(table: &Table, sessions: &[Session]) -> PerSession {
-    let session_of: HashMap<&str, usize> = sessions
-        .iter()
-        .enumerate()
-        .flat_map(|(i, s)| s.runs.iter().map(move |t| (t.file.as_str(), i)))
-        .collect();
-    let mut out = PerSession::new();
-    for row in &table.rows {
-        let Some(&index) = session_of.get(row.transcript.file.as_str()) else {
-            continue;
-        };
-        let column = Column::of(row.transcript);
-        for (id, cell) in &row.cells {
-            out.entry((id, column.clone()))
-                .or_default()
-                .entry(index)
-                .or_default()
-                .add(&row.transcript.file, cell);
-        }
-    }
-    out
-}
-
-/// The claims of `lesson` whose verdict flipped between the last two
-/// sessions that checked them, per column, from its verdicts by session
-/// ([`per_session`] over `sessions`).
+/// The claims of `lesson` whose verdict flipped in their GPU's latest
+/// session, per column, from its verdicts by session
+/// ([`crate::verdicts::per_session`]).
 pub fn flips<'s, 'a>(lesson: &str, per: &PerSession, sessions: &'s [Session<'a>]) -> Vec<Flip<'s, 'a>> {
+    let newest = newest(sessions);
     let mut out = Vec::new();
     for ((claim, column), by_session) in per {
         let checked: Vec<(&usize, &Tally)> = by_session.iter().filter(|(_, t)| t.runs() > 0).collect();
         let [.., (b, before), (a, after)] = checked.as_slice() else {
             continue;
         };
-        if before.kind() != after.kind() && before.kind() != Kind::NotChecked {
+        let latest = newest.get(column.gpu.as_str()) == Some(&sessions[**a].id.as_str());
+        if latest && before.kind() != after.kind() && before.kind() != Kind::NotChecked {
             out.push(Flip {
                 lesson: lesson.to_string(),
                 claim,
@@ -350,82 +331,99 @@ pub fn flips<'s, 'a>(lesson: &str, per: &PerSession, sessions: &'s [Session<'a>]
     out
 }
 
-/// What changed, as `evidence changes` prints it: per GPU, its last two
-/// sessions, the flips, the figures that moved (the largest first) and a
-/// count of the rest; then the false alarms.
+/// One GPU's part of what changed: its sessions, its flips, the figures
+/// its latest session recorded and, of those, the moved ones, the largest
+/// move first.
+pub struct OnGpu<'c, 'h, 's, 'a> {
+    pub gpu: &'s str,
+    pub sessions: Vec<&'s Session<'a>>,
+    pub flips: Vec<&'c Flip<'s, 'a>>,
+    pub figures: Vec<&'c FigureChange<'h, 's, 'a>>,
+    pub moved: Vec<&'c FigureChange<'h, 's, 'a>>,
+}
+
+/// Each GPU's part, GPUs by name.
+pub fn by_gpu<'c, 'h, 's, 'a>(
+    sessions: &'s [Session<'a>],
+    changes: &'c [FigureChange<'h, 's, 'a>],
+    flips: &'c [Flip<'s, 'a>],
+) -> Vec<OnGpu<'c, 'h, 's, 'a>> {
+    let rel = |c: &FigureChange| c.compared.comparison.map_or(0.0, |k| k.rel.abs());
+    let parts = crate::sessions::by_gpu(sessions)
+        .into_iter()
+        .map(|(gpu, sessions)| {
+            let figures: Vec<&FigureChange> = changes.iter().filter(|c| c.series.gpu == gpu).collect();
+            let mut moved: Vec<&FigureChange> = figures
+                .iter()
+                .copied()
+                .filter(|c| c.compared.change.moved())
+                .collect();
+            moved.sort_by(|a, b| rel(b).total_cmp(&rel(a)));
+            let flips = flips.iter().filter(|f| f.column.gpu == gpu).collect();
+            OnGpu {
+                gpu,
+                sessions,
+                flips,
+                figures,
+                moved,
+            }
+        });
+    parts.collect()
+}
+
+/// What changed, as `evidence changes` prints it: per GPU, its latest
+/// session, the flips, the figures that moved, the counts and the runs
+/// needed; then the false alarms.
 pub fn render(sessions: &[Session], history: &[Series], flips: &[Flip]) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let changes = latest(history);
-    for (gpu, on_gpu) in crate::sessions::by_gpu(sessions) {
-        let _ = writeln!(out, "{gpu}: {} session(s)", on_gpu.len());
-        if let [.., before, after] = on_gpu.as_slice() {
-            let differed = differences(before, after);
+    let changes = latest(history, sessions);
+    for on in by_gpu(sessions, &changes, flips) {
+        let _ = writeln!(out, "{}: {} session(s)", on.gpu, on.sessions.len());
+        if let [.., before, after] = on.sessions.as_slice() {
+            let (a, b, d) = (&after.id, &before.id, crate::sessions::differed(before, after));
             let _ = writeln!(
                 out,
-                "  latest {} against {}: {}",
-                after.id,
-                before.id,
-                if differed.is_empty() {
-                    "the same headers".to_string()
-                } else {
-                    differed.join("; ")
-                }
+                "  latest {a}, each figure against its last {WINDOW} earlier sessions; {b} before it: {d}"
             );
         }
-        for f in flips.iter().filter(|f| f.column.gpu == gpu) {
+        for Flip {
+            lesson,
+            claim,
+            column,
+            before: (b, was),
+            after: (a, is),
+        } in on.flips
+        {
+            let (was, is, toolkit) = (was.words(), is.words(), &column.toolkit);
             let _ = writeln!(
                 out,
-                "  flipped  {} {} ({}): {} in {} to {} in {}",
-                f.lesson,
-                f.claim,
-                f.column.toolkit,
-                f.before.1.words(),
-                f.before.0.id,
-                f.after.1.words(),
-                f.after.0.id
+                "  flipped  {lesson} {claim} ({toolkit}): {was} in {} to {is} in {}",
+                b.id, a.id
             );
         }
-        let mine: Vec<&FigureChange> = changes.iter().filter(|c| c.series.gpu == gpu).collect();
-        let mut moved: Vec<&&FigureChange> = mine.iter().filter(|c| c.compared.change.moved()).collect();
-        let rel = |c: &FigureChange| c.compared.comparison.map_or(0.0, |k| k.rel.abs());
-        moved.sort_by(|a, b| rel(b).total_cmp(&rel(a)));
-        for c in &moved {
-            let f = &c.series.figure;
-            let Some(k) = c.compared.comparison else { continue };
+        for c in on.moved {
+            let (f, name, n) = (&c.series.figure, c.compared.change.name(), c.baseline.len());
+            let k = c.compared.comparison.expect("a moved figure was compared");
+            let (rel, lo, hi) = (k.rel * 100.0, k.rel_ci.0 * 100.0, k.rel_ci.1 * 100.0);
             let _ = writeln!(
                 out,
-                "  {:<7} {}/{} {}: {:+.1}% ({:+.1}% to {:+.1}%), {} to {}",
-                c.compared.change.name(),
-                f.folder,
-                f.run,
-                f.label,
-                k.rel * 100.0,
-                k.rel_ci.0 * 100.0,
-                k.rel_ci.1 * 100.0,
-                c.before.session.id,
-                c.after.session.id
+                "  {name:<7} {}/{} {}: {rel:+.1}% ({lo:+.1}% to {hi:+.1}%) against {n} session(s) from {}",
+                f.folder, f.run, f.label, c.baseline[0].session.id
             );
         }
-        let mut counts: BTreeMap<Change, usize> = BTreeMap::new();
-        for c in &mine {
-            *counts.entry(c.compared.change).or_default() += 1;
+        if !on.figures.is_empty() {
+            let _ = writeln!(out, "  {}", summary(&on.figures));
         }
-        let counted: Vec<String> = counts.iter().map(|(c, n)| format!("{n} {}", c.name())).collect();
-        let _ = writeln!(
-            out,
-            "  {} figure(s) in two sessions: {}",
-            mine.len(),
-            counted.join(", ")
-        );
     }
     let alarms = false_alarms(history);
     let _ = writeln!(
         out,
-        "false alarms (A/A): {} pair(s) of sessions of one commit on one machine, their figures called moved: {}; \
-         each session's runs split odd/even, called moved: {} ({} UNSURE)",
+        "false alarms (A/A): {} pair(s) of sessions of one commit on one machine, their figures called moved: {} \
+         (the second against its baseline: {}); each session's runs split odd/even, called moved: {} ({} UNSURE)",
         alarms.same_commit_pairs,
         alarms.same_commit.words(),
+        alarms.baseline.words(),
         alarms.split_half.words(),
         alarms.split_half.unsure
     );
@@ -443,23 +441,37 @@ mod tests {
             .collect()
     }
 
+    fn change(a: &[f64], b: &[f64], direction: Direction) -> Change {
+        label(a, b, direction, 0.0).change
+    }
+
     #[test]
     fn a_time_that_grows_is_slower_and_a_rate_that_grows_is_faster() {
         let (a, b) = (values(1.0, 0.002, 9), values(1.05, 0.002, 9));
-        assert_eq!(label(&a, &b, Direction::Time).change, Change::Slower);
-        assert_eq!(label(&b, &a, Direction::Time).change, Change::Faster);
-        assert_eq!(label(&a, &b, Direction::Rate).change, Change::Faster);
-        assert_eq!(label(&b, &a, Direction::Rate).change, Change::Slower);
-        assert_eq!(label(&a, &b, Direction::Neither).change, Change::Higher);
-        assert_eq!(label(&b, &a, Direction::Neither).change, Change::Lower);
+        assert_eq!(change(&a, &b, Direction::Time), Change::Slower);
+        assert_eq!(change(&b, &a, Direction::Time), Change::Faster);
+        assert_eq!(change(&a, &b, Direction::Rate), Change::Faster);
+        assert_eq!(change(&b, &a, Direction::Rate), Change::Slower);
+        assert_eq!(change(&a, &b, Direction::Neither), Change::Higher);
+        assert_eq!(change(&b, &a, Direction::Neither), Change::Lower);
     }
 
     #[test]
     fn the_same_values_are_the_same_and_overlapping_noise_is_unsure() {
         let a = values(1.0, 0.002, 9);
-        assert_eq!(label(&a, &a, Direction::Time).change, Change::Same);
+        assert_eq!(change(&a, &a, Direction::Time), Change::Same);
         let (wide_a, wide_b) = (values(1.0, 0.2, 9), values(1.03, 0.2, 9));
-        assert_eq!(label(&wide_a, &wide_b, Direction::Time).change, Change::Unsure);
+        assert_eq!(change(&wide_a, &wide_b, Direction::Time), Change::Unsure);
+    }
+
+    /// Sessions whose medians lie apart widen the interval: a 3% move that
+    /// is SLOWER from the values alone is UNSURE against a baseline whose
+    /// sessions differ by 2%.
+    #[test]
+    fn the_spread_between_baseline_sessions_widens_the_interval() {
+        let (a, b) = (values(1.0, 0.002, 20), values(1.03, 0.002, 9));
+        assert_eq!(change(&a, &b, Direction::Time), Change::Slower);
+        assert_eq!(label(&a, &b, Direction::Time, 0.02).change, Change::Unsure);
     }
 
     /// The H200's `sweep n=65536 kernel, ms`, printed to three decimals,
@@ -469,17 +481,16 @@ mod tests {
     #[test]
     fn medians_one_printed_step_apart_are_unsure() {
         let (a, b) = (vec![0.004; 15], vec![0.005; 40]);
-        assert_eq!(label(&a, &b, Direction::Time).change, Change::Unsure);
+        assert_eq!(change(&a, &b, Direction::Time), Change::Unsure);
         // Two steps apart is a change.
-        let c = vec![0.006; 40];
-        assert_eq!(label(&a, &c, Direction::Time).change, Change::Slower);
+        assert_eq!(change(&a, &[0.006; 40], Direction::Time), Change::Slower);
         assert_eq!(printed_step([0.004, 0.0125, 3.0].iter()), 0.0001);
         assert_eq!(printed_step([1.0, 63665.0].iter()), 1.0);
         // As the reports hold them: f32 times widened to f64.
         let f32s = |x: f32, n| vec![f64::from(x); n];
         assert_eq!(printed_step(f32s(0.004, 1).iter()), 0.001);
         assert_eq!(
-            label(&f32s(0.004, 15), &f32s(0.005, 40), Direction::Time).change,
+            change(&f32s(0.004, 15), &f32s(0.005, 40), Direction::Time),
             Change::Unsure
         );
     }
@@ -487,8 +498,19 @@ mod tests {
     #[test]
     fn too_few_values_are_unsure_whatever_they_say() {
         let (a, b) = (values(1.0, 0.001, MIN_VALUES - 1), values(2.0, 0.001, 9));
-        let c = label(&a, &b, Direction::Time);
+        let c = label(&a, &b, Direction::Time, 0.0);
         assert_eq!(c.change, Change::Unsure);
         assert!(c.comparison.is_none());
+    }
+
+    /// A tight baseline is decided with the fewest runs; a noisier one
+    /// needs more; one whose sessions lie 2% apart never is.
+    #[test]
+    fn the_runs_needed_grow_with_the_baseline_s_spread() {
+        assert_eq!(runs_needed(&values(1.0, 0.001, 30), 0.0), Some(MIN_VALUES));
+        let noisy = runs_needed(&values(1.0, 0.01, 30), 0.0).unwrap();
+        assert!(noisy > MIN_VALUES && noisy <= MOST_RUNS, "{noisy}");
+        assert_eq!(runs_needed(&values(1.0, 0.001, 30), 0.02), None);
+        assert_eq!(runs_needed(&values(1.0, 0.001, MIN_VALUES - 1), 0.0), None);
     }
 }

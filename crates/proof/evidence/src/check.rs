@@ -261,7 +261,7 @@ fn failure_notes(table: &Table) -> String {
 /// a session decides it only where its runs agree.
 pub fn by_session(table: &Table, sessions: &[crate::sessions::Session]) -> String {
     use lesson_spec::State;
-    let per = crate::changes::per_session(table, sessions);
+    let per = crate::verdicts::per_session(table, sessions);
     let mut out = format!(
         "\n{}: claims per recording session (holds: every run held; fails: every run failed; undecided: they differ)\n",
         table.lesson

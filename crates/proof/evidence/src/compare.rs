@@ -55,10 +55,26 @@ pub fn medians(group: &[&Transcript]) -> Vec<(String, f64)> {
         .collect()
 }
 
-/// The side-by-side table of two groups (a group may be one transcript).
+/// Each figure's median in either group, in the first group's order, then
+/// any the second alone prints: none is left out for lack of a partner.
+pub fn side_by_side(a: &[&Transcript], b: &[&Transcript]) -> Vec<(String, Option<f64>, Option<f64>)> {
+    let (ma, mb) = (medians(a), medians(b));
+    let find = |m: &[(String, f64)], label: &str| m.iter().find(|(l, _)| l == label).map(|(_, v)| *v);
+    let mut labels: Vec<&String> = ma.iter().map(|(l, _)| l).collect();
+    labels.extend(
+        mb.iter()
+            .map(|(l, _)| l)
+            .filter(|l| !ma.iter().any(|(m, _)| m == *l)),
+    );
+    labels
+        .into_iter()
+        .map(|l| (l.clone(), find(&ma, l), find(&mb, l)))
+        .collect()
+}
+
+/// The side-by-side table of two groups (a group may be one transcript):
+/// the figures both print.
 pub fn render(name_a: &str, a: &[&Transcript], name_b: &str, b: &[&Transcript]) -> String {
-    let ma = medians(a);
-    let mb = medians(b);
     let mut out = String::new();
     let head_a = format!("{name_a} (n={})", a.len());
     let head_b = format!("{name_b} (n={})", b.len());
@@ -67,11 +83,9 @@ pub fn render(name_a: &str, a: &[&Transcript], name_b: &str, b: &[&Transcript]) 
         "{:<34} {:>22} {:>22} {:>8} {:>9}",
         "median of", head_a, head_b, "B / A", "B - A"
     );
-    for (label, va) in &ma {
-        let Some((_, vb)) = mb.iter().find(|(l, _)| l == label) else {
-            continue;
-        };
-        let ratio = if *va == 0.0 { f64::NAN } else { vb / va };
+    for (label, va, vb) in side_by_side(a, b) {
+        let (Some(va), Some(vb)) = (va, vb) else { continue };
+        let ratio = if va == 0.0 { f64::NAN } else { vb / va };
         let diff = vb - va;
         let _ = writeln!(out, "{label:<34} {va:>22.3} {vb:>22.3} {ratio:>8.3} {diff:>+9.4}");
     }

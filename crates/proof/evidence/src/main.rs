@@ -96,11 +96,12 @@ enum Command {
     /// A session is the runs whose headers give the same GPU, driver, host
     /// and commit, each started at most 30 minutes after the one before.
     Sessions,
-    /// What changed between each GPU's last two sessions: the claims whose
-    /// verdict flipped, each figure a claim or cause reads that moved
-    /// beyond its noise (SAME, FASTER, SLOWER, HIGHER, LOWER or UNSURE,
-    /// by the instrument's rule), and the rule's false alarms on the
-    /// evidence's own A/A comparisons.
+    /// What each GPU's latest session changed: the claims whose verdict
+    /// flipped, and each figure a claim or cause reads that it recorded,
+    /// against the last 5 earlier sessions of it, labelled moved, SAME or
+    /// UNSURE by the instrument's rule, with the runs a session needs to
+    /// decide it; then the rule's false alarms on the evidence's A/A
+    /// comparisons.
     Changes,
     /// The lessons this workspace knows, one per line.
     Lessons,
@@ -294,7 +295,7 @@ fn changes_cmd(dir: &Path) -> anyhow::Result<String> {
         .iter()
         .zip(check::every_lesson(&all, &mut problems))
     {
-        let per = evidence::changes::per_session(&table, &sessions);
+        let per = evidence::verdicts::per_session(&table, &sessions);
         flips.extend(evidence::changes::flips(lesson.name(), &per, &sessions));
     }
     Ok(evidence::changes::render(&sessions, &history, &flips))

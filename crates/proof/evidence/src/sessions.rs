@@ -148,6 +148,30 @@ pub fn of(all: &[Transcript]) -> Vec<Session<'_>> {
     sessions
 }
 
+/// What differed between two sessions' headers, in words: `commit d21747b
+/// to 3819bed`, `driver ...`, `toolkit ...`, `host ...`.
+pub fn differences(before: &Session, after: &Session) -> Vec<String> {
+    let (b, a) = (before, after);
+    [
+        ("commit", b.short_commit().into(), a.short_commit().into()),
+        ("driver", b.driver.clone(), a.driver.clone()),
+        ("toolkit", b.toolkit_list(), a.toolkit_list()),
+        ("host", b.host.clone(), a.host.clone()),
+    ]
+    .into_iter()
+    .filter(|(_, b, a)| b != a)
+    .map(|(what, b, a): (_, String, String)| format!("{what} {b} to {a}"))
+    .collect()
+}
+
+/// What differed between two sessions, as one text.
+pub fn differed(before: &Session, after: &Session) -> String {
+    match differences(before, after) {
+        d if d.is_empty() => "nothing: the same commit, driver, toolkit and host".into(),
+        d => d.join("; "),
+    }
+}
+
 /// Each GPU's sessions, oldest first, GPUs by name.
 pub fn by_gpu<'s, 'a>(sessions: &'s [Session<'a>]) -> BTreeMap<&'s str, Vec<&'s Session<'a>>> {
     let mut out: BTreeMap<&str, Vec<&Session>> = BTreeMap::new();
@@ -186,26 +210,22 @@ pub fn recent(sessions: &[Session]) -> Vec<bool> {
 /// The sessions as `evidence sessions` prints them: a header line, then
 /// one line each, oldest first.
 pub fn render(sessions: &[Session]) -> String {
-    let mut out = String::new();
-    let id_width = sessions.iter().map(|s| s.id.len()).max().unwrap_or(7).max(7);
-    let gpu_width = sessions.iter().map(|s| s.gpu.len()).max().unwrap_or(3).max(3);
-    let driver_width = sessions.iter().map(|s| s.driver.len()).max().unwrap_or(6).max(6);
-    let toolkit_width = sessions
-        .iter()
-        .map(|s| s.toolkit_list().len())
-        .max()
-        .unwrap_or(7)
-        .max(7);
-    let _ = writeln!(
-        out,
-        "{:<id_width$}  {:<gpu_width$}  {:<driver_width$}  {:<toolkit_width$}  {:<7}  {:>4}  {:>8}  folders",
+    let width = |least: usize, of: fn(&Session) -> String| {
+        sessions.iter().map(|s| of(s).len()).fold(least, usize::max)
+    };
+    let id = width(7, |s| s.id.clone());
+    let gpu = width(3, |s| s.gpu.clone());
+    let driver = width(6, |s| s.driver.clone());
+    let toolkit = width(7, |s| s.toolkit_list());
+    let mut out = format!(
+        "{:<id$}  {:<gpu$}  {:<driver$}  {:<toolkit$}  {:<7}  {:>4}  {:>8}  folders\n",
         "session", "GPU", "driver", "toolkit", "commit", "runs", "span, s"
     );
     for s in sessions {
         let folders: Vec<String> = s.folders().iter().map(|(f, n)| format!("{f} {n}")).collect();
         let _ = writeln!(
             out,
-            "{:<id_width$}  {:<gpu_width$}  {:<driver_width$}  {:<toolkit_width$}  {:<7}  {:>4}  {:>8}  {}",
+            "{:<id$}  {:<gpu$}  {:<driver$}  {:<toolkit$}  {:<7}  {:>4}  {:>8}  {}",
             s.id,
             s.gpu,
             s.driver,

@@ -185,6 +185,33 @@ pub fn exits(table: &Table, columns: &BTreeSet<Column>) -> BTreeMap<Column, (usi
     out
 }
 
+/// Each claim's verdict in each session, per column: claim, column, then
+/// the session's index in `sessions` and its tally.
+pub type PerSession = BTreeMap<(&'static str, Column), BTreeMap<usize, Tally>>;
+
+/// Counts `table`'s cells by claim, column and session.
+pub fn per_session(table: &Table, sessions: &[crate::sessions::Session]) -> PerSession {
+    let session_of: std::collections::HashMap<&str, usize> = sessions
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.runs.iter().map(move |t| (t.file.as_str(), i)))
+        .collect();
+    let mut out = PerSession::new();
+    for row in &table.rows {
+        let Some(&index) = session_of.get(row.transcript.file.as_str()) else {
+            continue;
+        };
+        for (id, cell) in &row.cells {
+            out.entry((id, Column::of(row.transcript)))
+                .or_default()
+                .entry(index)
+                .or_default()
+                .add(&row.transcript.file, cell);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

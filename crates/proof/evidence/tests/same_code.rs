@@ -36,7 +36,7 @@ fn no_claim_or_cause_flips_between_holds_and_fails_on_the_same_code() {
         .iter()
         .zip(evidence::check::every_lesson(&transcripts, &mut problems))
     {
-        let per = evidence::changes::per_session(&table, &sessions);
+        let per = evidence::verdicts::per_session(&table, &sessions);
         for ((claim, column), by) in &per {
             for group in &pairs {
                 let states: BTreeSet<State> = group.iter().filter_map(|i| by.get(i)?.state()).collect();

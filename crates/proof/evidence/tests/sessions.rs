@@ -10,6 +10,7 @@ use std::process::Command;
 use evidence::changes::{self, Change};
 use evidence::sessions::{self, GAP};
 use evidence::transcript;
+use evidence::verdicts;
 use support::repository;
 
 #[allow(
@@ -68,14 +69,18 @@ fn the_committed_evidence_groups_into_sessions_by_the_rule() {
 }
 
 /// A made-up diagnostics run that Day 10's causes read
-/// (`vectorAdd at 64 threads, ms:`), dated `date`, at `commit`.
-fn write_run(ev: &Path, date: &str, commit: &str, ms: f64) {
+/// (`vectorAdd at 64 threads, ms:`, and `grid-stride persistent at 64
+/// threads, ms:` where `persistent` is given), dated `date`, at `commit`.
+fn write_run_of(ev: &Path, date: &str, commit: &str, ms: f64, persistent: Option<f64>) {
+    let persistent = persistent.map_or(String::new(), |p| {
+        format!("grid-stride persistent at 64 threads, ms: {p:.5}\n")
+    });
     let text = format!(
         "# lesson: diagnostics\n# date: {date}\n# gpu: NVIDIA H200 (compute capability 9.0)\n\
          # driver: 580.159.04 (CUDA 13.0)\n# cuda runtime: runtime 13.0, driver supports 13.0\n\
          # nvcc: Cuda compilation tools, release 13.0, V13.0.88\n# host: Linux x86_64, 16 cores\n\
          # command: why-blocks time 3\n# environment: (nothing that changes behaviour)\n\
-         # commit: {commit}\n# exit code: 0\n# ---\nvectorAdd at 64 threads, ms: {ms:.5}\n"
+         # commit: {commit}\n# exit code: 0\n# ---\nvectorAdd at 64 threads, ms: {ms:.5}\n{persistent}"
     );
     let path = ev
         .join("diagnostics")
@@ -84,31 +89,68 @@ fn write_run(ev: &Path, date: &str, commit: &str, ms: f64) {
     std::fs::write(&path, &text).unwrap();
 }
 
-/// Six runs a minute apart from `hour`:00 on 2026-11-01, at `commit`, each
-/// `scale` times a value within 0.2% of 0.16 ms.
-fn write_session(ev: &Path, hour: u32, commit: &str, scale: f64) {
+fn write_run(ev: &Path, date: &str, commit: &str, ms: f64) {
+    write_run_of(ev, date, commit, ms, None);
+}
+
+/// Six runs a minute apart from `hour`:00 on `day` November 2026, at
+/// `commit`, each `scale` times a value within 0.2% of 0.16 ms; the
+/// persistent grid's figure too where `persistent`.
+fn write_day(ev: &Path, day: u32, hour: u32, commit: &str, scale: f64, persistent: bool) {
     for i in 0..6 {
         let ms = 0.16 * (1.0 + 0.001 * f64::from(i % 3)) * scale;
-        write_run(ev, &format!("2026-11-01T{hour:02}:{i:02}:00Z"), commit, ms);
+        let date = format!("2026-11-{day:02}T{hour:02}:{i:02}:00Z");
+        write_run_of(ev, &date, commit, ms, persistent.then_some(ms / 2.0));
     }
 }
 
-fn the_change(ev: &Path) -> (Change, Vec<String>) {
+fn write_session(ev: &Path, hour: u32, commit: &str, scale: f64) {
+    write_day(ev, 1, hour, commit, scale, false);
+}
+
+/// Every figure of the latest session in `ev`, by label: its change,
+/// and what differed between the latest session and the one before.
+fn changes_in(ev: &Path) -> Vec<(String, Change, Vec<String>, usize)> {
     let loaded = evidence::load::load(ev).unwrap();
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
     let all = sessions::of(&loaded.transcripts);
     let history = evidence::history::of(&all);
-    let latest = changes::latest(&history);
-    let c = latest
+    changes::latest(&history, &all)
         .iter()
-        .find(|c| c.series.figure.label == "vectorAdd at 64 threads, ms")
+        .map(|c| {
+            assert_eq!(c.series.figure.lesson, "day10-block-sizes");
+            assert_eq!(c.series.figure.run, "h200-d10-why");
+            (
+                c.series.figure.label.clone(),
+                c.compared.change,
+                sessions::differences(c.before(), c.latest.session),
+                c.baseline.len(),
+            )
+        })
+        .collect()
+}
+
+fn the_change(ev: &Path) -> (Change, Vec<String>) {
+    let all = changes_in(ev);
+    let (_, change, differed, _) = all
+        .into_iter()
+        .find(|c| c.0 == "vectorAdd at 64 threads, ms")
         .expect("the figure is compared");
-    assert_eq!(c.series.figure.lesson, "day10-block-sizes");
-    assert_eq!(c.series.figure.run, "h200-d10-why");
-    (
-        c.compared.change,
-        changes::differences(c.before.session, c.after.session),
-    )
+    (change, differed)
+}
+
+fn changes_text(ev: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["--evidence", ev.to_str().unwrap(), "changes"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
 }
 
 #[test]
@@ -120,22 +162,70 @@ fn a_figure_ten_percent_slower_at_another_commit_is_slower_and_says_what_differe
     let (change, differed) = the_change(&ev);
     assert_eq!(change, Change::Slower);
     assert_eq!(differed, ["commit aaaaaaa to bbbbbbb"]);
-
-    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
-        .args(["--evidence", ev.to_str().unwrap(), "changes"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = changes_text(&ev);
     assert!(
         text.contains("SLOWER  diagnostics/h200-d10-why vectorAdd at 64 threads, ms: +10.0%"),
         "{text}"
     );
     assert!(text.contains("commit aaaaaaa to bbbbbbb"), "{text}");
+    assert!(
+        text.contains("1 figure(s) in the latest session: 1 moved, 0 same, 0 undecided;"),
+        "{text}"
+    );
+}
+
+/// Planted sessions: seven at one commit, then a latest one in which one
+/// figure moved 10% and another did not, and without a third figure the
+/// earlier ones recorded. The latest is set against the five before it;
+/// the moved figure is moved, the other the same, the third not shown.
+#[test]
+fn the_latest_session_is_set_against_its_baseline_and_only_what_it_recorded_is_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    for day in 1..=7 {
+        write_day(&ev, day, 10, "aaaaaaa", 1.0, true);
+    }
+    // A latest session at another commit: vectorAdd unchanged, the
+    // persistent grid not recorded.
+    write_day(&ev, 10, 10, "bbbbbbb", 1.0, false);
+    let all = changes_in(&ev);
+    assert_eq!(all.len(), 1, "only what the latest session recorded: {all:?}");
+    let (label, change, differed, baseline) = &all[0];
+    assert_eq!(label, "vectorAdd at 64 threads, ms");
+    assert_eq!(*change, Change::Same);
+    assert_eq!(differed, &["commit aaaaaaa to bbbbbbb"]);
+    assert_eq!(*baseline, changes::WINDOW);
+    let text = changes_text(&ev);
+    assert!(!text.contains("grid-stride persistent"), "{text}");
+    assert!(
+        text.contains("1 figure(s) in the latest session: 0 moved, 1 same, 0 undecided;"),
+        "{text}"
+    );
+
+    // The same, with the persistent grid recorded and 10% faster, is moved.
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    for day in 1..=7 {
+        write_day(&ev, day, 10, "aaaaaaa", 1.0, true);
+    }
+    for i in 0..6 {
+        let ms = 0.16 * (1.0 + 0.001 * f64::from(i % 3));
+        let date = format!("2026-11-10T10:{i:02}:00Z");
+        write_run_of(&ev, &date, "bbbbbbb", ms, Some(0.9 * ms / 2.0));
+    }
+    let all = changes_in(&ev);
+    let by = |l: &str| all.iter().find(|c| c.0 == l).unwrap().1;
+    assert_eq!(by("vectorAdd at 64 threads, ms"), Change::Same);
+    assert_eq!(by("grid-stride persistent at 64 threads, ms"), Change::Faster);
+    let text = changes_text(&ev);
+    assert!(
+        text.contains("FASTER  diagnostics/h200-d10-why grid-stride persistent at 64 threads, ms: -10.0%"),
+        "{text}"
+    );
+    assert!(
+        text.contains("runs a session needs to decide one: 6 for 2 (the latest session had 6 to 6)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -154,6 +244,8 @@ fn the_same_commit_recorded_twice_is_an_a_a_pair_and_the_same() {
     assert_eq!(alarms.same_commit_pairs, 1);
     assert_eq!(alarms.same_commit.compared, 1);
     assert_eq!(alarms.same_commit.alarms, 0);
+    // The second against its baseline (the first alone), as the latest is.
+    assert_eq!((alarms.baseline.compared, alarms.baseline.alarms), (1, 0));
 }
 
 #[test]
@@ -253,7 +345,7 @@ fn a_claim_that_held_and_now_fails_is_a_flip() {
     let all = sessions::of(&loaded.transcripts);
     let lesson = lessons::find("day10-block-sizes").unwrap();
     let table = evidence::check::table(lesson, &loaded.transcripts, &Default::default());
-    let per = changes::per_session(&table, &all);
+    let per = verdicts::per_session(&table, &all);
     let flips = changes::flips(lesson.name(), &per, &all);
     assert_eq!(flips.len(), 1, "{flips:?}");
     let f = &flips[0];

@@ -537,7 +537,7 @@ fn the_committed_evidence_s_site_shows_sessions_history_changes_and_a_summary() 
     assert!(changes.contains("False alarms, measured"));
 
     let summary: serde_json::Value = serde_json::from_str(&read(&out, site::SUMMARY)).unwrap();
-    assert_eq!(summary["format"], "evidence-summary/1");
+    assert_eq!(summary["format"], "evidence-summary/2");
     assert_eq!(summary["sessions"].as_array().unwrap().len(), sessions.len());
     let claim = summary["claims"]
         .as_array()

@@ -3,12 +3,18 @@
 
 use std::path::Path;
 
-use evidence::site::plot::{describe, from_spec, svg, Chart, Reference};
+use evidence::site::plot::{describe, svg};
 use evidence::transcript::{self, Transcript};
 use lesson_spec::Parsed;
 
-/// The lesson's one chart of `runs`, drawn, with `references` beside them.
-fn lesson_chart(lesson: &str, program: &str, runs: &[&Transcript], references: &[&Transcript]) -> Chart {
+/// The lesson's one chart of `runs`, with `references` beside them, and
+/// the subtitle it is drawn under.
+fn lesson_chart(
+    lesson: &str,
+    program: &str,
+    runs: &[&Transcript],
+    references: &[&Transcript],
+) -> (lesson_spec::Chart, String) {
     fn parsed<'a>(ts: &[&'a Transcript]) -> Vec<&'a dyn Parsed> {
         ts.iter().filter_map(|t| t.body.parsed()).collect()
     }
@@ -16,7 +22,7 @@ fn lesson_chart(lesson: &str, program: &str, runs: &[&Transcript], references: &
         .unwrap()
         .charts(program, &parsed(runs), &parsed(references));
     assert_eq!(specs.len(), 1);
-    from_spec(&specs[0], describe(runs))
+    (specs[0].clone(), describe(runs))
 }
 
 fn evidence() -> Vec<Transcript> {
@@ -34,20 +40,22 @@ fn named<'a>(all: &'a [Transcript], lesson: &str, name: &str) -> Vec<&'a Transcr
         .collect()
 }
 
-fn assert_spread_drawn(chart: &Chart, series: usize) {
+fn assert_spread_drawn((chart, subtitle): &(lesson_spec::Chart, String), series: usize) {
     assert_eq!(chart.series.len(), series);
     for s in &chart.series {
         assert!(!s.points.is_empty(), "{}", s.name);
-        for p in &s.points {
-            assert!(p.low <= p.median && p.median <= p.high, "{}: {p:?}", s.name);
-        }
         assert!(
-            s.points.iter().any(|p| p.low < p.high),
+            s.points.iter().all(|(_, v)| !v.is_empty()),
+            "{}: a point with no runs",
+            s.name
+        );
+        assert!(
+            s.points.iter().any(|(_, v)| v.iter().any(|x| *x != v[0])),
             "{}: several runs never agree to the last digit",
             s.name
         );
     }
-    let drawn = svg(chart).unwrap();
+    let drawn = svg(chart, subtitle).unwrap();
     assert_eq!(drawn.matches("<polygon").count(), series, "one band per series");
 }
 
@@ -58,7 +66,7 @@ fn day09_sweep_shows_each_curve_with_the_runs_spread() {
     assert!(group.len() > 1);
     let chart = lesson_chart("day09-timing", "cxx", &group, &[]);
     assert_spread_drawn(&chart, 3);
-    assert!(chart.subtitle.contains(&format!("{} run(s)", group.len())));
+    assert!(chart.1.contains(&format!("{} run(s)", group.len())));
 }
 
 #[test]
@@ -73,9 +81,9 @@ fn day53_bandwidth_marks_the_reference_copy_beside_the_spread() {
     );
     assert_spread_drawn(&chart, 2);
     assert!(
-        matches!(&chart.references[..], [Reference { value, .. }] if *value > 0.0),
+        matches!(&chart.0.marks[..], [lesson_spec::Mark { value, .. }] if *value > 0.0),
         "{:?}",
-        chart.references
+        chart.0.marks
     );
     let none = lesson_chart(
         "day53-pinned",
@@ -83,5 +91,5 @@ fn day53_bandwidth_marks_the_reference_copy_beside_the_spread() {
         &named(&all, "day53-pinned", "h200-rust"),
         &[],
     );
-    assert!(none.references.is_empty(), "no reference runs, no mark");
+    assert!(none.0.marks.is_empty(), "no reference runs, no mark");
 }

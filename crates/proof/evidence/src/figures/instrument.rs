@@ -30,38 +30,6 @@ pub fn peer_medians(text: &str) -> Vec<(String, f64)> {
         .collect()
 }
 
-/// Per mode: each process's median, and the GPU time each spent.
-pub fn stats_runs(jsons: &[serde_json::Value]) -> Vec<(String, Vec<f64>, Vec<f64>)> {
-    let mut out: Vec<(String, Vec<f64>, Vec<f64>)> = Vec::new();
-    for run in jsons {
-        let recommended = run["recommended"].as_str().unwrap_or("");
-        for m in run["measurements"].as_array().into_iter().flatten() {
-            let mode = m["mode"].as_str().unwrap_or("?");
-            let label = if mode == recommended {
-                format!("instrument, {mode} (recommended)")
-            } else {
-                format!("instrument, {mode}")
-            };
-            let entry = match out.iter_mut().position(|(l, ..)| *l == label) {
-                Some(i) => &mut out[i],
-                None => {
-                    out.push((label, Vec::new(), Vec::new()));
-                    out.last_mut().expect("just pushed")
-                }
-            };
-            entry.1.extend(m["summary"]["median"].as_f64());
-            entry.2.extend(m["gpu_ms_spent"].as_f64());
-        }
-        let label = "course method, mean of 10 after 3 warm-ups".to_string();
-        let course = run["course_mean_of_10_ms"].as_f64();
-        match out.iter_mut().find(|(l, ..)| *l == label) {
-            Some(e) => e.1.extend(course),
-            None => out.push((label, course.into_iter().collect(), Vec::new())),
-        }
-    }
-    out
-}
-
 /// One row of a session's table: a method, its median over ncu's and its
 /// spread over the processes.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,52 +48,78 @@ pub struct Method {
     pub recommended: bool,
 }
 
-/// Every method of one session against ncu's median, ncu first.
+/// Every method of one session against ncu's median, ncu first: the
+/// instrument's modes and the course's method from each process's JSON
+/// (`jsons`), then the peer tools.
 pub fn methods(
     ncu: &[f64],
     peers: &[(String, f64)],
-    runs: &[(String, Vec<f64>, Vec<f64>)],
+    jsons: &[serde_json::Value],
 ) -> Result<Vec<Method>, InstrumentError> {
     let reference = median(ncu.to_vec()).ok_or("no ncu durations found")?;
-    let mut out = vec![Method {
-        name: "ncu".into(),
-        label: format!("ncu gpu__time_duration ({} launches)", ncu.len()),
-        median_ms: reference,
-        vs_ncu: 1.0,
+    let method = |name: &str, label: String, median_ms: f64| Method {
+        name: name.split_whitespace().next().unwrap_or(name).to_string(),
+        label,
+        median_ms,
+        vs_ncu: median_ms / reference,
         spread: None,
         gpu_ms: None,
         recommended: false,
-    }];
-    for (label, medians, spent) in runs {
+    };
+    // Per mode, in the order they first came (the course's method after
+    // the first process's modes): whether recommended, each process's
+    // median and the GPU time each spent.
+    let mut modes: Vec<(String, bool, Vec<f64>, Vec<f64>)> = Vec::new();
+    for run in jsons {
+        let measured = run["measurements"].as_array().into_iter().flatten();
+        let rows = measured.map(|m| {
+            (
+                m["mode"].as_str().unwrap_or("?"),
+                m["summary"]["median"].as_f64(),
+                m["gpu_ms_spent"].as_f64(),
+            )
+        });
+        for (mode, ms, spent) in rows.chain([("course", run["course_mean_of_10_ms"].as_f64(), None)]) {
+            let i = modes.iter().position(|m| m.0 == mode).unwrap_or_else(|| {
+                modes.push((
+                    mode.to_string(),
+                    run["recommended"].as_str() == Some(mode),
+                    Vec::new(),
+                    Vec::new(),
+                ));
+                modes.len() - 1
+            });
+            modes[i].2.extend(ms);
+            modes[i].3.extend(spent);
+        }
+    }
+    let mut out = vec![method(
+        "ncu",
+        format!("ncu gpu__time_duration ({} launches)", ncu.len()),
+        reference,
+    )];
+    for (mode, recommended, medians, spent) in modes {
         let Some(m) = median(medians.clone()) else {
             continue;
         };
-        let lo = medians.iter().cloned().fold(f64::INFINITY, f64::min);
-        let hi = medians.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let mode = label
-            .strip_prefix("instrument, ")
-            .map(|l| l.trim_end_matches(" (recommended)"));
+        let label = match (mode.as_str(), recommended) {
+            ("course", _) => "course method, mean of 10 after 3 warm-ups".to_string(),
+            (_, true) => format!("instrument, {mode} (recommended)"),
+            _ => format!("instrument, {mode}"),
+        };
+        let (lo, hi) = medians
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+                (l.min(v), h.max(v))
+            });
         out.push(Method {
-            name: mode.unwrap_or("course").to_string(),
-            label: format!("{label} ({} processes)", medians.len()),
-            median_ms: m,
-            vs_ncu: m / reference,
             spread: Some(hi / lo - 1.0),
-            gpu_ms: median(spent.clone()),
-            recommended: label.ends_with(" (recommended)"),
+            gpu_ms: median(spent),
+            recommended,
+            ..method(&mode, format!("{label} ({} processes)", medians.len()), m)
         });
     }
-    for (label, ms) in peers {
-        out.push(Method {
-            name: label.split_whitespace().next().unwrap_or(label).to_string(),
-            label: label.clone(),
-            median_ms: *ms,
-            vs_ncu: ms / reference,
-            spread: None,
-            gpu_ms: None,
-            recommended: false,
-        });
-    }
+    out.extend(peers.iter().map(|(label, ms)| method(label, label.clone(), *ms)));
     Ok(out)
 }
 
@@ -187,7 +181,7 @@ fn session_methods(
     let ncu = ncu_durations_ms(&read_text(ncu)?);
     let peers = peer_medians(&read_text(peers)?);
     let jsons = read_jsons(json_dir)?;
-    Ok((methods(&ncu, &peers, &stats_runs(&jsons))?, jsons))
+    Ok((methods(&ncu, &peers, &jsons)?, jsons))
 }
 
 /// One recorded session of the instrument's proof, as `evidence/instrument/`
@@ -339,7 +333,7 @@ mod tests {
             serde_json::json!({"recommended": "Graph", "course_mean_of_10_ms": 0.0606,
                 "measurements": [{"mode": "Graph", "summary": {"median": m}, "gpu_ms_spent": 147.0}]})
         };
-        let runs = stats_runs(&[run(0.0600), run(0.0602)]);
+        let runs = [run(0.0600), run(0.0602)];
         let t = render_methods(
             &methods(&[0.058, 0.0584, 0.0582], &[("do_bench".into(), 0.0663)], &runs).unwrap(),
         );
@@ -354,7 +348,7 @@ mod tests {
         let run = serde_json::json!({"recommended": "GraphPdl", "course_mean_of_10_ms": 0.0606,
             "measurements": [{"mode": "GraphPdl", "summary": {"median": 0.059}, "gpu_ms_spent": 147.0}]});
         let peers = [("triton.testing.do_bench (rep=100 ms)".to_string(), 0.0647)];
-        let m = methods(&[0.058], &peers, &stats_runs(&[run])).unwrap();
+        let m = methods(&[0.058], &peers, &[run]).unwrap();
         let names: Vec<&str> = m.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["ncu", "GraphPdl", "course", "triton.testing.do_bench"]);
         assert!(m[1].recommended && !m[2].recommended);

@@ -1,17 +1,15 @@
-//! The "what changed" page: per GPU, the claims whose verdict flipped and
-//! the figures that moved beyond their noise between the last two sessions
-//! that recorded them ([`crate::changes`]), each beside what differed
-//! between the two sessions; and the false-alarm rate the rule showed on
-//! the evidence's own A/A comparisons.
-
-use std::collections::BTreeMap;
+//! The "what changed" page: per GPU, what its latest session says against
+//! the sessions before it ([`crate::changes`]): the claims whose verdict
+//! flipped, the figures that moved beyond their baseline's noise, how many
+//! runs a session needs to decide a figure, and the false-alarm rate the
+//! rule showed on the evidence's own A/A comparisons.
 
 use maud::{html, Markup};
 
-use crate::changes::{self, Change, FigureChange, Flip, MIN_VALUES};
+use crate::changes::{self, Change, FigureChange, Flip, MIN_VALUES, MOST_RUNS, WINDOW};
 use crate::sessions::{self, Session};
 use crate::site::context::Evidence;
-use crate::site::layout::{self, lesson_page, number, rel, scroll, session_page, CHANGES, INDEX, SESSIONS};
+use crate::site::layout::{self, lesson_page, rel, scroll, session_page, spread, CHANGES, INDEX, SESSIONS};
 
 pub fn page(ev: &Evidence) -> String {
     let alarms = ev.alarms;
@@ -21,16 +19,18 @@ pub fn page(ev: &Evidence) -> String {
         .zip(&ev.per_session)
         .flat_map(|((lesson, _), per)| changes::flips(lesson.name(), per, ev.sessions))
         .collect();
-    let by_gpu = sessions::by_gpu(ev.sessions);
+    let latest = &ev.latest;
     let body = html! {
         p {
-            "For each GPU, each figure a claim or a cause reads is compared between the last two "
-            a href=(SESSIONS) { "sessions" } " that recorded it: each session's values (one per run) give a median and "
-            "its 95% interval, and the difference is labelled as the instrument labels two runs (robust-stats' "
-            code { "compare" } ", a band of ±1% of the earlier median): SAME, FASTER or SLOWER (HIGHER or LOWER for "
-            "a figure that is neither a time nor a rate), or UNSURE where the interval reaches across the band, "
-            "either session has fewer than " (MIN_VALUES) " values, or the medians are one printed step apart "
-            "(0.004 and 0.005 ms: rounding alone can make that)."
+            "For each GPU, each figure a claim or a cause reads that its latest " a href=(SESSIONS) { "session" }
+            " recorded is set against a baseline: its values in the last " (WINDOW) " earlier sessions that "
+            "recorded it. Each side gives a median and its 95% interval, and the difference is labelled as the "
+            "instrument labels two runs (robust-stats' " code { "compare" } ", a band of ±1% of the baseline's "
+            "median, the interval widened by how far the baseline's sessions lie apart): moved (FASTER or SLOWER, "
+            "HIGHER or LOWER for a figure that is neither a time nor a rate), SAME, or undecided (UNSURE) where the "
+            "interval reaches across the band, either side has fewer than " (MIN_VALUES) " values, or the medians "
+            "are one printed step apart. A figure's runs needed are the fewest runs whose values, taken at evenly "
+            "spaced quantiles of the baseline's own, read SAME (tried up to " (MOST_RUNS) ")."
         }
         h2 { "False alarms, measured" }
         p {
@@ -38,94 +38,45 @@ pub fn page(ev: &Evidence) -> String {
             @match alarms.same_commit_pairs {
                 0 => "No two sessions here are of one commit on one machine (each commit was recorded in one sitting). ",
                 pairs => { "Sessions of one commit on one machine: " (pairs) " pair(s), their figures called moved "
-                    (alarms.same_commit.words()) ". " }
+                    (alarms.same_commit.words()) "; the second of each against its baseline, as the latest session "
+                    "is labelled below: " (alarms.baseline.words()) ". " }
             }
             "Each session's runs split in two (odd against even, figures with at least " (2 * MIN_VALUES) " values): "
             "called moved " (alarms.split_half.words()) ", UNSURE " (alarms.split_half.unsure) " times."
         }
-        @for (gpu, on_gpu) in &by_gpu {
-            (gpu_section(gpu, on_gpu, &flips, &ev.latest))
+        @for on in changes::by_gpu(ev.sessions, latest, &flips) {
+            section {
+                h2 { (on.gpu) }
+                @match on.sessions.as_slice() {
+                    [.., before, after] => p {
+                        "Its latest session is " (session_link(after)) "; the one before, " (session_link(before))
+                        ", differed in " (sessions::differed(before, after)) "."
+                    },
+                    _ => p { "One session so far: nothing to compare it with." },
+                }
+                h3 { "Verdicts that flipped" }
+                @if on.flips.is_empty() {
+                    p { "None: every claim the latest session checked reads as it did in the session before." }
+                } @else {
+                    (flips_table(&on.flips))
+                }
+                h3 { "Figures that moved beyond their noise" }
+                @if on.moved.is_empty() {
+                    p { "None." }
+                } @else {
+                    (figures_table(&on.moved))
+                }
+                @if !on.figures.is_empty() {
+                    p { (changes::summary(&on.figures)) "." }
+                }
+            }
         }
     };
     layout::page(CHANGES, "What changed", &[(INDEX, "index")], body)
 }
 
-/// One GPU's last two sessions, its flips and its moved figures, the
-/// largest move first.
-fn gpu_section(gpu: &str, on_gpu: &[&Session], flips: &[Flip], figure_changes: &[FigureChange]) -> Markup {
-    let flipped: Vec<&Flip> = flips.iter().filter(|f| f.column.gpu == gpu).collect();
-    let mine: Vec<&FigureChange> = figure_changes.iter().filter(|c| c.series.gpu == gpu).collect();
-    let mut moved: Vec<&FigureChange> = mine
-        .iter()
-        .copied()
-        .filter(|c| c.compared.change.moved())
-        .collect();
-    moved.sort_by(|a, b| moved_by(b).abs().total_cmp(&moved_by(a).abs()));
-    html! {
-        section {
-            h2 { (gpu) }
-            (last_two(on_gpu))
-            h3 { "Verdicts that flipped" }
-            @if flipped.is_empty() {
-                p { "None: every claim's verdict is what it was in the session before." }
-            } @else {
-                (flips_table(&flipped))
-            }
-            h3 { "Figures that moved beyond their noise" }
-            @if moved.is_empty() {
-                p { "None." }
-            } @else {
-                (figures_table(&moved))
-            }
-            p { "Of " (mine.len()) " figures recorded in two sessions: " (counts(&mine)) "." }
-        }
-    }
-}
-
-/// The relative difference behind a change, 0 where there is none.
-fn moved_by(c: &FigureChange) -> f64 {
-    c.compared.comparison.map_or(0.0, |c| c.rel)
-}
-
-/// `12 SAME, 3 UNSURE, ...`.
-fn counts(changes: &[&FigureChange]) -> String {
-    let mut by: BTreeMap<Change, usize> = BTreeMap::new();
-    for c in changes {
-        *by.entry(c.compared.change).or_default() += 1;
-    }
-    let parts: Vec<String> = by.iter().map(|(c, n)| format!("{n} {}", c.name())).collect();
-    if parts.is_empty() {
-        "none".into()
-    } else {
-        parts.join(", ")
-    }
-}
-
-/// The GPU's last two sessions and what differed between them.
-fn last_two(on_gpu: &[&Session]) -> Markup {
-    let [.., before, after] = on_gpu else {
-        return html! { p { "One session so far: nothing to compare it with." } };
-    };
-    html! {
-        p {
-            "Its latest session is " (session_link(after)) ", the one before " (session_link(before)) ": "
-            (differed(before, after)) "."
-        }
-    }
-}
-
 fn session_link(s: &Session) -> Markup {
     html! { a href=(rel(CHANGES, &session_page(s))) { (s.id) } }
-}
-
-/// What differed between two sessions, in words.
-fn differed(before: &Session, after: &Session) -> String {
-    let d = changes::differences(before, after);
-    if d.is_empty() {
-        "the same commit, driver, toolkit and host".into()
-    } else {
-        d.join("; ")
-    }
 }
 
 fn flips_table(flips: &[&Flip]) -> Markup {
@@ -142,7 +93,7 @@ fn flips_table(flips: &[&Flip]) -> Markup {
                         td { (f.column.toolkit) }
                         td { (layout::verdict(&f.before.1)) " in " (session_link(f.before.0)) }
                         td { (layout::verdict(&f.after.1)) " in " (session_link(f.after.0)) }
-                        td { (differed(f.before.0, f.after.0)) }
+                        td { (sessions::differed(f.before.0, f.after.0)) }
                     }
                 }
             }
@@ -150,24 +101,10 @@ fn flips_table(flips: &[&Flip]) -> Markup {
     })
 }
 
-/// `median (min to max), n`.
-fn spread(values: &[f64]) -> String {
-    let median = lesson_spec::median(values.to_vec()).unwrap_or(f64::NAN);
-    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    format!(
-        "{} ({} to {}), n = {}",
-        number(median),
-        number(low),
-        number(high),
-        values.len()
-    )
-}
-
 fn figures_table(changes: &[&FigureChange]) -> Markup {
     scroll(html! {
         table {
-            (layout::head(&["figure", "before", "after", "change", "its 90% interval", "label", "what differed"]))
+            (layout::head(&["figure", "baseline", "latest", "change", "its 90% interval", "label", "runs needed"]))
             tbody {
                 @for c in changes {
                     @let f = &c.series.figure;
@@ -176,8 +113,8 @@ fn figures_table(changes: &[&FigureChange]) -> Markup {
                             a href=(format!("{}#history", rel(CHANGES, &lesson_page(f.lesson)))) { (f.label) }
                             span.statement { (f.folder) "/" (f.run) }
                         }
-                        td { (spread(&c.before.values)) " in " (session_link(c.before.session)) }
-                        td { (spread(&c.after.values)) " in " (session_link(c.after.session)) }
+                        td { (spread(&c.baseline.iter().flat_map(|p| p.values.clone()).collect::<Vec<_>>())) ", n = " (c.baseline.iter().map(|p| p.values.len()).sum::<usize>()) " in " (c.baseline.len()) " session(s) to " (session_link(c.before())) }
+                        td { (spread(&c.latest.values)) ", n = " (c.latest.values.len()) }
                         @match c.compared.comparison {
                             Some(k) => {
                                 td.num { (format!("{:+.1}%", k.rel * 100.0)) }
@@ -186,7 +123,7 @@ fn figures_table(changes: &[&FigureChange]) -> Markup {
                             None => { td.num { "-" } td.num { "-" } }
                         }
                         td { span.verdict.(class(c.compared.change)) { (c.compared.change.name()) } }
-                        td { (differed(c.before.session, c.after.session)) }
+                        td.num { (c.runs_needed.map_or(format!("over {MOST_RUNS}"), |n| n.to_string())) }
                     }
                 }
             }

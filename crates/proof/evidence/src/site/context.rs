@@ -36,10 +36,10 @@ pub struct Evidence<'a> {
     pub paged: HashSet<&'a str>,
     /// Each lesson's verdicts by claim, column and session, in the order of
     /// `tables`.
-    pub per_session: Vec<crate::changes::PerSession>,
-    /// Each figure's change between its GPU's last two sessions, and the
-    /// false alarms measured: worked out once, for the "what changed" page
-    /// and `summary.json` both.
+    pub per_session: Vec<crate::verdicts::PerSession>,
+    /// Each figure of its GPU's latest session against its baseline, and
+    /// the false alarms measured: worked out once, for the "what changed"
+    /// page and `summary.json` both.
     pub latest: Vec<crate::changes::FigureChange<'a, 'a, 'a>>,
     pub alarms: crate::changes::FalseAlarms,
 }

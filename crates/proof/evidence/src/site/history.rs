@@ -11,7 +11,7 @@ use crate::history::Series;
 use crate::runs::gpu_word;
 use crate::site::context::{Evidence, SiteChart};
 use crate::site::error::SiteError;
-use crate::site::plot::{self, Chart, Point, PALETTE};
+use crate::site::plot::{self, PALETTE};
 use crate::transcript;
 
 /// One chart: a figure (its folder and label) on one GPU.
@@ -43,28 +43,27 @@ pub fn charts(ev: &Evidence, lesson: &dyn Lesson) -> Result<Vec<SiteChart>, Site
             .min();
         let Some(first) = first else { continue };
         let days = |start: &str| transcript::date(start).map(|d| (d - first).as_seconds_f64() / 86_400.0);
-        let chart = Chart {
+        let chart = lesson_spec::Chart {
+            stem: String::new(),
             title: label.to_string(),
-            subtitle: format!("{gpu}, {folder}: a point per session at its median, band lowest to highest"),
             x_label: format!("days since {}", first.date()),
             y_label: label.rsplit(", ").next().unwrap_or(label).to_string(),
             x_log: false,
             y_log: false,
             series: lines
                 .iter()
-                .zip(PALETTE)
-                .map(|(s, color)| plot::Series {
+                .map(|s| lesson_spec::Series {
                     name: s.figure.run.clone(),
-                    color,
                     points: s
                         .points
                         .iter()
-                        .filter_map(|p| Point::of(days(&p.session.start)?, p.values.clone()))
+                        .filter_map(|p| Some((days(&p.session.start)?, p.values.clone())))
                         .collect(),
                 })
                 .collect(),
-            references: Vec::new(),
+            marks: Vec::new(),
         };
+        let subtitle = format!("{gpu}, {folder}: a point per session at its median, band lowest to highest");
         out.push(SiteChart {
             path: format!(
                 "plots/history/{}-{:02}-{}.svg",
@@ -74,7 +73,7 @@ pub fn charts(ev: &Evidence, lesson: &dyn Lesson) -> Result<Vec<SiteChart>, Site
             ),
             title: label.to_string(),
             gpu: gpu.to_string(),
-            svg: plot::svg(&chart)?,
+            svg: plot::svg(&chart, &subtitle)?,
         });
     }
     Ok(out)

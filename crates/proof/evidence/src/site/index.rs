@@ -32,7 +32,7 @@ pub fn page(ev: &Evidence) -> String {
         }
         p {
             "Over time: " a href=(SESSIONS) { (ev.sessions.len()) " recording sessions" } ", "
-            a href=(CHANGES) { "what changed" } " between each GPU's last two, and every verdict and figure "
+            a href=(CHANGES) { "what changed" } " in each GPU's latest, and every verdict and figure "
             "by GPU and session as JSON for tools (" a href=(SUMMARY) { code { (SUMMARY) } } ")."
         }
         @for (lesson, table) in &ev.tables {

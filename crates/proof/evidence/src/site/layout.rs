@@ -16,7 +16,7 @@ pub const INDEX: &str = "index.html";
 pub const INSTRUMENT: &str = "instrument.html";
 /// Every recording session, oldest first.
 pub const SESSIONS: &str = "sessions.html";
-/// What changed between each GPU's last two sessions.
+/// What each GPU's latest session changed.
 pub const CHANGES: &str = "changes.html";
 
 pub fn session_page(session: &crate::sessions::Session) -> String {
@@ -150,6 +150,16 @@ pub fn column_slug(column: &Column) -> String {
 }
 
 pub use crate::digits::number;
+
+/// `median (min to max)`, or the one value where they agree, or `-` for
+/// none.
+pub fn spread(values: &[f64]) -> String {
+    match robust_stats::stats::summarize(values) {
+        None => "-".into(),
+        Some(s) if s.min == s.max => number(s.median),
+        Some(s) => format!("{} ({} to {})", number(s.median), number(s.min), number(s.max)),
+    }
+}
 
 #[cfg(test)]
 mod tests {

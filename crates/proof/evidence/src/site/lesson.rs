@@ -7,16 +7,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lesson_spec::{median, ClaimInfo, Lesson, Outcome, State};
+use lesson_spec::{ClaimInfo, Lesson, Outcome, State};
 use maud::{html, Markup};
 
-use crate::changes::PerSession;
 use crate::check::{Cell, Table};
 use crate::compare;
 use crate::site::context::{Evidence, SiteChart};
 use crate::site::index::{claims_table, paged_list, run_link, runs_anchor};
-use crate::site::layout::{self, lesson_page, number, rel, scroll, session_page, INDEX};
+use crate::site::layout::{self, lesson_page, number, rel, scroll, session_page, spread, INDEX};
 use crate::transcript::{Program, Transcript};
+use crate::verdicts::PerSession;
 use crate::verdicts::{self, Column, Failure, Tally};
 use crate::why;
 
@@ -80,7 +80,7 @@ pub fn page(
             p {
                 "Each figure a claim or a cause reads, per GPU, over the sessions that recorded it: "
                 "a point per session at its median, the band from its lowest to its highest value. "
-                a href=(rel(&path, layout::CHANGES)) { "What changed" } " labels the last two sessions' difference."
+                a href=(rel(&path, layout::CHANGES)) { "What changed" } " labels the latest session's difference from the ones before."
             }
         }
         @for (n, chart) in history.iter().enumerate() {
@@ -359,20 +359,6 @@ fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Mark
     })
 }
 
-/// `median (min to max)`, or `-` for no values.
-fn spread(values: &[f64]) -> String {
-    let Some(m) = median(values.to_vec()) else {
-        return "-".into();
-    };
-    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if low == high {
-        number(m)
-    } else {
-        format!("{} ({} to {})", number(m), number(low), number(high))
-    }
-}
-
 /// The plain C++ and Rust runs of each GPU and toolkit, every figure's
 /// median side by side: the twins run the same kernels, so their
 /// kernel-side numbers should agree. The difference stands beside the
@@ -408,7 +394,7 @@ fn twins(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
                     caption { (column.label()) ": the medians of " (cxx.len()) " C++ and " (rust.len()) " Rust runs" }
                     (layout::head(&["figure", "C++", "Rust", "Rust / C++", "Rust - C++"]))
                     tbody {
-                        @for (label, c, r) in side_by_side(cxx, rust) {
+                        @for (label, c, r) in compare::side_by_side(cxx, rust) {
                             tr {
                                 th scope="row" { (label) }
                                 td.num { (c.map_or("-".into(), number)) }
@@ -427,23 +413,6 @@ fn twins(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
             }))
         }
     }
-}
-
-/// Each figure's median in either group, in the first group's order, then
-/// any the second alone prints: none is left out for lack of a partner.
-fn side_by_side(a: &[&Transcript], b: &[&Transcript]) -> Vec<(String, Option<f64>, Option<f64>)> {
-    let (ma, mb) = (compare::medians(a), compare::medians(b));
-    let find = |m: &[(String, f64)], label: &str| m.iter().find(|(l, _)| l == label).map(|(_, v)| *v);
-    let mut labels: Vec<&String> = ma.iter().map(|(l, _)| l).collect();
-    for (l, _) in &mb {
-        if !labels.contains(&l) {
-            labels.push(l);
-        }
-    }
-    labels
-        .into_iter()
-        .map(|l| (l.clone(), find(&ma, l), find(&mb, l)))
-        .collect()
 }
 
 /// A run's verdicts in a few words: how many claims held, failed as

@@ -168,9 +168,9 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
     let paged = paged(&sessions);
     let per_session = tables
         .iter()
-        .map(|(_, table)| crate::changes::per_session(table, &sessions))
+        .map(|(_, table)| crate::verdicts::per_session(table, &sessions))
         .collect();
-    let latest = crate::changes::latest(&history);
+    let latest = crate::changes::latest(&history, &sessions);
     let alarms = crate::changes::false_alarms(&history);
     let evidence = Evidence {
         dir,

@@ -1,11 +1,10 @@
 //! SVG charts of the lessons' sweeps, drawn from evidence with `plotters`
 //! (its SVG backend only: no font files are read, text sizes are estimated).
 //!
-//! A generic renderer ([`Chart`], [`Series`], [`Point`], [`Reference`],
-//! [`svg`]) that knows nothing of lessons; each lesson says what to draw
-//! (`lesson_spec::Chart`) and [`from_spec`] turns that into a chart. Every
-//! point is the median of the runs, drawn inside the band of their minimum
-//! to maximum.
+//! Each lesson says what to draw (`lesson_spec::Chart`: every run's value
+//! at each x, and marks) and [`svg`] draws it: every point the median of
+//! the runs, inside the band of their minimum to maximum; the history
+//! charts are drawn the same way.
 //!
 //! Not for: choosing which runs to draw (the caller groups them) or
 //! measuring anything.
@@ -14,58 +13,37 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use lesson_spec::median;
-
 use crate::runs::gpu_word;
 use crate::transcript::{Program, Transcript};
 
 /// One x: the median of the runs and their range.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Point {
-    pub x: f64,
-    pub median: f64,
-    pub low: f64,
-    pub high: f64,
+struct Point {
+    x: f64,
+    median: f64,
+    low: f64,
+    high: f64,
 }
 
 impl Point {
     /// The median and the min-to-max range of `values`; None when empty.
-    pub fn of(x: f64, values: Vec<f64>) -> Option<Point> {
-        let low = values.iter().copied().reduce(f64::min)?;
-        let high = values.iter().copied().reduce(f64::max)?;
+    fn of(x: f64, values: &[f64]) -> Option<Point> {
+        let s = robust_stats::stats::summarize(values)?;
         Some(Point {
             x,
-            median: median(values)?,
-            low,
-            high,
+            median: s.median,
+            low: s.min,
+            high: s.max,
         })
     }
 }
 
-pub struct Series {
-    pub name: String,
-    /// Red, green, blue.
-    pub color: [u8; 3],
-    pub points: Vec<Point>,
-}
-
-/// A level drawn across the chart for comparison (y = value), dashed,
-/// with its label in the legend.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Reference {
-    pub value: f64,
-    pub label: String,
-}
-
-pub struct Chart {
-    pub title: String,
-    pub subtitle: String,
-    pub x_label: String,
-    pub y_label: String,
-    pub x_log: bool,
-    pub y_log: bool,
-    pub series: Vec<Series>,
-    pub references: Vec<Reference>,
+/// A chart as drawn: its title and what it shows, under `subtitle`, each
+/// series' points reduced to medians and ranges.
+struct Chart<'c> {
+    spec: &'c lesson_spec::Chart,
+    subtitle: &'c str,
+    series: Vec<(&'c str, RGBColor, Vec<Point>)>,
 }
 
 const SIZE: (u32, u32) = (760, 460);
@@ -147,11 +125,25 @@ pub struct PlotError {
     pub source: Failure,
 }
 
-/// The chart as an SVG document.
-pub fn svg(chart: &Chart) -> Result<String, PlotError> {
+/// `spec` drawn as an SVG document under `subtitle`, the series in the
+/// colours of [`PALETTE`] in turn.
+pub fn svg(spec: &lesson_spec::Chart, subtitle: &str) -> Result<String, PlotError> {
+    let series = spec.series.iter().zip(PALETTE.iter().cycle()).map(|(s, c)| {
+        let points = s
+            .points
+            .iter()
+            .filter_map(|(x, values)| Point::of(*x, values))
+            .collect();
+        (s.name.as_str(), rgb(*c), points)
+    });
+    let chart = Chart {
+        spec,
+        subtitle,
+        series: series.collect(),
+    };
     let mut out = String::new();
-    draw(chart, &mut out).map_err(|source| PlotError {
-        title: chart.title.clone(),
+    draw(&chart, &mut out).map_err(|source| PlotError {
+        title: spec.title.clone(),
         source,
     })?;
     Ok(out)
@@ -165,12 +157,12 @@ fn draw(chart: &Chart, out: &mut String) -> Result<(), Failure> {
     root.fill(&WHITE)?;
     let (heading, rest) = root.split_vertically(HEADING);
     heading.draw(&Text::new(
-        chart.title.clone(),
+        chart.spec.title.clone(),
         (20, 10),
         ("sans-serif", 18).into_font().style(FontStyle::Bold),
     ))?;
     heading.draw(&Text::new(
-        chart.subtitle.clone(),
+        chart.subtitle.to_string(),
         (20, 34),
         ("sans-serif", 13).into_font().color(&GREY),
     ))?;
@@ -182,10 +174,13 @@ fn draw(chart: &Chart, out: &mut String) -> Result<(), Failure> {
 }
 
 fn axes(chart: &Chart) -> (Axis, Axis) {
-    let points = || chart.series.iter().flat_map(|s| &s.points);
-    let xs = Axis::fit(points().map(|p| p.x), chart.x_log);
-    let levels = chart.references.iter().map(|r| r.value);
-    let ys = Axis::fit(points().flat_map(|p| [p.low, p.high]).chain(levels), chart.y_log);
+    let points = || chart.series.iter().flat_map(|s| &s.2);
+    let xs = Axis::fit(points().map(|p| p.x), chart.spec.x_log);
+    let levels = chart.spec.marks.iter().map(|r| r.value);
+    let ys = Axis::fit(
+        points().flat_map(|p| [p.low, p.high]).chain(levels),
+        chart.spec.y_log,
+    );
     (xs, ys)
 }
 
@@ -206,16 +201,16 @@ fn draw_plot(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
         .y_labels(ys.labels())
         .x_label_formatter(&|v| label(from(xs)(*v), xs.log))
         .y_label_formatter(&|v| label(from(ys)(*v), ys.log))
-        .x_desc(chart.x_label.as_str())
-        .y_desc(chart.y_label.as_str())
+        .x_desc(chart.spec.x_label.as_str())
+        .y_desc(chart.spec.y_label.as_str())
         .light_line_style(WHITE)
         .draw()?;
-    for reference in &chart.references {
+    for reference in &chart.spec.marks {
         let ends = [xs.lo, xs.hi].map(|x| (tx(x), ty(reference.value)));
         ctx.draw_series(DashedLineSeries::new(ends, 6, 4, GREY.stroke_width(1)))?;
     }
-    for s in &chart.series {
-        draw_series(&mut ctx, s, &tx, &ty)?;
+    for (_, color, points) in &chart.series {
+        draw_series(&mut ctx, *color, points, &tx, &ty)?;
     }
     Ok(())
 }
@@ -225,16 +220,16 @@ type Context<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf
 /// The band from the runs' minimum to maximum, then the medians on it.
 fn draw_series(
     ctx: &mut Context<'_, '_>,
-    s: &Series,
+    color: RGBColor,
+    points: &[Point],
     tx: &dyn Fn(f64) -> f64,
     ty: &dyn Fn(f64) -> f64,
 ) -> Result<(), Failure> {
-    let color = rgb(s.color);
-    let upper = s.points.iter().map(|p| (tx(p.x), ty(p.high)));
-    let lower = s.points.iter().rev().map(|p| (tx(p.x), ty(p.low)));
+    let upper = points.iter().map(|p| (tx(p.x), ty(p.high)));
+    let lower = points.iter().rev().map(|p| (tx(p.x), ty(p.low)));
     let band: Vec<(f64, f64)> = upper.chain(lower).collect();
     ctx.draw_series(std::iter::once(Polygon::new(band, color.mix(0.2).filled())))?;
-    let medians: Vec<(f64, f64)> = s.points.iter().map(|p| (tx(p.x), ty(p.median))).collect();
+    let medians: Vec<(f64, f64)> = points.iter().map(|p| (tx(p.x), ty(p.median))).collect();
     ctx.draw_series(LineSeries::new(medians.clone(), color.stroke_width(2)))?;
     ctx.draw_series(medians.into_iter().map(|p| Circle::new(p, 3, color.filled())))?;
     Ok(())
@@ -244,17 +239,16 @@ fn draw_series(
 fn draw_legend(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
     let font = ("sans-serif", 15).into_font();
     let mut y = 24;
-    for s in &chart.series {
-        let color = rgb(s.color);
+    for (name, color, _) in &chart.series {
         area.draw(&Rectangle::new(
             [(4, y - 7), (30, y + 7)],
             color.mix(0.2).filled(),
         ))?;
         area.draw(&PathElement::new([(4, y), (30, y)], color.stroke_width(3)))?;
-        area.draw(&Text::new(s.name.clone(), (38, y - 7), font.clone()))?;
+        area.draw(&Text::new(name.to_string(), (38, y - 7), font.clone()))?;
         y += 24;
     }
-    for r in &chart.references {
+    for r in &chart.spec.marks {
         area.draw(&PathElement::new([(4, y), (30, y)], GREY.stroke_width(1)))?;
         for line in wrap(&r.label, 24) {
             area.draw(&Text::new(line, (38, y - 7), font.clone().color(&GREY)))?;
@@ -282,7 +276,6 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 // The lesson builders: which numbers of which lesson make which chart.
 
-/// The median and range of `value` over the group's reports, per x.
 /// The GPU, the number of runs and the first date of a group.
 pub fn describe(group: &[&Transcript]) -> String {
     let gpu = group
@@ -307,41 +300,6 @@ pub const PALETTE: [[u8; 3]; 4] = [
     [0x75, 0x70, 0xb3],
     [0xe7, 0x29, 0x8a],
 ];
-
-/// A lesson's chart (`lesson_spec::Chart`, every run's value at each x)
-/// as this renderer draws it, under `subtitle`.
-pub fn from_spec(spec: &lesson_spec::Chart, subtitle: String) -> Chart {
-    Chart {
-        title: spec.title.clone(),
-        subtitle,
-        x_label: spec.x_label.clone(),
-        y_label: spec.y_label.clone(),
-        x_log: spec.x_log,
-        y_log: spec.y_log,
-        series: spec
-            .series
-            .iter()
-            .zip(PALETTE.iter().cycle())
-            .map(|(s, color)| Series {
-                name: s.name.clone(),
-                color: *color,
-                points: s
-                    .points
-                    .iter()
-                    .filter_map(|(x, values)| Point::of(*x, values.clone()))
-                    .collect(),
-            })
-            .collect(),
-        references: spec
-            .marks
-            .iter()
-            .map(|m| Reference {
-                value: m.value,
-                label: m.label.clone(),
-            })
-            .collect(),
-    }
-}
 
 /// One drawn chart of a lesson: its file stem, title and SVG.
 pub struct Drawn {
@@ -385,7 +343,7 @@ pub fn lesson_charts(
                 Some(g) => format!("{}-{}", spec.stem, gpu_word(g)),
                 None => spec.stem.clone(),
             };
-            let svg = svg(&from_spec(&spec, describe(&runs)))?;
+            let svg = svg(&spec, &describe(&runs))?;
             drawn.push(Drawn {
                 stem,
                 title: spec.title.clone(),
@@ -416,9 +374,9 @@ mod tests {
 
     #[test]
     fn a_point_is_the_median_inside_the_range_of_the_runs() {
-        let p = Point::of(4.0, vec![3.0, 1.0, 10.0, 2.0]).unwrap();
+        let p = Point::of(4.0, &[3.0, 1.0, 10.0, 2.0]).unwrap();
         assert_eq!((p.x, p.median, p.low, p.high), (4.0, 2.5, 1.0, 10.0));
-        assert_eq!(Point::of(1.0, vec![]), None);
+        assert_eq!(Point::of(1.0, &[]), None);
     }
 
     #[test]
@@ -440,23 +398,19 @@ mod tests {
         assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
     }
 
-    fn chart(references: Vec<Reference>) -> Chart {
-        Chart {
+    fn chart(marks: Vec<lesson_spec::Mark>) -> lesson_spec::Chart {
+        lesson_spec::Chart {
+            stem: "t".into(),
             title: "T <1>".into(),
-            subtitle: "s".into(),
             x_label: "x".into(),
             y_label: "y".into(),
             x_log: true,
             y_log: true,
-            series: vec![Series {
+            series: vec![lesson_spec::Series {
                 name: "pinned".into(),
-                color: [0, 0, 0],
-                points: vec![
-                    Point::of(1.0, vec![30.0, 28.0, 33.0]).unwrap(),
-                    Point::of(256.0, vec![55.0, 54.0, 56.0]).unwrap(),
-                ],
+                points: vec![(1.0, vec![30.0, 28.0, 33.0]), (256.0, vec![55.0, 54.0, 56.0])],
             }],
-            references,
+            marks,
         }
     }
 
@@ -467,11 +421,11 @@ mod tests {
 
     #[test]
     fn the_svg_has_each_series_band_points_and_reference() {
-        let s = svg(&chart(vec![Reference {
+        let mark = lesson_spec::Mark {
             value: 54.7,
             label: "ref line".into(),
-        }]))
-        .unwrap();
+        };
+        let s = svg(&chart(vec![mark]), "s").unwrap();
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{s}");
         assert!(shows(&s, "T &lt;1&gt;"), "{s}");
         assert!(shows(&s, "pinned") && shows(&s, "ref line"), "{s}");

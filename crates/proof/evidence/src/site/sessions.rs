@@ -20,7 +20,7 @@ pub fn list(ev: &Evidence) -> String {
             "A session is one recording on one machine: runs whose headers give the same GPU, driver, host and "
             "commit, each started at most " (GAP_MINUTES) " minutes after the one before it (the toolkit may differ: "
             "one recording builds with the machine's nvcc and with CUDA 13.5). "
-            (ev.sessions.len()) " sessions, oldest first; " a href=(CHANGES) { "what changed" } " compares each GPU's last two."
+            (ev.sessions.len()) " sessions, oldest first; " a href=(CHANGES) { "what changed" } " compares each GPU's latest with the ones before."
         }
         (scroll(html! {
             table {

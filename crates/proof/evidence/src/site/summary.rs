@@ -11,12 +11,12 @@
 //!   state (holds, fails, undecided), its word ("fits" where the figures
 //!   cannot tell the rival apart), the margin and the figures' intervals.
 //! - `figures`: each figure a claim or a cause reads, per GPU, with each
-//!   session's median, range and count, and the latest change.
+//!   session's median, range and count, and the latest session's change.
 //! - `false_alarms`: the rule's A/A false alarms on this evidence.
 
-use serde::Serialize;
+use serde_json::{json, Value};
 
-use crate::changes::{self, Change, FalseAlarms};
+use crate::changes::FalseAlarms;
 use crate::history::Direction;
 use crate::site::context::Evidence;
 use crate::site::error::SiteError;
@@ -28,305 +28,139 @@ use crate::verdicts::{self, Kind, Tally};
 pub const SUMMARY: &str = "summary.json";
 
 /// The shape's name and version.
-pub const FORMAT: &str = "evidence-summary/1";
+pub const FORMAT: &str = "evidence-summary/2";
 
-#[derive(Serialize)]
-struct Summary {
-    format: &'static str,
-    sessions: Vec<SessionEntry>,
-    claims: Vec<ClaimEntry>,
-    causes: Vec<CauseEntry>,
-    figures: Vec<FigureEntry>,
-    false_alarms: FalseAlarms,
-}
-
-#[derive(Serialize)]
-struct SessionEntry {
-    id: String,
-    gpu: String,
-    driver: String,
-    host: String,
-    commit: String,
-    toolkits: Vec<String>,
-    start: String,
-    end: String,
-    runs: usize,
-    page: String,
-}
-
-#[derive(Serialize)]
-struct ClaimEntry {
-    lesson: String,
-    id: &'static str,
-    statement: &'static str,
-    rerun: String,
-    verdicts: Vec<VerdictEntry>,
-}
-
-#[derive(Serialize)]
-struct CauseEntry {
-    lesson: &'static str,
-    id: &'static str,
-    cause: &'static str,
-    rival: &'static str,
-    rival_figure: &'static str,
-    tells_rival_apart: bool,
-    gpus: Vec<CauseOnGpu>,
-}
-
-#[derive(Serialize)]
-struct CauseOnGpu {
-    gpu: String,
-    /// `holds`, `fails` or `undecided`; absent where a figure is missing.
-    state: Option<lesson_spec::State>,
-    /// As `evidence check` says it: `fits (rival not ruled out)` for a
-    /// holding cause whose figures cannot tell its rival apart.
-    word: &'static str,
-    /// How far the intervals may widen, as a share, before the state
-    /// changes (at most 1); absent where undecided.
-    margin: Option<f64>,
-    figures: Vec<CauseFigure>,
-}
-
-#[derive(Serialize)]
-struct CauseFigure {
-    label: &'static str,
-    folder: &'static str,
-    runs: &'static str,
-    commit: String,
-    n: usize,
-    median: Option<f64>,
-    /// The median's 95% interval.
-    interval: Option<(f64, f64)>,
-}
-
-fn causes(ev: &Evidence) -> Vec<CauseEntry> {
+fn causes(ev: &Evidence) -> Vec<Value> {
     let mut out = Vec::new();
     for (lesson, _) in &ev.tables {
-        let table = crate::why::table(*lesson, ev.transcripts);
-        for row in table.rows {
-            let gpus = row
+        for row in crate::why::table(*lesson, ev.transcripts).rows {
+            let gpus: Vec<Value> = row
                 .gpus
                 .iter()
-                .map(|on| CauseOnGpu {
-                    gpu: on.gpu.clone(),
-                    state: on.state,
-                    word: crate::why::word(row.why, on),
-                    margin: on.margin,
-                    figures: on
+                .map(|on| {
+                    let figures: Vec<Value> = on
                         .figures
                         .iter()
-                        .map(|f| CauseFigure {
-                            label: f.source.label,
-                            folder: f.source.folder,
-                            runs: f.source.runs,
-                            commit: f.commit.clone(),
-                            n: f.values.len(),
-                            median: f.median(),
-                            interval: f.interval(),
+                        .map(|f| {
+                            let (source, n) = (f.source, f.values.len());
+                            json!({"label": source.label, "folder": source.folder, "runs": source.runs,
+                                "commit": f.commit, "n": n, "median": f.median(), "interval": f.interval()})
                         })
-                        .collect(),
+                        .collect();
+                    // `word` as `evidence check` says it: `fits (rival not
+                    // ruled out)` for a holding cause whose figures cannot
+                    // tell its rival apart; `margin`: how far the intervals
+                    // may widen before the state changes.
+                    json!({"gpu": on.gpu, "state": on.state, "word": crate::why::word(row.why, on),
+                        "margin": on.margin, "figures": figures})
                 })
                 .collect();
-            out.push(CauseEntry {
-                lesson: lesson.name(),
-                id: row.why.id,
-                cause: row.why.cause,
-                rival: row.why.rival,
-                rival_figure: row.why.rival_figure,
-                tells_rival_apart: row.why.tells_rival_apart,
-                gpus,
-            });
+            let why = row.why;
+            out.push(
+                json!({"lesson": lesson.name(), "id": why.id, "cause": why.cause, "rival": why.rival,
+                "rival_figure": why.rival_figure, "tells_rival_apart": why.tells_rival_apart, "gpus": gpus}),
+            );
         }
     }
     out
 }
 
-#[derive(Serialize)]
-struct Counts {
-    /// `holds`, `known failure`, `fails` or `not checked`: the worst.
-    verdict: &'static str,
-    /// Over a session: `holds` (every run held), `fails` (every run
-    /// failed), `undecided` (they differ); absent where none applied.
-    state: Option<lesson_spec::State>,
-    holds: usize,
-    known_failures: usize,
-    fails: usize,
-}
-
-impl Counts {
-    fn of(t: &Tally) -> Counts {
-        Counts {
-            verdict: match t.kind() {
-                Kind::Holds => "holds",
-                Kind::Known => "known failure",
-                Kind::Fails => "fails",
-                Kind::NotChecked => "not checked",
-            },
-            state: t.state(),
-            holds: t.holds,
-            known_failures: t.known,
-            fails: t.fails,
-        }
+/// A tally's verdict (the worst of its runs), its state over a session
+/// (absent where none applied) and its counts.
+fn counts(t: &Tally, mut into: Value) -> Value {
+    let verdict = match t.kind() {
+        Kind::Holds => "holds",
+        Kind::Known => "known failure",
+        Kind::Fails => "fails",
+        Kind::NotChecked => "not checked",
+    };
+    let counts = json!({"verdict": verdict, "state": t.state(), "holds": t.holds,
+        "known_failures": t.known, "fails": t.fails});
+    if let (Value::Object(into), Value::Object(counts)) = (&mut into, counts) {
+        into.extend(counts);
     }
+    into
 }
 
-#[derive(Serialize)]
-struct VerdictEntry {
-    gpu: String,
-    toolkit: String,
-    #[serde(flatten)]
-    overall: Counts,
-    sessions: Vec<SessionVerdict>,
+fn sessions(ev: &Evidence) -> Vec<Value> {
+    let entry = |s: &crate::sessions::Session| {
+        json!({"id": s.id, "gpu": s.gpu, "driver": s.driver, "host": s.host, "commit": s.commit,
+            "toolkits": s.toolkits, "start": s.start, "end": s.end, "runs": s.runs.len(), "page": session_page(s)})
+    };
+    ev.sessions.iter().map(entry).collect()
 }
 
-#[derive(Serialize)]
-struct SessionVerdict {
-    session: String,
-    #[serde(flatten)]
-    counts: Counts,
-}
-
-#[derive(Serialize)]
-struct FigureEntry {
-    lesson: &'static str,
-    folder: String,
-    run: String,
-    label: String,
-    gpu: String,
-    /// `time` (lower is faster), `rate` (higher is faster) or `neither`.
-    direction: &'static str,
-    sessions: Vec<FigurePoint>,
-    /// The last session against the one before, where there are two.
-    latest_change: Option<ChangeEntry>,
-}
-
-#[derive(Serialize)]
-struct FigurePoint {
-    session: String,
-    n: usize,
-    median: f64,
-    min: f64,
-    max: f64,
-}
-
-#[derive(Serialize)]
-struct ChangeEntry {
-    before: String,
-    after: String,
-    label: Change,
-    /// (after - before) / before, and its interval; absent when either
-    /// session has too few values.
-    rel: Option<f64>,
-    rel_interval: Option<(f64, f64)>,
-    differed: Vec<String>,
-}
-
-fn sessions(ev: &Evidence) -> Vec<SessionEntry> {
-    ev.sessions
-        .iter()
-        .map(|s| SessionEntry {
-            id: s.id.clone(),
-            gpu: s.gpu.clone(),
-            driver: s.driver.clone(),
-            host: s.host.clone(),
-            commit: s.commit.clone(),
-            toolkits: s.toolkits.iter().cloned().collect(),
-            start: s.start.clone(),
-            end: s.end.clone(),
-            runs: s.runs.len(),
-            page: session_page(s),
-        })
-        .collect()
-}
-
-fn claims(ev: &Evidence) -> Vec<ClaimEntry> {
+fn claims(ev: &Evidence) -> Vec<Value> {
     let mut out = Vec::new();
     for ((lesson, table), per) in ev.tables.iter().zip(&ev.per_session) {
         let tallies = verdicts::tally(table, &ev.columns);
         let commands = repro::commands(*lesson, table);
         for claim in &table.claims {
-            let verdicts = tallies[claim.id]
+            let verdicts: Vec<Value> = tallies[claim.id]
                 .iter()
-                .map(|(column, tally)| VerdictEntry {
-                    gpu: column.gpu.clone(),
-                    toolkit: column.toolkit.clone(),
-                    overall: Counts::of(tally),
-                    sessions: per
-                        .get(&(claim.id, column.clone()))
-                        .into_iter()
-                        .flatten()
+                .map(|(column, tally)| {
+                    let by_session = per.get(&(claim.id, column.clone())).into_iter().flatten();
+                    let sessions: Vec<Value> = by_session
                         .filter(|(_, t)| t.runs() > 0)
-                        .map(|(&i, t)| SessionVerdict {
-                            session: ev.sessions[i].id.clone(),
-                            counts: Counts::of(t),
-                        })
-                        .collect(),
+                        .map(|(&i, t)| counts(t, json!({"session": ev.sessions[i].id})))
+                        .collect();
+                    let entry = json!({"gpu": column.gpu, "toolkit": column.toolkit, "sessions": sessions});
+                    counts(tally, entry)
                 })
                 .collect();
-            out.push(ClaimEntry {
-                lesson: lesson.name().to_string(),
-                id: claim.id,
-                statement: claim.statement,
-                rerun: commands[claim.id].clone(),
-                verdicts,
-            });
+            out.push(
+                json!({"lesson": lesson.name(), "id": claim.id, "statement": claim.statement,
+                "rerun": commands[claim.id], "verdicts": verdicts}),
+            );
         }
     }
     out
 }
 
-fn figures(ev: &Evidence) -> Vec<FigureEntry> {
-    let latest = &ev.latest;
-    ev.history
-        .iter()
-        .map(|series| {
-            let change = latest.iter().find(|c| std::ptr::eq(c.series, series));
-            FigureEntry {
-                lesson: series.figure.lesson,
-                folder: series.figure.folder.clone(),
-                run: series.figure.run.clone(),
-                label: series.figure.label.clone(),
-                gpu: series.gpu.clone(),
-                direction: match series.direction() {
-                    Direction::Time => "time",
-                    Direction::Rate => "rate",
-                    Direction::Neither => "neither",
-                },
-                sessions: series
-                    .points
-                    .iter()
-                    .map(|p| FigurePoint {
-                        session: p.session.id.clone(),
-                        n: p.values.len(),
-                        median: lesson_spec::median(p.values.clone()).unwrap_or(f64::NAN),
-                        min: p.values.iter().copied().fold(f64::INFINITY, f64::min),
-                        max: p.values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                    })
-                    .collect(),
-                latest_change: change.map(|c| ChangeEntry {
-                    before: c.before.session.id.clone(),
-                    after: c.after.session.id.clone(),
-                    label: c.compared.change,
-                    rel: c.compared.comparison.map(|k| k.rel),
-                    rel_interval: c.compared.comparison.map(|k| k.rel_ci),
-                    differed: changes::differences(c.before.session, c.after.session),
-                }),
-            }
-        })
-        .collect()
+fn figures(ev: &Evidence) -> Vec<Value> {
+    let figure = |series: &crate::history::Series| {
+        let points: Vec<Value> = series
+            .points
+            .iter()
+            .map(|p| {
+                let (min, max) = (
+                    p.values.iter().copied().reduce(f64::min),
+                    p.values.iter().copied().reduce(f64::max),
+                );
+                json!({"session": p.session.id, "n": p.values.len(),
+                    "median": lesson_spec::median(p.values.clone()), "min": min, "max": max})
+            })
+            .collect();
+        // The GPU's latest session against its baseline, where it recorded
+        // the figure and an earlier session did too.
+        let change = ev
+            .latest
+            .iter()
+            .find(|c| std::ptr::eq(c.series, series))
+            .map(|c| {
+                let k = c.compared.comparison;
+                json!({"baseline": c.baseline.iter().map(|p| &p.session.id).collect::<Vec<_>>(),
+                "latest": c.latest.session.id, "label": c.compared.change, "rel": k.map(|k| k.rel),
+                "rel_interval": k.map(|k| k.rel_ci), "runs_needed": c.runs_needed,
+                "differed": crate::sessions::differences(c.before(), c.latest.session)})
+            });
+        let direction = match series.direction() {
+            Direction::Time => "time",
+            Direction::Rate => "rate",
+            Direction::Neither => "neither",
+        };
+        let f = &series.figure;
+        json!({"lesson": f.lesson, "folder": f.folder, "run": f.run, "label": f.label, "gpu": series.gpu,
+            "direction": direction, "sessions": points, "latest_change": change})
+    };
+    ev.history.iter().map(figure).collect()
 }
 
 /// The summary of the evidence, as JSON text.
 pub fn json(ev: &Evidence) -> Result<String, SiteError> {
-    let summary = Summary {
-        format: FORMAT,
-        sessions: sessions(ev),
-        claims: claims(ev),
-        causes: causes(ev),
-        figures: figures(ev),
-        false_alarms: ev.alarms,
-    };
+    let alarms: &FalseAlarms = &ev.alarms;
+    let summary = json!({"format": FORMAT, "sessions": sessions(ev), "claims": claims(ev), "causes": causes(ev),
+        "figures": figures(ev), "false_alarms": alarms});
     // Compact: a year of sessions on four GPUs is megabytes of it, and
     // tools read it, not people (`jq .` prints it indented).
     let mut text = serde_json::to_string(&summary)?;
