@@ -95,7 +95,7 @@ rec() {
 step() {
   local name=$1
   [[ $steps == *" $name "* ]] || { log "$name: not asked for (STEPS)"; return; }
-  "run_$name" > "$w/$name.log" 2>&1
+  "run_${name//-/_}" > "$w/$name.log" 2>&1
   log "$name: rc=$?"
 }
 
