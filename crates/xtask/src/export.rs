@@ -203,11 +203,15 @@ fn write_project(
         root.join("evidence").join(name),
         staging.join("evidence").join(name),
     );
-    for transcript in names.collect::<BTreeSet<_>>() {
-        if evidence.join(&transcript).is_file() {
-            std::fs::create_dir_all(&to).with_context(|| format!("creating {}", to.display()))?;
-            std::fs::copy(evidence.join(&transcript), to.join(&transcript))
-                .with_context(|| format!("copying {}'s transcript {transcript}", lesson_dir.display()))?;
+    for named in names.collect::<BTreeSet<_>>() {
+        // As recorded, or as `evidence merge` commits it (`<name>.txt.gz`,
+        // which the testkit reads under its `.txt` name too).
+        for transcript in [named.clone(), format!("{named}.gz")] {
+            if evidence.join(&transcript).is_file() {
+                std::fs::create_dir_all(&to).with_context(|| format!("creating {}", to.display()))?;
+                std::fs::copy(evidence.join(&transcript), to.join(&transcript))
+                    .with_context(|| format!("copying {}'s transcript {transcript}", lesson_dir.display()))?;
+            }
         }
     }
     let mut dropped = Vec::new();

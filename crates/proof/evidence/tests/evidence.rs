@@ -71,7 +71,10 @@ fn every_committed_transcript_parses_and_every_claim_holds_or_is_explained() {
             .flat_map(|r| &r.cells)
             .filter(|(_, c)| *c == Cell::Holds)
             .count();
-        assert!(holds > 20, "{}: only {holds} claims held", lesson.name());
+        // A judge that read the transcripts wrong would find few or no claims
+        // holding. The bound is low enough for a lesson with few claims and
+        // one session (Day 30's first).
+        assert!(holds > 10, "{}: only {holds} claims held", lesson.name());
     }
 }
 
