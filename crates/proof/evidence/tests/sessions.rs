@@ -359,3 +359,29 @@ fn a_claim_that_held_and_now_fails_is_a_flip() {
         ("aaaaaaa", "bbbbbbb")
     );
 }
+
+/// A later session of runs no figure reads (a tool's or the machine's
+/// facts alone) does not hide the one before it: what changed is still the
+/// latest session that recorded figures, against the one before that.
+#[test]
+fn a_later_session_without_figures_leaves_the_latest_with_figures_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ev = tmp.path().join("evidence");
+    write_session(&ev, 10, "aaaaaaa", 1.0);
+    write_session(&ev, 12, "bbbbbbb", 1.1);
+    let tool = "# lesson: machine\n# date: 2026-11-01T15:00:00Z\n# gpu: NVIDIA H200 (compute capability 9.0)\n\
+                # driver: 580.159.04 (CUDA 13.0)\n# cuda runtime: runtime 13.0, driver supports 13.0\n\
+                # nvcc: Cuda compilation tools, release 13.0, V13.0.88\n# host: Linux x86_64, 16 cores\n\
+                # command: nvidia-smi -q\n# environment: (nothing that changes behaviour)\n\
+                # commit: ccccccc\n# exit code: 0\n# ---\nPersistence Mode : Enabled\n";
+    let path = ev.join("machine").join("2026-11-01T150000Z-h200-facts.txt");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, tool).unwrap();
+    let loaded = evidence::load::load(&ev).unwrap();
+    assert_eq!(sessions::of(&loaded.transcripts).len(), 3, "the tool's run is a session of its own");
+    let (change, differed) = the_change(&ev);
+    assert_eq!(change, Change::Slower);
+    assert_eq!(differed, ["commit aaaaaaa to bbbbbbb"]);
+    let text = changes_text(&ev);
+    assert!(text.contains("latest 2026-11-01T120000Z-h200,"), "{text}");
+}
