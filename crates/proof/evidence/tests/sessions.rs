@@ -369,7 +369,8 @@ fn a_later_session_without_figures_leaves_the_latest_with_figures_in_place() {
     let ev = tmp.path().join("evidence");
     write_session(&ev, 10, "aaaaaaa", 1.0);
     write_session(&ev, 12, "bbbbbbb", 1.1);
-    let tool = "# lesson: machine\n# date: 2026-11-01T15:00:00Z\n# gpu: NVIDIA H200 (compute capability 9.0)\n\
+    let tool =
+        "# lesson: machine\n# date: 2026-11-01T15:00:00Z\n# gpu: NVIDIA H200 (compute capability 9.0)\n\
                 # driver: 580.159.04 (CUDA 13.0)\n# cuda runtime: runtime 13.0, driver supports 13.0\n\
                 # nvcc: Cuda compilation tools, release 13.0, V13.0.88\n# host: Linux x86_64, 16 cores\n\
                 # command: nvidia-smi -q\n# environment: (nothing that changes behaviour)\n\
@@ -378,7 +379,11 @@ fn a_later_session_without_figures_leaves_the_latest_with_figures_in_place() {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, tool).unwrap();
     let loaded = evidence::load::load(&ev).unwrap();
-    assert_eq!(sessions::of(&loaded.transcripts).len(), 3, "the tool's run is a session of its own");
+    assert_eq!(
+        sessions::of(&loaded.transcripts).len(),
+        3,
+        "the tool's run is a session of its own"
+    );
     let (change, differed) = the_change(&ev);
     assert_eq!(change, Change::Slower);
     assert_eq!(differed, ["commit aaaaaaa to bbbbbbb"]);
