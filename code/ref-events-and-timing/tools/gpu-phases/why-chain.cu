@@ -12,6 +12,15 @@
 //   graph      the same chain captured once into a CUDA graph (the records
 //              as event-record nodes) and replayed, timed by the outer pair
 //
+// and, for Part 4's record-and-wait pair, where a DisableTiming event saves
+// the host its time:
+//
+//   record     the host's time in one cudaEventRecord on an idle stream,
+//              per call over kRecordCalls, for each kind of event
+//   wait       the host's time in one cudaStreamWaitEvent on an event
+//              recorded and completed before, per call over kRecordCalls,
+//              for each kind (Part 4's pair is a record and this call)
+//
 // It includes events.cu itself (its main renamed), so the kernel, the chain's
 // length and the host clock are the lesson's. Each figure is a line
 // `LABEL: NUMBER`.
@@ -58,6 +67,36 @@ static cudaGraphExec_t captured(cudaEvent_t e, cudaStream_t a) {
     return exec;
 }
 
+// Calls of each kind timed together by the host clock, per call.
+constexpr int kRecordCalls = 1000;
+
+// The host's time in one cudaEventRecord of `e` on the idle stream `a`, in
+// us: the call alone, nothing waited for inside the loop.
+static double recordUs(cudaEvent_t e, cudaStream_t a) {
+    CUDA_CHECK(cudaStreamSynchronize(a));
+    const double t0 = hostMs();
+    for (int i = 0; i < kRecordCalls; ++i) {
+        CUDA_CHECK(cudaEventRecord(e, a));
+    }
+    const double t1 = hostMs();
+    CUDA_CHECK(cudaStreamSynchronize(a));
+    return (t1 - t0) * 1.0e3 / kRecordCalls;
+}
+
+// The host's time in one cudaStreamWaitEvent of `a` on `e`, recorded and
+// completed before the loop, in us: the call alone.
+static double waitUs(cudaEvent_t e, cudaStream_t a) {
+    CUDA_CHECK(cudaEventRecord(e, a));
+    CUDA_CHECK(cudaStreamSynchronize(a));
+    const double t0 = hostMs();
+    for (int i = 0; i < kRecordCalls; ++i) {
+        CUDA_CHECK(cudaStreamWaitEvent(a, e, 0));
+    }
+    const double t1 = hostMs();
+    CUDA_CHECK(cudaStreamSynchronize(a));
+    return (t1 - t0) * 1.0e3 / kRecordCalls;
+}
+
 // One replay of `exec` between the outer pair, per link in us.
 static double graphUs(cudaGraphExec_t exec, cudaStream_t a, cudaEvent_t start,
                       cudaEvent_t stop) {
@@ -87,7 +126,16 @@ int main() {
         callUs(events[k], a);
         graphUs(graphs[k], a, start, stop);
     }
+    recordUs(timing, a);
+    recordUs(bare, a);
+    waitUs(timing, a);
+    waitUs(bare, a);
     for (int r = 0; r < kPart4Rounds; ++r) {
+        for (int k = 1; k < 3; ++k) {
+            std::printf("record call, %s, us: %.4f\n", names[k], recordUs(events[k], a));
+            std::printf("stream wait call, %s, us: %.4f\n", names[k],
+                        waitUs(events[k], a));
+        }
         for (int k = 0; k < 3; ++k) {
             std::printf("chain link launched, %s, us: %.3f\n", names[k],
                         chainUs(events[k], a, start, stop));

@@ -119,6 +119,32 @@ pub static WHYS: &[Why] = &[
         check: |m| verdict(m[1] < m[0] / 2.0, || format!("{:.3} against {:.3} us", m[1], m[0])),
     },
     Why {
+        id: "ev-why-disable-timing-record",
+        cause: "a DisableTiming event saves the host its time in cudaEventRecord, where a timing event's timestamp \
+                is set up: on an idle stream the record call alone takes at most half a timing event's, while \
+                cudaStreamWaitEvent on a completed event costs the two alike (within 25%)",
+        figures: &[
+            lines("ev-why-chain", "record call, timing event, us"),
+            lines("ev-why-chain", "record call, DisableTiming event, us"),
+            lines("ev-why-chain", "stream wait call, timing event, us"),
+            lines("ev-why-chain", "stream wait call, DisableTiming event, us"),
+        ],
+        rival: "the saving is in cudaStreamWaitEvent, the dependency a timing event carries, and the record calls \
+                cost the same",
+        rival_figure: "the two record calls would cost alike and the DisableTiming stream wait less",
+        tells_rival_apart: true,
+        // The rival true: records alike, the wait cheaper.
+        planted: &[0.40, 0.38, 0.80, 0.30],
+        check: |m| {
+            verdict(m[1] <= 0.5 * m[0] && (m[3] / m[2] - 1.0).abs() <= 0.25, || {
+                format!(
+                    "record {:.3} against {:.3} us; stream wait {:.3} against {:.3} us (DisableTiming against timing)",
+                    m[1], m[0], m[3], m[2]
+                )
+            })
+        },
+    },
+    Why {
         id: "ev-why-idle-launch-call",
         cause: "the first launch after idle is slow on the host's launch path, not in the kernel or the clock: its \
                 interval exceeds steady state by at least 10 us, its launch call by at least 10 us, the kernel's \
