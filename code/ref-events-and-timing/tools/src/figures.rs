@@ -56,6 +56,10 @@ pub const FIGURES: &[Figure] = &[
         query: r#"{median(runs("ref-events-and-timing", "h200-cxx h200-rust h200-cxx-cuda13.5 h200-rust-cuda13.5", "blocking wait after the calls less the kernel, us (signed)", "5bd757d 4777c6b") - runs("ref-events-and-timing", "h200-cxx h200-rust h200-cxx-cuda13.5 h200-rust-cuda13.5", "spin wait after the calls less the kernel, us (signed)", "5bd757d 4777c6b")) as .1} us more (median of each run's difference, {range(runs("ref-events-and-timing", "h200-cxx h200-rust h200-cxx-cuda13.5 h200-rust-cuda13.5", "blocking wait after the calls less the kernel, us (signed)", "5bd757d 4777c6b") - runs("ref-events-and-timing", "h200-cxx h200-rust h200-cxx-cuda13.5 h200-rust-cuda13.5", "spin wait after the calls less the kernel, us (signed)", "5bd757d 4777c6b")) as .1})"#,
     },
     Figure {
+        name: "ev-record-wait",
+        query: r#"a record call took {median(lines("h200-ev-why-chain", "record call, timing event, us")) as .3} us with a timing event and {median(lines("h200-ev-why-chain", "record call, DisableTiming event, us")) as .3} us with a DisableTiming one, a stream wait {median(lines("h200-ev-why-chain", "stream wait call, timing event, us")) as .3} and {median(lines("h200-ev-why-chain", "stream wait call, DisableTiming event, us")) as .3} us (medians of {count(lines("h200-ev-why-chain", "record call, timing event, us"))} rounds)"#,
+    },
+    Figure {
         name: "ev-chain",
         query: r#"{median(lines("h200-ev-why-chain", "chain link launched, timing event, us")) as .2} us launched, against {median(lines("h200-ev-why-chain", "launch call per link, timing event, us")) as .2} us in the host's launch calls alone; replayed as a CUDA graph, {median(lines("h200-ev-why-chain", "chain link in a graph, timing event, us")) as .2} us with a timing event, {median(lines("h200-ev-why-chain", "chain link in a graph, DisableTiming event, us")) as .2} us with a DisableTiming one and {median(lines("h200-ev-why-chain", "chain link in a graph, no event, us")) as .2} us with none (medians of {count(lines("h200-ev-why-chain", "chain link launched, timing event, us"))} rounds)"#,
     },
