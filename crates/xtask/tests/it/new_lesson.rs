@@ -266,6 +266,24 @@ fn what_it_writes_is_rustfmt_clean_for_the_longest_names() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The names of the workspace's packages in the copy at `dir`.
+fn copy_members(dir: &Path) -> Vec<String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .current_dir(dir)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// The target folder this test was built in (it runs as
 /// `<target>/debug/deps/new_lesson-<hash>`).
 fn target_dir() -> PathBuf {
@@ -278,9 +296,13 @@ fn target_dir() -> PathBuf {
 /// there, then `cargo test` of its two packages, offline, with the nvcc
 /// the repository's build uses and the same lints (the clippy wrapper the
 /// test command sets reaches it too). It builds into the workspace's own
-/// target folder: the registry's crates are found built there, and the
-/// copy's own crates, at other paths, get artifacts of their own beside
-/// the checkout's.
+/// target folder, where the registry's crates are found built. The copy's
+/// own crates sit at the same paths relative to their workspace as the
+/// checkout's, which is all cargo hashes a path package by, so they would
+/// overwrite the checkout's artifacts and leave every later build of the
+/// checkout to redo them (a second run of the test command rebuilt the
+/// lessons for it); a profile value that changes nothing a program does
+/// (254 codegen units) gives them artifacts of their own.
 #[test]
 fn what_it_makes_builds_and_passes_its_tests_in_a_copy_of_the_workspace() {
     let root = repository_root();
@@ -295,6 +317,12 @@ fn what_it_makes_builds_and_passes_its_tests_in_a_copy_of_the_workspace() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let nvcc = xtask::rules::find_nvcc(&root).expect("nvcc: run ci/provision.sh (the test command does)");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let own_artifacts = copy_members(&dir).into_iter().flat_map(|name| {
+        [
+            "--config".to_string(),
+            format!("profile.dev.package.{name}.codegen-units=254"),
+        ]
+    });
     let out = Command::new(cargo)
         .current_dir(&dir)
         .args([
@@ -305,6 +333,7 @@ fn what_it_makes_builds_and_passes_its_tests_in_a_copy_of_the_workspace() {
             "-p",
             &format!("{LESSON}-report"),
         ])
+        .args(own_artifacts)
         .env("LESSON_NVCC", nvcc)
         .env("CARGO_TARGET_DIR", target_dir())
         .output()
