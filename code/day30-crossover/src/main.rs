@@ -450,19 +450,7 @@ mod tests {
 
     #[test]
     fn the_learners_copies_are_all_but_one_float_in_and_one_out() {
-        let link = model::CopyCost {
-            fixed_us: 10.0,
-            gb_s: 50.0,
-        };
-        let m = Machine {
-            floor_us: 5.0,
-            dram_gb_s: 4000.0,
-            gpu_gops: 50_000.0,
-            h2d: [link; 2],
-            d2h: [link; 2],
-            cpu_gb_s: 10.0,
-            cpu_gops: 2.0,
-        };
+        let m = model::tests::machine();
         let l = part3_your_kernel(&m, 12.0, 2.0);
         assert_eq!((l.in_bytes, l.out_bytes), (8.0, 4.0));
         assert_eq!(l.rows.len(), 3);

@@ -110,10 +110,11 @@ pub fn measured_crossover(sizes: &[usize], gpu_us: &[f64], cpu_us: &[f64]) -> Op
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn machine() -> Machine {
+    /// A made-up machine, for the tests here and in main.rs.
+    pub(crate) fn machine() -> Machine {
         let link = CopyCost {
             fixed_us: 10.0,
             gb_s: 50.0,
