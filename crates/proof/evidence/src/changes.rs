@@ -151,34 +151,26 @@ impl<'s, 'a> FigureChange<'_, 's, 'a> {
     }
 }
 
-/// Each GPU's latest session, by GPU.
-fn newest<'s, 'a>(sessions: &'s [Session<'a>]) -> HashMap<&'s str, &'s str> {
-    sessions.iter().map(|s| (s.gpu.as_str(), s.id.as_str())).collect()
-}
-
-/// Each GPU's latest session that recorded a figure: a session of other
+/// Each GPU's latest session that ran a lesson's program or a lesson's
+/// diagnostics, what the claims and figures read: a later session of other
 /// runs alone (a tool's, the machine's facts) has nothing to compare and
 /// does not hide the one before it.
-pub fn newest_with_figures<'s>(history: &[Series<'s, '_>]) -> HashMap<&'s str, &'s str> {
-    let mut newest: HashMap<&'s str, &'s str> = HashMap::new();
-    for point in history.iter().flat_map(|s| s.points.last()) {
-        let (gpu, id) = (point.session.gpu.as_str(), point.session.id.as_str());
-        let entry = newest.entry(gpu).or_insert(id);
-        // Session names begin with their start time, so they sort by it.
-        if id > *entry {
-            *entry = id;
-        }
-    }
-    newest
+fn newest<'s>(sessions: &'s [Session<'_>]) -> HashMap<&'s str, &'s str> {
+    let read = |folder: &str| folder == "diagnostics" || lessons::LESSONS.iter().any(|l| l.name() == folder);
+    sessions
+        .iter()
+        .filter(|s| s.runs.iter().any(|t| read(&t.header.lesson)))
+        .map(|s| (s.gpu.as_str(), s.id.as_str()))
+        .collect()
 }
 
-/// Every figure its GPU's latest session with figures recorded and an
-/// earlier one did too, against its baseline.
+/// Every figure its GPU's latest session recorded and an earlier one did
+/// too, against its baseline.
 pub fn latest<'h, 's, 'a>(
     history: &'h [Series<'s, 'a>],
-    _sessions: &[Session],
+    sessions: &[Session],
 ) -> Vec<FigureChange<'h, 's, 'a>> {
-    let newest = newest_with_figures(history);
+    let newest = newest(sessions);
     let is_newest = |s: &Series, p: &Point| newest.get(s.gpu.as_str()) == Some(&p.session.id.as_str());
     history
         .iter()
@@ -365,16 +357,18 @@ pub fn by_gpu<'c, 'h, 's, 'a>(
     flips: &'c [Flip<'s, 'a>],
 ) -> Vec<OnGpu<'c, 'h, 's, 'a>> {
     let rel = |c: &FigureChange| c.compared.comparison.map_or(0.0, |k| k.rel.abs());
+    let newest = newest(sessions);
     let parts = crate::sessions::by_gpu(sessions)
         .into_iter()
         .map(|(gpu, mut sessions)| {
             let figures: Vec<&FigureChange> = changes.iter().filter(|c| c.series.gpu == gpu).collect();
-            // Up to the latest session with figures: those after it (a
-            // tool's runs alone) have nothing to compare.
-            if let Some(latest) = figures.first().map(|c| c.latest.session.id.as_str()) {
-                if let Some(i) = sessions.iter().position(|s| s.id == latest) {
-                    sessions.truncate(i + 1);
-                }
+            // Up to its latest session (`newest`): those after it have
+            // nothing to compare.
+            if let Some(i) = newest
+                .get(gpu)
+                .and_then(|id| sessions.iter().position(|s| s.id == *id))
+            {
+                sessions.truncate(i + 1);
             }
             let mut moved: Vec<&FigureChange> = figures
                 .iter()
