@@ -7,7 +7,7 @@
 #
 #   EVIDENCE_COMMIT=<commit> crates/measure/kernel-timer/gpu/session.sh OUT
 #
-# Steps (STEPS, default all: times ncu spread cupti aa ab example softmax long long-suite floor edge), each logged in OUT/steps.txt
+# Steps (STEPS, default all: times ncu spread cupti aa ab example softmax long long-suite floor), each logged in OUT/steps.txt
 # with its status (the log of its recordings beside it, in the JSON tarball):
 #   times  kernel-timer on each kernel of the set from set.cu, in the mode it
 #          recommends, --json every sample
@@ -33,9 +33,6 @@
 #          GPU time spent (issue 44, item 4)
 #   long-suite the suite's own fma-10ms in four instrument-suite processes
 #          (issue 44, item 4 names that kernel), as the suite session runs it
-#   edge   transpose-shared, row-softmax and vectorAdd in isolated mode with the
-#          timed flush's edge to the launch ordinary (INSTRUMENT_ISOLATED_EDGE=full)
-#          and programmatic, beside ncu: what the programmatic edge hides
 #   floor  the suite's vector-add-l2 and empty in graph, graph-pdl and cupti
 #          mode, in three instrument-suite processes (issue 44, item 4: graph
 #          replay within 0.1 us of CUPTI's records)
@@ -58,7 +55,7 @@ bin=${BIN:-$PWD/.evidence-bin/kernel-timer}
 evidence=${EVIDENCE:-$PWD/.evidence-bin/evidence}
 launches=${NCU_LAUNCHES:-10}
 pairs=${PAIRS:-20}
-steps=" ${STEPS:-times ncu spread cupti aa ab example softmax long long-suite floor edge} "
+steps=" ${STEPS:-times ncu spread cupti aa ab example softmax long long-suite floor} "
 mkdir -p "$out/evidence"
 out=$(cd "$out" && pwd)
 ev=$out/evidence
@@ -199,21 +196,6 @@ run_long_suite() {
     rec "$gpu-instrument-suite-fma-10ms-$i" -- "$suite" --kernel fma10ms --json "$w/long-suite-$i.json-suite"
   done
 }
-run_edge() {
-  local line name args
-  for line in "${set_args[@]}"; do
-    read -r name args <<< "$line"
-    [[ " transpose-shared row-softmax day09-vector-add " == *" $name "* ]] || continue
-    # shellcheck disable=SC2086
-    rec "$gpu-kernel-timer-edge-full-$name" INSTRUMENT_ISOLATED_EDGE=full -- "$bin" $args --mode isolated \
-      --json "$w/edge-full-$name.json"
-    # shellcheck disable=SC2086
-    rec "$gpu-kernel-timer-edge-pdl-$name" -- "$bin" $args --mode isolated --json "$w/edge-pdl-$name.json"
-    # shellcheck disable=SC2086
-    rec "$gpu-kernel-timer-ncu-edge-$name" -- ncu --clock-control none --metrics gpu__time_duration.sum \
-      --csv --print-units base "$bin" $args --launch-only "$launches"
-  done
-}
 run_floor() {
   local suite=${bin%/*}/instrument-suite
   for i in 1 2 3; do
@@ -237,7 +219,6 @@ step softmax
 step long
 step long-suite
 step floor
-step edge
 rec "$gpu-kernel-timer-session" -- python3 "$here/summarize.py" "$w" > /dev/null
 cp "$w/$gpu-kernel-timer-session.txt" "$out/summary.txt" 2> /dev/null
 tar -czf "$out/kernel-timer-work.tar.gz" -C "$(dirname "$w")" kernel-timer

@@ -92,24 +92,6 @@ def print_long_suite(folder):
           f"spread {100 * spread:.3f}%, GPU {gpu_s:.3f} s, spread x sqrt(GPU s) {100 * spread * gpu_s ** 0.5:.4f}%")
 
 
-def print_edge(folder):
-    """Isolated mode with the timed flush's edge ordinary and programmatic,
-    each over ncu's median for the same kernel."""
-    rows = []
-    for path in sorted(glob.glob(os.path.join(folder, "edge-full-*.json"))):
-        name = os.path.basename(path)[len("edge-full-"):-5]
-        full, pdl = median_of(path), median_of(os.path.join(folder, f"edge-pdl-{name}.json"))
-        ncu_files = glob.glob(os.path.join(folder, f"*-kernel-timer-ncu-edge-{name}.txt"))
-        ncu = ncu_median(ncu_files[0]) if ncu_files else None
-        if full and pdl and ncu:
-            rows.append(f"{name:<22} ordinary {full[0]:.5f} ms ({full[0] / ncu[0]:.4f}), "
-                        f"programmatic {pdl[0]:.5f} ms ({pdl[0] / ncu[0]:.4f}), ncu {ncu[0]:.5f} ms")
-    if rows:
-        print()
-        print("isolated mode, the timed flush's edge to the launch ordinary and programmatic (over ncu)")
-        print("\n".join(rows))
-
-
 def print_floor(folder):
     """The suite's short kernels in graph, graph-pdl and CUPTI mode, each
     mode's median over the processes, and each replay mode less CUPTI."""
@@ -140,7 +122,7 @@ def main(folder):
     print(f"{'kernel':<22} {'mode':<10} {'samples':>7} {'median ms':>11} {'ncu ms':>11} {'launches':>8} {'ratio':>7}")
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         name = os.path.basename(path)[:-5]
-        if name.startswith(("cupti-", "graph-pdl-", "aa-", "ab-", "spread-", "edge-")):
+        if name.startswith(("cupti-", "graph-pdl-", "aa-", "ab-", "spread-")):
             continue
         ours = median_of(path)
         ncu_files = glob.glob(os.path.join(folder, f"*-kernel-timer-ncu-{name}.txt"))
@@ -182,7 +164,6 @@ def main(folder):
     print_long(folder)
     print_long_suite(folder)
     print_floor(folder)
-    print_edge(folder)
     print()
     for path in sorted(glob.glob(os.path.join(folder, "a[ab]-*.json"))):
         got = labels(path)

@@ -48,18 +48,10 @@ impl Isolated {
         };
         let flush_only =
             CapturedGraph::capture(stream, 1, Dependencies::Full, &mut |s| timed(s, &mut |_| Ok(())))?;
-        // INSTRUMENT_ISOLATED_EDGE=full makes the timed flush's edge to the
-        // launch an ordinary one, for an experiment only (kernel-timer's
-        // gpu/session.sh, step `edge`): does the programmatic edge hide part
-        // of a write-heavy kernel's time behind the flush's end?
-        let full_edge = std::env::var_os("INSTRUMENT_ISOLATED_EDGE").is_some_and(|v| v == "full");
-        let edges = if full_edge {
-            Dependencies::Full
-        } else {
-            Dependencies::Programmatic
-        };
-        let flush_then_launch = CapturedGraph::capture(stream, 1, edges, &mut |s| timed(s, &mut *launch))?;
-        if !full_edge && !flush_then_launch.programmatic_after.contains(&TIMED_FLUSH) {
+        let flush_then_launch = CapturedGraph::capture(stream, 1, Dependencies::Programmatic, &mut |s| {
+            timed(s, &mut *launch)
+        })?;
+        if !flush_then_launch.programmatic_after.contains(&TIMED_FLUSH) {
             return Err(Error::IsolatedNeedsKernel);
         }
         let isolated = Isolated {
