@@ -51,6 +51,23 @@ pub use recipe::{Recipe, Reference, Variant};
 pub use report::{LessonReport, NoReference, PageRun, ReferenceOutput};
 pub use why::{Source, Why};
 
+/// A committed transcript's text by the name every tool gives it
+/// (`…/<name>.txt`): that file, or `<name>.txt.gz` as `evidence merge`
+/// commits it (every gzip member read, as `zcat` reads them).
+pub fn read_transcript(path: &std::path::Path) -> std::io::Result<String> {
+    let mut gz = path.as_os_str().to_owned();
+    gz.push(".gz");
+    if path.exists() || !std::path::Path::new(&gz).is_file() {
+        return std::fs::read_to_string(path);
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&gz)?),
+        &mut text,
+    )?;
+    Ok(text)
+}
+
 /// The items of a report package's [`LessonReport`] impl that every lesson
 /// writes alike, declared: its name, its parser, its claims and its
 /// `expected-failures.txt` (in the lesson's `tools/`, or given as text),

@@ -57,28 +57,12 @@ fn read_source(root: &Path, file: &str) -> Result<String> {
     std::fs::read_to_string(root.join(file)).with_context(|| file.to_string())
 }
 
-/// A transcript, named as every tool names it (`<name>.txt`), whether it is
-/// kept as that file or, as `evidence merge` writes it, as `<name>.txt.gz`.
-fn read_transcript(root: &Path, file: &str) -> Result<String> {
-    let gz = root.join(format!("{file}.gz"));
-    if root.join(file).exists() || !gz.is_file() {
-        return read_source(root, file);
-    }
-    let mut text = String::new();
-    std::io::Read::read_to_string(
-        &mut flate2::read::GzDecoder::new(std::fs::File::open(&gz)?),
-        &mut text,
-    )
-    .with_context(|| format!("{file}.gz"))?;
-    Ok(text)
-}
-
 /// The text a source stands for, read relative to `root`.
 fn source_text(root: &Path, source: &Source) -> Result<String> {
     match source {
         Source::Snippet { file, name } => snippet(root, file, name),
         Source::Transcript { file, section } => {
-            let text = read_transcript(root, file)?;
+            let text = lesson_spec::read_transcript(&root.join(file)).with_context(|| file.to_string())?;
             let body = text
                 .split_once("\n# ---\n")
                 .map(|(_, body)| body)

@@ -214,15 +214,7 @@ pub fn evidence_dir<R: LessonReport>(manifest_dir: &str) -> PathBuf {
 /// `file.gz`. A file that is not there fails the test, naming it.
 pub fn evidence_transcript<R: LessonReport>(manifest_dir: &str, file: &str) -> String {
     let path = evidence_dir::<R>(manifest_dir).join(file);
-    let gz = path.with_file_name(format!("{file}.gz"));
-    if !path.exists() && gz.is_file() {
-        let mut text = String::new();
-        let file = std::fs::File::open(&gz).unwrap_or_else(|e| panic!("{}: {e}", gz.display()));
-        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text)
-            .unwrap_or_else(|e| panic!("{}: {e}", gz.display()));
-        return text;
-    }
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    crate::read_transcript(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// A report package's conformance tests, declared once in its test module:
