@@ -34,8 +34,12 @@ const SUITE_BUDGET: Budget = Budget {
 
 /// Warm-up per kernel: long enough for the replays' and flushes' first-time
 /// costs to pass (they are warmed again by the modes' own set-up), short
-/// enough to leave most of [`SUITE_BUDGET`] to the samples.
-const SUITE_WARMUP: Warmup = Warmup::Millis(25.0);
+/// enough to leave most of [`SUITE_BUDGET`] to the samples. 50 ms, as
+/// kernel-timer warms up: after 25 ms (two launches of fma-10ms) a process's
+/// first samples could still be 0.1 to 0.3% slow (44028e1's sitting,
+/// evidence/instrument/*-kt-y-suite-fma-10ms-7), which moved a median of
+/// nine.
+const SUITE_WARMUP: Warmup = Warmup::Millis(50.0);
 
 /// How many allocations of a memory-bound kernel's buffers the suite spreads
 /// its samples over. Where a process's buffers land in HBM moves a

@@ -60,57 +60,6 @@ DONE:
 }
 ";
 
-/// EXPERIMENT (issue 44): the read flush that also drops each 128-byte line
-/// it read from the L2 (`discard.global.L2`), leaving the L2 empty as Nsight
-/// Compute's cache control leaves it; INSTRUMENT_FLUSH_DISCARD=1.
-const READ_DISCARD_PTX: &CStr = c"
-.version 7.4
-.target sm_80
-.address_size 64
-
-.visible .entry l2_flush_read(.param .u64 p_buf, .param .u64 p_n)
-{
-    .reg .pred p;
-    .reg .pred q;
-    .reg .b32 r<10>;
-    .reg .b64 rd<10>;
-    ld.param.u64 rd1, [p_buf];
-    ld.param.u64 rd2, [p_n];
-    cvta.to.global.u64 rd1, rd1;
-    mov.u32 r1, %ctaid.x;
-    mov.u32 r2, %ntid.x;
-    mov.u32 r3, %tid.x;
-    mov.u32 r4, %nctaid.x;
-    mul.wide.u32 rd3, r1, r2;
-    cvt.u64.u32 rd4, r3;
-    add.u64 rd3, rd3, rd4;
-    mul.wide.u32 rd5, r4, r2;
-    mov.u32 r5, 0;
-LOOP:
-    setp.ge.u64 p, rd3, rd2;
-    @p bra END;
-    shl.b64 rd6, rd3, 4;
-    add.u64 rd7, rd1, rd6;
-    ld.global.v4.u32 {r6, r7, r8, r9}, [rd7];
-    xor.b32 r5, r5, r6;
-    xor.b32 r5, r5, r7;
-    xor.b32 r5, r5, r8;
-    xor.b32 r5, r5, r9;
-    bar.warp.sync -1;
-    and.b64 rd8, rd7, 127;
-    setp.eq.u64 q, rd8, 0;
-    @q discard.global.L2 [rd7], 128;
-    add.u64 rd3, rd3, rd5;
-    bra LOOP;
-END:
-    setp.ne.u32 p, r5, 1234567891;
-    @p bra DONE;
-    st.global.u32 [rd1], r5;
-DONE:
-    ret;
-}
-";
-
 const THREADS: u32 = 256;
 const BLOCKS_PER_SM: u32 = 8;
 
@@ -134,15 +83,7 @@ impl L2Flush {
         check!(buffer.zero())?;
         Ok(L2Flush {
             buffer,
-            read: LoadedKernel::from_ptx(
-                ctx,
-                if std::env::var("INSTRUMENT_FLUSH_DISCARD").is_ok_and(|v| v == "1") {
-                    READ_DISCARD_PTX
-                } else {
-                    READ_PTX
-                },
-                c"l2_flush_read",
-            )?,
+            read: LoadedKernel::from_ptx(ctx, READ_PTX, c"l2_flush_read")?,
             blocks: sms * BLOCKS_PER_SM,
         })
     }

@@ -25,7 +25,7 @@ pub enum Mode {
     /// One launch alone on a clean L2, as Nsight Compute's
     /// `gpu__time_duration` times it: a replay of [flush, then the launch
     /// through a programmatic edge] less a replay of the flush alone, each
-    /// after an untimed flush, every event record a node of the graph so no
+    /// after two untimed flushes, every event record a node of the graph so no
     /// host delay falls inside a span (issue 36: one that did made a sample
     /// 2.2 times faster than the memory allows). Within 0.4% of ncu on the
     /// H200 (evidence/instrument/). Hopper and later.

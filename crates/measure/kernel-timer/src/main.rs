@@ -290,16 +290,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     if let Some(n) = cli.launch_only {
-        // EXPERIMENT (issue 44): KT_LAUNCH_ONLY_FLUSH=1 puts the instrument's
-        // L2 flush before each launch, for ncu --cache-control none.
-        let flush = std::env::var("KT_LAUNCH_ONLY_FLUSH")
-            .is_ok_and(|v| v == "1")
-            .then(|| instrument::flush::L2Flush::new(&ctx))
-            .transpose()?;
         for _ in 0..n {
-            if let Some(f) = &flush {
-                f.queue(&stream)?;
-            }
             workload.launch(&kernel_a, shape, &stream)?;
         }
         return Ok(cuda_check::check!(stream.synchronize())?);

@@ -13,7 +13,7 @@ use crate::mode::Launch;
 use crate::replay::{CapturedGraph, Dependencies};
 
 /// Isolated: a replay of [flush, then the launch] less a replay of the flush
-/// alone, each after an untimed flush, with the start and stop events
+/// alone, each after two untimed flushes, with the start and stop events
 /// recorded by the graphs themselves. Recorded by the host instead, a host
 /// late by more than the flush's ~30 us stretches whichever replay it delays
 /// (the recorded Day 9 sessions: json-1b45835-a's -0.1318 ms, json-0334369's
@@ -28,26 +28,33 @@ pub(crate) struct Isolated {
     flush_then_launch: CapturedGraph,
 }
 
+/// Untimed flushes before each graph's start record. One is not enough: the
+/// previous replay's launch leaves up to the L2's size of dirty lines, and
+/// their write-back, started by the first untimed flush, was still running
+/// into the timed flush of the next replay, the flush-only one, so the
+/// difference read low in proportion to what the kernel writes. Measured on
+/// the H200 at a176ff9 (evidence/instrument/*-kt-z-*): transpose-shared,
+/// which writes 256 MiB, at 0.9882 and 0.9925 of ncu with one untimed flush,
+/// 0.9991 and 1.0002 with two.
+const UNTIMED_FLUSHES: usize = 2;
+
 /// Where the timed flush sits in an isolated graph's chain: after the
-/// untimed flush (0) and the start record (1).
-const TIMED_FLUSH: usize = 2;
-fn timed_flush() -> usize {
-    TIMED_FLUSH + usize::from(std::env::var("INSTRUMENT_ISOLATED_UNTIMED").is_ok_and(|v| v == "2"))
-}
+/// untimed flushes and the start record.
+const TIMED_FLUSH: usize = UNTIMED_FLUSHES + 1;
+
+/// A sample's GPU time in timed flushes, the launch left out: the flush-only
+/// span and both replays' untimed flushes, each as long as a timed one.
+const UNTIMED_GPU_SHARE: f64 = (1 + 2 * UNTIMED_FLUSHES) as f64;
 
 impl Isolated {
     pub(super) fn new(setup: &mut Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<Isolated, Error> {
         let (stream, launch) = (setup.stream, &mut *setup.launch);
         let flush = L2Flush::new(setup.ctx)?;
         let span = EventPair::new(setup.ctx)?;
-        // Each graph: untimed flush, start record, then what is timed, then
+        // Each graph: untimed flushes, start record, then what is timed, then
         // the stop record.
-        // EXPERIMENT (issue 44): INSTRUMENT_ISOLATED_UNTIMED=2 queues two
-        // untimed flushes, so what the previous replay left dirty is written
-        // back before the start record.
-        let untimed = if std::env::var("INSTRUMENT_ISOLATED_UNTIMED").is_ok_and(|v| v == "2") { 2 } else { 1 };
         let timed = |s: &CudaStream, then: &mut dyn FnMut(&CudaStream) -> Result<(), CudaError>| {
-            for _ in 0..untimed {
+            for _ in 0..UNTIMED_FLUSHES {
                 flush.queue(s)?;
             }
             event::record_external(&span.start, s)?;
@@ -57,12 +64,10 @@ impl Isolated {
         };
         let flush_only =
             CapturedGraph::capture(stream, 1, Dependencies::Full, &mut |s| timed(s, &mut |_| Ok(())))?;
-        // EXPERIMENT (issue 44): INSTRUMENT_ISOLATED_EDGE=full joins the timed
-        // flush to the launch by an ordinary edge.
-        let ordinary = std::env::var("INSTRUMENT_ISOLATED_EDGE").is_ok_and(|v| v == "full");
-        let deps = if ordinary { Dependencies::Full } else { Dependencies::Programmatic };
-        let flush_then_launch = CapturedGraph::capture(stream, 1, deps, &mut |s| timed(s, &mut *launch))?;
-        if !ordinary && !flush_then_launch.programmatic_after.contains(&timed_flush()) {
+        let flush_then_launch = CapturedGraph::capture(stream, 1, Dependencies::Programmatic, &mut |s| {
+            timed(s, &mut *launch)
+        })?;
+        if !flush_then_launch.programmatic_after.contains(&TIMED_FLUSH) {
             return Err(Error::IsolatedNeedsKernel);
         }
         let isolated = Isolated {
@@ -72,11 +77,11 @@ impl Isolated {
             flush_then_launch,
         };
         // A replay has first-time costs of its own, which no sample should
-        // hold. Each replay's untimed flush is GPU time as long as a timed
-        // flush alone.
+        // hold. Each replay's untimed flushes are GPU time as long as a timed
+        // flush alone, each.
         let flush_ms = isolated.replay_ms(&isolated.flush_only, stream)?;
         let with_ms = isolated.replay_ms(&isolated.flush_then_launch, stream)?;
-        *gpu_ms += 3.0 * flush_ms + with_ms;
+        *gpu_ms += UNTIMED_GPU_SHARE * flush_ms + with_ms;
         Ok(isolated)
     }
 
@@ -91,15 +96,14 @@ impl Isolated {
     pub(super) fn take(&self, setup: &Setup<'_, impl Launch>, gpu_ms: &mut f64) -> Result<f64, CudaError> {
         let stream = setup.stream;
         // Both timed spans start on an L2 that holds only the untimed
-        // flush's clean lines, with whatever the previous launch left dirty
-        // already written back. What differs is the launch after the timed
+        // flushes' clean lines, with whatever the previous launch left dirty
+        // already written back ([`UNTIMED_FLUSHES`]). What differs is the launch after the timed
         // flush, which starts as the flush's last block exits (a programmatic
         // edge) and whose own dirty lines are left in the L2 when the clock
         // stops.
         let without = self.replay_ms(&self.flush_only, stream)?;
         let with = self.replay_ms(&self.flush_then_launch, stream)?;
-        // The two untimed flushes take as long as the timed one.
-        *gpu_ms += 3.0 * without + with;
+        *gpu_ms += UNTIMED_GPU_SHARE * without + with;
         Ok(with - without)
     }
 }
