@@ -183,6 +183,7 @@ fn check_cmd(dir: &Path) -> anyhow::Result<ExitCode> {
     for table in checked.tables.iter().chain(&checked.whys) {
         println!("{table}");
     }
+    println!("{}", checked.closing);
     if checked.problems.is_empty() {
         println!("every claim holds, or fails only where the lesson's expected-failures.txt says why");
         return Ok(ExitCode::SUCCESS);

@@ -19,13 +19,15 @@
 //!
 //! Not for: the pages' claims over single runs ([`crate::judge`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use lesson_spec::{median, Lesson, Outcome, Source, State, Why};
 
 use crate::digits::number;
+use crate::problem::Problem;
 use crate::runs::in_group;
+use crate::sessions::Session;
 use crate::transcript::{Body, Transcript};
 
 /// One figure of a cause on one GPU: every value the runs of one commit
@@ -177,6 +179,58 @@ pub fn judge_session(why: &Why, gpu: &str, session: &[&Transcript], all: &[Trans
     judged(why, gpu, figures)
 }
 
+/// Each cause of `lesson` that holds in one recording session and fails in
+/// another session of the same commit on one GPU, unless the lesson's
+/// expected-failure list names it for that GPU: the same code gave both.
+/// A session judges a cause alone only where its runs hold every figure
+/// of it (sessions of other code are not pooled in).
+pub fn flips_at_one_commit(
+    lesson: &dyn Lesson,
+    sessions: &[Session],
+    expected: &lesson_spec::ExpectedFailures,
+) -> Vec<Problem> {
+    let mut same: BTreeMap<(&str, &str), Vec<&Session>> = BTreeMap::new();
+    for s in sessions {
+        same.entry((s.gpu.as_str(), s.short_commit()))
+            .or_default()
+            .push(s);
+    }
+    let mut out = Vec::new();
+    for why in lesson.whys() {
+        for ((gpu, commit), group) in same.iter().filter(|(_, g)| g.len() > 1) {
+            let alone = |s: &&Session| -> Option<(String, OnGpu)> {
+                let figures: Vec<Figure> = why
+                    .figures
+                    .iter()
+                    .map(|f| figure_in(f, gpu, s.runs.iter().copied()))
+                    .collect();
+                figures
+                    .iter()
+                    .all(|f| f.runs > 0)
+                    .then(|| (s.id.clone(), judged(why, gpu, figures)))
+            };
+            let judged: Vec<(String, OnGpu)> = group.iter().filter_map(alone).collect();
+            let find = |state| judged.iter().find(|(_, on)| on.state == Some(state));
+            let (Some((held, h)), Some((failed, f))) = (find(State::Holds), find(State::Fails)) else {
+                continue;
+            };
+            if expected.reason(why.id, gpu, commit).is_none() {
+                out.push(Problem::of_file(
+                    format!("code/{}/tools/src/why.rs", lesson.name()),
+                    format!(
+                        "{} ({gpu}) holds in session {held}{} and fails in session {failed}{} of the same commit \
+                         {commit}: its threshold sits inside the noise",
+                        why.id,
+                        margin_words(h),
+                        margin_words(f)
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Every cause of `lesson` on every GPU of `transcripts` that recorded at
 /// least one of its figures, GPUs in name order.
 pub fn table(lesson: &dyn Lesson, transcripts: &[Transcript]) -> Table {
@@ -271,7 +325,7 @@ pub fn render(table: &Table) -> String {
         }
         for on in &row.gpus {
             let detail = match &on.outcome {
-                Outcome::Fails(why) => format!(" (at the medians: {why})"),
+                Outcome::Fails(why, _) => format!(" (at the medians: {why})"),
                 _ => String::new(),
             };
             let _ = writeln!(
@@ -362,14 +416,14 @@ mod tests {
             run("2026-12-02T130554Z-a100-t-why.txt", "NVIDIA A100", &["a: 1"]),
         ];
         let h200 = judge(&WHY, "NVIDIA H200", &runs);
-        assert_eq!(h200.outcome, Outcome::Holds);
+        assert!(h200.outcome.holds());
         // a's interval [1, 5] straddles b's [2, 3]: the medians alone hold.
         assert_eq!(h200.state, Some(State::Undecided));
         assert_eq!(h200.margin, None);
         assert_eq!(h200.figures[0].values, [1.0, 5.0, 1.0]);
         assert_eq!(h200.figures[0].runs, 2);
         let t4 = judge(&WHY, "Tesla T4", &runs);
-        assert_eq!(t4.outcome, Outcome::Fails("9 >= 3".into()));
+        assert!(matches!(&t4.outcome, Outcome::Fails(why, _) if why == "9 >= 3"));
         assert_eq!(t4.state, Some(State::Fails));
         // 9 and 3 swap order once each moves by half its value.
         assert!((t4.margin.unwrap() - 0.5).abs() < 1e-6, "{:?}", t4.margin);
@@ -386,7 +440,7 @@ mod tests {
                 lesson_spec::why::lines("t-why", "a"),
                 lesson_spec::why::lines("t-why", "c"),
             ],
-            check: |_| Outcome::Holds,
+            check: |_| lesson_spec::verdict(true, String::new),
             rival: "none",
             rival_figure: "none",
             tells_rival_apart: false,

@@ -29,7 +29,7 @@ fn a_cause_that_cannot_fail_is_caught() {
         id: "t-why-always",
         cause: "always holds",
         figures: &[lines("t-why", "a")],
-        check: |_| Outcome::Holds,
+        check: |_| Outcome::Holds(lesson_spec::Margin::Share(1.0)),
         rival: "anything",
         rival_figure: "none",
         tells_rival_apart: false,

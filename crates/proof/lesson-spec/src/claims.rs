@@ -19,12 +19,59 @@ use crate::lines::ParseFailure;
 /// How one claim came out on one run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    Holds,
+    Holds(Margin),
     /// It does not hold; the numbers behind that.
-    Fails(String),
+    Fails(String, Margin),
     /// The claim says nothing about this run (a variant it is not about, or
     /// a comparison with runs there are none of).
     NotApplicable,
+}
+
+impl Outcome {
+    pub fn holds(&self) -> bool {
+        matches!(self, Outcome::Holds(_))
+    }
+
+    /// The margin, where it holds or fails.
+    pub fn margin(&self) -> Option<Margin> {
+        match self {
+            Outcome::Holds(m) | Outcome::Fails(_, m) => Some(*m),
+            Outcome::NotApplicable => None,
+        }
+    }
+}
+
+/// How far a verdict sits from its threshold, so that a verdict inside the
+/// noise shows as one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Margin {
+    /// The largest share by which every figure the check reads may move,
+    /// each by that share of itself, before the verdict changes ([`judged`],
+    /// as a cause's intervals widen in [`crate::why::margin`]), up to 1.
+    Share(f64),
+    /// A yes/no verdict with no threshold to sit near, and why: `a count of
+    /// errors`.
+    None(&'static str),
+}
+
+impl Margin {
+    /// The smaller of two: where a verdict rests on both, the nearer
+    /// threshold; a verdict with no margin has the least.
+    pub fn least(self, other: Margin) -> Margin {
+        match (self, other) {
+            (Margin::Share(a), Margin::Share(b)) => Margin::Share(a.min(b)),
+            (Margin::None(why), _) | (_, Margin::None(why)) => Margin::None(why),
+        }
+    }
+
+    /// `margin 12.0%`, `margin over 100%`, `no margin: a count of errors`.
+    pub fn words(self) -> String {
+        match self {
+            Margin::Share(m) if m >= 1.0 => "margin over 100%".into(),
+            Margin::Share(m) => format!("margin {:.1}%", m * 100.0),
+            Margin::None(why) => format!("no margin: {why}"),
+        }
+    }
 }
 
 /// A claim's or a cause's verdict over a recording session.
@@ -60,13 +107,59 @@ impl State {
     }
 }
 
-/// `Holds`, or `Fails` with the numbers `why` gives.
+/// The reason [`verdict`] gives for its verdict's missing margin.
+pub const NO_THRESHOLD: &str = "a yes/no check";
+
+/// `Holds`, or `Fails` with the numbers `why` gives: a verdict with no
+/// margin ([`NO_THRESHOLD`]). A cause's margin comes from its figures'
+/// intervals, not from this; a claim compares figures with [`judged`].
 pub fn verdict(holds: bool, why: impl FnOnce() -> String) -> Outcome {
+    yes_no(holds, NO_THRESHOLD, why)
+}
+
+/// A claim that is yes or no, with the reason it has no margin.
+pub fn yes_no(holds: bool, no_margin: &'static str, why: impl FnOnce() -> String) -> Outcome {
     if holds {
-        Outcome::Holds
+        Outcome::Holds(Margin::None(no_margin))
     } else {
-        Outcome::Fails(why())
+        Outcome::Fails(why(), Margin::None(no_margin))
     }
+}
+
+/// `holds` on the measured `figures` it reads, with the margin: how far the
+/// figures may each move, by that share of itself, before the verdict
+/// changes (a cause's margin on figures known exactly). A compound check
+/// gets the nearer of its thresholds. Up to 16 figures; a check over a
+/// sweep judges each row and takes [`every`] row.
+pub fn judged(figures: &[f64], holds: impl Fn(&[f64]) -> bool, why: impl FnOnce() -> String) -> Outcome {
+    let points: Vec<(f64, f64)> = figures.iter().map(|&v| (v, v)).collect();
+    // Figures known exactly are never undecided.
+    let margin = Margin::Share(crate::why::margin(&holds, &points).unwrap_or(0.0));
+    if holds(figures) {
+        Outcome::Holds(margin)
+    } else {
+        Outcome::Fails(why(), margin)
+    }
+}
+
+/// Every one of `outcomes` (a sweep's rows): holds where each that applies
+/// holds, by the least margin; fails with the first failure, by the
+/// largest margin of the failing ones (all of them must move to hold).
+pub fn every(outcomes: impl IntoIterator<Item = Outcome>) -> Outcome {
+    let mut out = Outcome::NotApplicable;
+    for o in outcomes {
+        out = match (out, o) {
+            (a, Outcome::NotApplicable) => a,
+            (Outcome::NotApplicable, b) => b,
+            (Outcome::Holds(a), Outcome::Holds(b)) => Outcome::Holds(a.least(b)),
+            (Outcome::Holds(_), f @ Outcome::Fails(..)) | (f @ Outcome::Fails(..), Outcome::Holds(_)) => f,
+            (Outcome::Fails(why, Margin::Share(a)), Outcome::Fails(_, Margin::Share(b))) => {
+                Outcome::Fails(why, Margin::Share(a.max(b)))
+            }
+            (Outcome::Fails(why, a), Outcome::Fails(_, b)) => Outcome::Fails(why, a.least(b)),
+        };
+    }
+    out
 }
 
 /// The median, or `None` for no values.
@@ -192,7 +285,7 @@ pub fn unfalsified_claims(
                 }
                 tried += 1;
                 let planted = lesson.check_planted(claim.id, *run, group);
-                if !matches!(planted, Outcome::Fails(_)) {
+                if !matches!(planted, Outcome::Fails(..)) {
                     out.push(format!("{}: {planted:?} on a planted run", claim.id));
                     break;
                 }

@@ -172,7 +172,7 @@ pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> Optio
 
 /// Whether `why`'s check holds on `figures` (its `Outcome` as a bool).
 pub fn holds(why: &Why, figures: &[f64]) -> bool {
-    (why.check)(figures) == Outcome::Holds
+    matches!((why.check)(figures), Outcome::Holds(_))
 }
 
 /// Each cause of `whys` that does not fail on its own planted figures,
@@ -190,7 +190,7 @@ pub fn unfalsified(whys: &[Why]) -> Vec<String> {
                 ));
             }
             match (w.check)(w.planted) {
-                Outcome::Fails(_) => None,
+                Outcome::Fails(..) => None,
                 other => Some(format!(
                     "{}: {other:?} on its planted figures {:?}",
                     w.id, w.planted
