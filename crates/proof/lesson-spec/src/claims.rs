@@ -382,6 +382,43 @@ mod tests {
         assert!(!figure_matches("add * threads, ms", "add threads, ms"));
     }
 
+    fn share(o: &Outcome) -> f64 {
+        match o.margin() {
+            Some(Margin::Share(m)) => m,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_judged_claim_carries_how_far_its_figures_may_move() {
+        let below = |m: &[f64]| m[0] < m[1];
+        // 1 and 3 meet at 2 once each moves by half of itself.
+        let held = judged(&[1.0, 3.0], below, String::new);
+        assert!(held.holds() && (share(&held) - 0.5).abs() < 1e-6, "{held:?}");
+        // Failing, the margin is how far they move before it holds: 3(1 - s) = 2(1 + s).
+        let failed = judged(&[3.0, 2.0], below, || "3 >= 2".into());
+        assert!(matches!(&failed, Outcome::Fails(why, _) if why == "3 >= 2"));
+        assert!((share(&failed) - 0.2).abs() < 1e-6, "{failed:?}");
+        // A compound check: the nearer threshold (2 against 2.2: s = 0.2 / 4.2).
+        let both = judged(&[1.0, 3.0, 2.0, 2.2], |m| m[0] < m[1] && m[2] < m[3], String::new);
+        assert!((share(&both) - 0.2 / 4.2).abs() < 1e-6, "{both:?}");
+    }
+
+    #[test]
+    fn every_row_holds_by_the_least_margin_and_fails_by_the_largest_failing_one() {
+        let row = |a: f64, b: f64| judged(&[a, b], |m| m[0] < m[1], || format!("{a} >= {b}"));
+        let held = every([row(1.0, 3.0), row(2.0, 3.0), Outcome::NotApplicable]);
+        assert!(held.holds() && (share(&held) - 0.2).abs() < 1e-6, "{held:?}");
+        let failed = every([row(1.0, 3.0), row(3.0, 2.0), row(5.0, 1.0)]);
+        assert!(matches!(&failed, Outcome::Fails(why, _) if why == "3 >= 2"));
+        // 5 and 1 need a share of 4/6 to cross.
+        assert!((share(&failed) - 4.0 / 6.0).abs() < 1e-6, "{failed:?}");
+        assert_eq!(every([]), Outcome::NotApplicable);
+        // A yes/no row leaves the whole without a margin.
+        let mixed = every([row(1.0, 3.0), yes_no(true, "none", String::new)]);
+        assert_eq!(mixed.margin(), Some(Margin::None("none")));
+    }
+
     #[test]
     fn medians_of_odd_and_even_counts() {
         assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
