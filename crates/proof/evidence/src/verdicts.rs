@@ -117,6 +117,17 @@ impl Tally {
             .filter(|_| self.state() != Some(lesson_spec::State::Undecided))
     }
 
+    /// The state over a session's runs with its margin, as `evidence
+    /// check` and the site say it: `holds, margin 12.0%`, `fails, no margin:
+    /// a count of errors`, `undecided`; empty where it applied to none.
+    pub fn state_words(&self) -> String {
+        match (self.state(), self.margin()) {
+            (Some(state), Some(m)) => format!("{}, {}", state.word(), m.words()),
+            (Some(state), None) => state.word().into(),
+            (None, _) => String::new(),
+        }
+    }
+
     /// The runs the claim applies to.
     pub fn runs(&self) -> usize {
         self.holds + self.known + self.fails

@@ -271,7 +271,7 @@ fn sessions_checked(ev: &Evidence, path: &str, by_session: Option<&BTreeMap<usiz
                 @let session = &ev.sessions[**index];
                 li {
                     a href=(rel(path, &session_page(session))) { (session.id) }
-                    " (commit " code { (session.short_commit()) } "): " (tally.words())
+                    " (commit " code { (session.short_commit()) } "): " (tally.state_words()) " (" (tally.words()) ")"
                 }
             }
             @if checked.len() > SESSIONS_SHOWN {
