@@ -45,7 +45,7 @@ pub fn run(dir: &Path) -> Result<Checked, LoadError> {
         let expected = judge::expected(*lesson).unwrap_or_default();
         let found = [
             flips_at_one_commit(&t, &sessions, &expected),
-            why::flips_at_one_commit(*lesson, &sessions, &expected),
+            why::flips_at_one_commit(lesson.name(), lesson.whys(), &sessions, &expected),
         ]
         .concat();
         flips += found.len();
@@ -354,7 +354,7 @@ pub fn by_session(table: &Table, sessions: &[crate::sessions::Session]) -> Strin
             .iter()
             .filter_map(|(i, t)| Some((*i, t.state()?, t.runs())))
             .collect();
-        let Some((latest, state, runs)) = states.last() else {
+        let Some((latest, _, runs)) = states.last() else {
             continue;
         };
         let count = |s: State| states.iter().filter(|(_, x, _)| *x == s).count();
@@ -374,11 +374,10 @@ pub fn by_session(table: &Table, sessions: &[crate::sessions::Session]) -> Strin
         };
         let _ = writeln!(
             out,
-            "  {claim:<36} {}: latest {} {}{} ({runs} runs); sessions: {} holds, {} fails, {} undecided{range}",
+            "  {claim:<36} {}: latest {} {} ({runs} runs); sessions: {} holds, {} fails, {} undecided{range}",
             column.label(),
             sessions[*latest].id,
-            state.word(),
-            by[latest].margin().map_or(String::new(), |m| format!(", {}", m.words())),
+            by[latest].state_words(),
             count(State::Holds),
             count(State::Fails),
             count(State::Undecided)
@@ -416,12 +415,13 @@ pub fn flips_at_one_commit(
                 if expected.reason(claim, &column.gpu, &held.commit).is_some() {
                     continue;
                 }
-                let words = |m: &Option<Margin>| m.map_or(String::new(), |m| format!(", {}", m.words()));
+                let words = |m: &Option<Margin>| m.map_or("undecided".into(), Margin::words);
                 out.push(Problem::of_file(
                     format!("code/{}/tools/src/claims.rs", table.lesson),
                     format!(
-                        "{claim} ({}) holds in session {}{} and fails in session {}{} of the same commit {commit}: \
-                         its threshold sits inside the noise (restate the claim, or list it in expected-failures.txt)",
+                        "{claim} ({}) holds in session {} ({}) and fails in session {} ({}) of the same commit \
+                         {commit}: its threshold sits inside the noise (restate the claim, or list it in \
+                         expected-failures.txt)",
                         column.label(),
                         held.id,
                         words(margin),

@@ -160,32 +160,14 @@ pub fn judged(why: &Why, gpu: &str, figures: Vec<Figure>) -> OnGpu {
     }
 }
 
-/// `why` on `gpu` as one session alone would judge it: each figure from
-/// the session's runs where it recorded it, else from `all` (as
-/// [`figure`] reads it).
-pub fn judge_session(why: &Why, gpu: &str, session: &[&Transcript], all: &[Transcript]) -> OnGpu {
-    let figures = why
-        .figures
-        .iter()
-        .map(|s| {
-            let f = figure_in(s, gpu, session.iter().copied());
-            if f.runs > 0 {
-                f
-            } else {
-                figure(s, gpu, all)
-            }
-        })
-        .collect();
-    judged(why, gpu, figures)
-}
-
 /// Each cause of `lesson` that holds in one recording session and fails in
 /// another session of the same commit on one GPU, unless the lesson's
 /// expected-failure list names it for that GPU: the same code gave both.
 /// A session judges a cause alone only where its runs hold every figure
 /// of it (sessions of other code are not pooled in).
 pub fn flips_at_one_commit(
-    lesson: &dyn Lesson,
+    lesson: &str,
+    whys: &[Why],
     sessions: &[Session],
     expected: &lesson_spec::ExpectedFailures,
 ) -> Vec<Problem> {
@@ -196,7 +178,7 @@ pub fn flips_at_one_commit(
             .push(s);
     }
     let mut out = Vec::new();
-    for why in lesson.whys() {
+    for why in whys {
         for ((gpu, commit), group) in same.iter().filter(|(_, g)| g.len() > 1) {
             let alone = |s: &&Session| -> Option<(String, OnGpu)> {
                 let figures: Vec<Figure> = why
@@ -216,13 +198,13 @@ pub fn flips_at_one_commit(
             };
             if expected.reason(why.id, gpu, commit).is_none() {
                 out.push(Problem::of_file(
-                    format!("code/{}/tools/src/why.rs", lesson.name()),
+                    format!("code/{lesson}/tools/src/why.rs"),
                     format!(
-                        "{} ({gpu}) holds in session {held}{} and fails in session {failed}{} of the same commit \
-                         {commit}: its threshold sits inside the noise",
+                        "{} ({gpu}) holds in session {held} (margin {}) and fails in session {failed} (margin {}) \
+                         of the same commit {commit}: its threshold sits inside the noise",
                         why.id,
-                        margin_words(h),
-                        margin_words(f)
+                        percent(h.margin),
+                        percent(f.margin)
                     ),
                 ));
             }
@@ -290,6 +272,11 @@ pub fn describe(source: &Source) -> String {
 /// its state, or `not measured`.
 pub fn word(why: &Why, on: &OnGpu) -> &'static str {
     on.state.map_or("not measured", |s| why.word(s))
+}
+
+/// A margin as a percentage: `12.0%`.
+fn percent(margin: Option<f64>) -> String {
+    format!("{:.1}%", margin.unwrap_or(0.0) * 100.0)
 }
 
 /// The margin in words: `margin 12%`, `margin over 100%`, or nothing
@@ -471,6 +458,44 @@ mod tests {
               (recorded nowhere: diagnostics/*-t-why \"c\")"
             ]
         );
+    }
+
+    /// Two sessions of one commit an hour apart, the cause holding in the
+    /// first and failing in the second, are caught; at two commits, or
+    /// listed as expected on the GPU, they are not.
+    #[test]
+    fn a_cause_that_holds_and_fails_at_one_commit_is_a_problem() {
+        let flips = |second_commit: &str, expected: &str| {
+            let at = |time: &str, commit: &str, a: &str| {
+                let t = run(
+                    &format!("2026-12-02T{}Z-h200-t-why.txt", time.replace(':', "")),
+                    "NVIDIA H200",
+                    &["b: 2", a],
+                );
+                let mut t = t;
+                t.header.date = format!("2026-12-02T{time}Z");
+                t.header.commit = commit.to_string();
+                t
+            };
+            let runs = [
+                at("10:00:00", "db4248d", "a: 1"),
+                at("11:00:00", second_commit, "a: 3"),
+            ];
+            let sessions = crate::sessions::of(&runs);
+            let expected = lesson_spec::ExpectedFailures::parse(expected, &["t-why-less"]).unwrap();
+            let found = flips_at_one_commit("t", std::slice::from_ref(&WHY), &sessions, &expected);
+            found.iter().map(ToString::to_string).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            flips("db4248d", ""),
+            [
+                "code/t/tools/src/why.rs: t-why-less (NVIDIA H200) holds in session 2026-12-02T100000Z-h200 \
+              (margin 33.3%) and fails in session 2026-12-02T110000Z-h200 (margin 20.0%) of the same commit \
+              db4248d: its threshold sits inside the noise"
+            ]
+        );
+        assert!(flips("e3b6f28", "").is_empty());
+        assert!(flips("db4248d", "t-why-less | NVIDIA H200 | measured: noise").is_empty());
     }
 
     #[test]
