@@ -1,6 +1,8 @@
 //! `evidence check`: every transcript read as a record ([`load`]),
-//! then every claim against every run, as a table; [`run`] is what the
-//! command and CI's test both call.
+//! then every claim against every run, as a table, and per recording
+//! session with its margin; a claim or cause that holds in one session and
+//! fails in another of the same commit is a problem ([`flips_at_one_commit`]).
+//! [`run`] is what the command and CI's test both call.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -10,6 +12,7 @@ use lesson_spec::{ClaimInfo, ExpectedFailures, Lesson, Margin, Outcome};
 use crate::load::{self, LoadError};
 use crate::problem::Problem;
 use crate::transcript::Transcript;
+use crate::verdicts::Tally;
 use crate::{judge, why};
 
 /// What the check found: each lesson's table as text, each lesson's causes
@@ -82,47 +85,57 @@ pub fn run(dir: &Path) -> Result<Checked, LoadError> {
     })
 }
 
-/// Claims' or causes' states counted, with the range of their margins.
+/// Claims' or causes' states counted, with their margins.
 #[derive(Default)]
 struct States {
     count: std::collections::BTreeMap<lesson_spec::State, usize>,
-    margins: Vec<f64>,
-    no_margin: usize,
+    margins: Vec<Margin>,
 }
 
 impl States {
     fn add(&mut self, state: Option<lesson_spec::State>, margin: Option<Margin>) {
-        let Some(state) = state else { return };
-        *self.count.entry(state).or_default() += 1;
-        match margin {
-            Some(Margin::Share(m)) => self.margins.push(m),
-            Some(Margin::None(_)) => self.no_margin += 1,
-            None => {}
+        if let Some(state) = state {
+            *self.count.entry(state).or_default() += 1;
+            self.margins.extend(margin);
         }
     }
 
-    /// `40 holds, 12 fails, 9 undecided; margins 0.0% to 100.0%, 6 with no margin (a yes/no claim)`.
+    /// `40 holds, 12 fails, 9 undecided; margins 0.0% to 100.0%, 6 with no
+    /// margin (a yes/no claim)`.
     fn words(&self) -> String {
         use lesson_spec::State;
         let n = |s| self.count.get(&s).copied().unwrap_or(0);
-        let (lo, hi) = self
+        let none = self
             .margins
             .iter()
-            .fold((f64::INFINITY, 0.0f64), |(lo, hi), m| (lo.min(*m), hi.max(*m)));
-        let range = match self.margins.is_empty() {
-            true => "no margins".to_string(),
-            false => format!("margins {:.1}% to {:.1}%", lo * 100.0, hi * 100.0),
-        };
-        let none = match self.no_margin {
-            0 => String::new(),
-            n => format!(", {n} with no margin (a yes/no claim)"),
-        };
+            .filter(|m| matches!(m, Margin::None(_)))
+            .count();
         format!(
-            "{} holds, {} fails, {} undecided; {range}{none}",
+            "{} holds, {} fails, {} undecided{}{}",
             n(State::Holds),
             n(State::Fails),
-            n(State::Undecided)
+            n(State::Undecided),
+            share_range(&self.margins),
+            match none {
+                0 => String::new(),
+                n => format!(", {n} with no margin (a yes/no claim)"),
+            }
         )
+    }
+}
+
+/// `; margins 0.4% to 12.0%`, the least and largest share of `margins`;
+/// empty where none is a share.
+fn share_range(margins: &[Margin]) -> String {
+    let shares = margins.iter().filter_map(|m| match m {
+        Margin::Share(s) => Some(*s),
+        Margin::None(_) => None,
+    });
+    match shares.fold(None, |r: Option<(f64, f64)>, s| {
+        Some(r.map_or((s, s), |(lo, hi)| (lo.min(s), hi.max(s))))
+    }) {
+        Some((lo, hi)) => format!("; margins {:.1}% to {:.1}%", lo * 100.0, hi * 100.0),
+        None => String::new(),
     }
 }
 
@@ -358,20 +371,7 @@ pub fn by_session(table: &Table, sessions: &[crate::sessions::Session]) -> Strin
             continue;
         };
         let count = |s: State| states.iter().filter(|(_, x, _)| *x == s).count();
-        let margins: Vec<f64> = by
-            .values()
-            .filter_map(|t| match t.margin()? {
-                Margin::Share(m) => Some(m),
-                Margin::None(_) => None,
-            })
-            .collect();
-        let range = match (
-            margins.iter().copied().reduce(f64::min),
-            margins.iter().copied().reduce(f64::max),
-        ) {
-            (Some(lo), Some(hi)) => format!(", margins {:.1}% to {:.1}%", lo * 100.0, hi * 100.0),
-            _ => String::new(),
-        };
+        let range = share_range(&by.values().filter_map(Tally::margin).collect::<Vec<_>>());
         let _ = writeln!(
             out,
             "  {claim:<36} {}: latest {} {} ({runs} runs); sessions: {} holds, {} fails, {} undecided{range}",
@@ -400,37 +400,35 @@ pub fn flips_at_one_commit(
     use lesson_spec::State;
     let mut out = Vec::new();
     for ((claim, column), by) in crate::verdicts::per_session(table, sessions) {
-        let decided = by
-            .iter()
-            .filter_map(|(i, t)| Some((&sessions[*i], t.state()?, t.margin())));
-        let decided: Vec<_> = decided
-            .filter(|(_, state, _)| *state != State::Undecided)
-            .collect();
-        for (held, _, margin) in decided.iter().filter(|d| d.1 == State::Holds) {
-            let commit = held.short_commit();
-            let failed = decided
-                .iter()
-                .find(|(s, state, _)| *state == State::Fails && s.short_commit() == commit);
-            if let Some((failed, _, fail_margin)) = failed {
-                if expected.reason(claim, &column.gpu, &held.commit).is_some() {
-                    continue;
-                }
-                let words = |m: &Option<Margin>| m.map_or("undecided".into(), Margin::words);
-                out.push(Problem::of_file(
-                    format!("code/{}/tools/src/claims.rs", table.lesson),
-                    format!(
-                        "{claim} ({}) holds in session {} ({}) and fails in session {} ({}) of the same commit \
-                         {commit}: its threshold sits inside the noise (restate the claim, or list it in \
-                         expected-failures.txt)",
-                        column.label(),
-                        held.id,
-                        words(margin),
-                        failed.id,
-                        words(fail_margin)
-                    ),
-                ));
-                break;
-            }
+        let of = |state| by.iter().filter(move |(_, t)| t.state() == Some(state));
+        let listed = |i: &usize| {
+            expected
+                .reason(claim, &column.gpu, &sessions[*i].commit)
+                .is_some()
+        };
+        let flip = of(State::Holds)
+            .filter(|(h, _)| !listed(h))
+            .find_map(|(h, held)| {
+                let commit = sessions[*h].short_commit();
+                let (f, failed) = of(State::Fails).find(|(f, _)| sessions[**f].short_commit() == commit)?;
+                Some((&sessions[*h], held, &sessions[*f], failed))
+            });
+        if let Some((h, held, f, failed)) = flip {
+            let words = |t: &Tally| t.margin().map_or(String::new(), Margin::words);
+            out.push(Problem::of_file(
+                format!("code/{}/tools/src/claims.rs", table.lesson),
+                format!(
+                    "{claim} ({}) holds in session {} ({}) and fails in session {} ({}) of the same commit \
+                     {}: its threshold sits inside the noise (restate the claim, or list it in \
+                     expected-failures.txt)",
+                    column.label(),
+                    h.id,
+                    words(held),
+                    f.id,
+                    words(failed),
+                    h.short_commit()
+                ),
+            ));
         }
     }
     out

@@ -9,6 +9,11 @@
 //! on which it holds that removes the effect it states, on which its check
 //! must fail ([`planted`]), so a check that cannot fail is caught.
 //!
+//! A check compares the figures it reads with its threshold through
+//! [`judged`], so that its [`Outcome`] carries a [`Margin`]: how far the
+//! figures may move before the verdict changes, as a cause's does; a yes/no
+//! claim says why it has none ([`yes_no`]).
+//!
 //! Over a recording session a claim or a cause is in one of three
 //! [`State`]s: it holds, it fails, or the session cannot decide.
 
