@@ -107,8 +107,9 @@ impl Why {
 
 /// A check's state on figures known only to an interval each: the check
 /// at every corner of the box they span (each figure at its low or its
-/// high end), holds if it holds at all of them, fails if it fails at all,
-/// undecided otherwise. A figure known exactly has a zero-width interval.
+/// high end) and at its centre, holds if it holds at all of them, fails if
+/// it fails at all, undecided otherwise. A figure known exactly has a
+/// zero-width interval.
 pub fn judge(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> State {
     let k = intervals.len().min(16);
     let (mut held, mut failed) = (false, false);
@@ -126,10 +127,13 @@ pub fn judge(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> State 
             return State::Undecided;
         }
     }
-    if held {
-        State::Holds
-    } else {
-        State::Fails
+    // The box's centre too: a check that holds in a band (`|a - b| <= 5% of
+    // b`) may fail at every corner of a box the band runs through.
+    let centre: Vec<f64> = intervals.iter().map(|(lo, hi)| (lo + hi) / 2.0).collect();
+    match (held, check(&centre)) {
+        (true, true) => State::Holds,
+        (false, false) => State::Fails,
+        _ => State::Undecided,
     }
 }
 
@@ -222,6 +226,9 @@ mod tests {
         assert_eq!(judge(below, &[(1.0, 2.0), (3.0, 4.0)]), State::Holds);
         assert_eq!(judge(below, &[(5.0, 6.0), (3.0, 4.0)]), State::Fails);
         assert_eq!(judge(below, &[(1.0, 3.5), (3.0, 4.0)]), State::Undecided);
+        // A band the box runs through, every corner outside it.
+        let band = |m: &[f64]| (m[0] - m[1]).abs() <= 0.1;
+        assert_eq!(judge(band, &[(0.0, 2.0), (0.9, 1.1)]), State::Undecided);
         // A figure known exactly is a point.
         assert_eq!(judge(below, &[(2.0, 2.0), (3.0, 3.0)]), State::Holds);
     }
