@@ -3,7 +3,7 @@
 //! Timing claims are about plain runs: the EAGER variant moves the module
 //! loads on purpose, and has claims of its own.
 
-use lesson_spec::{median, verdict, Claim, Outcome, Run};
+use lesson_spec::{every, judged, median, Claim, Outcome, Run};
 
 use crate::report::Report;
 
@@ -61,8 +61,10 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.round_trip_ms = r.warm_ms / 2.0,
         check: |run, _| {
             let r = run.report;
-            verdict(
-                r.whole_ms >= f64::from(r.round_trip_ms) && r.round_trip_ms >= r.warm_ms,
+            let figures = [r.whole_ms, f64::from(r.round_trip_ms), f64::from(r.warm_ms)];
+            judged(
+                &figures,
+                |m| m[0] >= m[1] && m[1] >= m[2],
                 || {
                     format!(
                         "row 1 {} ms, row 5 {} ms, row 4 {} ms",
@@ -79,9 +81,12 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.cold_ms = r.warm_ms,
         check: |run, _| {
             lazy(run, |r| {
-                verdict(r.cold_ms > r.warm_ms, || {
-                    format!("row 3 {} ms <= row 4 {} ms", r.cold_ms, r.warm_ms)
-                })
+                let figures = [f64::from(r.cold_ms), f64::from(r.warm_ms)];
+                judged(
+                    &figures,
+                    |m| m[0] > m[1],
+                    || format!("row 3 {} ms <= row 4 {} ms", r.cold_ms, r.warm_ms),
+                )
             })
         },
     },
@@ -92,9 +97,12 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.scale_cold_ms = r.scale_warm_ms,
         check: |run, _| {
             lazy(run, |r| {
-                verdict(r.scale_cold_ms > r.scale_warm_ms, || {
-                    format!("cold {} ms <= warm {} ms", r.scale_cold_ms, r.scale_warm_ms)
-                })
+                let figures = [f64::from(r.scale_cold_ms), f64::from(r.scale_warm_ms)];
+                judged(
+                    &figures,
+                    |m| m[0] > m[1],
+                    || format!("cold {} ms <= warm {} ms", r.scale_cold_ms, r.scale_warm_ms),
+                )
             })
         },
     },
@@ -105,12 +113,17 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.launch_only_ms = r.launch_plus_sync_ms,
         check: |run, _| {
             let r = run.report;
-            verdict(10.0 * r.launch_only_ms <= r.launch_plus_sync_ms, || {
-                format!(
-                    "launch {} ms, with sync {} ms",
-                    r.launch_only_ms, r.launch_plus_sync_ms
-                )
-            })
+            let figures = [r.launch_only_ms, r.launch_plus_sync_ms];
+            judged(
+                &figures,
+                |m| 10.0 * m[0] <= m[1],
+                || {
+                    format!(
+                        "launch {} ms, with sync {} ms",
+                        r.launch_only_ms, r.launch_plus_sync_ms
+                    )
+                },
+            )
         },
     },
     Claim {
@@ -122,7 +135,8 @@ pub const CLAIMS: &[Claim<Report>] = &[
             lazy(run, |r| {
                 let warm = f64::from(r.warm_ms);
                 let off = (r.launch_plus_sync_ms - warm).abs() / warm;
-                verdict(off <= 0.05, || {
+                let near = |m: &[f64]| (m[0] - m[1]).abs() <= 0.05 * m[1];
+                judged(&[r.launch_plus_sync_ms, warm], near, || {
                     format!(
                         "{} ms against {} ms, {:.0}% apart",
                         r.launch_plus_sync_ms,
@@ -144,13 +158,19 @@ pub const CLAIMS: &[Claim<Report>] = &[
                 .for_each(|s| s.round_trip_ms = s.kernel_ms / 2.0)
         },
         check: |run, _| {
-            let bad = run.report.sweep.iter().find(|s| s.round_trip_ms < s.kernel_ms);
-            verdict(bad.is_none(), || {
-                let s = bad
-                    .map(|s| (s.n, s.round_trip_ms, s.kernel_ms))
-                    .unwrap_or_default();
-                format!("at n = {}: round trip {} ms < kernel {} ms", s.0, s.1, s.2)
-            })
+            every(run.report.sweep.iter().map(|s| {
+                let figures = [f64::from(s.round_trip_ms), f64::from(s.kernel_ms)];
+                judged(
+                    &figures,
+                    |m| m[0] >= m[1],
+                    || {
+                        format!(
+                            "at n = {}: round trip {} ms < kernel {} ms",
+                            s.n, s.round_trip_ms, s.kernel_ms
+                        )
+                    },
+                )
+            }))
         },
     },
     Claim {
@@ -164,10 +184,12 @@ pub const CLAIMS: &[Claim<Report>] = &[
         },
         check: |run, _| {
             lazy(run, |r| match r.sweep.iter().find(|s| s.n == 1024) {
-                Some(s) => verdict(s.cpu_ms < f64::from(s.kernel_ms), || {
-                    format!("CPU {} ms, kernel {} ms", s.cpu_ms, s.kernel_ms)
-                }),
-                None => Outcome::Fails("no n = 1024 row".into()),
+                Some(s) => judged(
+                    &[s.cpu_ms, f64::from(s.kernel_ms)],
+                    |m| m[0] < m[1],
+                    || format!("CPU {} ms, kernel {} ms", s.cpu_ms, s.kernel_ms),
+                ),
+                None => lesson_spec::yes_no(false, "a row missing", || "no n = 1024 row".into()),
             })
         },
     },
@@ -183,10 +205,12 @@ pub const CLAIMS: &[Claim<Report>] = &[
         },
         check: |run, _| {
             lazy(run, |r| match r.sweep.iter().max_by_key(|s| s.n) {
-                Some(s) => verdict(f64::from(s.kernel_ms) < s.cpu_ms, || {
-                    format!("at n = {}: kernel {} ms, CPU {} ms", s.n, s.kernel_ms, s.cpu_ms)
-                }),
-                None => Outcome::Fails("no sweep rows".into()),
+                Some(s) => judged(
+                    &[f64::from(s.kernel_ms), s.cpu_ms],
+                    |m| m[0] < m[1],
+                    || format!("at n = {}: kernel {} ms, CPU {} ms", s.n, s.kernel_ms, s.cpu_ms),
+                ),
+                None => lesson_spec::yes_no(false, "a row missing", || "no sweep rows".into()),
             })
         },
     },
@@ -196,8 +220,12 @@ pub const CLAIMS: &[Claim<Report>] = &[
         figures: &[ROW1, ROW4],
         plant: |r| r.whole_ms = 10.0 * f64::from(r.warm_ms),
         check: |run, _| {
-            let ratio = run.report.whole_ms / f64::from(run.report.warm_ms);
-            verdict(ratio >= 100.0, || format!("row 1 / row 4 = {ratio:.0}"))
+            let figures = [run.report.whole_ms, f64::from(run.report.warm_ms)];
+            judged(
+                &figures,
+                |m| m[0] >= 100.0 * m[1],
+                || format!("row 1 / row 4 = {:.0}", figures[0] / figures[1]),
+            )
         },
     },
     Claim {
@@ -207,9 +235,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.cpu_ms = 2.0 * f64::from(r.round_trip_ms),
         check: |run, _| {
             lazy(run, |r| {
-                verdict(f64::from(r.round_trip_ms) > r.cpu_ms, || {
-                    format!("round trip {} ms, CPU {} ms", r.round_trip_ms, r.cpu_ms)
-                })
+                judged(
+                    &[f64::from(r.round_trip_ms), r.cpu_ms],
+                    |m| m[0] > m[1],
+                    || format!("round trip {} ms, CPU {} ms", r.round_trip_ms, r.cpu_ms),
+                )
             })
         },
     },
@@ -226,7 +256,8 @@ pub const CLAIMS: &[Claim<Report>] = &[
                 eager_against_lazy(run, peers, scale_excess, |_, scale_gap| {
                     let (now, scale_now) = (first_launch_excess(r), scale_excess(r));
                     // "Towards": each excess over warm at least 40% below lazy's.
-                    verdict(now < 0.6 * gap && scale_now < 0.6 * scale_gap, || {
+                    let towards = |m: &[f64]| m[0] < 0.6 * m[1] && m[2] < 0.6 * m[3];
+                    judged(&[now, gap, scale_now, scale_gap], towards, || {
                         format!(
                             "first-launch excess {now:.3} ms (lazy median {gap:.3}), \
                              vectorScale's {scale_now:.3} ms (lazy median {scale_gap:.3})"
@@ -247,9 +278,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
                 peers,
                 |r| r.context_ms,
                 |r, lazy| {
-                    verdict(r.context_ms > lazy, || {
-                        format!("context {} ms, lazy median {lazy:.3} ms", r.context_ms)
-                    })
+                    judged(
+                        &[r.context_ms, lazy],
+                        |m| m[0] > m[1],
+                        || format!("context {} ms, lazy median {lazy:.3} ms", r.context_ms),
+                    )
                 },
             )
         },
@@ -259,6 +292,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lesson_spec::Margin;
 
     fn outcome(id: &str, run: &Run<Report>, peers: &[Run<Report>]) -> Outcome {
         let claim = CLAIMS.iter().find(|c| c.id == id).unwrap();
@@ -280,7 +314,7 @@ mod tests {
         for c in CLAIMS {
             let got = (c.check)(&run, &[run]);
             assert!(
-                matches!(got, Outcome::Holds | Outcome::NotApplicable),
+                matches!(got, Outcome::Holds(_) | Outcome::NotApplicable),
                 "{}: {got:?}",
                 c.id
             );
@@ -295,10 +329,21 @@ mod tests {
             report: &r,
             environment: "",
         };
+        // Equal rows: the least move of either makes it hold.
         assert_eq!(
             outcome("d9-first-launch-cold", &run, &[]),
-            Outcome::Fails("row 3 0.768 ms <= row 4 0.768 ms".into())
+            Outcome::Fails("row 3 0.768 ms <= row 4 0.768 ms".into(), Margin::Share(0.0))
         );
+        // 3 against 1 ms meet at 2 once each moves by half of itself.
+        r.cold_ms = 3.0 * r.warm_ms;
+        let run = Run {
+            report: &r,
+            environment: "",
+        };
+        let Some(Margin::Share(m)) = outcome("d9-first-launch-cold", &run, &[]).margin() else {
+            panic!("no margin")
+        };
+        assert!((m - 0.5).abs() < 1e-6, "{m}");
     }
 
     #[test]
@@ -316,11 +361,14 @@ mod tests {
             report: &lazy,
             environment: "",
         };
-        assert_eq!(outcome("d9-eager-context-grows", &e, &[e, l]), Outcome::Holds);
-        assert_eq!(
+        assert!(matches!(
+            outcome("d9-eager-context-grows", &e, &[e, l]),
+            Outcome::Holds(_)
+        ));
+        assert!(matches!(
             outcome("d9-eager-warms-first-launches", &e, &[e, l]),
-            Outcome::Holds
-        );
+            Outcome::Holds(_)
+        ));
         assert_eq!(
             outcome("d9-eager-context-grows", &e, &[e]),
             Outcome::NotApplicable

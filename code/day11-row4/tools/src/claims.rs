@@ -5,7 +5,7 @@
 //! profiled launches with the profiler in the way, so only the claim about
 //! ncu's own counters applies to it; the timing claims apply to plain runs.
 
-use lesson_spec::{verdict, Claim, Outcome, Run};
+use lesson_spec::{every, judged, yes_no, Claim, Outcome, Run};
 
 use crate::report::Report;
 
@@ -50,7 +50,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.row4.gb_s = r.copy.gb_s / 2.0,
         check: |run, _| {
             timed(run, |r| {
-                verdict(r.row4.gb_s >= NEAR_COPY * r.copy.gb_s, || {
+                judged(&[r.row4.gb_s, r.copy.gb_s], |m| m[0] >= NEAR_COPY * m[1], || {
                     format!(
                         "row 4 {} GB/s is {:.1}% of the copy kernel's {} GB/s",
                         r.row4.gb_s,
@@ -77,13 +77,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.row4.gb_s = 1.1 * r.peak.as_ref().map_or(0.0, |p| p.gb_s),
         check: |run, _| {
             with_peak(run, |r, peak| {
-                let over: Vec<String> = r
-                    .dram_sized()
-                    .into_iter()
-                    .filter(|(_, gb_s)| *gb_s > peak)
-                    .map(|(what, gb_s)| format!("{what} {gb_s} GB/s"))
-                    .collect();
-                verdict(over.is_empty(), || format!("above the peak of {peak} GB/s: {}", over.join(", ")))
+                every(r.dram_sized().into_iter().map(|(what, gb_s)| {
+                    judged(&[gb_s, peak], |m| m[0] <= m[1], || {
+                        format!("above the peak of {peak} GB/s: {what} {gb_s} GB/s")
+                    })
+                }))
             })
         },
     },
@@ -95,7 +93,8 @@ pub const CLAIMS: &[Claim<Report>] = &[
         check: |run, _| {
             timed(run, |r| {
                 let gain = (r.add4.gb_s - r.row4.gb_s) / r.copy.gb_s;
-                verdict(gain >= VECTOR_GAIN, || {
+                let figures = [r.add4.gb_s, r.row4.gb_s, r.copy.gb_s];
+                judged(&figures, |m| m[0] - m[1] >= VECTOR_GAIN * m[2], || {
                     format!(
                         "float4 vectorAdd {} GB/s, row 4 {} GB/s: {:.1}% of the copy kernel's {} GB/s",
                         r.add4.gb_s,
@@ -119,16 +118,13 @@ pub const CLAIMS: &[Claim<Report>] = &[
             with_peak(run, |r, peak| {
                 let inside: Vec<_> = r.sweep.iter().filter(|s| s.in_l2).collect();
                 if inside.is_empty() {
-                    return Outcome::Fails("no sweep size fits in the L2".into());
+                    return yes_no(false, "a row missing", || "no sweep size fits in the L2".into());
                 }
-                let below: Vec<String> = inside
-                    .iter()
-                    .filter(|s| s.gb_s <= peak)
-                    .map(|s| format!("n = {}: {} GB/s", s.n, s.gb_s))
-                    .collect();
-                verdict(below.is_empty(), || {
-                    format!("at or below the peak of {peak} GB/s inside the L2: {}", below.join(", "))
-                })
+                every(inside.iter().map(|s| {
+                    judged(&[s.gb_s, peak], |m| m[0] > m[1], || {
+                        format!("at or below the peak of {peak} GB/s inside the L2: n = {}: {} GB/s", s.n, s.gb_s)
+                    })
+                }))
             })
         },
     },
@@ -140,7 +136,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         check: |run, _| {
             timed(run, |r| {
                 let change = r.cold.ms / r.row4.ms - 1.0;
-                verdict(change.abs() < COLD_CHANGE, || {
+                judged(&[r.cold.ms, r.row4.ms], |m| (m[0] / m[1] - 1.0).abs() < COLD_CHANGE, || {
                     format!(
                         "L2 flushed {} ms against row 4 {} ms: {:+.1}% (per-launch events without the flush {} ms)",
                         r.cold.ms,
@@ -169,21 +165,17 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let Some(ncu) = &r.ncu else {
                 return Outcome::NotApplicable;
             };
-            let off: Vec<String> = ncu
-                .launches
-                .iter()
-                .filter(|l| (l.bytes_per_element(r.elems) - BYTES).abs() > BYTES_OFF * BYTES)
-                .map(|l| {
+            every(ncu.launches.iter().map(|l| {
+                let bytes = l.bytes_per_element(r.elems);
+                judged(&[bytes], |m| (m[0] - BYTES).abs() <= BYTES_OFF * BYTES, || {
                     format!(
-                        "launch {}: {:.3} (read {:.3}, written {:.3})",
+                        "DRAM bytes per element off 12 by 3% or more: launch {}: {bytes:.3} (read {:.3}, written {:.3})",
                         l.id,
-                        l.bytes_per_element(r.elems),
                         l.read_bytes / r.elems as f64,
                         l.write_bytes / r.elems as f64
                     )
                 })
-                .collect();
-            verdict(off.is_empty(), || format!("DRAM bytes per element off 12 by 3% or more: {}", off.join(", ")))
+            }))
         },
     },
 ];

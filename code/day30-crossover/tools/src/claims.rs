@@ -2,58 +2,57 @@
 //! before the lesson's first run on a GPU, with a margin that follows from
 //! the physics the README gives, not from a measurement.
 
-use lesson_spec::{verdict, Claim, Outcome};
+use lesson_spec::{every, judged, yes_no, Claim, Outcome};
 
 use crate::{KernelBlock, Report};
 
-/// Whether a predicted and a measured crossover agree: both never, or both
-/// an n within `factor` of each other.
-fn agrees(predicted: Option<f64>, measured: Option<f64>, factor: f64) -> bool {
-    match (predicted, measured) {
-        (None, None) => true,
-        (Some(p), Some(m)) => p <= m * factor && m <= p * factor,
-        _ => false,
-    }
-}
-
-/// The first kernel whose crossover of variant `v` does not agree, as the
-/// failure's text.
+/// Whether every kernel's predicted and measured crossover of variant `v`
+/// agree: both never (with no margin: there is no n to compare), or both an n
+/// within `factor` of each other.
 fn crossover_check(report: &Report, v: usize, factor: f64) -> Outcome {
-    let bad = report
-        .kernels
-        .iter()
-        .find(|k| !agrees(k.crossovers[v].predicted, k.crossovers[v].measured, factor));
-    verdict(!report.kernels.is_empty() && bad.is_none(), || match bad {
-        Some(k) => format!(
-            "{}: predicted {}, measured {}",
-            k.name,
-            crate::crossover_text(k.crossovers[v].predicted),
-            crate::crossover_text(k.crossovers[v].measured)
-        ),
-        None => "no kernel".into(),
-    })
+    if report.kernels.is_empty() {
+        return yes_no(false, "no kernel", || "no kernel".into());
+    }
+    every(report.kernels.iter().map(|k| {
+        let (predicted, measured) = (k.crossovers[v].predicted, k.crossovers[v].measured);
+        let why = || {
+            let (p, m) = (crate::crossover_text(predicted), crate::crossover_text(measured));
+            format!("{}: predicted {p}, measured {m}", k.name)
+        };
+        match (predicted, measured) {
+            // The prediction is the model's: only the measured n moves.
+            (Some(p), Some(m)) => judged(&[m], |x| p <= x[0] * factor && x[0] <= p * factor, why),
+            (p, m) => yes_no(p.is_none() && m.is_none(), "a crossover, or none", why),
+        }
+    }))
 }
 
-/// Every kernel's largest row: its cell `column` measured over modelled.
-fn large_n_ratios(report: &Report, column: usize) -> Vec<(&KernelBlock, f64)> {
+/// Every kernel's largest row: its cell `column` measured and modelled.
+fn large_n_times(report: &Report, column: usize) -> Vec<(&KernelBlock, (f64, f64))> {
     report
         .kernels
         .iter()
         .filter_map(|k| {
             let row = k.sizes.iter().max_by_key(|r| r.n)?;
             let c = row.cells[column];
-            Some((k, c.measured_us / c.model_us))
+            Some((k, (c.measured_us, c.model_us)))
         })
         .collect()
 }
 
 fn ratio_check(report: &Report, column: usize, lo: f64, hi: f64) -> Outcome {
-    let ratios = large_n_ratios(report, column);
-    let bad = ratios.iter().find(|(_, r)| !(lo..=hi).contains(r));
-    verdict(!ratios.is_empty() && bad.is_none(), || match bad {
-        Some((k, r)) => format!("{}: measured {r:.2}x the model", k.name),
-        None => "no kernel has a size row".into(),
-    })
+    let times = large_n_times(report, column);
+    if times.is_empty() {
+        return yes_no(false, "no kernel", || "no kernel has a size row".into());
+    }
+    every(times.into_iter().map(|(k, (measured, model))| {
+        // The model's time is a number the model gives: only the measured one moves.
+        judged(
+            &[measured],
+            |m| (lo..=hi).contains(&(m[0] / model)),
+            || format!("{}: measured {:.2}x the model", k.name, measured / model),
+        )
+    }))
 }
 
 pub const CLAIMS: &[Claim<Report>] = &[
@@ -123,7 +122,10 @@ pub const CLAIMS: &[Claim<Report>] = &[
         },
         check: |run, _| {
             let n = run.report.kernel("poly64").and_then(|k| k.crossovers[1].measured);
-            verdict(n.is_some(), || "poly64 with pinned copies never wins in the sweep".into())
+            // No margin: the sweep finds a crossover or it does not.
+            yes_no(n.is_some(), "a crossover, or none", || {
+                "poly64 with pinned copies never wins in the sweep".into()
+            })
         },
     },
 ];

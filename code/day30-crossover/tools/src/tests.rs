@@ -146,12 +146,12 @@ fn the_known_report_holds_every_claim() {
         let outcome = (claim.check)(&run, &[run]);
         let planted = lesson_spec::planted(claim, &run, &[run]);
         assert!(
-            matches!(outcome, lesson_spec::Outcome::Holds),
+            matches!(outcome, lesson_spec::Outcome::Holds(_)),
             "{}: {outcome:?}",
             claim.id
         );
         assert!(
-            !matches!(planted, lesson_spec::Outcome::Holds),
+            !matches!(planted, lesson_spec::Outcome::Holds(_)),
             "{} holds planted",
             claim.id
         );

@@ -1,6 +1,6 @@
 //! What Day 53's lesson page says about its numbers, as checks.
 
-use lesson_spec::{verdict, Claim};
+use lesson_spec::{every, judged, Claim};
 
 use crate::report::Report;
 
@@ -16,17 +16,18 @@ pub const CLAIMS: &[Claim<Report>] = &[
                 .for_each(|b| b.pinned_gb_s = b.pageable_gb_s)
         },
         check: |run, _| {
-            let bad = run
-                .report
-                .bandwidth
-                .iter()
-                .find(|b| b.pinned_gb_s <= b.pageable_gb_s);
-            verdict(bad.is_none(), || {
-                let b = bad
-                    .map(|b| (b.mib, b.pinned_gb_s, b.pageable_gb_s))
-                    .unwrap_or_default();
-                format!("at {} MiB: pinned {} GB/s, pageable {} GB/s", b.0, b.1, b.2)
-            })
+            every(run.report.bandwidth.iter().map(|b| {
+                judged(
+                    &[b.pinned_gb_s, b.pageable_gb_s],
+                    |m| m[0] > m[1],
+                    || {
+                        format!(
+                            "at {} MiB: pinned {} GB/s, pageable {} GB/s",
+                            b.mib, b.pinned_gb_s, b.pageable_gb_s
+                        )
+                    },
+                )
+            }))
         },
     },
     Claim {
@@ -36,7 +37,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.async_pinned.call_percent = 100.0,
         check: |run, _| {
             let percent = run.report.async_pinned.call_percent;
-            verdict(percent < 10.0, || format!("call is {percent}% of completion"))
+            judged(
+                &[percent],
+                |m| m[0] < 10.0,
+                || format!("call is {percent}% of completion"),
+            )
         },
     },
     Claim {
@@ -46,7 +51,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.async_pageable.call_percent = 1.0,
         check: |run, _| {
             let percent = run.report.async_pageable.call_percent;
-            verdict(percent > 50.0, || format!("call is {percent}% of completion"))
+            judged(
+                &[percent],
+                |m| m[0] > 50.0,
+                || format!("call is {percent}% of completion"),
+            )
         },
     },
     Claim {
@@ -56,7 +65,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.zero_copy_ratio = 1.0,
         check: |run, _| {
             let ratio = run.report.zero_copy_ratio;
-            verdict(ratio >= 3.0, || format!("zero-copy costs {ratio}x"))
+            judged(&[ratio], |m| m[0] >= 3.0, || format!("zero-copy costs {ratio}x"))
         },
     },
 ];

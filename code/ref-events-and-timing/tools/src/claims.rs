@@ -8,65 +8,184 @@
 //! kernel and extra work), which the checks read as thresholds, are not
 //! figures.
 
-use lesson_spec::{verdict, Claim};
+use lesson_spec::{every, judged, yes_no, Claim, Outcome};
 
 use crate::parts::{Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8};
 use crate::report::Report;
 
+// Each claim's check is a judged comparison of the figures it reads (its
+// margin is how far they may move); the bool of each, which the printed
+// verdict lines use, is whether it holds.
+
 /// "a few microseconds regardless of what the kernel actually does": every
 /// launch alone under 20 us, and with a sync at least the kernel's length.
 pub fn launch_returns_queued(p: &Part1) -> bool {
-    !p.rows.is_empty()
-        && p.rows
-            .iter()
-            .all(|r| r.launch_us < 20.0 && r.sync_us >= r.kernel_ms * 1.0e3)
+    queued(p).holds()
+}
+
+fn queued(p: &Part1) -> Outcome {
+    if p.rows.is_empty() {
+        return yes_no(false, "a row missing", || "no kernel rows".into());
+    }
+    every(p.rows.iter().map(|r| {
+        // The kernel's length is the program's: a threshold, not a figure.
+        let kernel_us = r.kernel_ms * 1.0e3;
+        judged(
+            &[r.launch_us, r.sync_us],
+            |m| m[0] < 20.0 && m[1] >= kernel_us,
+            || {
+                format!(
+                    "{} ms kernel: launch {} us, with sync {} us",
+                    r.kernel_ms, r.launch_us, r.sync_us
+                )
+            },
+        )
+    }))
 }
 
 /// "host-side scheduling noise that event timing avoids": the spread (IQR
 /// over median) of events queued back to back is below a host clock's.
 pub fn events_steadier(p: &Part2) -> bool {
-    p.events.percent() < p.host.percent()
+    steadier(p).holds()
+}
+
+fn steadier(p: &Part2) -> Outcome {
+    judged(
+        &[p.events.percent(), p.host.percent()],
+        |m| m[0] < m[1],
+        || {
+            format!(
+                "events spread {:.2}% (with a sync after each pair {:.2}%), host+sync spread {:.2}%",
+                p.events.percent(),
+                p.events_sync.percent(),
+                p.host.percent()
+            )
+        },
+    )
 }
 
 /// "by default that block spins, consuming a CPU core", and blocking sync
 /// gives "the CPU back": spinning burns at least half the wait in CPU time,
 /// blocking at most a tenth.
 pub fn spin_burns_cpu(p: &Part3) -> bool {
-    p.spin.cpu_share() >= 50.0 && p.blocking.cpu_share() <= 10.0
+    spin_burns(p).holds()
+}
+
+fn spin_burns(p: &Part3) -> Outcome {
+    let (spin, blocking) = (p.spin.cpu_share(), p.blocking.cpu_share());
+    judged(
+        &[spin, blocking],
+        |m| m[0] >= 50.0 && m[1] <= 10.0,
+        || format!("spin {spin:.1}% of the wait, blocking {blocking:.1}%"),
+    )
 }
 
 /// "slightly higher wake-up latency": blocking wakes later, by under 1 ms.
 pub fn blocking_wakes_slightly_later(p: &Part3) -> bool {
-    let later = p.blocking_later_us();
-    later > 0.0 && later < 1000.0
+    wakes_later(p).holds()
+}
+
+fn wakes_later(p: &Part3) -> Outcome {
+    let later = |m: &[f64]| m[1] - m[0] > 0.0 && m[1] - m[0] < 1000.0;
+    judged(&[p.spin.latency_us, p.blocking.latency_us], later, || {
+        format!(
+            "spin wakes {} us after the kernel, blocking {} us",
+            p.spin.latency_us, p.blocking.latency_us
+        )
+    })
 }
 
 /// "timing support has bookkeeping cost the driver can skip": the host pays
 /// less per record + wait, and the chain is no more than 5% slower.
 pub fn disable_timing_cheaper(p: &Part4) -> bool {
-    p.host_disabled_us < p.host_timing_us && p.chain_disabled_us <= 1.05 * p.chain_timing_us
+    cheaper(p).holds()
+}
+
+fn cheaper(p: &Part4) -> Outcome {
+    let figures = [
+        p.host_disabled_us,
+        p.host_timing_us,
+        p.chain_disabled_us,
+        p.chain_timing_us,
+    ];
+    judged(
+        &figures,
+        |m| m[0] < m[1] && m[2] <= 1.05 * m[3],
+        || {
+            format!(
+                "host {} against {} us per pair; chain {} against {} us per link",
+                p.host_disabled_us, p.host_timing_us, p.chain_disabled_us, p.chain_timing_us
+            )
+        },
+    )
 }
 
 /// "the host issues both launches without blocking on either", and the
 /// consumer "won't start until producerKernel has completed": the six calls
 /// take under a tenth of the producer, and the consumer starts after it.
 pub fn cross_stream_without_host(p: &Part5) -> bool {
-    p.issue_ms < 0.1 * p.producer_ms && p.gap_ms >= 0.0
+    cross_stream(p).holds()
+}
+
+fn cross_stream(p: &Part5) -> Outcome {
+    // The producer's length is the program's: a threshold.
+    judged(
+        &[p.issue_ms, p.gap_ms],
+        |m| m[0] < 0.1 * p.producer_ms && m[1] >= 0.0,
+        || {
+            format!(
+                "calls {} ms for a {} ms producer; consumer started {} ms after it",
+                p.issue_ms, p.producer_ms, p.gap_ms
+            )
+        },
+    )
 }
 
 /// "includes any queueing delay if other work is already sitting in the same
 /// stream ahead of the timed launches", read as work queued before the
 /// start event: at least half of it inside the interval.
 pub fn queued_ahead_inside(p: &Part6) -> bool {
-    p.queued.interval_ms >= p.kernel_ms + 0.5 * p.queued.extra_ms
+    queued_ahead(p).holds()
+}
+
+fn queued_ahead(p: &Part6) -> Outcome {
+    // The kernel's and the extra work's lengths are the program's.
+    let least = p.kernel_ms + 0.5 * p.queued.extra_ms;
+    judged(
+        &[p.queued.interval_ms],
+        |m| m[0] >= least,
+        || {
+            format!(
+                "{} ms kernel behind {} ms of queued work: interval {} ms",
+                p.kernel_ms, p.queued.extra_ms, p.queued.interval_ms
+            )
+        },
+    )
 }
 
 /// "the numbers reflect what the stream actually did": a host delay after
 /// the start event (at least 90% of it) and another stream's work filling
 /// the GPU (at least half of it) are inside the interval.
 pub fn idle_and_competing_inside(p: &Part6) -> bool {
-    p.delayed.interval_ms >= p.kernel_ms + 0.9 * p.delayed.extra_ms
-        && p.competing.interval_ms >= p.kernel_ms + 0.5 * p.competing.extra_ms
+    idle_and_competing(p).holds()
+}
+
+fn idle_and_competing(p: &Part6) -> Outcome {
+    let (delayed, competing) = (&p.delayed, &p.competing);
+    let least = [
+        p.kernel_ms + 0.9 * delayed.extra_ms,
+        p.kernel_ms + 0.5 * competing.extra_ms,
+    ];
+    judged(
+        &[delayed.interval_ms, competing.interval_ms],
+        |m| m[0] >= least[0] && m[1] >= least[1],
+        || {
+            format!(
+                "{} ms kernel: {} ms delay gives {} ms, {} ms competing gives {} ms",
+                p.kernel_ms, delayed.extra_ms, delayed.interval_ms, competing.extra_ms, competing.interval_ms
+            )
+        },
+    )
 }
 
 /// "the first few timed iterations of a cold run can run measurably slower":
@@ -83,19 +202,56 @@ pub fn first_launches_slower(p: &Part7) -> bool {
 /// launch 1 as in steady state: the extra is the host's launch call, inside
 /// the interval (the README's Part 7).
 pub fn first_launch_slower(p: &Part7) -> bool {
-    p.launch(1).is_some_and(|l| l.ms >= 1.05 * p.steady_ms())
+    first_launch(p).holds()
+}
+
+fn first_launch(p: &Part7) -> Outcome {
+    let first = p.launch(1).map_or(f64::NAN, |l| l.ms);
+    judged(
+        &[first, p.steady_ms()],
+        |m| m[0] >= 1.05 * m[1],
+        || format!("launch 1 {first:.4} ms, last 10 median {:.4} ms", p.steady_ms()),
+    )
 }
 
 /// "GPU clocks also boost gradually after idle periods": NVML's SM clock
 /// over the first three launches is below its median over the last ten.
 pub fn clocks_boost_after_idle(p: &Part7) -> bool {
-    p.first_mhz() < p.steady_mhz()
+    clocks_boost(p).holds()
+}
+
+fn clocks_boost(p: &Part7) -> Outcome {
+    judged(
+        &[p.first_mhz(), p.steady_mhz()],
+        |m| m[0] < m[1],
+        || {
+            format!(
+            "SM clock {} MHz after the idle period, first 3 launches mean {:.1} MHz, last 10 median {:.1} MHz",
+            p.idle_mhz,
+            p.first_mhz(),
+            p.steady_mhz()
+        )
+        },
+    )
 }
 
 /// The page's pattern is "correct rather than merely plausible": it agrees
 /// with the course's timeKernel within 5%.
 pub fn pattern_matches_time_kernel(p: &Part8) -> bool {
-    (p.ratio() - 1.0).abs() <= 0.05
+    pattern_matches(p).holds()
+}
+
+fn pattern_matches(p: &Part8) -> Outcome {
+    judged(
+        &[p.time_kernel_ms, p.page_ms],
+        |m| (m[0] / m[1] - 1.0).abs() <= 0.05,
+        || {
+            format!(
+                "page {} ms, timeKernel {} ms per launch",
+                p.page_ms, p.time_kernel_ms
+            )
+        },
+    )
 }
 
 pub const CLAIMS: &[Claim<Report>] = &[
@@ -105,65 +261,28 @@ pub const CLAIMS: &[Claim<Report>] = &[
         // Every kernel length the run has (events.cu's kPart1KernelMs).
         figures: &["* ms kernel, launch alone, us", "* ms kernel, launch + sync, us"],
         plant: |r| r.launch.rows.iter_mut().for_each(|row| row.launch_us = row.sync_us.max(20.0)),
-        check: |run, _| {
-            let p = &run.report.launch;
-            verdict(launch_returns_queued(p), || {
-                let rows: Vec<String> = p
-                    .rows
-                    .iter()
-                    .map(|r| format!("{} ms kernel: launch {} us, with sync {} us", r.kernel_ms, r.launch_us, r.sync_us))
-                    .collect();
-                rows.join("; ")
-            })
-        },
+        check: |run, _| queued(&run.report.launch),
     },
     Claim {
         id: "ev-events-steadier",
         statement: "events queued back to back have a smaller spread (IQR over median) than a host clock plus sync",
         figures: &["events spread, %", "host+sync spread, %"],
         plant: |r| r.spread.events = r.spread.host.clone(),
-        check: |run, _| {
-            let p = &run.report.spread;
-            verdict(events_steadier(p), || {
-                format!(
-                    "events spread {:.2}% (with a sync after each pair {:.2}%), host+sync spread {:.2}%",
-                    p.events.percent(),
-                    p.events_sync.percent(),
-                    p.host.percent()
-                )
-            })
-        },
+        check: |run, _| steadier(&run.report.spread),
     },
     Claim {
         id: "ev-spin-burns-cpu",
         statement: "a default event's wait spins (at least 50% of the wait in CPU time), a cudaEventBlockingSync one does not (at most 10%)",
         figures: &["spin wait CPU share, %", "blocking wait CPU share, %"],
         plant: |r| r.wait.blocking.cpu_ms = r.wait.blocking.wait_ms,
-        check: |run, _| {
-            let p = &run.report.wait;
-            verdict(spin_burns_cpu(p), || {
-                format!(
-                    "spin {:.1}% of the wait, blocking {:.1}%",
-                    p.spin.cpu_share(),
-                    p.blocking.cpu_share()
-                )
-            })
-        },
+        check: |run, _| spin_burns(&run.report.wait),
     },
     Claim {
         id: "ev-blocking-wakes-slightly-later",
         statement: "blocking sync wakes slightly (more than 0, less than 1000 us) later than spinning",
         figures: &["spin wake-up, us", "blocking wake-up, us"],
         plant: |r| r.wait.blocking.latency_us = r.wait.spin.latency_us,
-        check: |run, _| {
-            let p = &run.report.wait;
-            verdict(blocking_wakes_slightly_later(p), || {
-                format!(
-                    "spin wakes {} us after the kernel, blocking {} us",
-                    p.spin.latency_us, p.blocking.latency_us
-                )
-            })
-        },
+        check: |run, _| wakes_later(&run.report.wait),
     },
     Claim {
         id: "ev-disable-timing-cheaper",
@@ -175,64 +294,28 @@ pub const CLAIMS: &[Claim<Report>] = &[
             "chain link, DisableTiming, us",
         ],
         plant: |r| r.disable_timing.host_disabled_us = r.disable_timing.host_timing_us,
-        check: |run, _| {
-            let p = &run.report.disable_timing;
-            verdict(disable_timing_cheaper(p), || {
-                format!(
-                    "host {} against {} us per pair; chain {} against {} us per link",
-                    p.host_disabled_us, p.host_timing_us, p.chain_disabled_us, p.chain_timing_us
-                )
-            })
-        },
+        check: |run, _| cheaper(&run.report.disable_timing),
     },
     Claim {
         id: "ev-cross-stream-no-host",
         statement: "cudaStreamWaitEvent orders streams without the host: its calls take under 10% of the producer, and the consumer starts after it",
         figures: &["cross-stream calls, ms", "producer end to consumer start, ms"],
         plant: |r| r.cross_stream.issue_ms = r.cross_stream.producer_ms,
-        check: |run, _| {
-            let p = &run.report.cross_stream;
-            verdict(cross_stream_without_host(p), || {
-                format!(
-                    "calls {} ms for a {} ms producer; consumer started {} ms after it",
-                    p.issue_ms, p.producer_ms, p.gap_ms
-                )
-            })
-        },
+        check: |run, _| cross_stream(&run.report.cross_stream),
     },
     Claim {
         id: "ev-queued-ahead-inside",
         statement: "work already in the stream ahead of the start event is inside the interval (at least half of it)",
         figures: &["interval, queued ahead, ms"],
         plant: |r| r.interval.queued.interval_ms = r.interval.kernel_ms,
-        check: |run, _| {
-            let p = &run.report.interval;
-            verdict(queued_ahead_inside(p), || {
-                format!(
-                    "{} ms kernel behind {} ms of queued work: interval {} ms",
-                    p.kernel_ms, p.queued.extra_ms, p.queued.interval_ms
-                )
-            })
-        },
+        check: |run, _| queued_ahead(&run.report.interval),
     },
     Claim {
         id: "ev-interval-holds-idle-and-competing",
         statement: "an interval holds what the stream did: a host delay after the start event (90%) and another stream's work (half) are inside it",
         figures: &["interval, host delay, ms", "interval, competing stream, ms"],
         plant: |r| r.interval.delayed.interval_ms = r.interval.kernel_ms,
-        check: |run, _| {
-            let p = &run.report.interval;
-            verdict(idle_and_competing_inside(p), || {
-                format!(
-                    "{} ms kernel: {} ms delay gives {} ms, {} ms competing gives {} ms",
-                    p.kernel_ms,
-                    p.delayed.extra_ms,
-                    p.delayed.interval_ms,
-                    p.competing.extra_ms,
-                    p.competing.interval_ms
-                )
-            })
-        },
+        check: |run, _| idle_and_competing(&run.report.interval),
     },
     Claim {
         id: "ev-first-launches-slower",
@@ -242,16 +325,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let steady = r.boost.steady_ms();
             r.boost.launches.iter_mut().for_each(|l| l.ms = steady);
         },
-        check: |run, _| {
-            let p = &run.report.boost;
-            verdict(first_launch_slower(p), || {
-                format!(
-                    "launch 1 {:.4} ms, last 10 median {:.4} ms",
-                    p.launch(1).map_or(f64::NAN, |l| l.ms),
-                    p.steady_ms()
-                )
-            })
-        },
+        check: |run, _| first_launch(&run.report.boost),
     },
     Claim {
         id: "ev-clocks-boost-after-idle",
@@ -261,32 +335,14 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let top = r.boost.launches.iter().map(|l| l.mhz).max().unwrap_or(0);
             r.boost.launches.iter_mut().for_each(|l| l.mhz = top);
         },
-        check: |run, _| {
-            let p = &run.report.boost;
-            verdict(clocks_boost_after_idle(p), || {
-                format!(
-                    "SM clock {} MHz after the idle period, first 3 launches mean {:.1} MHz, last 10 median {:.1} MHz",
-                    p.idle_mhz,
-                    p.first_mhz(),
-                    p.steady_mhz()
-                )
-            })
-        },
+        check: |run, _| clocks_boost(&run.report.boost),
     },
     Claim {
         id: "ev-pattern-matches-time-kernel",
         statement: "the page's timing pattern and the course's timeKernel agree within 5% on one kernel",
         figures: &["page pattern, ms", "timeKernel, ms"],
         plant: |r| r.pattern.page_ms = 1.2 * r.pattern.time_kernel_ms,
-        check: |run, _| {
-            let p = &run.report.pattern;
-            verdict(pattern_matches_time_kernel(p), || {
-                format!(
-                    "page {} ms, timeKernel {} ms per launch",
-                    p.page_ms, p.time_kernel_ms
-                )
-            })
-        },
+        check: |run, _| pattern_matches(&run.report.pattern),
     },
 ];
 

@@ -6,9 +6,9 @@
 //! claims compare groups of runs (`wu-eager-*`, `wu-gpus-*`): they apply
 //! only to a run whose peers include the other group, and say so otherwise.
 
-use lesson_spec::{median, verdict, Claim, Outcome, Run};
+use lesson_spec::{judged, median, Claim, Outcome, Run};
 
-use crate::report::{over_percent, Report};
+use crate::report::Report;
 
 /// The first call's figure, labelled by the call the run made first (its
 /// `--first`; plain runs', cudaSetDevice, is `set-device`).
@@ -20,14 +20,22 @@ const FIRST_CALLS: &[&str] = &[
 /// The simple kernel's first launch at the post's 4 threads.
 const SIMPLE_FIRST: &str = "simple 4 threads host #0, ms";
 
-/// Part 3's call #0 over call #1 for `kernel` at the post's 4 threads, if
-/// the first call of the run was not itself a launch (which would have
-/// loaded the module the post's first launch paid for).
-fn post_first_launch_percent(r: &Report, kernel: &str) -> Option<f64> {
-    if r.first.name == "launch" {
-        return None;
-    }
-    r.kernel(kernel, 4).map(|k| over_percent(&k.host_ms))
+/// Part 3's calls #0 and #1 for `kernel` at the post's 4 threads, judged
+/// by `holds` on the percent #0 is over #1, if the first call of the run
+/// was not itself a launch (which would have loaded the module the post's
+/// first launch paid for).
+fn post_first_launch(r: &Report, kernel: &str, holds: fn(f64) -> bool) -> Outcome {
+    let calls = r.kernel(kernel, 4).filter(|_| r.first.name != "launch");
+    let Some(k) = calls else {
+        return Outcome::NotApplicable;
+    };
+    let percent = |m: &[f64]| (m[0] / m[1] - 1.0) * 100.0;
+    let figures = [k.host_ms[0], k.host_ms[1]];
+    judged(
+        &figures,
+        |m| holds(percent(m)),
+        || format!("#0 over #1: {:.1}%", percent(&figures)),
+    )
 }
 
 /// The median of `value` over the peers `keep` picks, or `None` if it
@@ -55,7 +63,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.first.ms = 500.0,
         check: |run, _| {
             let ms = run.report.first.ms;
-            verdict(ms > 1000.0, || format!("first call ({}) took {ms} ms", run.report.first.name))
+            judged(&[ms], |m| m[0] > 1000.0, || format!("first call ({}) took {ms} ms", run.report.first.name))
         },
     },
     Claim {
@@ -81,8 +89,8 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let Some(others) = others else {
                 return Outcome::NotApplicable;
             };
-            let ratio = r.first.ms / others;
-            verdict((0.5..=2.0).contains(&ratio), || {
+            let within = |m: &[f64]| (0.5..=2.0).contains(&(m[0] / m[1]));
+            judged(&[r.first.ms, others], within, || {
                 format!(
                     "first call ({}) {} ms against {others} ms for the other first calls",
                     r.first.name, r.first.ms
@@ -101,7 +109,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
             match r.mallocs.first() {
                 Some(m) if r.first.name != "malloc" => {
                     let ratio = m.first_ms / m.second_ms;
-                    verdict(ratio >= 4.0, || {
+                    judged(&[m.first_ms, m.second_ms], |x| x[0] >= 4.0 * x[1], || {
                         format!("first {} ms, second {} ms: {ratio:.2}x", m.first_ms, m.second_ms)
                     })
                 }
@@ -117,10 +125,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let simple = r.kernels.iter_mut().filter(|k| k.kernel == "simple");
             simple.for_each(|k| k.host_ms[0] = k.host_ms[1]);
         },
-        check: |run, _| match post_first_launch_percent(run.report, "simple") {
-            Some(p) => verdict((30.0..=150.0).contains(&p), || format!("#0 over #1: {p:.1}%")),
-            None => Outcome::NotApplicable,
-        },
+        check: |run, _| post_first_launch(run.report, "simple", |p| (30.0..=150.0).contains(&p)),
     },
     Claim {
         id: "wu-post-complex-first-launch-small",
@@ -130,10 +135,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let complex = r.kernels.iter_mut().filter(|k| k.kernel == "complex");
             complex.for_each(|k| k.host_ms[0] = 1.5 * k.host_ms[1]);
         },
-        check: |run, _| match post_first_launch_percent(run.report, "complex") {
-            Some(p) => verdict(p < 10.0, || format!("#0 over #1: {p:.1}%")),
-            None => Outcome::NotApplicable,
-        },
+        check: |run, _| post_first_launch(run.report, "complex", |p| p < 10.0),
     },
     Claim {
         id: "wu-post-no-sync-reads-launch",
@@ -148,8 +150,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
         plant: |r| r.no_sync_host_ms = [0.05; crate::report::CALLS],
         check: |run, _| {
             let ms = run.report.no_sync_host_ms;
-            let largest = ms.iter().copied().fold(0.0, f64::max);
-            verdict(largest <= 0.021, || format!("the four calls read {ms:?} ms"))
+            judged(&ms, |m| m.iter().all(|&v| v <= 0.021), || format!("the four calls read {ms:?} ms"))
         },
     },
     Claim {
@@ -176,7 +177,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
                 return Outcome::NotApplicable;
             };
             let eager = first_launch(r);
-            verdict(eager < lazy, || format!("EAGER {eager} ms, lazy median {lazy} ms"))
+            judged(&[eager, lazy], |m| m[0] < m[1], || format!("EAGER {eager} ms, lazy median {lazy} ms"))
         },
     },
     Claim {
@@ -204,7 +205,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let Some(one) = one else {
                 return Outcome::NotApplicable;
             };
-            verdict(r.first.ms > 1.5 * one, || {
+            judged(&[r.first.ms, one], |m| m[0] > 1.5 * m[1], || {
                 format!(
                     "{} GPUs: {} ms; one GPU (CUDA_VISIBLE_DEVICES): median {one} ms",
                     r.visible_gpus, r.first.ms

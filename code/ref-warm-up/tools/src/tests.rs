@@ -205,9 +205,9 @@ fn the_gpu_count_claim_needs_both_groups() {
         Outcome::NotApplicable
     );
     assert_eq!(outcome(id, &two, &[&two, &host_with_one]), Outcome::NotApplicable);
-    assert_eq!(outcome(id, &two, &[&two, &one]), Outcome::Holds);
+    assert!(outcome(id, &two, &[&two, &one]).holds());
     let close = with_first("set-device", 300.0, 2, None);
-    assert!(matches!(outcome(id, &close, &[&close, &one]), Outcome::Fails(_)));
+    assert!(matches!(outcome(id, &close, &[&close, &one]), Outcome::Fails(..)));
     // Only runs with the same first call are compared.
     let malloc = with_first("malloc", 230.0, 1, Some("0"));
     assert_eq!(outcome(id, &two, &[&two, &malloc]), Outcome::NotApplicable);
@@ -219,9 +219,9 @@ fn whichever_first_call_compares_with_the_other_calls() {
     let set = with_first("set-device", 400.0, 1, None);
     assert_eq!(outcome(id, &set, &[&set]), Outcome::NotApplicable);
     let launch = with_first("launch", 450.0, 1, None);
-    assert_eq!(outcome(id, &set, &[&set, &launch]), Outcome::Holds);
+    assert!(outcome(id, &set, &[&set, &launch]).holds());
     let slow = with_first("malloc", 1000.0, 1, None);
-    assert!(matches!(outcome(id, &set, &[&set, &slow]), Outcome::Fails(_)));
+    assert!(matches!(outcome(id, &set, &[&set, &slow]), Outcome::Fails(..)));
 }
 
 #[test]
@@ -236,9 +236,12 @@ fn eager_is_compared_with_lazy_runs_of_the_same_first_call() {
     lazy.kernels[0].host_ms[0] = 3.0;
     assert_eq!(outcome(id, &lazy, &[&lazy, &eager]), Outcome::NotApplicable);
     assert_eq!(outcome(id, &eager, &[&eager]), Outcome::NotApplicable);
-    assert_eq!(outcome(id, &eager, &[&eager, &lazy]), Outcome::Holds);
+    assert!(outcome(id, &eager, &[&eager, &lazy]).holds());
     lazy.kernels[0].host_ms[0] = 2.0;
-    assert!(matches!(outcome(id, &eager, &[&eager, &lazy]), Outcome::Fails(_)));
+    assert!(matches!(
+        outcome(id, &eager, &[&eager, &lazy]),
+        Outcome::Fails(..)
+    ));
 }
 
 #[test]
@@ -248,11 +251,11 @@ fn one_run_checks_the_posts_claims_on_its_own_numbers() {
     let alone = |id: &str, r: &Report| outcome(id, r, &[r]);
     assert!(matches!(
         alone("wu-post-first-call-seconds", &r),
-        Outcome::Fails(_)
+        Outcome::Fails(..)
     ));
-    assert_eq!(alone("wu-post-first-malloc-8x", &r), Outcome::Holds);
-    assert_eq!(alone("wu-post-simple-first-launch-68", &r), Outcome::Holds);
-    assert_eq!(alone("wu-post-no-sync-reads-launch", &r), Outcome::Holds);
+    assert!(alone("wu-post-first-malloc-8x", &r).holds());
+    assert!(alone("wu-post-simple-first-launch-68", &r).holds());
+    assert!(alone("wu-post-no-sync-reads-launch", &r).holds());
     assert_eq!(alone("wu-post-first-call-whichever", &r), Outcome::NotApplicable);
     r.first.name = "malloc".into();
     assert_eq!(alone("wu-post-first-malloc-8x", &r), Outcome::NotApplicable);

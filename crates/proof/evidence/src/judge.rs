@@ -6,7 +6,7 @@
 //! the lesson's `expected-failures.txt`; `check` then reports it as expected
 //! to fail there, and fails on anything else.
 
-use lesson_spec::{verdict, ClaimInfo, ExpectedFailures, Lesson, Outcome, Parsed, Run};
+use lesson_spec::{yes_no, ClaimInfo, ExpectedFailures, Lesson, Outcome, Parsed, Run};
 
 use crate::problem::Problem;
 use crate::transcript::{Program, Transcript};
@@ -50,7 +50,7 @@ fn sanitizer_clean(t: &Transcript) -> Outcome {
     let clean = t.sanitizer.iter().any(|l| {
         l.contains("ERROR SUMMARY: 0 errors") || l.contains("0 hazards displayed (0 errors, 0 warnings)")
     });
-    verdict(clean && t.header.exit_code == 0, || {
+    yes_no(clean && t.header.exit_code == 0, "a count of errors", || {
         t.sanitizer
             .last()
             .cloned()

@@ -58,9 +58,11 @@ enum Command {
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
-    /// Every lesson page claim against every transcript in the evidence;
-    /// exit 1 on an unexpected failure or an unreadable transcript, having
-    /// reported all of them.
+    /// Every lesson page claim against every transcript in the evidence,
+    /// then each claim's state and margin per recording session and each
+    /// cause's per GPU; exit 1 on an unexpected failure, a claim or cause
+    /// that holds in one session and fails in another of the same commit,
+    /// or an unreadable transcript, having reported all of them.
     Check,
     /// Two groups of runs of a lesson (files ending -RUN_A.txt and
     /// -RUN_B.txt) by their medians.
@@ -183,6 +185,7 @@ fn check_cmd(dir: &Path) -> anyhow::Result<ExitCode> {
     for table in checked.tables.iter().chain(&checked.whys) {
         println!("{table}");
     }
+    println!("{}", checked.closing);
     if checked.problems.is_empty() {
         println!("every claim holds, or fails only where the lesson's expected-failures.txt says why");
         return Ok(ExitCode::SUCCESS);

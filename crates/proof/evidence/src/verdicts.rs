@@ -39,6 +39,8 @@ pub struct Tally {
     pub reasons: BTreeSet<String>,
     /// What each failure measured, in the order of the runs.
     pub failures: Vec<Failure>,
+    /// The least margin of the runs ([`lesson_spec::Margin::least`]).
+    pub least: Option<lesson_spec::Margin>,
 }
 
 /// One run's failure of a claim.
@@ -65,9 +67,9 @@ impl Kind {
     /// was not checked on it.
     pub fn of(cell: &Cell) -> Kind {
         match cell {
-            Cell::Holds => Kind::Holds,
+            Cell::Holds(_) => Kind::Holds,
             Cell::ExpectedToFail(..) => Kind::Known,
-            Cell::Fails(_) => Kind::Fails,
+            Cell::Fails(..) => Kind::Fails,
             Cell::NotApplicable => Kind::NotChecked,
         }
     }
@@ -81,14 +83,17 @@ impl Tally {
             why: why.to_string(),
             known,
         };
+        if let Some(m) = cell.margin() {
+            self.least = Some(self.least.map_or(m, |least| least.least(m)));
+        }
         match cell {
-            Cell::Holds => self.holds += 1,
+            Cell::Holds(_) => self.holds += 1,
             Cell::NotApplicable => {}
-            Cell::Fails(why) => {
+            Cell::Fails(why, _) => {
                 self.fails += 1;
                 self.failures.push(failure(why, false));
             }
-            Cell::ExpectedToFail(why, reason) => {
+            Cell::ExpectedToFail(why, reason, _) => {
                 self.known += 1;
                 self.failures.push(failure(why, true));
                 // The list's reasons come with their figure blocks
@@ -103,6 +108,24 @@ impl Tally {
     /// where they differ; `None` where it applied to none.
     pub fn state(&self) -> Option<lesson_spec::State> {
         lesson_spec::State::of_runs(self.holds, self.known + self.fails)
+    }
+
+    /// A decided state's margin: the least of its runs'; none where
+    /// undecided (the runs disagree, so no threshold sits outside them).
+    pub fn margin(&self) -> Option<lesson_spec::Margin> {
+        self.least
+            .filter(|_| self.state() != Some(lesson_spec::State::Undecided))
+    }
+
+    /// The state over a session's runs with its margin, as `evidence
+    /// check` and the site say it: `holds, margin 12.0%`, `fails, no margin:
+    /// a count of errors`, `undecided`; empty where it applied to none.
+    pub fn state_words(&self) -> String {
+        match (self.state(), self.margin()) {
+            (Some(state), Some(m)) => format!("{}, {}", state.word(), m.words()),
+            (Some(state), None) => state.word().into(),
+            (None, _) => String::new(),
+        }
     }
 
     /// The runs the claim applies to.

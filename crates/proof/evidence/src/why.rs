@@ -19,13 +19,15 @@
 //!
 //! Not for: the pages' claims over single runs ([`crate::judge`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use lesson_spec::{median, Lesson, Outcome, Source, State, Why};
 
 use crate::digits::number;
+use crate::problem::Problem;
 use crate::runs::in_group;
+use crate::sessions::Session;
 use crate::transcript::{Body, Transcript};
 
 /// One figure of a cause on one GPU: every value the runs of one commit
@@ -158,23 +160,57 @@ pub fn judged(why: &Why, gpu: &str, figures: Vec<Figure>) -> OnGpu {
     }
 }
 
-/// `why` on `gpu` as one session alone would judge it: each figure from
-/// the session's runs where it recorded it, else from `all` (as
-/// [`figure`] reads it).
-pub fn judge_session(why: &Why, gpu: &str, session: &[&Transcript], all: &[Transcript]) -> OnGpu {
-    let figures = why
-        .figures
-        .iter()
-        .map(|s| {
-            let f = figure_in(s, gpu, session.iter().copied());
-            if f.runs > 0 {
-                f
-            } else {
-                figure(s, gpu, all)
+/// Each cause of `lesson` that holds in one recording session and fails in
+/// another session of the same commit on one GPU, unless the lesson's
+/// expected-failure list names it for that GPU: the same code gave both.
+/// A session judges a cause alone only where its runs hold every figure
+/// of it (sessions of other code are not pooled in).
+pub fn flips_at_one_commit(
+    lesson: &str,
+    whys: &[Why],
+    sessions: &[Session],
+    expected: &lesson_spec::ExpectedFailures,
+) -> Vec<Problem> {
+    let mut same: BTreeMap<(&str, &str), Vec<&Session>> = BTreeMap::new();
+    for s in sessions {
+        same.entry((s.gpu.as_str(), s.short_commit()))
+            .or_default()
+            .push(s);
+    }
+    let mut out = Vec::new();
+    for why in whys {
+        for ((gpu, commit), group) in same.iter().filter(|(_, g)| g.len() > 1) {
+            let alone = |s: &&Session| -> Option<(String, OnGpu)> {
+                let figures: Vec<Figure> = why
+                    .figures
+                    .iter()
+                    .map(|f| figure_in(f, gpu, s.runs.iter().copied()))
+                    .collect();
+                figures
+                    .iter()
+                    .all(|f| f.runs > 0)
+                    .then(|| (s.id.clone(), judged(why, gpu, figures)))
+            };
+            let judged: Vec<(String, OnGpu)> = group.iter().filter_map(alone).collect();
+            let find = |state| judged.iter().find(|(_, on)| on.state == Some(state));
+            let (Some((held, h)), Some((failed, f))) = (find(State::Holds), find(State::Fails)) else {
+                continue;
+            };
+            if expected.reason(why.id, gpu, commit).is_none() {
+                out.push(Problem::of_file(
+                    format!("code/{lesson}/tools/src/why.rs"),
+                    format!(
+                        "{} ({gpu}) holds in session {held} (margin {}) and fails in session {failed} (margin {}) \
+                         of the same commit {commit}: its threshold sits inside the noise",
+                        why.id,
+                        percent(h.margin),
+                        percent(f.margin)
+                    ),
+                ));
             }
-        })
-        .collect();
-    judged(why, gpu, figures)
+        }
+    }
+    out
 }
 
 /// Every cause of `lesson` on every GPU of `transcripts` that recorded at
@@ -238,6 +274,11 @@ pub fn word(why: &Why, on: &OnGpu) -> &'static str {
     on.state.map_or("not measured", |s| why.word(s))
 }
 
+/// A margin as a percentage: `12.0%`.
+fn percent(margin: Option<f64>) -> String {
+    format!("{:.1}%", margin.unwrap_or(0.0) * 100.0)
+}
+
 /// The margin in words: `margin 12%`, `margin over 100%`, or nothing
 /// where undecided.
 pub fn margin_words(on: &OnGpu) -> String {
@@ -271,7 +312,7 @@ pub fn render(table: &Table) -> String {
         }
         for on in &row.gpus {
             let detail = match &on.outcome {
-                Outcome::Fails(why) => format!(" (at the medians: {why})"),
+                Outcome::Fails(why, _) => format!(" (at the medians: {why})"),
                 _ => String::new(),
             };
             let _ = writeln!(
@@ -362,14 +403,14 @@ mod tests {
             run("2026-12-02T130554Z-a100-t-why.txt", "NVIDIA A100", &["a: 1"]),
         ];
         let h200 = judge(&WHY, "NVIDIA H200", &runs);
-        assert_eq!(h200.outcome, Outcome::Holds);
+        assert!(h200.outcome.holds());
         // a's interval [1, 5] straddles b's [2, 3]: the medians alone hold.
         assert_eq!(h200.state, Some(State::Undecided));
         assert_eq!(h200.margin, None);
         assert_eq!(h200.figures[0].values, [1.0, 5.0, 1.0]);
         assert_eq!(h200.figures[0].runs, 2);
         let t4 = judge(&WHY, "Tesla T4", &runs);
-        assert_eq!(t4.outcome, Outcome::Fails("9 >= 3".into()));
+        assert!(matches!(&t4.outcome, Outcome::Fails(why, _) if why == "9 >= 3"));
         assert_eq!(t4.state, Some(State::Fails));
         // 9 and 3 swap order once each moves by half its value.
         assert!((t4.margin.unwrap() - 0.5).abs() < 1e-6, "{:?}", t4.margin);
@@ -386,7 +427,7 @@ mod tests {
                 lesson_spec::why::lines("t-why", "a"),
                 lesson_spec::why::lines("t-why", "c"),
             ],
-            check: |_| Outcome::Holds,
+            check: |_| lesson_spec::verdict(true, String::new),
             rival: "none",
             rival_figure: "none",
             tells_rival_apart: false,
@@ -417,6 +458,44 @@ mod tests {
               (recorded nowhere: diagnostics/*-t-why \"c\")"
             ]
         );
+    }
+
+    /// Two sessions of one commit an hour apart, the cause holding in the
+    /// first and failing in the second, are caught; at two commits, or
+    /// listed as expected on the GPU, they are not.
+    #[test]
+    fn a_cause_that_holds_and_fails_at_one_commit_is_a_problem() {
+        let flips = |second_commit: &str, expected: &str| {
+            let at = |time: &str, commit: &str, a: &str| {
+                let t = run(
+                    &format!("2026-12-02T{}Z-h200-t-why.txt", time.replace(':', "")),
+                    "NVIDIA H200",
+                    &["b: 2", a],
+                );
+                let mut t = t;
+                t.header.date = format!("2026-12-02T{time}Z");
+                t.header.commit = commit.to_string();
+                t
+            };
+            let runs = [
+                at("10:00:00", "db4248d", "a: 1"),
+                at("11:00:00", second_commit, "a: 3"),
+            ];
+            let sessions = crate::sessions::of(&runs);
+            let expected = lesson_spec::ExpectedFailures::parse(expected, &["t-why-less"]).unwrap();
+            let found = flips_at_one_commit("t", std::slice::from_ref(&WHY), &sessions, &expected);
+            found.iter().map(ToString::to_string).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            flips("db4248d", ""),
+            [
+                "code/t/tools/src/why.rs: t-why-less (NVIDIA H200) holds in session 2026-12-02T100000Z-h200 \
+              (margin 33.3%) and fails in session 2026-12-02T110000Z-h200 (margin 20.0%) of the same commit \
+              db4248d: its threshold sits inside the noise"
+            ]
+        );
+        assert!(flips("e3b6f28", "").is_empty());
+        assert!(flips("db4248d", "t-why-less | NVIDIA H200 | measured: noise").is_empty());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use lesson_spec::claims::unfalsified_claims;
 use lesson_spec::why::{lines, unfalsified};
-use lesson_spec::{Outcome, Parsed, Run, Why};
+use lesson_spec::{Margin, Outcome, Parsed, Run, Why};
 
 fn evidence_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../evidence")
@@ -29,7 +29,7 @@ fn a_cause_that_cannot_fail_is_caught() {
         id: "t-why-always",
         cause: "always holds",
         figures: &[lines("t-why", "a")],
-        check: |_| Outcome::Holds,
+        check: |_| Outcome::Holds(lesson_spec::Margin::Share(1.0)),
         rival: "anything",
         rival_figure: "none",
         tells_rival_apart: false,
@@ -65,4 +65,28 @@ fn every_claim_fails_on_its_plant_over_the_committed_runs() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Every claim judged on the committed runs carries a margin where it holds
+/// or fails, but for the few yes/no claims, which say why they have none; a
+/// claim written with `verdict` (no reason given) is caught here.
+#[test]
+fn every_claim_has_a_margin_or_says_why_it_has_none() {
+    let transcripts = evidence::load::load(&evidence_dir()).unwrap().transcripts;
+    let mut problems = Vec::new();
+    let mut without: std::collections::BTreeSet<(&str, &str)> = Default::default();
+    for table in evidence::check::every_lesson(&transcripts, &mut problems) {
+        for (id, cell) in table.rows.iter().flat_map(|r| &r.cells) {
+            if let Some(Margin::None(why)) = cell.margin() {
+                without.insert((id, why));
+            }
+        }
+    }
+    assert_eq!(
+        without.into_iter().collect::<Vec<_>>(),
+        [
+            ("d30-intense-wins-with-copies", "a crossover, or none"),
+            ("sanitizer-clean", "a count of errors"),
+        ]
+    );
 }

@@ -360,6 +360,56 @@ fn a_claim_that_held_and_now_fails_is_a_flip() {
     );
 }
 
+/// A claim that holds in one session and fails in another of the same
+/// commit is a problem of `evidence check`: the same code gave both. At two
+/// commits it is not, nor where the lesson lists it as expected to fail on
+/// that GPU.
+#[test]
+fn a_claim_that_holds_and_fails_at_one_commit_is_a_problem() {
+    let write = |commits: [&str; 2]| {
+        let tmp = tempfile::tempdir().unwrap();
+        let ev = tmp.path().join("evidence");
+        let clean = "========= ERROR SUMMARY: 0 errors";
+        sanitizer_run(&ev, "2026-11-01T10:00:00Z", commits[0], clean);
+        // An hour later: a second session.
+        sanitizer_run(
+            &ev,
+            "2026-11-01T11:00:00Z",
+            commits[1],
+            "========= ERROR SUMMARY: 1 error",
+        );
+        tmp
+    };
+    let flips = |ev: &Path, expected: &str| -> Vec<String> {
+        let loaded = evidence::load::load(ev).unwrap();
+        let all = sessions::of(&loaded.transcripts);
+        let lesson = lessons::find("day10-block-sizes").unwrap();
+        let table = evidence::check::table(lesson, &loaded.transcripts, &Default::default());
+        let expected = lesson_spec::ExpectedFailures::parse(expected, &["sanitizer-clean"]).unwrap();
+        let found = evidence::check::flips_at_one_commit(&table, &all, &expected);
+        found.iter().map(ToString::to_string).collect()
+    };
+    let same = write(["aaaaaaa", "aaaaaaa"]);
+    let ev = same.path().join("evidence");
+    assert_eq!(
+        flips(&ev, ""),
+        ["code/day10-block-sizes/tools/src/claims.rs: sanitizer-clean (NVIDIA H200 · CUDA 13.0) holds in session \
+          2026-11-01T100000Z-h200 (no margin: a count of errors) and fails in session 2026-11-01T110000Z-h200 \
+          (no margin: a count of errors) of the same commit aaaaaaa: its threshold sits inside the noise (restate \
+          the claim, or list it in expected-failures.txt)"]
+    );
+    assert!(flips(&ev, "sanitizer-clean | NVIDIA H200 | measured: flaky").is_empty());
+    let out = Command::new(env!("CARGO_BIN_EXE_evidence"))
+        .args(["--evidence", ev.to_str().unwrap(), "check"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("of the same commit aaaaaaa"), "{err}");
+    let two = write(["aaaaaaa", "bbbbbbb"]);
+    assert!(flips(&two.path().join("evidence"), "").is_empty());
+}
+
 /// A later session of runs no figure reads (a tool's or the machine's
 /// facts alone) does not hide the one before it: what changed is still the
 /// latest session that recorded figures, against the one before that.

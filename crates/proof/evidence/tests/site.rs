@@ -487,6 +487,8 @@ fn the_committed_evidence_s_site_shows_sessions_history_changes_and_a_summary() 
     // Each claim links the history of the figures it reads, beside its verdict.
     let claim = &lesson[lesson.find("id=\"claim-d10-tiny-blocks-starve\"").unwrap()..];
     let claim = &claim[..claim.find("</section>").unwrap()];
+    // Each session that checked it gives its state and margin.
+    assert!(claim.contains("</code>): holds, margin "), "{claim}");
     let link = claim
         .find("href=\"#history-")
         .expect("the claim links its figures' history");
@@ -549,6 +551,17 @@ fn the_committed_evidence_s_site_shows_sessions_history_changes_and_a_summary() 
     assert_eq!(claim["verdicts"][0]["verdict"], "holds");
     assert!(!claim["verdicts"][0]["sessions"].as_array().unwrap().is_empty());
     assert_eq!(claim["verdicts"][0]["sessions"][0]["state"], "holds");
+    // With its margin, a share as a cause's; a yes/no claim says why it has none.
+    let margin = claim["verdicts"][0]["sessions"][0]["margin"].as_f64().unwrap();
+    assert!(margin > 0.0 && margin <= 1.0, "{margin}");
+    let sanitizer = summary["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "sanitizer-clean");
+    let sanitizer = &sanitizer.unwrap()["verdicts"][0]["sessions"][0];
+    assert_eq!(sanitizer["no_margin"], "a count of errors");
+    assert!(sanitizer["margin"].is_null());
     // Each cause with its rival, and per GPU its state, word and margin.
     let cause = summary["causes"]
         .as_array()

@@ -9,6 +9,11 @@
 //! on which it holds that removes the effect it states, on which its check
 //! must fail ([`planted`]), so a check that cannot fail is caught.
 //!
+//! A check compares the figures it reads with its threshold through
+//! [`judged`], so that its [`Outcome`] carries a [`Margin`]: how far the
+//! figures may move before the verdict changes, as a cause's does; a yes/no
+//! claim says why it has none ([`yes_no`]).
+//!
 //! Over a recording session a claim or a cause is in one of three
 //! [`State`]s: it holds, it fails, or the session cannot decide.
 
@@ -19,12 +24,59 @@ use crate::lines::ParseFailure;
 /// How one claim came out on one run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    Holds,
+    Holds(Margin),
     /// It does not hold; the numbers behind that.
-    Fails(String),
+    Fails(String, Margin),
     /// The claim says nothing about this run (a variant it is not about, or
     /// a comparison with runs there are none of).
     NotApplicable,
+}
+
+impl Outcome {
+    pub fn holds(&self) -> bool {
+        matches!(self, Outcome::Holds(_))
+    }
+
+    /// The margin, where it holds or fails.
+    pub fn margin(&self) -> Option<Margin> {
+        match self {
+            Outcome::Holds(m) | Outcome::Fails(_, m) => Some(*m),
+            Outcome::NotApplicable => None,
+        }
+    }
+}
+
+/// How far a verdict sits from its threshold, so that a verdict inside the
+/// noise shows as one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Margin {
+    /// The largest share by which every figure the check reads may move,
+    /// each by that share of itself, before the verdict changes ([`judged`],
+    /// as a cause's intervals widen in [`crate::why::margin`]), up to 1.
+    Share(f64),
+    /// A yes/no verdict with no threshold to sit near, and why: `a count of
+    /// errors`.
+    None(&'static str),
+}
+
+impl Margin {
+    /// The smaller of two: where a verdict rests on both, the nearer
+    /// threshold; a verdict with no margin has the least.
+    pub fn least(self, other: Margin) -> Margin {
+        match (self, other) {
+            (Margin::Share(a), Margin::Share(b)) => Margin::Share(a.min(b)),
+            (Margin::None(why), _) | (_, Margin::None(why)) => Margin::None(why),
+        }
+    }
+
+    /// `margin 12.0%`, `margin over 100%`, `no margin: a count of errors`.
+    pub fn words(self) -> String {
+        match self {
+            Margin::Share(m) if m >= 1.0 => "margin over 100%".into(),
+            Margin::Share(m) => format!("margin {:.1}%", m * 100.0),
+            Margin::None(why) => format!("no margin: {why}"),
+        }
+    }
 }
 
 /// A claim's or a cause's verdict over a recording session.
@@ -60,13 +112,59 @@ impl State {
     }
 }
 
-/// `Holds`, or `Fails` with the numbers `why` gives.
+/// The reason [`verdict`] gives for its verdict's missing margin.
+pub const NO_THRESHOLD: &str = "a yes/no check";
+
+/// `Holds`, or `Fails` with the numbers `why` gives: a verdict with no
+/// margin ([`NO_THRESHOLD`]). A cause's margin comes from its figures'
+/// intervals, not from this; a claim compares figures with [`judged`].
 pub fn verdict(holds: bool, why: impl FnOnce() -> String) -> Outcome {
+    yes_no(holds, NO_THRESHOLD, why)
+}
+
+/// A claim that is yes or no, with the reason it has no margin.
+pub fn yes_no(holds: bool, no_margin: &'static str, why: impl FnOnce() -> String) -> Outcome {
     if holds {
-        Outcome::Holds
+        Outcome::Holds(Margin::None(no_margin))
     } else {
-        Outcome::Fails(why())
+        Outcome::Fails(why(), Margin::None(no_margin))
     }
+}
+
+/// `holds` on the measured `figures` it reads, with the margin: how far the
+/// figures may each move, by that share of itself, before the verdict
+/// changes (a cause's margin on figures known exactly). A compound check
+/// gets the nearer of its thresholds. Up to 16 figures; a check over a
+/// sweep judges each row and takes [`every`] row.
+pub fn judged(figures: &[f64], holds: impl Fn(&[f64]) -> bool, why: impl FnOnce() -> String) -> Outcome {
+    let points: Vec<(f64, f64)> = figures.iter().map(|&v| (v, v)).collect();
+    // Figures known exactly are never undecided.
+    let margin = Margin::Share(crate::why::margin(&holds, &points).unwrap_or(0.0));
+    if holds(figures) {
+        Outcome::Holds(margin)
+    } else {
+        Outcome::Fails(why(), margin)
+    }
+}
+
+/// Every one of `outcomes` (a sweep's rows): holds where each that applies
+/// holds, by the least margin; fails with the first failure, by the
+/// largest margin of the failing ones (all of them must move to hold).
+pub fn every(outcomes: impl IntoIterator<Item = Outcome>) -> Outcome {
+    let mut out = Outcome::NotApplicable;
+    for o in outcomes {
+        out = match (out, o) {
+            (a, Outcome::NotApplicable) => a,
+            (Outcome::NotApplicable, b) => b,
+            (Outcome::Holds(a), Outcome::Holds(b)) => Outcome::Holds(a.least(b)),
+            (Outcome::Holds(_), f @ Outcome::Fails(..)) | (f @ Outcome::Fails(..), Outcome::Holds(_)) => f,
+            (Outcome::Fails(why, Margin::Share(a)), Outcome::Fails(_, Margin::Share(b))) => {
+                Outcome::Fails(why, Margin::Share(a.max(b)))
+            }
+            (Outcome::Fails(why, a), Outcome::Fails(_, b)) => Outcome::Fails(why, a.least(b)),
+        };
+    }
+    out
 }
 
 /// The median, or `None` for no values.
@@ -192,7 +290,7 @@ pub fn unfalsified_claims(
                 }
                 tried += 1;
                 let planted = lesson.check_planted(claim.id, *run, group);
-                if !matches!(planted, Outcome::Fails(_)) {
+                if !matches!(planted, Outcome::Fails(..)) {
                     out.push(format!("{}: {planted:?} on a planted run", claim.id));
                     break;
                 }
@@ -287,6 +385,43 @@ mod tests {
         assert!(figure_matches("add * threads, ms", "add 48 threads, ms"));
         assert!(!figure_matches("add * threads, ms", "add 48 threads spread, %"));
         assert!(!figure_matches("add * threads, ms", "add threads, ms"));
+    }
+
+    fn share(o: &Outcome) -> f64 {
+        match o.margin() {
+            Some(Margin::Share(m)) => m,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_judged_claim_carries_how_far_its_figures_may_move() {
+        let below = |m: &[f64]| m[0] < m[1];
+        // 1 and 3 meet at 2 once each moves by half of itself.
+        let held = judged(&[1.0, 3.0], below, String::new);
+        assert!(held.holds() && (share(&held) - 0.5).abs() < 1e-6, "{held:?}");
+        // Failing, the margin is how far they move before it holds: 3(1 - s) = 2(1 + s).
+        let failed = judged(&[3.0, 2.0], below, || "3 >= 2".into());
+        assert!(matches!(&failed, Outcome::Fails(why, _) if why == "3 >= 2"));
+        assert!((share(&failed) - 0.2).abs() < 1e-6, "{failed:?}");
+        // A compound check: the nearer threshold (2 against 2.2: s = 0.2 / 4.2).
+        let both = judged(&[1.0, 3.0, 2.0, 2.2], |m| m[0] < m[1] && m[2] < m[3], String::new);
+        assert!((share(&both) - 0.2 / 4.2).abs() < 1e-6, "{both:?}");
+    }
+
+    #[test]
+    fn every_row_holds_by_the_least_margin_and_fails_by_the_largest_failing_one() {
+        let row = |a: f64, b: f64| judged(&[a, b], |m| m[0] < m[1], || format!("{a} >= {b}"));
+        let held = every([row(1.0, 3.0), row(2.0, 3.0), Outcome::NotApplicable]);
+        assert!(held.holds() && (share(&held) - 0.2).abs() < 1e-6, "{held:?}");
+        let failed = every([row(1.0, 3.0), row(3.0, 2.0), row(5.0, 1.0)]);
+        assert!(matches!(&failed, Outcome::Fails(why, _) if why == "3 >= 2"));
+        // 5 and 1 need a share of 4/6 to cross.
+        assert!((share(&failed) - 4.0 / 6.0).abs() < 1e-6, "{failed:?}");
+        assert_eq!(every([]), Outcome::NotApplicable);
+        // A yes/no row leaves the whole without a margin.
+        let mixed = every([row(1.0, 3.0), yes_no(true, "none", String::new)]);
+        assert_eq!(mixed.margin(), Some(Margin::None("none")));
     }
 
     #[test]

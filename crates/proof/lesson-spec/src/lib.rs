@@ -40,7 +40,8 @@ pub mod why;
 
 pub use chart::{Chart, Mark, Series};
 pub use claims::{
-    figure_matches, median, planted, verdict, Claim, ClaimInfo, ExpectedFailures, Outcome, Run, State,
+    every, figure_matches, judged, median, planted, verdict, yes_no, Claim, ClaimInfo, ExpectedFailures,
+    Margin, Outcome, Run, State,
 };
 pub use figure_blocks::Figure;
 pub use layout::{fill, labelled, read, Fields};

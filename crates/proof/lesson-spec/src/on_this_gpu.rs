@@ -63,11 +63,11 @@ pub fn claims_block<R: LessonReport>(
     for claim in R::claims() {
         let outcome = (claim.check)(&run, &[run]);
         let (mark, detail) = match outcome {
-            Outcome::Holds => {
+            Outcome::Holds(_) => {
                 held += 1;
                 ("holds", None)
             }
-            Outcome::Fails(numbers) => match known.reason(claim.id, gpu_name, "") {
+            Outcome::Fails(numbers, _) => match known.reason(claim.id, gpu_name, "") {
                 Some(reason) => {
                     expected += 1;
                     (
@@ -129,7 +129,7 @@ mod tests {
     }
     fn eager_only(run: &Run<Tiny>, _: &[Run<Tiny>]) -> Outcome {
         if run.has_env("CUDA_MODULE_LOADING=EAGER") {
-            Outcome::Holds
+            Outcome::Holds(crate::Margin::None("a test"))
         } else {
             Outcome::NotApplicable
         }
@@ -259,6 +259,6 @@ mod tests {
             },
         ];
         let caught = crate::claims::unfalsified_claims(lesson, &[group]);
-        assert_eq!(caught, ["eager: Holds on a planted run"]);
+        assert_eq!(caught, [r#"eager: Holds(None("a test")) on a planted run"#]);
     }
 }

@@ -107,8 +107,9 @@ impl Why {
 
 /// A check's state on figures known only to an interval each: the check
 /// at every corner of the box they span (each figure at its low or its
-/// high end), holds if it holds at all of them, fails if it fails at all,
-/// undecided otherwise. A figure known exactly has a zero-width interval.
+/// high end) and at its centre, holds if it holds at all of them, fails if
+/// it fails at all, undecided otherwise. A figure known exactly has a
+/// zero-width interval.
 pub fn judge(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> State {
     let k = intervals.len().min(16);
     let (mut held, mut failed) = (false, false);
@@ -126,17 +127,20 @@ pub fn judge(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> State 
             return State::Undecided;
         }
     }
-    if held {
-        State::Holds
-    } else {
-        State::Fails
+    // The box's centre too: a check that holds in a band (`|a - b| <= 5% of
+    // b`) may fail at every corner of a box the band runs through.
+    let centre: Vec<f64> = intervals.iter().map(|(lo, hi)| (lo + hi) / 2.0).collect();
+    match (held, check(&centre)) {
+        (true, true) => State::Holds,
+        (false, false) => State::Fails,
+        _ => State::Undecided,
     }
 }
 
-/// How far a decided state sits from its threshold: the largest share by
+/// How far a decided state sits from its threshold: the least share by
 /// which every interval may widen on both sides (each end moved by that
-/// share of its value, or of the largest value where it is 0) with the
-/// state unchanged, up to 1 (100%). `None` for an undecided state.
+/// share of its value, or of the largest value where it is 0) before the
+/// state changes, up to 1 (100%). `None` for an undecided state.
 pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> Option<f64> {
     let state = judge(&check, intervals);
     if state == State::Undecided {
@@ -155,11 +159,20 @@ pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> Optio
             })
             .collect()
     };
-    if judge(&check, &widened(1.0)) == state {
+    // Widened in steps, the first that changes the state bracketing the
+    // margin: a check that holds in a band (`|a - b| <= 5% of b`) changes
+    // as a corner crosses into the band, and back once every corner has
+    // passed it, so the first change is the margin, not the last.
+    const STEPS: u32 = 128;
+    let changes = |share: f64| judge(&check, &widened(share)) != state;
+    let Some(step) = (1..=STEPS).find(|&i| changes(f64::from(i) / f64::from(STEPS))) else {
         return Some(1.0);
-    }
-    let (mut keeps, mut loses) = (0.0, 1.0);
-    for _ in 0..30 {
+    };
+    let (mut keeps, mut loses) = (
+        f64::from(step - 1) / f64::from(STEPS),
+        f64::from(step) / f64::from(STEPS),
+    );
+    for _ in 0..24 {
         let mid = (keeps + loses) / 2.0;
         if judge(&check, &widened(mid)) == state {
             keeps = mid;
@@ -172,7 +185,7 @@ pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> Optio
 
 /// Whether `why`'s check holds on `figures` (its `Outcome` as a bool).
 pub fn holds(why: &Why, figures: &[f64]) -> bool {
-    (why.check)(figures) == Outcome::Holds
+    matches!((why.check)(figures), Outcome::Holds(_))
 }
 
 /// Each cause of `whys` that does not fail on its own planted figures,
@@ -190,7 +203,7 @@ pub fn unfalsified(whys: &[Why]) -> Vec<String> {
                 ));
             }
             match (w.check)(w.planted) {
-                Outcome::Fails(_) => None,
+                Outcome::Fails(..) => None,
                 other => Some(format!(
                     "{}: {other:?} on its planted figures {:?}",
                     w.id, w.planted
@@ -213,6 +226,9 @@ mod tests {
         assert_eq!(judge(below, &[(1.0, 2.0), (3.0, 4.0)]), State::Holds);
         assert_eq!(judge(below, &[(5.0, 6.0), (3.0, 4.0)]), State::Fails);
         assert_eq!(judge(below, &[(1.0, 3.5), (3.0, 4.0)]), State::Undecided);
+        // A band the box runs through, every corner outside it.
+        let band = |m: &[f64]| (m[0] - m[1]).abs() <= 0.1;
+        assert_eq!(judge(band, &[(0.0, 2.0), (0.9, 1.1)]), State::Undecided);
         // A figure known exactly is a point.
         assert_eq!(judge(below, &[(2.0, 2.0), (3.0, 3.0)]), State::Holds);
     }
@@ -227,6 +243,13 @@ mod tests {
         // 1 + s < 10 (1 - s) up to s = 9/11.
         let m = margin(|m: &[f64]| m[0] < 10.0 * m[1], &[(1.0, 1.0), (1.0, 1.0)]).unwrap();
         assert!((m - 9.0 / 11.0).abs() < 1e-6, "{m}");
+        // A band: 0.07 against 0.061 fails `within 5%` until 0.07 falls
+        // and 0.061 rises to meet it, 0.07 (1 - s) = 1.05 x 0.061 (1 + s),
+        // though every corner has passed the band again at 50%.
+        let band = |m: &[f64]| (m[0] - m[1]).abs() <= 0.05 * m[1];
+        let m = margin(band, &[(0.07, 0.07), (0.061, 0.061)]).unwrap();
+        let want = (0.07 - 1.05 * 0.061) / (0.07 + 1.05 * 0.061);
+        assert!((m - want).abs() < 1e-6, "{m} against {want}");
         // A state no widening up to 100% changes.
         assert_eq!(margin(|m: &[f64]| m[0] > -5.0, &[(1.0, 1.0)]), Some(1.0));
     }

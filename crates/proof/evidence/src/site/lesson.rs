@@ -221,7 +221,7 @@ fn why_section(ev: &Evidence, lesson: &dyn Lesson) -> Markup {
                     };
                     p {
                         (on.gpu) ": " span.verdict.(class) { (why::word(row.why, on)) } (why::margin_words(on))
-                        @if let Outcome::Fails(detail) = &on.outcome { " (at the medians: " (detail) ")" }
+                        @if let Outcome::Fails(detail, _) = &on.outcome { " (at the medians: " (detail) ")" }
                     }
                     (scroll(html! {
                         table {
@@ -271,7 +271,7 @@ fn sessions_checked(ev: &Evidence, path: &str, by_session: Option<&BTreeMap<usiz
                 @let session = &ev.sessions[**index];
                 li {
                     a href=(rel(path, &session_page(session))) { (session.id) }
-                    " (commit " code { (session.short_commit()) } "): " (tally.words())
+                    " (commit " code { (session.short_commit()) } "): " (tally.state_words()) " (" (tally.words()) ")"
                 }
             }
             @if checked.len() > SESSIONS_SHOWN {
@@ -423,12 +423,12 @@ pub fn summary(table: &Table, t: &Transcript) -> String {
     };
     let count = |f: fn(&Cell) -> bool| row.cells.iter().filter(|(_, c)| f(c)).count();
     let parts = [
-        (count(|c| matches!(c, Cell::Fails(_))), "fail"),
+        (count(|c| matches!(c, Cell::Fails(..))), "fail"),
         (
             count(|c| matches!(c, Cell::ExpectedToFail(..))),
             "known failure(s)",
         ),
-        (count(|c| matches!(c, Cell::Holds)), "hold"),
+        (count(|c| matches!(c, Cell::Holds(_))), "hold"),
     ];
     let words: Vec<String> = parts
         .iter()

@@ -99,7 +99,7 @@ fn page(ev: &Evidence, index: usize, session: &Session, rows: &[Vec<&Row>]) -> S
                                                 .get(&(claim.id, c.clone()))
                                                 .and_then(|per| per.get(&index).cloned())
                                                 .unwrap_or_default();
-                                            td { (layout::verdict(&tally)) }
+                                            td { (tally.state_words()) " " (layout::verdict(&tally)) }
                                         }
                                     }
                                 }

@@ -6,7 +6,8 @@
 //!
 //! - `sessions`: every recording session, oldest first.
 //! - `claims`: each lesson's claims, each with its re-run command and its
-//!   verdict per GPU and toolkit, overall and per session.
+//!   verdict per GPU and toolkit, overall and per session, with the state
+//!   and its margin.
 //! - `causes`: each lesson's causes with their rivals, and per GPU the
 //!   state (holds, fails, undecided), its word ("fits" where the figures
 //!   cannot tell the rival apart), the margin and the figures' intervals.
@@ -14,6 +15,7 @@
 //!   session's median, range and count, and the latest session's change.
 //! - `false_alarms`: the rule's A/A false alarms on this evidence.
 
+use lesson_spec::Margin;
 use serde_json::{json, Value};
 
 use crate::changes::FalseAlarms;
@@ -66,7 +68,7 @@ fn causes(ev: &Evidence) -> Vec<Value> {
 }
 
 /// A tally's verdict (the worst of its runs), its state over a session
-/// (absent where none applied) and its counts.
+/// (absent where none applied) with its margin, and its counts.
 fn counts(t: &Tally, mut into: Value) -> Value {
     let verdict = match t.kind() {
         Kind::Holds => "holds",
@@ -74,8 +76,15 @@ fn counts(t: &Tally, mut into: Value) -> Value {
         Kind::Fails => "fails",
         Kind::NotChecked => "not checked",
     };
-    let counts = json!({"verdict": verdict, "state": t.state(), "holds": t.holds,
-        "known_failures": t.known, "fails": t.fails});
+    // `margin`: the least of the runs' (a share, as a cause's), absent
+    // where undecided; `no_margin`: why a yes/no claim has none.
+    let (margin, no_margin) = match t.margin() {
+        Some(Margin::Share(m)) => (Some(m), None),
+        Some(Margin::None(why)) => (None, Some(why)),
+        None => (None, None),
+    };
+    let counts = json!({"verdict": verdict, "state": t.state(), "margin": margin, "no_margin": no_margin,
+        "holds": t.holds, "known_failures": t.known, "fails": t.fails});
     if let (Value::Object(into), Value::Object(counts)) = (&mut into, counts) {
         into.extend(counts);
     }

@@ -56,11 +56,11 @@ pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
                                 td { span.verdict.(class) { (cell.word()) } }
                                 td {
                                     @match cell {
-                                        Cell::Fails(why) => { (why) }
-                                        Cell::ExpectedToFail(why, reason) => {
+                                        Cell::Fails(why, _) => { (why) }
+                                        Cell::ExpectedToFail(why, reason, _) => {
                                             (why) details { summary { "why" } p { (reason) } }
                                         }
-                                        Cell::Holds | Cell::NotApplicable => {}
+                                        Cell::Holds(_) | Cell::NotApplicable => {}
                                     }
                                 }
                             }

@@ -347,7 +347,7 @@ mod tests {
                 id: "warm-below-cold",
                 statement: "row 4 is below row 3",
                 figures: &["row 3 first launch, ms", "row 4 afetr warm-up, ms"],
-                check: |_, _| Outcome::Holds,
+                check: |_, _| Outcome::Holds(crate::Margin::Share(1.0)),
                 plant: |_| {},
             }]
         }
