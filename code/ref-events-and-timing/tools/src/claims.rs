@@ -14,16 +14,12 @@ use crate::parts::{Part1, Part2, Part3, Part4, Part5, Part6, Part7, Part8};
 use crate::report::Report;
 
 // Each claim's check is a judged comparison of the figures it reads (its
-// margin is how far they may move); the bool of each, which the printed
-// verdict lines use, is whether it holds.
+// margin is how far they may move); the printed verdict lines use whether
+// it holds.
 
 /// "a few microseconds regardless of what the kernel actually does": every
 /// launch alone under 20 us, and with a sync at least the kernel's length.
-pub fn launch_returns_queued(p: &Part1) -> bool {
-    queued(p).holds()
-}
-
-fn queued(p: &Part1) -> Outcome {
+pub fn launch_returns_queued(p: &Part1) -> Outcome {
     if p.rows.is_empty() {
         return yes_no(false, "a row missing", || "no kernel rows".into());
     }
@@ -45,11 +41,7 @@ fn queued(p: &Part1) -> Outcome {
 
 /// "host-side scheduling noise that event timing avoids": the spread (IQR
 /// over median) of events queued back to back is below a host clock's.
-pub fn events_steadier(p: &Part2) -> bool {
-    steadier(p).holds()
-}
-
-fn steadier(p: &Part2) -> Outcome {
+pub fn events_steadier(p: &Part2) -> Outcome {
     judged(
         &[p.events.percent(), p.host.percent()],
         |m| m[0] < m[1],
@@ -67,11 +59,7 @@ fn steadier(p: &Part2) -> Outcome {
 /// "by default that block spins, consuming a CPU core", and blocking sync
 /// gives "the CPU back": spinning burns at least half the wait in CPU time,
 /// blocking at most a tenth.
-pub fn spin_burns_cpu(p: &Part3) -> bool {
-    spin_burns(p).holds()
-}
-
-fn spin_burns(p: &Part3) -> Outcome {
+pub fn spin_burns_cpu(p: &Part3) -> Outcome {
     let (spin, blocking) = (p.spin.cpu_share(), p.blocking.cpu_share());
     judged(
         &[spin, blocking],
@@ -81,11 +69,7 @@ fn spin_burns(p: &Part3) -> Outcome {
 }
 
 /// "slightly higher wake-up latency": blocking wakes later, by under 1 ms.
-pub fn blocking_wakes_slightly_later(p: &Part3) -> bool {
-    wakes_later(p).holds()
-}
-
-fn wakes_later(p: &Part3) -> Outcome {
+pub fn blocking_wakes_slightly_later(p: &Part3) -> Outcome {
     let later = |m: &[f64]| m[1] - m[0] > 0.0 && m[1] - m[0] < 1000.0;
     judged(&[p.spin.latency_us, p.blocking.latency_us], later, || {
         format!(
@@ -97,11 +81,7 @@ fn wakes_later(p: &Part3) -> Outcome {
 
 /// "timing support has bookkeeping cost the driver can skip": the host pays
 /// less per record + wait, and the chain is no more than 5% slower.
-pub fn disable_timing_cheaper(p: &Part4) -> bool {
-    cheaper(p).holds()
-}
-
-fn cheaper(p: &Part4) -> Outcome {
+pub fn disable_timing_cheaper(p: &Part4) -> Outcome {
     let figures = [
         p.host_disabled_us,
         p.host_timing_us,
@@ -123,11 +103,7 @@ fn cheaper(p: &Part4) -> Outcome {
 /// "the host issues both launches without blocking on either", and the
 /// consumer "won't start until producerKernel has completed": the six calls
 /// take under a tenth of the producer, and the consumer starts after it.
-pub fn cross_stream_without_host(p: &Part5) -> bool {
-    cross_stream(p).holds()
-}
-
-fn cross_stream(p: &Part5) -> Outcome {
+pub fn cross_stream_without_host(p: &Part5) -> Outcome {
     // The producer's length is the program's: a threshold.
     judged(
         &[p.issue_ms, p.gap_ms],
@@ -144,11 +120,7 @@ fn cross_stream(p: &Part5) -> Outcome {
 /// "includes any queueing delay if other work is already sitting in the same
 /// stream ahead of the timed launches", read as work queued before the
 /// start event: at least half of it inside the interval.
-pub fn queued_ahead_inside(p: &Part6) -> bool {
-    queued_ahead(p).holds()
-}
-
-fn queued_ahead(p: &Part6) -> Outcome {
+pub fn queued_ahead_inside(p: &Part6) -> Outcome {
     // The kernel's and the extra work's lengths are the program's.
     let least = p.kernel_ms + 0.5 * p.queued.extra_ms;
     judged(
@@ -166,11 +138,7 @@ fn queued_ahead(p: &Part6) -> Outcome {
 /// "the numbers reflect what the stream actually did": a host delay after
 /// the start event (at least 90% of it) and another stream's work filling
 /// the GPU (at least half of it) are inside the interval.
-pub fn idle_and_competing_inside(p: &Part6) -> bool {
-    idle_and_competing(p).holds()
-}
-
-fn idle_and_competing(p: &Part6) -> Outcome {
+pub fn idle_and_competing_inside(p: &Part6) -> Outcome {
     let (delayed, competing) = (&p.delayed, &p.competing);
     let least = [
         p.kernel_ms + 0.9 * delayed.extra_ms,
@@ -201,11 +169,7 @@ pub fn first_launches_slower(p: &Part7) -> bool {
 /// holds only through launch 1; and the kernel's own duration is the same on
 /// launch 1 as in steady state: the extra is the host's launch call, inside
 /// the interval (the README's Part 7).
-pub fn first_launch_slower(p: &Part7) -> bool {
-    first_launch(p).holds()
-}
-
-fn first_launch(p: &Part7) -> Outcome {
+pub fn first_launch_slower(p: &Part7) -> Outcome {
     let first = p.launch(1).map_or(f64::NAN, |l| l.ms);
     judged(
         &[first, p.steady_ms()],
@@ -216,11 +180,7 @@ fn first_launch(p: &Part7) -> Outcome {
 
 /// "GPU clocks also boost gradually after idle periods": NVML's SM clock
 /// over the first three launches is below its median over the last ten.
-pub fn clocks_boost_after_idle(p: &Part7) -> bool {
-    clocks_boost(p).holds()
-}
-
-fn clocks_boost(p: &Part7) -> Outcome {
+pub fn clocks_boost_after_idle(p: &Part7) -> Outcome {
     judged(
         &[p.first_mhz(), p.steady_mhz()],
         |m| m[0] < m[1],
@@ -237,11 +197,7 @@ fn clocks_boost(p: &Part7) -> Outcome {
 
 /// The page's pattern is "correct rather than merely plausible": it agrees
 /// with the course's timeKernel within 5%.
-pub fn pattern_matches_time_kernel(p: &Part8) -> bool {
-    pattern_matches(p).holds()
-}
-
-fn pattern_matches(p: &Part8) -> Outcome {
+pub fn pattern_matches_time_kernel(p: &Part8) -> Outcome {
     judged(
         &[p.time_kernel_ms, p.page_ms],
         |m| (m[0] / m[1] - 1.0).abs() <= 0.05,
@@ -261,28 +217,28 @@ pub const CLAIMS: &[Claim<Report>] = &[
         // Every kernel length the run has (events.cu's kPart1KernelMs).
         figures: &["* ms kernel, launch alone, us", "* ms kernel, launch + sync, us"],
         plant: |r| r.launch.rows.iter_mut().for_each(|row| row.launch_us = row.sync_us.max(20.0)),
-        check: |run, _| queued(&run.report.launch),
+        check: |run, _| launch_returns_queued(&run.report.launch),
     },
     Claim {
         id: "ev-events-steadier",
         statement: "events queued back to back have a smaller spread (IQR over median) than a host clock plus sync",
         figures: &["events spread, %", "host+sync spread, %"],
         plant: |r| r.spread.events = r.spread.host.clone(),
-        check: |run, _| steadier(&run.report.spread),
+        check: |run, _| events_steadier(&run.report.spread),
     },
     Claim {
         id: "ev-spin-burns-cpu",
         statement: "a default event's wait spins (at least 50% of the wait in CPU time), a cudaEventBlockingSync one does not (at most 10%)",
         figures: &["spin wait CPU share, %", "blocking wait CPU share, %"],
         plant: |r| r.wait.blocking.cpu_ms = r.wait.blocking.wait_ms,
-        check: |run, _| spin_burns(&run.report.wait),
+        check: |run, _| spin_burns_cpu(&run.report.wait),
     },
     Claim {
         id: "ev-blocking-wakes-slightly-later",
         statement: "blocking sync wakes slightly (more than 0, less than 1000 us) later than spinning",
         figures: &["spin wake-up, us", "blocking wake-up, us"],
         plant: |r| r.wait.blocking.latency_us = r.wait.spin.latency_us,
-        check: |run, _| wakes_later(&run.report.wait),
+        check: |run, _| blocking_wakes_slightly_later(&run.report.wait),
     },
     Claim {
         id: "ev-disable-timing-cheaper",
@@ -294,28 +250,28 @@ pub const CLAIMS: &[Claim<Report>] = &[
             "chain link, DisableTiming, us",
         ],
         plant: |r| r.disable_timing.host_disabled_us = r.disable_timing.host_timing_us,
-        check: |run, _| cheaper(&run.report.disable_timing),
+        check: |run, _| disable_timing_cheaper(&run.report.disable_timing),
     },
     Claim {
         id: "ev-cross-stream-no-host",
         statement: "cudaStreamWaitEvent orders streams without the host: its calls take under 10% of the producer, and the consumer starts after it",
         figures: &["cross-stream calls, ms", "producer end to consumer start, ms"],
         plant: |r| r.cross_stream.issue_ms = r.cross_stream.producer_ms,
-        check: |run, _| cross_stream(&run.report.cross_stream),
+        check: |run, _| cross_stream_without_host(&run.report.cross_stream),
     },
     Claim {
         id: "ev-queued-ahead-inside",
         statement: "work already in the stream ahead of the start event is inside the interval (at least half of it)",
         figures: &["interval, queued ahead, ms"],
         plant: |r| r.interval.queued.interval_ms = r.interval.kernel_ms,
-        check: |run, _| queued_ahead(&run.report.interval),
+        check: |run, _| queued_ahead_inside(&run.report.interval),
     },
     Claim {
         id: "ev-interval-holds-idle-and-competing",
         statement: "an interval holds what the stream did: a host delay after the start event (90%) and another stream's work (half) are inside it",
         figures: &["interval, host delay, ms", "interval, competing stream, ms"],
         plant: |r| r.interval.delayed.interval_ms = r.interval.kernel_ms,
-        check: |run, _| idle_and_competing(&run.report.interval),
+        check: |run, _| idle_and_competing_inside(&run.report.interval),
     },
     Claim {
         id: "ev-first-launches-slower",
@@ -325,7 +281,7 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let steady = r.boost.steady_ms();
             r.boost.launches.iter_mut().for_each(|l| l.ms = steady);
         },
-        check: |run, _| first_launch(&run.report.boost),
+        check: |run, _| first_launch_slower(&run.report.boost),
     },
     Claim {
         id: "ev-clocks-boost-after-idle",
@@ -335,14 +291,14 @@ pub const CLAIMS: &[Claim<Report>] = &[
             let top = r.boost.launches.iter().map(|l| l.mhz).max().unwrap_or(0);
             r.boost.launches.iter_mut().for_each(|l| l.mhz = top);
         },
-        check: |run, _| clocks_boost(&run.report.boost),
+        check: |run, _| clocks_boost_after_idle(&run.report.boost),
     },
     Claim {
         id: "ev-pattern-matches-time-kernel",
         statement: "the page's timing pattern and the course's timeKernel agree within 5% on one kernel",
         figures: &["page pattern, ms", "timeKernel, ms"],
         plant: |r| r.pattern.page_ms = 1.2 * r.pattern.time_kernel_ms,
-        check: |run, _| pattern_matches(&run.report.pattern),
+        check: |run, _| pattern_matches_time_kernel(&run.report.pattern),
     },
 ];
 
@@ -370,11 +326,11 @@ mod tests {
     #[test]
     fn the_first_launch_claim_reads_launch_1_alone() {
         // As on the H200: launch 1 slow, 2 and 3 at steady state.
-        assert!(first_launch_slower(&part7([1.3, 1.0, 1.0])));
+        assert!(first_launch_slower(&part7([1.3, 1.0, 1.0])).holds());
         // Launches 2 and 3 slow enough to carry the mean of three, launch
         // 1 not: the program's first-three verdict holds, the claim does not.
         let later = part7([1.0, 1.1, 1.1]);
         assert!(first_launches_slower(&later));
-        assert!(!first_launch_slower(&later));
+        assert!(!first_launch_slower(&later).holds());
     }
 }
