@@ -170,6 +170,10 @@ pub const FIGURES: &[Figure] = &[
         query: r#"the CPU took {median(runs("day30-crossover", "h200-cxx h200-rust", "poly4 at 16777216: CPU, us")) / median(runs("day30-crossover", "h200-cxx h200-rust", "poly4 at 16777216: CPU model, us")) as .2} times the model on poly4 and {median(runs("day30-crossover", "h200-cxx h200-rust", "poly64 at 16777216: CPU, us")) / median(runs("day30-crossover", "h200-cxx h200-rust", "poly64 at 16777216: CPU model, us")) as .2} on poly64 at 16 Mi"#,
     },
     Figure {
+        name: "xf30-alone",
+        query: r#"SAXPY alone: predicted {range(runs("day30-crossover", "h200-cxx h200-rust", "saxpy kernel alone: predicted crossover, n")) as ,0}, measured {range(runs("day30-crossover", "h200-cxx h200-rust", "saxpy kernel alone: measured crossover, n")) as ,0}"#,
+    },
+    Figure {
         name: "xf30-pinned",
         query: r#"SAXPY with pinned copies: predicted {range(runs("day30-crossover", "h200-cxx h200-rust", "saxpy pinned copies: predicted crossover, n")) as ,0}, measured {range(runs("day30-crossover", "h200-cxx h200-rust", "saxpy pinned copies: measured crossover, n")) as ,0}"#,
     },
