@@ -184,7 +184,8 @@ pub fn beside_ncu(mode: Mode) -> &'static str {
     match mode {
         Mode::Isolated => {
             "the same conditions as ncu's gpu__time_duration with --clock-control none \
-             (within 0.4% of it on the instrument's suite from 50 us up, evidence/instrument/)"
+             (0.987 to 1.006 of it from 50 us up on kernel-timer's kernel set on the H200 at b092edc, \
+             evidence/instrument/*-kernel-timer-session.txt)"
         }
         Mode::Graph | Mode::GraphPdl => {
             "a launch's share of a replayed batch: near the launch floor ncu's \
