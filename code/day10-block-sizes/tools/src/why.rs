@@ -141,8 +141,8 @@ pub static WHYS: &[Why] = &[
                 tie, returns the largest: it picks 1024 threads for both kernels, and vectorAdd there is at \
                 least 10% slower than at 192",
         figures: &[
-            report(LESSON, "vectorAdd occupancy API's block size, threads"),
-            report(LESSON, "fmaChains occupancy API's block size, threads"),
+            report(LESSON, "vectorAdd occupancy API's block size, threads").exact(),
+            report(LESSON, "fmaChains occupancy API's block size, threads").exact(),
             report(LESSON, "vectorAdd occupancy API's suggestion, ms"),
             report(LESSON, "vectorAdd 192 threads, ms"),
         ],

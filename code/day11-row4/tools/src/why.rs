@@ -199,9 +199,9 @@ pub static WHYS: &[Why] = &[
                 the first row and after the last is the same",
         figures: &[
             lines("d11-why", "SM clock counted in a kernel during 40 launches of row 4, MHz"),
-            lines("d11-why", "SM clock after the per-launch rows, MHz"),
-            lines("d11-why", "memory clock after the check launch, MHz"),
-            lines("d11-why", "memory clock after the per-launch rows, MHz"),
+            lines("d11-why", "SM clock after the per-launch rows, MHz").exact(),
+            lines("d11-why", "memory clock after the check launch, MHz").exact(),
+            lines("d11-why", "memory clock after the per-launch rows, MHz").exact(),
         ],
         rival: "the SM clock drops while the rows run and is back by the time NVML is read, after the row, with the \
                 GPU idle",
@@ -390,7 +390,7 @@ pub static WHYS: &[Why] = &[
         cause: "the back-to-back launch floor is mostly the host's: with the launches queued behind a spin kernel \
                 before the first runs, an empty kernel costs the GPU under half the back-to-back time per launch",
         figures: &[
-            lines("d11-why-mix", "empty kernels queued ahead"),
+            lines("d11-why-mix", "empty kernels queued ahead").exact(),
             lines("d11-why-mix", "empty kernel queued behind a spin, us per launch"),
             lines("d11-why-mix", "empty kernel back to back, us per launch"),
         ],

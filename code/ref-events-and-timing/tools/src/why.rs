@@ -12,7 +12,8 @@ pub static WHYS: &[Why] = &[
     Why {
         id: "ev-why-queue",
         cause: "a launch is a write into a queue: the launch call alone takes under 20 us for a 10 us and a 10 ms \
-                kernel alike, and only with a synchronise does the host clock hold the 10 ms kernel",
+                kernel alike, and only with a synchronise does the host clock hold the 10 ms kernel (at least 9 ms of it: at 10 ms \
+                the threshold would sit on the bound itself)",
         figures: &[
             report(LESSON, "0.01 ms kernel, launch alone, us"),
             report(LESSON, "10 ms kernel, launch alone, us"),
@@ -23,7 +24,7 @@ pub static WHYS: &[Why] = &[
         tells_rival_apart: true,
         planted: &[5.0, 10000.0, 10005.0],
         check: |m| {
-            verdict(m[0] < 20.0 && m[1] < 20.0 && m[2] >= 10_000.0, || {
+            verdict(m[0] < 20.0 && m[1] < 20.0 && m[2] >= 9_000.0, || {
                 format!("{:.1} and {:.1} us alone, {:.0} us with the sync", m[0], m[1], m[2])
             })
         },
@@ -156,8 +157,8 @@ pub static WHYS: &[Why] = &[
             report(LESSON, "steady launches, launch call us"),
             report(LESSON, "launch 1 after idle, kernel ms"),
             report(LESSON, "steady launches, kernel ms"),
-            report(LESSON, "SM clock, first launches, MHz"),
-            report(LESSON, "SM clock, steady launches, MHz"),
+            report(LESSON, "SM clock, first launches, MHz").exact(),
+            report(LESSON, "SM clock, steady launches, MHz").exact(),
         ],
         rival: "the first launch after idle is slow because the GPU's clocks ramp up from idle",
         rival_figure: "the kernel's own duration after idle would exceed steady state, and the SM clock would read lower",

@@ -35,11 +35,11 @@ pub static WHYS: &[Why] = &[
                 number of jumps, a first address at the start of a 2 MiB block, and a call at a jump at least 5 \
                 times as slow as the others",
         figures: &[
-            lines("wu-why-pool-driver", "cuMemAlloc common step, bytes"),
-            lines("wu-why-pool-runtime", "cudaMalloc common step, bytes"),
-            lines("wu-why-pool-driver", "cuMemAlloc jumps"),
-            lines("wu-why-pool-runtime", "cudaMalloc jumps"),
-            lines("wu-why-pool-driver", "cuMemAlloc first address within its 2 MiB block, bytes"),
+            lines("wu-why-pool-driver", "cuMemAlloc common step, bytes").exact(),
+            lines("wu-why-pool-runtime", "cudaMalloc common step, bytes").exact(),
+            lines("wu-why-pool-driver", "cuMemAlloc jumps").exact(),
+            lines("wu-why-pool-runtime", "cudaMalloc jumps").exact(),
+            lines("wu-why-pool-driver", "cuMemAlloc first address within its 2 MiB block, bytes").exact(),
             lines("wu-why-pool-driver", "cuMemAlloc median call at a jump, ms"),
             lines("wu-why-pool-driver", "cuMemAlloc median call elsewhere, ms"),
         ],

@@ -147,7 +147,11 @@ pub fn judged(why: &Why, gpu: &str, figures: Vec<Figure>) -> OnGpu {
         (Some(m), Some(i)) => (
             (why.check)(&m),
             Some(lesson_spec::why::judge(holds, &i)),
-            lesson_spec::why::margin(holds, &i),
+            lesson_spec::why::margin(
+                holds,
+                &i,
+                &why.figures.iter().map(|s| s.exact).collect::<Vec<_>>(),
+            ),
         ),
         _ => (Outcome::NotApplicable, None, None),
     };

@@ -139,7 +139,7 @@ pub fn yes_no(holds: bool, no_margin: &'static str, why: impl FnOnce() -> String
 pub fn judged(figures: &[f64], holds: impl Fn(&[f64]) -> bool, why: impl FnOnce() -> String) -> Outcome {
     let points: Vec<(f64, f64)> = figures.iter().map(|&v| (v, v)).collect();
     // Figures known exactly are never undecided.
-    let margin = Margin::Share(crate::why::margin(&holds, &points).unwrap_or(0.0));
+    let margin = Margin::Share(crate::why::margin(&holds, &points, &[]).unwrap_or(0.0));
     if holds(figures) {
         Outcome::Holds(margin)
     } else {

@@ -62,22 +62,27 @@ pub fn claims_block<R: LessonReport>(
     let (mut held, mut unexpected, mut expected, mut unchecked) = (0, 0, 0, 0);
     for claim in R::claims() {
         let outcome = (claim.check)(&run, &[run]);
+        // Each verdict with its margin, as `evidence check` gives it: how
+        // far the figures may move before it changes.
         let (mark, detail) = match outcome {
-            Outcome::Holds(_) => {
+            Outcome::Holds(margin) => {
                 held += 1;
-                ("holds", None)
+                ("holds", Some(margin.words()))
             }
-            Outcome::Fails(numbers, _) => match known.reason(claim.id, gpu_name, "") {
+            Outcome::Fails(numbers, margin) => match known.reason(claim.id, gpu_name, "") {
                 Some(reason) => {
                     expected += 1;
                     (
                         "known failure",
-                        Some(format!("{numbers}; known on {gpu_name}: {reason}")),
+                        Some(format!(
+                            "{numbers}; {}; known on {gpu_name}: {reason}",
+                            margin.words()
+                        )),
                     )
                 }
                 None => {
                     unexpected += 1;
-                    ("DOES NOT HOLD", Some(numbers))
+                    ("DOES NOT HOLD", Some(format!("{numbers}; {}", margin.words())))
                 }
             },
             Outcome::NotApplicable => {
@@ -118,9 +123,11 @@ mod tests {
     }
 
     fn small(run: &Run<Tiny>, _: &[Run<Tiny>]) -> Outcome {
-        verdict(run.report.value < 10.0, || {
-            format!("value {} ≥ 10", run.report.value)
-        })
+        crate::judged(
+            &[run.report.value],
+            |m| m[0] < 10.0,
+            || format!("value {} ≥ 10", run.report.value),
+        )
     }
     fn positive(run: &Run<Tiny>, _: &[Run<Tiny>]) -> Outcome {
         verdict(run.report.value > 0.0, || {
@@ -198,7 +205,19 @@ mod tests {
             "{}",
             block.text
         );
-        assert!(block.text.contains("value 12 ≥ 10"), "{}", block.text);
+        // 12 must fall by a sixth to be under 10.
+        assert!(
+            block.text.contains("value 12 ≥ 10; margin 16.7%"),
+            "{}",
+            block.text
+        );
+        assert!(
+            block
+                .text
+                .contains("positive: the value is positive\n                 no margin: "),
+            "{}",
+            block.text
+        );
         assert!(block.text.contains("holds          positive"), "{}", block.text);
         assert!(block.text.contains("not checked    eager"), "{}", block.text);
         assert!(block

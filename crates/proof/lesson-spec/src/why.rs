@@ -39,6 +39,18 @@ pub struct Source {
     /// it), or, for a run no lesson parses, the text before `: NUMBER` on
     /// its lines (every such line of a run counts).
     pub label: &'static str,
+    /// A figure read exactly, not measured with noise: a count, an API's
+    /// answer, a clock NVML reports in whole steps. [`margin`] does not
+    /// widen it, so a check of `the same clock` or `one kernel queued` gets
+    /// the margin of its measured figures, not 0 ([`Source::exact`]).
+    pub exact: bool,
+}
+
+impl Source {
+    /// This figure, read exactly ([`Source::exact`]).
+    pub const fn exact(self) -> Source {
+        Source { exact: true, ..self }
+    }
 }
 
 /// A figure of a lesson's own C++ and Rust runs.
@@ -47,12 +59,18 @@ pub const fn report(folder: &'static str, label: &'static str) -> Source {
         folder,
         runs: "cxx rust",
         label,
+        exact: false,
     }
 }
 
 /// A figure of a lesson's runs of one name (`ncu`, `cxx-eager`).
 pub const fn runs(folder: &'static str, runs: &'static str, label: &'static str) -> Source {
-    Source { folder, runs, label }
+    Source {
+        folder,
+        runs,
+        label,
+        exact: false,
+    }
 }
 
 /// A `LABEL: NUMBER` line of the diagnostics runs named `runs`.
@@ -61,6 +79,7 @@ pub const fn lines(runs: &'static str, label: &'static str) -> Source {
         folder: "diagnostics",
         runs,
         label,
+        exact: false,
     }
 }
 
@@ -140,8 +159,10 @@ pub fn judge(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> State 
 /// How far a decided state sits from its threshold: the least share by
 /// which every interval may widen on both sides (each end moved by that
 /// share of its value, or of the largest value where it is 0) before the
-/// state changes, up to 1 (100%). `None` for an undecided state.
-pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> Option<f64> {
+/// state changes, up to 1 (100%). `None` for an undecided state. The
+/// intervals `exact` marks (a figure read exactly, [`Source::exact`]) are
+/// not widened; `exact` may be shorter than `intervals`.
+pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)], exact: &[bool]) -> Option<f64> {
     let state = judge(&check, intervals);
     if state == State::Undecided {
         return None;
@@ -153,7 +174,11 @@ pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)]) -> Optio
     let widened = |share: f64| -> Vec<(f64, f64)> {
         intervals
             .iter()
-            .map(|&(lo, hi)| {
+            .enumerate()
+            .map(|(i, &(lo, hi))| {
+                if exact.get(i) == Some(&true) {
+                    return (lo, hi);
+                }
                 let unit = |v: f64| if v == 0.0 { scale } else { v.abs() };
                 (lo - share * unit(lo), hi + share * unit(hi))
             })
@@ -237,20 +262,32 @@ mod tests {
     fn the_margin_is_how_far_the_intervals_widen_before_the_state_changes() {
         // 1 and 3 meet at 2 once each moves by half of 1 and a third of 3:
         // 1 + s = 3 - 3s at s = 0.5.
-        let m = margin(below, &[(1.0, 1.0), (3.0, 3.0)]).unwrap();
+        let m = margin(below, &[(1.0, 1.0), (3.0, 3.0)], &[]).unwrap();
         assert!((m - 0.5).abs() < 1e-6, "{m}");
-        assert_eq!(margin(below, &[(1.0, 3.5), (3.0, 4.0)]), None);
+        assert_eq!(margin(below, &[(1.0, 3.5), (3.0, 4.0)], &[]), None);
         // 1 + s < 10 (1 - s) up to s = 9/11.
-        let m = margin(|m: &[f64]| m[0] < 10.0 * m[1], &[(1.0, 1.0), (1.0, 1.0)]).unwrap();
+        let m = margin(|m: &[f64]| m[0] < 10.0 * m[1], &[(1.0, 1.0), (1.0, 1.0)], &[]).unwrap();
         assert!((m - 9.0 / 11.0).abs() < 1e-6, "{m}");
         // A band: 0.07 against 0.061 fails `within 5%` until 0.07 falls
         // and 0.061 rises to meet it, 0.07 (1 - s) = 1.05 x 0.061 (1 + s),
         // though every corner has passed the band again at 50%.
         let band = |m: &[f64]| (m[0] - m[1]).abs() <= 0.05 * m[1];
-        let m = margin(band, &[(0.07, 0.07), (0.061, 0.061)]).unwrap();
+        let m = margin(band, &[(0.07, 0.07), (0.061, 0.061)], &[]).unwrap();
         let want = (0.07 - 1.05 * 0.061) / (0.07 + 1.05 * 0.061);
         assert!((m - want).abs() < 1e-6, "{m} against {want}");
         // A state no widening up to 100% changes.
-        assert_eq!(margin(|m: &[f64]| m[0] > -5.0, &[(1.0, 1.0)]), Some(1.0));
+        assert_eq!(margin(|m: &[f64]| m[0] > -5.0, &[(1.0, 1.0)], &[]), Some(1.0));
+    }
+
+    #[test]
+    fn a_figure_read_exactly_is_not_widened() {
+        // `one kernel queued ahead, and 1 us under half of 4 us`: widening
+        // the count moves it off 1 at once, so the margin would read 0.
+        let check = |m: &[f64]| m[0] == 1.0 && m[1] < 0.5 * m[2];
+        let figures = [(1.0, 1.0), (1.0, 1.0), (4.0, 4.0)];
+        assert_eq!(margin(check, &figures, &[]), Some(0.0));
+        // Read exactly, the count stays; 1 + s < 2 (1 - s) up to s = 1/3.
+        let m = margin(check, &figures, &[true]).unwrap();
+        assert!((m - 1.0 / 3.0).abs() < 1e-6, "{m}");
     }
 }
