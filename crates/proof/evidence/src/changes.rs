@@ -89,10 +89,11 @@ pub fn label(before: &[f64], after: &[f64], direction: Direction, process_sd: f6
     let comparison = median(before)
         .zip(median(after))
         .map(|(a, b)| compare_across(a, b, DEFAULT_BAND, process_sd));
-    // Medians one printed step apart may be one value rounded two ways.
-    let step = printed_step(before.iter().chain(after)) * (1.0 + 1e-9);
+    // Medians one printed step apart may be one value rounded two ways
+    // (worked out only for a move: it formats every value).
+    let within_a_step = |diff: f64| diff.abs() <= printed_step(before.iter().chain(after)) * (1.0 + 1e-9);
     let change = comparison.map_or(Change::Unsure, |k| match Change::of(k.label, direction) {
-        moved if moved.moved() && k.diff_ms.abs() <= step => Change::Unsure,
+        moved if moved.moved() && within_a_step(k.diff_ms) => Change::Unsure,
         change => change,
     });
     Compared { change, comparison }

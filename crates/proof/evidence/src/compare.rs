@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::transcript::{Body, Transcript};
+use crate::transcript::Transcript;
 use lesson_spec::median;
 
 /// Whether a run's commit starts with one of the comma-separated prefixes;
@@ -19,11 +19,6 @@ pub fn of_commits(commit: &str, prefixes: &str) -> bool {
             .any(|p| !p.is_empty() && commit.starts_with(p))
 }
 
-/// Every number in a body, labelled the way its lesson labels it.
-pub fn fields(body: &Body) -> Vec<(String, f64)> {
-    body.parsed().map(|p| p.figures()).unwrap_or_default()
-}
-
 /// Medians of each field over a group, in the first transcript's order.
 pub fn medians(group: &[&Transcript]) -> Vec<(String, f64)> {
     let Some(first) = group.first() else {
@@ -32,25 +27,26 @@ pub fn medians(group: &[&Transcript]) -> Vec<(String, f64)> {
     // Each run's fields read once, its first value of each label kept: a
     // year of runs makes reading them again for every label the site's
     // slowest part.
-    let read: Vec<Vec<(String, f64)>> = group.iter().map(|t| fields(&t.body)).collect();
+    let read: Vec<&[(String, f64)]> = group.iter().map(|t| t.figures.as_slice()).collect();
     let firsts: Vec<std::collections::HashMap<&str, f64>> = read
         .iter()
         .map(|f| {
             let mut m = std::collections::HashMap::new();
-            for (label, v) in f {
+            for (label, v) in f.iter() {
                 m.entry(label.as_str()).or_insert(*v);
             }
             m
         })
         .collect();
-    fields(&first.body)
-        .into_iter()
+    first
+        .figures
+        .iter()
         .filter_map(|(label, _)| {
             let values: Vec<f64> = firsts
                 .iter()
                 .filter_map(|m| m.get(label.as_str()).copied())
                 .collect();
-            median(values).map(|m| (label, m))
+            median(values).map(|m| (label.clone(), m))
         })
         .collect()
 }

@@ -17,7 +17,7 @@ use lesson_spec::Lesson;
 use crate::runs::{in_group, run_name};
 use crate::sessions::Session;
 use crate::transcript::{Body, Transcript};
-use crate::{compare, judge, why};
+use crate::{judge, why};
 
 /// One figure: the lesson whose page shows it, and where its values are.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -120,9 +120,9 @@ impl Readers {
         if let (Body::Report(_), Some((lesson, patterns))) =
             (&t.body, self.claims.get_key_value(t.header.lesson.as_str()))
         {
-            for (label, value) in compare::fields(&t.body) {
-                if patterns.iter().any(|p| lesson_spec::figure_matches(p, &label)) {
-                    out.push((figure(lesson, &label), value));
+            for (label, value) in &t.figures {
+                if patterns.iter().any(|p| lesson_spec::figure_matches(p, label)) {
+                    out.push((figure(lesson, label), *value));
                 }
             }
         }

@@ -107,6 +107,12 @@ pub struct Transcript {
     /// Each header field and its line, for errors about the file as a whole.
     #[serde(skip)]
     pub field_lines: Vec<(String, usize)>,
+    /// Every number of the parsed body, labelled as its lesson labels it
+    /// (none for a run no lesson parses): made once, when the run is read,
+    /// since every figure a page or a check asks for is looked up here, and
+    /// each list is made by formatting every label of its report.
+    #[serde(skip)]
+    pub figures: Vec<(String, f64)>,
 }
 
 /// Which of its lesson's two programs a run is, by its file name's last
@@ -319,15 +325,15 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, Problem> {
     let sanitizer = sanitizer.into_iter().map(|(_, l)| l.to_string()).collect();
 
     let body = body(file, &header, &output).map_err(|f| err(f.line, f.message))?;
-    if let Some(parsed) = body.parsed() {
-        impossible_figure(parsed).map_err(|m| err(first_body_line, m.to_string()))?;
-    }
+    let figures = body.parsed().map(|p| p.figures()).unwrap_or_default();
+    impossible_figure(&figures).map_err(|m| err(first_body_line, m.to_string()))?;
     Ok(Transcript {
         file: file.to_string(),
         header,
         sanitizer,
         body,
         field_lines,
+        figures,
     })
 }
 
@@ -411,9 +417,9 @@ const TIME_UNITS: [&str; 4] = ["s", "ms", "us", "ns"];
 
 /// The first figure no run could have measured: one not finite (a NaN, or
 /// a value too large for its type, read as `inf`), or a negative time.
-fn impossible_figure(parsed: &dyn Parsed) -> Result<(), Impossible> {
-    for (label, value) in parsed.figures() {
-        let label = label.to_string();
+fn impossible_figure(figures: &[(String, f64)]) -> Result<(), Impossible> {
+    for (label, value) in figures {
+        let (label, value) = (label.clone(), *value);
         if !value.is_finite() {
             return Err(Impossible::NotFinite { label, value });
         }
@@ -619,19 +625,8 @@ mod tests {
     use super::*;
 
     /// Figures given as they are, to hold [`impossible_figure`] to them.
-    #[derive(Debug)]
-    struct Figures(Vec<(&'static str, f64)>);
-
-    impl Parsed for Figures {
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
-        }
-        fn to_json(&self) -> serde_json::Value {
-            serde_json::Value::Null
-        }
-        fn figures(&self) -> Vec<(String, f64)> {
-            self.0.iter().map(|(l, v)| (l.to_string(), *v)).collect()
-        }
+    fn figures(list: &[(&str, f64)]) -> Vec<(String, f64)> {
+        list.iter().map(|(l, v)| (l.to_string(), *v)).collect()
     }
 
     #[test]
@@ -646,18 +641,12 @@ mod tests {
 
     #[test]
     fn a_negative_time_is_impossible_but_a_signed_difference_is_not() {
-        let time = Figures(vec![("spin wake-up, us", -4.2)]);
+        let time = figures(&[("spin wake-up, us", -4.2)]);
         let err = impossible_figure(&time).unwrap_err().to_string();
         assert!(err.contains("never negative"), "{err}");
-        let difference = Figures(vec![(
-            "spin wait after the calls less the kernel, us (signed)",
-            -4.2,
-        )]);
+        let difference = figures(&[("spin wait after the calls less the kernel, us (signed)", -4.2)]);
         assert_eq!(impossible_figure(&difference), Ok(()));
-        let not_finite = Figures(vec![(
-            "spin wait after the calls less the kernel, us (signed)",
-            f64::NAN,
-        )]);
+        let not_finite = figures(&[("spin wait after the calls less the kernel, us (signed)", f64::NAN)]);
         assert!(impossible_figure(&not_finite).is_err());
     }
 }

@@ -101,10 +101,10 @@ pub fn values_in(t: &Transcript, label: &str) -> Vec<f64> {
             .filter(|v| v.is_finite())
             .collect();
     }
-    crate::compare::fields(&t.body)
-        .into_iter()
+    t.figures
+        .iter()
         .filter(|(l, _)| l == label)
-        .map(|(_, v)| v)
+        .map(|(_, v)| *v)
         .collect()
 }
 

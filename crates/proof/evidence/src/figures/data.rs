@@ -129,11 +129,11 @@ impl Evidence {
         let mut out = Vec::new();
         let mut names: Vec<String> = Vec::new();
         for t in &runs {
-            let figures = t.body.parsed().map(|p| p.figures()).unwrap_or_default();
+            let figures = &t.figures;
             if let Some((_, v)) = figures.iter().find(|(l, _)| l == figure) {
                 out.push((key(t), *v));
             } else if names.is_empty() {
-                names = figures.into_iter().map(|(l, _)| l).collect();
+                names = figures.iter().map(|(l, _)| l.clone()).collect();
             }
         }
         if out.is_empty() {

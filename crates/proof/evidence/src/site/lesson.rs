@@ -311,7 +311,7 @@ fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Mark
             applied
                 .entry(Column::of(row.transcript))
                 .or_default()
-                .push(compare::fields(&row.transcript.body));
+                .push(row.transcript.figures.clone());
         }
     }
     let known: Vec<String> = applied
