@@ -29,7 +29,9 @@ pub enum Mode {
     /// host delay falls inside a span (issue 36: one that did made a sample
     /// 2.2 times faster than the memory allows). From 50 us up, 0.987 to
     /// 1.006 of ncu on kernel-timer's kernel set on the H200 at b092edc
-    /// (evidence/instrument/). Hopper and later.
+    /// (evidence/instrument/), the low end a kernel half of whose time
+    /// follows the SM clock, which dips through ncu's launches
+    /// (kernel-timer's README). Hopper and later.
     Isolated,
     /// A graph of launches each followed by an event record, less the
     /// records alone: launches cannot overlap, so each is its set-up, run

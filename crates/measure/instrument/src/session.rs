@@ -185,7 +185,9 @@ pub fn beside_ncu(mode: Mode) -> &'static str {
         Mode::Isolated => {
             "the same conditions as ncu's gpu__time_duration with --clock-control none \
              (0.987 to 1.006 of it from 50 us up on kernel-timer's kernel set on the H200 at b092edc, \
-             evidence/instrument/*-kernel-timer-session.txt)"
+             evidence/instrument/*-kernel-timer-session.txt), but for the SM clock: ncu's dips through \
+             its launches (1,955 MHz through the set's row softmax against 1,980), so a kernel whose \
+             time follows the clock can read faster here (crates/measure/kernel-timer/README.md)"
         }
         Mode::Graph | Mode::GraphPdl => {
             "a launch's share of a replayed batch: near the launch floor ncu's \
