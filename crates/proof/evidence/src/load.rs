@@ -129,31 +129,44 @@ pub fn joining(files: &[PathBuf], earlier: &[PathBuf]) -> Result<Loaded, LoadErr
 /// only when the whole file is one.
 #[derive(Default)]
 struct Seen {
-    whole: HashMap<String, String>,
-    reports: HashMap<String, String>,
+    whole: Texts,
+    reports: Texts,
+}
+
+/// Texts read so far, each with its file, found by length first: a text
+/// is compared whole only with those of its length (few), where hashing
+/// every byte of every transcript was a sixth of reading the evidence.
+#[derive(Default)]
+struct Texts(HashMap<usize, Vec<(String, String)>>);
+
+impl Texts {
+    /// The file of an earlier `text`, or `None`, `text` then kept as `file`'s.
+    fn earlier_or_keep(&mut self, text: String, file: &str) -> Option<String> {
+        let same_length = self.0.entry(text.len()).or_default();
+        if let Some((_, first)) = same_length.iter().find(|(t, _)| *t == text) {
+            return Some(first.clone());
+        }
+        same_length.push((text, file.to_string()));
+        None
+    }
 }
 
 impl Seen {
     /// The problem naming `t` and the run it copies, if it copies one read
     /// before it; otherwise `t` is remembered as read.
     fn copy_of_earlier(&mut self, t: &Transcript, text: String) -> Option<Problem> {
-        if let Some(first) = self.whole.get(&text) {
+        let body = matches!(t.body, Body::Report(_))
+            .then(|| text.split_once("\n# ---\n").map_or("", |(_, b)| b).to_string());
+        if let Some(first) = self.whole.earlier_or_keep(text, &t.file) {
             return Some(Problem::of_file(
                 &t.file,
                 format!("the same file as {first}: one run counted twice"),
             ));
         }
-        let body = matches!(t.body, Body::Report(_))
-            .then(|| text.split_once("\n# ---\n").map_or("", |(_, b)| b).to_string());
-        self.whole.insert(text, t.file.clone());
-        let body = body?;
-        if let Some(first) = self.reports.get(&body) {
-            return Some(Problem::of_file(
-                &t.file,
-                format!("the same report as {first} under another header: one run counted twice"),
-            ));
-        }
-        self.reports.insert(body, t.file.clone());
-        None
+        let first = self.reports.earlier_or_keep(body?, &t.file)?;
+        Some(Problem::of_file(
+            &t.file,
+            format!("the same report as {first} under another header: one run counted twice"),
+        ))
     }
 }

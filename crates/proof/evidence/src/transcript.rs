@@ -226,7 +226,8 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, Problem> {
     };
     // Bounded before anything is kept per line, so a file of blank lines
     // (16 MiB of them would be 16 million) costs no more than its bytes.
-    let count = text.bytes().filter(|b| *b == b'\n').count();
+    // `matches` finds each with memchr, fast in a debug build too.
+    let count = text.matches('\n').count();
     if count > MAX_LINES {
         return Err(err(
             0,
@@ -234,7 +235,7 @@ pub fn parse(file: &str, text: &str) -> Result<Transcript, Problem> {
         ));
     }
     if let Some(at) = text.find('\0') {
-        let line = text[..at].bytes().filter(|b| *b == b'\n').count() + 1;
+        let line = text[..at].matches('\n').count() + 1;
         return Err(err(
             line,
             "a NUL byte: a transcript is text (a sparse or binary file is not one)".into(),

@@ -102,14 +102,35 @@ pub fn labelled(template: &str, label: &str) -> String {
 #[derive(Debug)]
 pub struct Fields<'a> {
     pub line: usize,
-    names: Vec<String>,
+    /// The template read with, for a field's name in an error: named only
+    /// when one is made, as reading a transcript reads thousands of lines.
+    template: String,
     cells: Vec<&'a str>,
 }
 
 impl<'a> Fields<'a> {
     /// Field `i` as a finite number; a failure names the line and field.
     pub fn num<T: std::str::FromStr + Finite>(&self, i: usize) -> Result<T, ParseFailure> {
-        number(self.line, self.text(i), &self.names[i])
+        number(self.line, self.text(i), "").map_err(|_| {
+            let named = number::<T>(self.line, self.text(i), &self.name(i));
+            named.err().expect("a field that fails once fails again")
+        })
+    }
+
+    /// Field `i`'s name: the template's name for it, or its place.
+    fn name(&self, i: usize) -> String {
+        let name = pieces(&self.template)
+            .into_iter()
+            .filter_map(|p| match p {
+                Piece::Field(name, _) => Some(name),
+                Piece::Text(_) => None,
+            })
+            .nth(i)
+            .unwrap_or("");
+        match name.is_empty() {
+            true => format!("field {} of {:?}", i + 1, self.template),
+            false => name.replace('_', " "),
+        }
     }
 
     /// Field `i` as printed.
@@ -125,14 +146,14 @@ pub fn read<'a>(n: usize, template: &str, line: &'a str) -> Result<Fields<'a>, P
     let pieces = pieces(template);
     let mut fields = Fields {
         line: n,
-        names: Vec::new(),
-        cells: Vec::new(),
+        template: template.to_string(),
+        cells: Vec::with_capacity(pieces.len()),
     };
     let mut rest = line;
     for (i, piece) in pieces.iter().enumerate() {
         match piece {
             Piece::Text(text) => rest = rest.trim_start().strip_prefix(text.trim()).ok_or_else(fail)?,
-            Piece::Field(name, _) => {
+            Piece::Field(..) => {
                 rest = rest.trim_start();
                 let end = match pieces.get(i + 1) {
                     None => rest.trim_end().len(),
@@ -144,10 +165,6 @@ pub fn read<'a>(n: usize, template: &str, line: &'a str) -> Result<Fields<'a>, P
                 if end == 0 {
                     return Err(fail());
                 }
-                fields.names.push(match name.is_empty() {
-                    true => format!("field {} of {template:?}", fields.cells.len() + 1),
-                    false => name.replace('_', " "),
-                });
                 fields.cells.push(&rest[..end]);
                 rest = &rest[end..];
             }
@@ -162,7 +179,7 @@ pub fn read<'a>(n: usize, template: &str, line: &'a str) -> Result<Fields<'a>, P
 impl<'a> Cursor<'a, '_> {
     /// The next non-blank line, read with `template`.
     pub fn read(&mut self, template: &str) -> Result<Fields<'a>, ParseFailure> {
-        let (n, line) = self.next(&format!("{template:?}"))?;
+        let (n, line) = self.next(format_args!("{template:?}"))?;
         read(n, template, line)
     }
 

@@ -42,7 +42,7 @@ impl<'a, 'b> Cursor<'a, 'b> {
     }
 
     /// The next non-blank line.
-    pub fn next(&mut self, what: &str) -> Result<(usize, &'a str), ParseFailure> {
+    pub fn next(&mut self, what: impl std::fmt::Display) -> Result<(usize, &'a str), ParseFailure> {
         while let Some(&(n, line)) = self.lines.get(self.pos) {
             self.pos += 1;
             if !line.trim().is_empty() {
@@ -57,7 +57,7 @@ impl<'a, 'b> Cursor<'a, 'b> {
 
     /// The next non-blank line, which must start with `prefix`; returns the rest.
     pub fn expect(&mut self, prefix: &str) -> Result<(usize, &'a str), ParseFailure> {
-        let (n, line) = self.next(&format!("`{prefix}`"))?;
+        let (n, line) = self.next(format_args!("`{prefix}`"))?;
         line.strip_prefix(prefix).map(|rest| (n, rest)).ok_or_else(|| {
             ParseFailure::at(
                 n,
