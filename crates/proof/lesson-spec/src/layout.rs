@@ -193,7 +193,7 @@ impl<'a> Cursor<'a, '_> {
     ) -> Result<Vec<T>, ParseFailure> {
         let mut rows = Vec::new();
         loop {
-            let (n, line) = self.next(&format!("{end:?}"))?;
+            let (n, line) = self.next(format_args!("{end:?}"))?;
             if line.trim_start().starts_with(end.trim_start()) {
                 break;
             }
