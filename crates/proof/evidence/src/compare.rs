@@ -24,15 +24,13 @@ pub fn medians(group: &[&Transcript]) -> Vec<(String, f64)> {
     let Some(first) = group.first() else {
         return Vec::new();
     };
-    // Each run's fields read once, its first value of each label kept: a
-    // year of runs makes reading them again for every label the site's
-    // slowest part.
-    let read: Vec<&[(String, f64)]> = group.iter().map(|t| t.figures.as_slice()).collect();
-    let firsts: Vec<std::collections::HashMap<&str, f64>> = read
+    // Each run's first value of each label, looked up by label: a year of
+    // runs makes scanning them again for every label the site's slowest part.
+    let firsts: Vec<std::collections::HashMap<&str, f64>> = group
         .iter()
-        .map(|f| {
+        .map(|t| {
             let mut m = std::collections::HashMap::new();
-            for (label, v) in f.iter() {
+            for (label, v) in &t.figures {
                 m.entry(label.as_str()).or_insert(*v);
             }
             m
