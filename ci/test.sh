@@ -21,6 +21,12 @@ cd "$(dirname "$0")/.."
 # copies (the export test's), and incremental's caches only cost the
 # writing. It changes how rustc works, never what it makes.
 export CARGO_INCREMENTAL=0
+# Every scratch file of this run (the tests' copies of the lessons, nvcc's
+# intermediates) goes in one folder, removed when the script ends however
+# it ends: scratch that piled up in /tmp over many runs of tests stopped
+# early once filled the disk, and CI failed in its first step.
+TMPDIR=$(mktemp -d)
+export TMPDIR
 
 timings=()
 phase_start=
@@ -43,6 +49,7 @@ phase() {
 }
 # The table, also when a phase fails and ends the script.
 report_timings() {
+  rm -rf "$TMPDIR"
   phase
   echo "== wall time per phase"
   printf '%s\n' "${timings[@]}"

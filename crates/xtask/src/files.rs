@@ -50,8 +50,8 @@ mod walk_tests {
 
     #[test]
     fn what_git_ignores_and_build_outputs_are_not_project_files() {
-        let root = std::env::temp_dir().join(format!("project-files-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let root_scratch = tempfile::tempdir().unwrap();
+        let root = root_scratch.path().to_path_buf();
         for (path, text) in [
             (".gitignore", "/scratch/\n"),
             (".ci/run", "#!/bin/sh\n"),

@@ -177,8 +177,8 @@ fn a_day09_transcript_parses_to_its_numbers() {
 #[test]
 fn a_transcript_edited_to_break_a_claim_fails_the_check() {
     let src = evidence_dir();
-    let dir = std::env::temp_dir().join(format!("evidence-broken-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir_scratch = tempfile::tempdir().unwrap();
+    let dir = dir_scratch.path().to_path_buf();
     for lesson in ["day53-pinned", "day09-timing"] {
         std::fs::create_dir_all(dir.join(lesson)).unwrap();
         for f in evidence::load::transcript_files(&src)
@@ -228,8 +228,8 @@ fn a_transcript_edited_to_break_a_claim_fails_the_check() {
 #[test]
 fn check_reports_every_unreadable_transcript_and_every_failed_claim() {
     let src = evidence_dir();
-    let dir = std::env::temp_dir().join(format!("evidence-all-problems-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir_scratch = tempfile::tempdir().unwrap();
+    let dir = dir_scratch.path().to_path_buf();
     std::fs::create_dir_all(dir.join("day53-pinned")).unwrap();
     let original = first(&src, "day53-pinned", "-h200-cxx.txt");
     let good = std::fs::read_to_string(&original).unwrap();
@@ -385,8 +385,8 @@ fn compare_groups_by_their_medians() {
 
 #[test]
 fn recording_keeps_output_order_exit_code_and_never_overwrites() {
-    let dir = std::env::temp_dir().join(format!("evidence-record-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir_scratch = tempfile::tempdir().unwrap();
+    let dir = dir_scratch.path().to_path_buf();
     let record = || {
         Command::new(env!("CARGO_BIN_EXE_evidence"))
             .args(["record", "--evidence"])

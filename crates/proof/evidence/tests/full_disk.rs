@@ -33,8 +33,8 @@ fn recipe_and_help_into_a_full_disk_are_one_line() {
 
 #[test]
 fn record_into_a_full_disk_is_one_line_after_the_transcript_is_written() {
-    let dir = std::env::temp_dir().join(format!("evidence-full-disk-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir_scratch = tempfile::tempdir().unwrap();
+    let dir = dir_scratch.path().to_path_buf();
     let mut cmd = evidence(&["record", "--lesson", "day09-timing", "--name", "t", "--evidence"]);
     cmd.arg(&dir).args(["--", "true"]);
     assert_full_stdout_is_one_line(&mut cmd);

@@ -195,11 +195,10 @@ pub fn sync(root: &Path, doc: &str) -> Result<String> {
 mod tests {
     use super::*;
 
-    /// A fresh folder per call: tests run in parallel.
-    fn tree() -> std::path::PathBuf {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("course-rules-quotes-{}-{n}", std::process::id()));
+    /// A fresh folder per call, removed when dropped.
+    fn tree() -> tempfile::TempDir {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         std::fs::create_dir_all(dir.join("ev")).unwrap();
         std::fs::write(
             dir.join("k.cu"),
@@ -207,12 +206,13 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.join("ev/run.txt"), "# gpu: X\n# ---\nline 1\nline 2\n").unwrap();
-        dir
+        scratch
     }
 
     #[test]
     fn matching_quotes_pass_and_edited_ones_name_the_sync_command() {
-        let root = tree();
+        let scratch = tree();
+        let root = scratch.path();
         let good = "t\n<!-- snippet: k.cu#two -->\n```cpp\na();\n  b();\n```\n\
                     <!-- transcript: ev/run.txt -->\n```text\nline 1\nline 2\n```\n";
         assert_eq!(check(&root, Path::new("R.md"), good), []);
@@ -231,7 +231,8 @@ mod tests {
 
     #[test]
     fn a_missing_snippet_or_a_marker_without_a_block_is_reported() {
-        let root = tree();
+        let scratch = tree();
+        let root = scratch.path();
         let p = check(
             &root,
             Path::new("R.md"),
@@ -245,7 +246,8 @@ mod tests {
 
     #[test]
     fn a_section_of_a_transcript_is_quoted_from_its_heading_to_the_next() {
-        let root = tree();
+        let scratch = tree();
+        let root = scratch.path();
         std::fs::write(
             root.join("ev/session.txt"),
             "# gpu: X\n# ---\n== steps\nsetup\n== repetition 1 of 1\nrow a\nrow b\n== SASS\nsame\n",
@@ -270,7 +272,8 @@ mod tests {
 
     #[test]
     fn a_transcript_merged_gzipd_is_quoted_by_its_txt_name() {
-        let root = tree();
+        let scratch = tree();
+        let root = scratch.path();
         let mut gz = flate2::write::GzEncoder::new(
             std::fs::File::create(root.join("ev/merged.txt.gz")).unwrap(),
             flate2::Compression::default(),
@@ -287,6 +290,6 @@ mod tests {
 
     #[test]
     fn snippet_prints_the_dedented_region() {
-        assert_eq!(snippet(&tree(), "k.cu", "two").unwrap(), "a();\n  b();\n");
+        assert_eq!(snippet(tree().path(), "k.cu", "two").unwrap(), "a();\n  b();\n");
     }
 }

@@ -375,8 +375,8 @@ fn finish(dir: &Path) -> Output {
 /// after everything was built.
 #[test]
 fn finishing_the_evidence_bin_strips_its_elf_files_and_leaves_text_alone() {
-    let base = std::env::temp_dir().join(format!("course-rules-evidence-bin-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base_scratch = tempfile::tempdir().unwrap();
+    let base = base_scratch.path().to_path_buf();
     std::fs::create_dir_all(&base).unwrap();
     let (dir, elves) = planted_evidence_bin(&base);
     let version_before = std::fs::read(dir.join("cuda-13.5/nvcc-version")).unwrap();
@@ -412,8 +412,8 @@ fn finishing_the_evidence_bin_strips_its_elf_files_and_leaves_text_alone() {
 /// naming each missing file, before anything is stripped.
 #[test]
 fn finishing_an_incomplete_evidence_bin_names_what_is_missing() {
-    let base = std::env::temp_dir().join(format!("course-rules-evidence-bin-gap-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base_scratch = tempfile::tempdir().unwrap();
+    let base = base_scratch.path().to_path_buf();
     std::fs::create_dir_all(&base).unwrap();
     let (dir, _) = planted_evidence_bin(&base);
     for gone in ["cuda-13.5/day01-x/x", "cuda-13.5/nvcc-version"] {

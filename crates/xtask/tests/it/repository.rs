@@ -57,16 +57,20 @@ fn every_lesson_copied_alone_builds_with_its_readme_line() {
 
 /// A scratch copy of what the rules read: the lessons, the allow-list and
 /// the evidence the READMEs quote.
-fn scratch_copy(tag: &str) -> PathBuf {
+/// Removed when dropped: each copy is about 40 MB.
+fn scratch_copy(tag: &str) -> tempfile::TempDir {
     let root = repository_root();
-    let dir = std::env::temp_dir().join(format!("course-rules-planted-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("course-rules-planted-{tag}-"))
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     for sub in ["code", "ci", "evidence", "crates/course/host-clock"] {
         xtask::rules::lessons::copy_dir(&root.join(sub), &dir.join(sub)).unwrap();
     }
-    copy_shared_allow_listed(&root, &dir);
-    copy_registry(&root, &dir);
-    dir
+    copy_shared_allow_listed(&root, dir);
+    copy_registry(&root, dir);
+    scratch
 }
 
 fn edit(path: &Path, from: &str, to: &str) {
@@ -89,7 +93,8 @@ fn planted(name: &str) -> (String, usize) {
 
 #[test]
 fn planted_host_clocks_are_named_by_path_and_line_even_in_an_allowed_file() {
-    let dir = scratch_copy("clock");
+    let scratch = scratch_copy("clock");
+    let dir = scratch.path();
     assert_clean(check_host_clocks(&dir));
     let mut expected = 0;
     for (name, to) in [
@@ -160,7 +165,8 @@ fn planted_host_clocks_are_named_by_path_and_line_even_in_an_allowed_file() {
 
 #[test]
 fn a_drifted_verbatim_copy_fails_naming_lesson_block_and_line() {
-    let dir = scratch_copy("verbatim");
+    let scratch = scratch_copy("verbatim");
+    let dir = scratch.path();
     assert_clean(check_verbatim(&dir));
     edit(
         &dir.join("code/day53-pinned/pinned.cu"),
@@ -180,7 +186,8 @@ fn a_drifted_verbatim_copy_fails_naming_lesson_block_and_line() {
 
 #[test]
 fn a_broken_snippet_or_an_edited_quote_fails() {
-    let dir = scratch_copy("snippet");
+    let scratch = scratch_copy("snippet");
+    let dir = scratch.path();
     assert_clean(check_snippets(&dir));
     let timing = dir.join("code/day09-timing/timing.cu");
     edit(&timing, "    // end snippet\n\n    // Row 2.", "\n    // Row 2.");
@@ -193,7 +200,8 @@ fn a_broken_snippet_or_an_edited_quote_fails() {
         "{problems:?}"
     );
 
-    let dir = scratch_copy("quote");
+    let scratch = scratch_copy("quote");
+    let dir = scratch.path();
     edit(
         &dir.join("code/day09-timing/README.md"),
         "vectorAdd<<<",
@@ -210,7 +218,8 @@ fn a_broken_snippet_or_an_edited_quote_fails() {
 fn a_lesson_that_needs_a_file_outside_its_directory_fails_to_build_alone() {
     let root = repository_root();
     let nvcc = find_nvcc(&root).expect("nvcc: run ci/provision.sh (the test command does)");
-    let dir = scratch_copy("alone");
+    let scratch = scratch_copy("alone");
+    let dir = scratch.path();
     // Day 9 alone: the planted include is in its .cu, and the other lessons'
     // builds (each an nvcc run) are every_lesson_copied_alone's to prove.
     for entry in std::fs::read_dir(dir.join("code")).unwrap() {
@@ -244,7 +253,8 @@ fn a_lesson_that_needs_a_file_outside_its_directory_fails_to_build_alone() {
 
 #[test]
 fn a_readme_and_header_that_disagree_on_the_build_line_fail() {
-    let dir = scratch_copy("buildline");
+    let scratch = scratch_copy("buildline");
+    let dir = scratch.path();
     edit(
         &dir.join("code/day53-pinned/README.md"),
         "-lineinfo -o pinned",
@@ -257,7 +267,8 @@ fn a_readme_and_header_that_disagree_on_the_build_line_fail() {
 
 #[test]
 fn a_readme_that_repeats_its_build_line_differently_fails() {
-    let dir = scratch_copy("repeated");
+    let scratch = scratch_copy("repeated");
+    let dir = scratch.path();
     assert_clean(check_lessons(&dir, None));
     let readme = dir.join("code/day09-timing/README.md");
     let mut text = std::fs::read_to_string(&readme).unwrap();
@@ -273,7 +284,8 @@ fn a_readme_that_repeats_its_build_line_differently_fails() {
 
 #[test]
 fn the_lessons_are_the_registrys_not_every_folder_with_a_cu() {
-    let dir = scratch_copy("registry");
+    let scratch = scratch_copy("registry");
+    let dir = scratch.path();
     // A folder the registry does not name is no lesson, whatever it holds.
     std::fs::create_dir_all(dir.join("code/scratchpad")).unwrap();
     std::fs::write(dir.join("code/scratchpad/try.cu"), "int main() { return 0; }\n").unwrap();
