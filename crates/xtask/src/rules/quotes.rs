@@ -215,9 +215,9 @@ mod tests {
         let root = scratch.path();
         let good = "t\n<!-- snippet: k.cu#two -->\n```cpp\na();\n  b();\n```\n\
                     <!-- transcript: ev/run.txt -->\n```text\nline 1\nline 2\n```\n";
-        assert_eq!(check(&root, Path::new("R.md"), good), []);
+        assert_eq!(check(root, Path::new("R.md"), good), []);
         let edited = good.replace("line 2", "line 2, tidied");
-        let p = check(&root, Path::new("R.md"), &edited);
+        let p = check(root, Path::new("R.md"), &edited);
         assert_eq!(
             p,
             [Problem::at(
@@ -226,20 +226,16 @@ mod tests {
                 "the quote differs from its source; run `cargo xtask sync`"
             )]
         );
-        assert_eq!(sync(&root, &edited).unwrap(), good);
+        assert_eq!(sync(root, &edited).unwrap(), good);
     }
 
     #[test]
     fn a_missing_snippet_or_a_marker_without_a_block_is_reported() {
         let scratch = tree();
         let root = scratch.path();
-        let p = check(
-            &root,
-            Path::new("R.md"),
-            "<!-- snippet: k.cu#nope -->\n```\n```\n",
-        );
+        let p = check(root, Path::new("R.md"), "<!-- snippet: k.cu#nope -->\n```\n```\n");
         assert_eq!(p, [Problem::at("R.md", 1, "k.cu has no snippet `nope`")]);
-        let p = check(&root, Path::new("R.md"), "<!-- snippet: k.cu#two -->\ntext\n");
+        let p = check(root, Path::new("R.md"), "<!-- snippet: k.cu#two -->\ntext\n");
         assert_eq!(p.len(), 1);
         assert!(p[0].0.contains("must be followed by a fenced block"));
     }
@@ -254,13 +250,13 @@ mod tests {
         )
         .unwrap();
         let doc = "<!-- transcript: ev/session.txt#repetition 1 of 1 -->\n```text\n== repetition 1 of 1\nrow a\nrow b\n```\n";
-        assert_eq!(check(&root, Path::new("R.md"), doc), []);
+        assert_eq!(check(root, Path::new("R.md"), doc), []);
         let last = "<!-- transcript: ev/session.txt#SASS -->\n```text\n== SASS\nsame\n```\n";
-        assert_eq!(check(&root, Path::new("R.md"), last), []);
-        let p = check(&root, Path::new("R.md"), &doc.replace("row b", "row c"));
+        assert_eq!(check(root, Path::new("R.md"), last), []);
+        let p = check(root, Path::new("R.md"), &doc.replace("row b", "row c"));
         assert_eq!(p.len(), 1, "{p:?}");
         let missing = check(
-            &root,
+            root,
             Path::new("R.md"),
             "<!-- transcript: ev/session.txt#nope -->\n```\n```\n",
         );
@@ -281,9 +277,9 @@ mod tests {
         std::io::Write::write_all(&mut gz, b"# gpu: X\n# ---\nline one\n```\ncmd\n```\n").unwrap();
         gz.finish().unwrap();
         let doc = "<!-- transcript: ev/merged.txt -->\n````text\nline one\n```\ncmd\n```\n````\n";
-        assert_eq!(check(&root, Path::new("R.md"), doc), []);
+        assert_eq!(check(root, Path::new("R.md"), doc), []);
         assert_eq!(
-            check(&root, Path::new("R.md"), &doc.replace("one", "two")).len(),
+            check(root, Path::new("R.md"), &doc.replace("one", "two")).len(),
             1
         );
     }

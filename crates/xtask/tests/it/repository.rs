@@ -3,7 +3,7 @@
 
 use crate::support::{copy_registry, copy_shared_allow_listed};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use xtask::rules::{find_nvcc, repository_root, Problem};
 
@@ -95,7 +95,7 @@ fn planted(name: &str) -> (String, usize) {
 fn planted_host_clocks_are_named_by_path_and_line_even_in_an_allowed_file() {
     let scratch = scratch_copy("clock");
     let dir = scratch.path();
-    assert_clean(check_host_clocks(&dir));
+    assert_clean(check_host_clocks(dir));
     let mut expected = 0;
     for (name, to) in [
         ("clock.cu", "code/day09-timing/planted.cu"),
@@ -124,7 +124,7 @@ fn planted_host_clocks_are_named_by_path_and_line_even_in_an_allowed_file() {
         "int main() {",
         &format!("int main() {{\n{chrono}"),
     );
-    let problems = check_host_clocks(&dir);
+    let problems = check_host_clocks(dir);
     assert_eq!(problems.len(), expected + 2, "{problems:#?}");
     assert!(
         problems
@@ -149,7 +149,7 @@ fn planted_host_clocks_are_named_by_path_and_line_even_in_an_allowed_file() {
     let entries = "planted: date +%s, $EPOCHREALTIME, $EPOCHSECONDS, /proc/uptime: planted\n\
                    timing.cu: rdtsc: planted, allows nothing\n";
     std::fs::write(&allow, format!("{list}{entries}")).unwrap();
-    let after = check_host_clocks(&dir);
+    let after = check_host_clocks(dir);
     assert!(
         !after.iter().any(|p| p.starts_with("code/day09-timing/planted:")),
         "{after:#?}"
@@ -167,13 +167,13 @@ fn planted_host_clocks_are_named_by_path_and_line_even_in_an_allowed_file() {
 fn a_drifted_verbatim_copy_fails_naming_lesson_block_and_line() {
     let scratch = scratch_copy("verbatim");
     let dir = scratch.path();
-    assert_clean(check_verbatim(&dir));
+    assert_clean(check_verbatim(dir));
     edit(
         &dir.join("code/day53-pinned/pinned.cu"),
         "std::exit(EXIT_FAILURE);",
         "std::abort();",
     );
-    let problems = check_verbatim(&dir);
+    let problems = check_verbatim(dir);
     assert_eq!(problems.len(), 1, "{problems:?}");
     let p = &problems[0];
     assert!(p.starts_with("code/day53-pinned/pinned.cu:"), "{p}");
@@ -188,10 +188,10 @@ fn a_drifted_verbatim_copy_fails_naming_lesson_block_and_line() {
 fn a_broken_snippet_or_an_edited_quote_fails() {
     let scratch = scratch_copy("snippet");
     let dir = scratch.path();
-    assert_clean(check_snippets(&dir));
+    assert_clean(check_snippets(dir));
     let timing = dir.join("code/day09-timing/timing.cu");
     edit(&timing, "    // end snippet\n\n    // Row 2.", "\n    // Row 2.");
-    let problems = check_snippets(&dir);
+    let problems = check_snippets(dir);
     assert!(
         problems
             .iter()
@@ -207,7 +207,7 @@ fn a_broken_snippet_or_an_edited_quote_fails() {
         "vectorAdd<<<",
         "vectorAdd <<<",
     );
-    let problems = check_snippets(&dir);
+    let problems = check_snippets(dir);
     assert!(
         problems.iter().any(|p| p.contains("cargo xtask sync")),
         "{problems:?}"
@@ -243,7 +243,7 @@ fn a_lesson_that_needs_a_file_outside_its_directory_fails_to_build_alone() {
         "#include <vector>\n",
         "#include <vector>\n#include \"../shared/helpers.h\"\n",
     );
-    let problems = check_lessons(&dir, Some(&nvcc));
+    let problems = check_lessons(dir, Some(&nvcc));
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(
         problems[0].contains("copied alone does not build for sm_75"),
@@ -260,7 +260,7 @@ fn a_readme_and_header_that_disagree_on_the_build_line_fail() {
         "-lineinfo -o pinned",
         "-o pinned",
     );
-    let problems = check_lessons(&dir, None);
+    let problems = check_lessons(dir, None);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("the README builds with"), "{problems:?}");
 }
@@ -269,12 +269,12 @@ fn a_readme_and_header_that_disagree_on_the_build_line_fail() {
 fn a_readme_that_repeats_its_build_line_differently_fails() {
     let scratch = scratch_copy("repeated");
     let dir = scratch.path();
-    assert_clean(check_lessons(&dir, None));
+    assert_clean(check_lessons(dir, None));
     let readme = dir.join("code/day09-timing/README.md");
     let mut text = std::fs::read_to_string(&readme).unwrap();
     text.push_str("\n```\nnvcc -std=c++17 -O2 -arch=sm_90 -o timing timing.cu\n```\n");
     std::fs::write(&readme, text).unwrap();
-    let problems = check_lessons(&dir, None);
+    let problems = check_lessons(dir, None);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(
         problems[0].contains("and also with `nvcc -std=c++17 -O2"),
@@ -289,10 +289,10 @@ fn the_lessons_are_the_registrys_not_every_folder_with_a_cu() {
     // A folder the registry does not name is no lesson, whatever it holds.
     std::fs::create_dir_all(dir.join("code/scratchpad")).unwrap();
     std::fs::write(dir.join("code/scratchpad/try.cu"), "int main() { return 0; }\n").unwrap();
-    assert_clean(check_lessons(&dir, None));
+    assert_clean(check_lessons(dir, None));
     // A registered lesson without its program is a finding, not skipped.
     std::fs::remove_file(dir.join("code/day53-pinned/pinned.cu")).unwrap();
-    let problems = check_lessons(&dir, None);
+    let problems = check_lessons(dir, None);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("registered as a lesson"), "{problems:?}");
 }
