@@ -25,7 +25,9 @@ export CARGO_INCREMENTAL=0
 # intermediates) goes in one folder, removed when the script ends however
 # it ends: scratch that piled up in /tmp over many runs of tests stopped
 # early once filled the disk, and CI failed in its first step.
+# Its mode is /tmp's: tests run as root hand folders in it to `nobody`.
 TMPDIR=$(mktemp -d)
+chmod 1777 "$TMPDIR"
 export TMPDIR
 
 timings=()
