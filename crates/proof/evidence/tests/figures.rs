@@ -78,8 +78,11 @@ fn a_document_with_a_figure(root: &Path) -> (PathBuf, String, figures::Block) {
 #[test]
 fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
     let dir = copy_of_documents();
+    // The unplanted copy passes: `every_figure_block_in_the_repository_
+    // matches_the_evidence` checks these same documents. Each run of the
+    // command reads all the evidence (about 4 s in a debug build), so this
+    // test runs it only where the plant changes the answer.
     let (relative, text, block) = a_document_with_a_figure(dir.path());
-    assert_eq!(figures_cli(dir.path(), false).status.code(), Some(0));
 
     // The block's first digit, one higher: a figure someone typed over.
     let at = block.content.start
@@ -119,7 +122,6 @@ fn a_planted_stale_figure_fails_the_check_naming_its_block_and_the_command() {
         text,
         "--write restores the evidence's figure, and only it"
     );
-    assert_eq!(figures_cli(dir.path(), false).status.code(), Some(0));
 }
 
 #[test]
