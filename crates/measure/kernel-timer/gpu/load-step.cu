@@ -9,8 +9,8 @@
 //
 // Each sample: a 256 MiB memset (the flush, evicting the 60 MiB L2), then
 //   busy    the kernel right behind it;
-//   idle-X  a one-thread kernel that sleeps in __nanosleep until the host,
-//           X ms later, sets a flag in mapped memory; then the kernel.
+//   idle-X  a host function that sleeps X ms with nothing on the GPU (the
+//           stream waits for it), then the kernel.
 // Events bracket the kernel alone, and in both cases the kernel is already
 // queued when the one before it ends, so no launch latency falls inside.
 // The conditions take turns, sample by sample.
@@ -41,10 +41,9 @@
         }                                                                              \
     } while (0)
 
-// Holds the stream, nearly idle, until the host writes 1 to *go.
-__global__ void gate(const volatile int* go) {
-    while (*go == 0) __nanosleep(1000);
-}
+// Runs on the driver's thread and holds the stream, the GPU idle, for the
+// milliseconds it is given.
+void CUDART_CB idle(void* ms) { usleep(*static_cast<int*>(ms) * 1000); }
 
 struct Kernel {
     const char* name;
@@ -70,17 +69,13 @@ static void block_sum_launch(cudaStream_t s) {
 
 int main(int argc, char** argv) {
     int samples = argc > 1 ? std::atoi(argv[1]) : 31;
-    const int idle_ms[] = {1, 20};
+    static int idle_ms[] = {1, 20};
     const size_t elems = (size_t)kN * kN;  // the largest input: 256 MiB
     void* flush;
     CHECK(cudaMalloc(&g_in, elems * sizeof(float)));
     CHECK(cudaMalloc(&g_out, elems * sizeof(float)));
     CHECK(cudaMalloc(&flush, 256u << 20));
     CHECK(cudaMemset(g_in, 0, elems * sizeof(float)));
-    int* go;
-    CHECK(cudaHostAlloc(&go, sizeof(int), cudaHostAllocMapped));
-    int* go_dev;
-    CHECK(cudaHostGetDevicePointer(&go_dev, go, 0));
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaEvent_t a, b;
@@ -104,19 +99,11 @@ int main(int argc, char** argv) {
         for (int i = 0; i < samples; ++i) {
             for (int c = 0; c < 3; ++c) {
                 CHECK(cudaMemsetAsync(flush, i & 0xff, 256u << 20, s));
-                if (c > 0) {
-                    *(volatile int*)go = 0;
-                    gate<<<1, 1, 0, s>>>(go_dev);
-                }
+                if (c > 0) CHECK(cudaLaunchHostFunc(s, idle, (void*)&idle_ms[c - 1]));
                 CHECK(cudaEventRecord(a, s));
                 k.launch(s);
                 CHECK(cudaGetLastError());
                 CHECK(cudaEventRecord(b, s));
-                if (c > 0) {
-                    // Everything is queued; the GPU waits on the flag.
-                    usleep(idle_ms[c - 1] * 1000);
-                    *(volatile int*)go = 1;
-                }
                 CHECK(cudaEventSynchronize(b));
                 float ms;
                 CHECK(cudaEventElapsedTime(&ms, a, b));
