@@ -45,6 +45,19 @@
 // milliseconds it is given.
 void CUDART_CB idle(void* ms) { usleep(*static_cast<int*>(ms) * 1000); }
 
+// Inputs of uniform values in [-1, 1) from a hash of the index: how hard
+// the kernels switch, and so the power they draw, depends on the data (zeros
+// draw less), and the kernels ncu and kernel-timer time read random values.
+__global__ void fill_random(float* x, size_t n) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = (unsigned)i * 2654435761u;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        x[i] = (h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+    }
+}
+
 struct Kernel {
     const char* name;
     void (*launch)(cudaStream_t);
@@ -75,7 +88,9 @@ int main(int argc, char** argv) {
     CHECK(cudaMalloc(&g_in, elems * sizeof(float)));
     CHECK(cudaMalloc(&g_out, elems * sizeof(float)));
     CHECK(cudaMalloc(&flush, 256u << 20));
-    CHECK(cudaMemset(g_in, 0, elems * sizeof(float)));
+    fill_random<<<1024, 256>>>(g_in, elems);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaEvent_t a, b;
