@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+//
+// Graph replay at the launch floor, four ways, for kernel-timer's short
+// kernels (issue 44: within 0.1 us of CUPTI's kernel records). A graph of
+// kNodes launches of one kernel, replayed; a sample is one replay's event
+// time over kNodes.
+//   plain    ordinary edges: each launch waits for the one before to end,
+//            then is launched (today's graph mode, +0.14 to +0.22 us);
+//   pdl      programmatic edges: the next launch starts as the last block
+//            exits, before the end CUPTI records (graph-pdl, -0.21 to +0.07);
+//   fenced   programmatic edges, and between two launches a one-warp kernel
+//            that waits in griddepcontrol.wait for the launch before it to
+//            complete (its memory flushed), then exits: the next launch is
+//            already staged behind it;
+//   fence    the fence kernels alone, chained the same way: their own cost.
+// The claim: fenced lies within 0.1 us of CUPTI's record of the same kernel
+// (kernel-timer --mode cupti, the same call) on every kernel here. Its rival:
+// a fenced launch still pays a launch gap, reading as plain does.
+//
+//   nvcc -O3 -arch=sm_90 -o floor-fence floor-fence.cu
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <algorithm>
+#include <vector>
+
+#include "../kernels/set.cu"
+
+#define CHECK(call)                                                                    \
+    do {                                                                               \
+        cudaError_t err_ = (call);                                                     \
+        if (err_ != cudaSuccess) {                                                     \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                    \
+                         cudaGetErrorString(err_));                                    \
+            std::exit(1);                                                              \
+        }                                                                              \
+    } while (0)
+
+// The body of Day 9's vectorAdd (code/day09-timing/timing.cu), the suite's
+// vector-add-l2 at 64 Ki floats.
+__global__ void vector_add(const float* a, const float* b, float* out, size_t n) {
+    size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a[i] + b[i];
+}
+
+// Returns once the launch before it has completed and its writes are
+// visible: griddepcontrol.wait.
+__global__ void fence() { cudaGridDependencySynchronize(); }
+
+constexpr int kNodes = 200, kReplays = 21;
+static float *g_a, *g_b, *g_c;
+
+enum Way { kPlain, kPdl, kFenced, kFence };
+const char* kWayNames[] = {"plain", "pdl", "fenced", "fence"};
+
+// One launch through cudaLaunchKernelEx, programmatic or not.
+template <typename... Args>
+static void launch(cudaStream_t s, bool programmatic, dim3 grid, dim3 block, size_t shared,
+                   void (*kernel)(Args...), Args... args) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = shared;
+    config.stream = s;
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = &attr;
+    config.numAttrs = programmatic ? 1 : 0;
+    CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+}
+
+static void kernel_launch(const char* name, cudaStream_t s, bool programmatic) {
+    const size_t n = 64 * 1024;
+    if (!std::strcmp(name, "empty")) launch(s, programmatic, dim3(1), dim3(32), 0, empty);
+    if (!std::strcmp(name, "vector-add-l2"))
+        launch(s, programmatic, dim3(n / 256), dim3(256), 0, vector_add, (const float*)g_a,
+               (const float*)g_b, g_c, n);
+    if (!std::strcmp(name, "transpose-shared-1k"))
+        launch(s, programmatic, dim3(32, 32), dim3(32, 8), 0, transpose_shared, g_c, (const float*)g_a,
+               1024);
+    if (!std::strcmp(name, "transpose-naive-1k"))
+        launch(s, programmatic, dim3(32, 32), dim3(32, 32), 0, transpose_naive, g_c, (const float*)g_a,
+               1024);
+    if (!std::strcmp(name, "fma-loop-short"))
+        launch(s, programmatic, dim3(264), dim3(256), 0, fma_loop, g_c, 1000);
+}
+
+static cudaGraphExec_t build(const char* name, Way way, cudaStream_t s) {
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kNodes; ++i) {
+        if (way != kFence) kernel_launch(name, s, way != kPlain && i > 0);
+        if (way == kFenced || way == kFence) launch(s, i > 0 || way == kFenced, dim3(1), dim3(32), 0, fence);
+    }
+    cudaGraph_t graph;
+    CHECK(cudaStreamEndCapture(s, &graph));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphDestroy(graph));
+    return exec;
+}
+
+int main() {
+    CHECK(cudaMalloc(&g_a, 4u << 20));
+    CHECK(cudaMalloc(&g_b, 4u << 20));
+    CHECK(cudaMalloc(&g_c, 4u << 20));
+    CHECK(cudaMemset(g_a, 0, 4u << 20));
+    CHECK(cudaMemset(g_b, 0, 4u << 20));
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    std::printf("GPU: %s; a graph of %d launches, %d replays; median per launch, us\n", prop.name, kNodes,
+                kReplays);
+    std::printf("%-22s %9s %9s %9s %9s\n", "kernel", "plain", "pdl", "fenced", "fence");
+    const char* kernels[] = {"empty", "vector-add-l2", "transpose-shared-1k", "transpose-naive-1k",
+                             "fma-loop-short"};
+    for (const char* name : kernels) {
+        std::printf("%-22s", name);
+        for (Way way : {kPlain, kPdl, kFenced, kFence}) {
+            cudaGraphExec_t exec = build(name, way, s);
+            std::vector<float> t;
+            for (int r = 0; r < 3 + kReplays; ++r) {
+                CHECK(cudaEventRecord(a, s));
+                CHECK(cudaGraphLaunch(exec, s));
+                CHECK(cudaEventRecord(b, s));
+                CHECK(cudaEventSynchronize(b));
+                float ms;
+                CHECK(cudaEventElapsedTime(&ms, a, b));
+                if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
+            }
+            std::sort(t.begin(), t.end());
+            std::printf(" %9.4f", t[t.size() / 2]);
+            CHECK(cudaGraphExecDestroy(exec));
+        }
+        std::printf("\n");
+    }
+    return 0;
+}
