@@ -13,7 +13,10 @@
 //            complete (its memory flushed), then exits: the next launch is
 //            already staged behind it;
 //   fence    the fence kernels alone, chained the same way: their own cost.
-// The first argument sets the launches a graph (200 by default).
+// The first argument sets the launches a graph (200 by default); a second,
+// `blocking`, replays on a stream made by cudaStreamCreate (one that waits
+// for the legacy default stream, as kernel-timer's does) instead of a
+// non-blocking one.
 // The claim: fenced lies within 0.1 us of CUPTI's record of the same kernel
 // (kernel-timer --mode cupti, the same call) on every kernel here. Its rival:
 // a fenced launch still pays a launch gap, reading as plain does.
@@ -111,14 +114,18 @@ int main(int argc, char** argv) {
     CHECK(cudaMemset(g_a, 0, 4u << 20));
     CHECK(cudaMemset(g_b, 0, 4u << 20));
     cudaStream_t s;
-    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    const bool blocking = argc > 2 && !std::strcmp(argv[2], "blocking");
+    if (blocking)
+        CHECK(cudaStreamCreate(&s));
+    else
+        CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
     CHECK(cudaEventCreate(&b));
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
-    std::printf("GPU: %s; a graph of %d launches, %d replays; median per launch, us\n", prop.name, kNodes,
-                kReplays);
+    std::printf("GPU: %s; a graph of %d launches, %d replays on a %s stream; median per launch, us\n",
+                prop.name, kNodes, kReplays, blocking ? "blocking" : "non-blocking");
     std::printf("%-22s %9s %9s %9s %9s\n", "kernel", "plain", "pdl", "fenced", "fence");
     const char* kernels[] = {"empty", "vector-add-l2", "transpose-shared-1k", "transpose-naive-1k",
                              "fma-loop-short"};
