@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+//
+// What adds about 0.18 us to each launch of kernel-timer's graph replay?
+// floor-fence.cu's plain graph of 1000 launches reads vector-add-l2 at 1.02
+// to 1.04 us, CUPTI's record of kernel-timer's launch 1.02, and kernel-timer's
+// own graph mode 1.20, in the same calls. This replays the same graph with
+// one thing of kernel-timer's at a time:
+//   runtime  the kernel compiled in here, launched through the runtime;
+//   nvml     the same, and NVML's SM clock read after every replay, as
+//            kernel-timer reads the clocks around each sample;
+//   cubin    the kernel loaded from a cubin (argv[1], nvcc -cubin of set.cu
+//            or timing.cu) and launched with cuLaunchKernel, as kernel-timer
+//            does, on the same stream;
+//   upload   cubin, with the executable graph uploaded before its first
+//            replay (cuGraphUpload), as kernel-timer does.
+// The claim: one of them reads at least 0.1 us above runtime. Its rival: all
+// read within 0.05 us of runtime, and the gap is elsewhere.
+//
+//   nvcc -O3 -arch=sm_90 -o floor-gap floor-gap.cu -ldl
+//   nvcc -cubin -arch=sm_90 -o vector-add.cubin ../../../../code/day09-timing/timing.cu
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include <cuda.h>
+
+#define CHECK(call)                                                                    \
+    do {                                                                               \
+        cudaError_t err_ = (call);                                                     \
+        if (err_ != cudaSuccess) {                                                     \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                    \
+                         cudaGetErrorString(err_));                                    \
+            std::exit(1);                                                              \
+        }                                                                              \
+    } while (0)
+#define CHECK_CU(call)                                                                 \
+    do {                                                                               \
+        CUresult err_ = (call);                                                        \
+        if (err_ != CUDA_SUCCESS) {                                                    \
+            std::fprintf(stderr, "%s:%d: driver error %d\n", __FILE__, __LINE__, err_);  \
+            std::exit(1);                                                              \
+        }                                                                              \
+    } while (0)
+
+// The body of Day 9's vectorAdd.
+__global__ void vector_add(const float* a, const float* b, float* out, size_t n) {
+    size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a[i] + b[i];
+}
+
+constexpr int kNodes = 1000, kReplays = 21;
+constexpr size_t kN = 64 * 1024;
+
+// Driver calls, through the runtime's entry points (no libcuda to link here).
+template <typename F>
+static F driver(const char* name) {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    CHECK(cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found));
+    if (!fn) {
+        std::fprintf(stderr, "no driver entry point %s\n", name);
+        std::exit(1);
+    }
+    return reinterpret_cast<F>(fn);
+}
+
+typedef int (*NvmlInit)();
+typedef int (*NvmlHandle)(unsigned, void**);
+typedef int (*NvmlClock)(void*, int, unsigned*);
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: floor-gap VECTOR_ADD_CUBIN\n");
+        return 2;
+    }
+    float *a, *b, *c;
+    CHECK(cudaMalloc(&a, kN * 4));
+    CHECK(cudaMalloc(&b, kN * 4));
+    CHECK(cudaMalloc(&c, kN * 4));
+    CHECK(cudaMemset(a, 0, kN * 4));
+    CHECK(cudaMemset(b, 0, kN * 4));
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+
+    std::ifstream file(argv[1], std::ios::binary);
+    std::vector<char> cubin((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    auto load = driver<CUresult (*)(CUmodule*, const void*)>("cuModuleLoadData");
+    auto get = driver<CUresult (*)(CUfunction*, CUmodule, const char*)>("cuModuleGetFunction");
+    auto launch = driver<CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                      unsigned, CUstream, void**, void**)>("cuLaunchKernel");
+    auto upload = driver<CUresult (*)(CUgraphExec, CUstream)>("cuGraphUpload");
+    CUmodule module;
+    CHECK_CU(load(&module, cubin.data()));
+    CUfunction loaded;
+    CHECK_CU(get(&loaded, module, "_Z9vectorAddPKfS0_Pfm"));
+
+    void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW);
+    if (!nvml) {
+        std::fprintf(stderr, "no libnvidia-ml.so.1\n");
+        return 1;
+    }
+    auto nvml_init = reinterpret_cast<NvmlInit>(dlsym(nvml, "nvmlInit_v2"));
+    auto nvml_handle = reinterpret_cast<NvmlHandle>(dlsym(nvml, "nvmlDeviceGetHandleByIndex_v2"));
+    auto nvml_clock = reinterpret_cast<NvmlClock>(dlsym(nvml, "nvmlDeviceGetClockInfo"));
+    void* device = nullptr;
+
+    std::printf("vector-add-l2, a graph of %d launches, %d replays; median per launch, us\n", kNodes, kReplays);
+    const char* ways[] = {"runtime", "nvml", "cubin", "upload", "runtime"};
+    for (int round = 0; round < 2; ++round) {
+        for (int w = 0; w < 5; ++w) {
+            const char* way = ways[w];
+            const bool from_cubin = !std::strcmp(way, "cubin") || !std::strcmp(way, "upload");
+            const bool read_clock = !std::strcmp(way, "nvml");
+            if (read_clock && !device) {
+                if (nvml_init() != 0 || nvml_handle(0, &device) != 0) {
+                    std::fprintf(stderr, "NVML would not start\n");
+                    return 1;
+                }
+            }
+            size_t n = kN;
+            void* params[] = {&a, &b, &c, &n};
+            CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+            for (int i = 0; i < kNodes; ++i) {
+                if (from_cubin)
+                    CHECK_CU(launch(loaded, kN / 256, 1, 1, 256, 1, 1, 0, (CUstream)s, params, nullptr));
+                else
+                    vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
+            }
+            cudaGraph_t graph;
+            CHECK(cudaStreamEndCapture(s, &graph));
+            cudaGraphExec_t exec;
+            CHECK(cudaGraphInstantiate(&exec, graph, 0));
+            if (!std::strcmp(way, "upload")) CHECK_CU(upload((CUgraphExec)exec, (CUstream)s));
+            std::vector<float> t;
+            unsigned mhz = 0;
+            for (int r = 0; r < 3 + kReplays; ++r) {
+                CHECK(cudaEventRecord(e0, s));
+                CHECK(cudaGraphLaunch(exec, s));
+                CHECK(cudaEventRecord(e1, s));
+                CHECK(cudaEventSynchronize(e1));
+                float ms;
+                CHECK(cudaEventElapsedTime(&ms, e0, e1));
+                if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
+                if (read_clock) nvml_clock(device, 1 /* NVML_CLOCK_SM */, &mhz);
+            }
+            std::sort(t.begin(), t.end());
+            std::printf("round %d  %-8s %8.4f", round + 1, way, t[t.size() / 2]);
+            if (read_clock) std::printf("   (SM %u MHz)", mhz);
+            std::printf("\n");
+            CHECK(cudaGraphExecDestroy(exec));
+            CHECK(cudaGraphDestroy(graph));
+        }
+    }
+    return 0;
+}
