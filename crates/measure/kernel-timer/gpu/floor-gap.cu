@@ -17,7 +17,8 @@
 // what kernel-timer's calibration does first (a PTX module JIT-compiled,
 // 210 timed empty launches, 210 replays of a one-launch graph, 210 sync
 // wake-ups, 23 copies of 512 MiB on the legacy stream); and after 50 ms of
-// back-to-back launches of the kernel, kernel-timer's warm-up.
+// back-to-back launches of the kernel, kernel-timer's warm-up. Within the
+// calibration the plain graph is measured again after each step.
 // The claim: one of them reads at least 0.1 us above runtime. Its rival: all
 // read within 0.05 us of runtime, and the gap is elsewhere.
 //
@@ -83,7 +84,8 @@ typedef CUresult (*Launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, u
 
 // What kernel-timer's calibration does before it measures (instrument's
 // calibrate.rs), step for step.
-static void calibrate(Load load, Get get, Launch launch) {
+template <typename Measure>
+static void calibrate(Load load, Get get, Launch launch, Measure measure) {
     static const char ptx[] =
         ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry calibrate_empty()\n{\n    ret;\n}\n";
     CUmodule module;
@@ -95,12 +97,14 @@ static void calibrate(Load load, Get get, Launch launch) {
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
+    measure("after the PTX module, a blocking stream");
     for (int i = 0; i < 210; ++i) {
         CHECK(cudaEventRecord(e0, s));
         CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
         CHECK(cudaEventRecord(e1, s));
         CHECK(cudaEventSynchronize(e1));
     }
+    measure("after 210 timed empty launches");
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
     cudaGraph_t graph;
@@ -113,6 +117,7 @@ static void calibrate(Load load, Get get, Launch launch) {
         CHECK(cudaEventRecord(e1, s));
         CHECK(cudaEventSynchronize(e1));
     }
+    measure("after 210 replays of a one-launch graph");
     for (int i = 0; i < 210; ++i) {
         cudaEvent_t w0, w1;
         CHECK(cudaEventCreate(&w0));
@@ -125,17 +130,21 @@ static void calibrate(Load load, Get get, Launch launch) {
         CHECK(cudaEventDestroy(w0));
         CHECK(cudaEventDestroy(w1));
     }
+    measure("after 210 sync wake-ups");
     void *src, *dst;
     CHECK(cudaMalloc(&src, 512u << 20));
     CHECK(cudaMalloc(&dst, 512u << 20));
+    measure("after allocating 2 x 512 MiB");
     for (int i = 0; i < 23; ++i) {
         CHECK(cudaEventRecord(e0, 0));
         CHECK(cudaMemcpyAsync(dst, src, 512u << 20, cudaMemcpyDeviceToDevice, 0));
         CHECK(cudaEventRecord(e1, 0));
         CHECK(cudaEventSynchronize(e1));
     }
+    measure("after 23 copies of 512 MiB on the legacy stream");
     CHECK(cudaFree(src));
     CHECK(cudaFree(dst));
+    measure("after freeing them");
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
     CHECK(cudaStreamDestroy(s));
@@ -184,9 +193,32 @@ int main(int argc, char** argv) {
     void* device = nullptr;
 
     std::printf("vector-add-l2, a graph of %d launches, %d replays; median per launch, us\n", kNodes, kReplays);
+    // The plain graph through the runtime, measured once and printed.
+    auto measure = [&](const char* when) {
+        CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < kNodes; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
+        cudaGraph_t graph;
+        CHECK(cudaStreamEndCapture(s, &graph));
+        cudaGraphExec_t exec;
+        CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        std::vector<float> t;
+        for (int r = 0; r < 3 + kReplays; ++r) {
+            CHECK(cudaEventRecord(e0, s));
+            CHECK(cudaGraphLaunch(exec, s));
+            CHECK(cudaEventRecord(e1, s));
+            CHECK(cudaEventSynchronize(e1));
+            float ms;
+            CHECK(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
+        }
+        std::sort(t.begin(), t.end());
+        std::printf("runtime  %8.4f  %s\n", t[t.size() / 2], when);
+        CHECK(cudaGraphExecDestroy(exec));
+        CHECK(cudaGraphDestroy(graph));
+    };
     const char* ways[] = {"runtime", "nvml", "cubin", "upload", "runtime"};
     for (int round = 0; round < 3; ++round) {
-        if (round == 1) calibrate(load, get, launch);
+        if (round == 1) calibrate(load, get, launch, measure);
         if (round == 2) {
             for (int i = 0; i < 50 * 1000; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
             CHECK(cudaStreamSynchronize(s));
