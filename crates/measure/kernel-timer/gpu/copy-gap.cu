@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+//
+// floor-gap.cu found that after kernel-timer's calibration copies 512 MiB
+// device to device 23 times on the legacy stream, every launch of a plain
+// graph replay takes about 0.17 us longer, for the rest of the process
+// (vector-add-l2: 1.03 us before, 1.20 after). Which copies do that? One
+// process per trigger (the argument), each measuring the same graph of
+// 1000 vector-add-l2 launches before the trigger, right after it, and 1 s
+// later:
+//   h2d-small    cudaMemcpy of 256 KiB from pageable host memory (what
+//                kernel-timer does to fill an argument)
+//   h2d-large    the same, 512 MiB
+//   d2d-small    cudaMemcpyAsync of 256 KiB device to device, legacy stream
+//   d2d-large    the same, 512 MiB (the calibration's copy, once)
+//   d2d-stream   512 MiB device to device on the non-blocking stream
+//   memset       cudaMemsetAsync of 512 MiB on the legacy stream
+//   kernel-copy  a kernel that copies 512 MiB (no copy engine)
+// The claim: the copies that use a copy engine add 0.1 us or more; the
+// kernel copy and the memset add less than 0.05. Its rival: any large
+// memory traffic does it, a kernel copy as well.
+//
+//   nvcc -O3 -arch=sm_90 -o copy-gap copy-gap.cu
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <algorithm>
+#include <vector>
+
+#define CHECK(call)                                                                    \
+    do {                                                                               \
+        cudaError_t err_ = (call);                                                     \
+        if (err_ != cudaSuccess) {                                                     \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                    \
+                         cudaGetErrorString(err_));                                    \
+            std::exit(1);                                                              \
+        }                                                                              \
+    } while (0)
+
+// The body of Day 9's vectorAdd.
+__global__ void vector_add(const float* a, const float* b, float* out, size_t n) {
+    size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a[i] + b[i];
+}
+
+__global__ void copy_kernel(const float4* src, float4* dst, size_t n) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = src[i];
+}
+
+constexpr int kNodes = 1000, kReplays = 21;
+constexpr size_t kN = 64 * 1024, kLarge = 512u << 20, kSmall = 256u << 10;
+
+int main(int argc, char** argv) {
+    const char* trigger = argc > 1 ? argv[1] : "";
+    float *a, *b, *c;
+    CHECK(cudaMalloc(&a, kN * 4));
+    CHECK(cudaMalloc(&b, kN * 4));
+    CHECK(cudaMalloc(&c, kN * 4));
+    CHECK(cudaMemset(a, 0, kN * 4));
+    CHECK(cudaMemset(b, 0, kN * 4));
+    void *src, *dst;
+    CHECK(cudaMalloc(&src, kLarge));
+    CHECK(cudaMalloc(&dst, kLarge));
+    std::vector<char> host(kLarge);
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kNodes; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
+    cudaGraph_t graph;
+    CHECK(cudaStreamEndCapture(s, &graph));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    auto measure = [&](const char* when) {
+        std::vector<float> t;
+        for (int r = 0; r < 3 + kReplays; ++r) {
+            CHECK(cudaEventRecord(e0, s));
+            CHECK(cudaGraphLaunch(exec, s));
+            CHECK(cudaEventRecord(e1, s));
+            CHECK(cudaEventSynchronize(e1));
+            float ms;
+            CHECK(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
+        }
+        std::sort(t.begin(), t.end());
+        std::printf("%-12s %-8s %8.4f us a launch\n", trigger, when, t[t.size() / 2]);
+    };
+
+    measure("before");
+    if (!std::strcmp(trigger, "h2d-small")) CHECK(cudaMemcpy(dst, host.data(), kSmall, cudaMemcpyHostToDevice));
+    else if (!std::strcmp(trigger, "h2d-large")) CHECK(cudaMemcpy(dst, host.data(), kLarge, cudaMemcpyHostToDevice));
+    else if (!std::strcmp(trigger, "d2d-small")) CHECK(cudaMemcpyAsync(dst, src, kSmall, cudaMemcpyDeviceToDevice, 0));
+    else if (!std::strcmp(trigger, "d2d-large")) CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, 0));
+    else if (!std::strcmp(trigger, "d2d-stream")) CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, s));
+    else if (!std::strcmp(trigger, "memset")) CHECK(cudaMemsetAsync(dst, 1, kLarge, 0));
+    else if (!std::strcmp(trigger, "kernel-copy")) {
+        copy_kernel<<<132 * 8, 256>>>((const float4*)src, (float4*)dst, kLarge / 16);
+        CHECK(cudaGetLastError());
+    } else {
+        std::fprintf(stderr, "usage: copy-gap h2d-small|h2d-large|d2d-small|d2d-large|d2d-stream|memset|kernel-copy\n");
+        return 2;
+    }
+    CHECK(cudaDeviceSynchronize());
+    measure("after");
+    sleep(1);
+    measure("1 s later");
+    return 0;
+}
