@@ -15,6 +15,10 @@
 //   d2d-stream   512 MiB device to device on the non-blocking stream
 //   memset       cudaMemsetAsync of 512 MiB on the legacy stream
 //   kernel-copy  a kernel that copies 512 MiB (no copy engine)
+//   events       an event pair recorded on the legacy stream
+// and each of them 23 times (NAME-x23), with an event pair recorded on the
+// legacy stream around each (NAME-x23-timed): the calibration's copy is
+// d2d-large-x23-timed.
 // The claim: the copies that use a copy engine add 0.1 us or more; the
 // kernel copy and the memset add less than 0.05. Its rival: any large
 // memory traffic does it, a kernel copy as well.
@@ -93,18 +97,34 @@ int main(int argc, char** argv) {
     };
 
     measure("before");
-    if (!std::strcmp(trigger, "h2d-small")) CHECK(cudaMemcpy(dst, host.data(), kSmall, cudaMemcpyHostToDevice));
-    else if (!std::strcmp(trigger, "h2d-large")) CHECK(cudaMemcpy(dst, host.data(), kLarge, cudaMemcpyHostToDevice));
-    else if (!std::strcmp(trigger, "d2d-small")) CHECK(cudaMemcpyAsync(dst, src, kSmall, cudaMemcpyDeviceToDevice, 0));
-    else if (!std::strcmp(trigger, "d2d-large")) CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, 0));
-    else if (!std::strcmp(trigger, "d2d-stream")) CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, s));
-    else if (!std::strcmp(trigger, "memset")) CHECK(cudaMemsetAsync(dst, 1, kLarge, 0));
-    else if (!std::strcmp(trigger, "kernel-copy")) {
+    // NAME-x23 does it 23 times, as the calibration does; NAME-x23-timed
+    // records an event pair on the legacy stream around each time, as the
+    // calibration does too; events-x23 records the pairs alone.
+    int times = std::strstr(trigger, "-x23") ? 23 : 1;
+    const bool timed = std::strstr(trigger, "-timed") != nullptr;
+    const char* cut = std::strstr(trigger, "-x");
+    char base[32];
+    std::snprintf(base, sizeof base, "%.*s", cut ? (int)(cut - trigger) : (int)std::strlen(trigger), trigger);
+    for (int i = 0; i < times; ++i) {
+    if (timed || !std::strcmp(base, "events")) CHECK(cudaEventRecord(e0, 0));
+    if (!std::strcmp(base, "events")) {}
+    else if (!std::strcmp(trigger, "h2d-small")) CHECK(cudaMemcpy(dst, host.data(), kSmall, cudaMemcpyHostToDevice));
+    else if (!std::strcmp(base, "h2d-large")) CHECK(cudaMemcpy(dst, host.data(), kLarge, cudaMemcpyHostToDevice));
+    else if (!std::strcmp(base, "d2d-small")) CHECK(cudaMemcpyAsync(dst, src, kSmall, cudaMemcpyDeviceToDevice, 0));
+    else if (!std::strcmp(base, "d2d-large")) CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, 0));
+    else if (!std::strcmp(base, "d2d-stream")) CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, s));
+    else if (!std::strcmp(base, "memset")) CHECK(cudaMemsetAsync(dst, 1, kLarge, 0));
+    else if (!std::strcmp(base, "kernel-copy")) {
         copy_kernel<<<132 * 8, 256>>>((const float4*)src, (float4*)dst, kLarge / 16);
         CHECK(cudaGetLastError());
     } else {
         std::fprintf(stderr, "usage: copy-gap h2d-small|h2d-large|d2d-small|d2d-large|d2d-stream|memset|kernel-copy\n");
         return 2;
+    }
+    if (timed || !std::strcmp(base, "events")) {
+        CHECK(cudaEventRecord(e1, 0));
+        CHECK(cudaEventSynchronize(e1));
+    }
     }
     CHECK(cudaDeviceSynchronize());
     measure("after");
