@@ -4,9 +4,9 @@
 // device to device 23 times on the legacy stream, every launch of a plain
 // graph replay takes about 0.17 us longer, for the rest of the process
 // (vector-add-l2: 1.03 us before, 1.20 after). Which copies do that? One
-// process per trigger (the argument), each measuring the same graph of
-// 1000 vector-add-l2 launches before the trigger, right after it, and 1 s
-// later:
+// process per trigger (the argument), each measuring a graph of 1000
+// vector-add-l2 launches, captured afresh each time, before the trigger,
+// right after it, and 1 s later:
 //   h2d-small    cudaMemcpy of 256 KiB from pageable host memory (what
 //                kernel-timer does to fill an argument)
 //   h2d-large    the same, 512 MiB
@@ -75,13 +75,15 @@ int main(int argc, char** argv) {
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
 
-    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < kNodes; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
-    cudaGraph_t graph;
-    CHECK(cudaStreamEndCapture(s, &graph));
-    cudaGraphExec_t exec;
-    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    // A graph captured and instantiated afresh for each measurement: one
+    // made before the trigger keeps its speed after it.
     auto measure = [&](const char* when) {
+        CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < kNodes; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
+        cudaGraph_t graph;
+        CHECK(cudaStreamEndCapture(s, &graph));
+        cudaGraphExec_t exec;
+        CHECK(cudaGraphInstantiate(&exec, graph, 0));
         std::vector<float> t;
         for (int r = 0; r < 3 + kReplays; ++r) {
             CHECK(cudaEventRecord(e0, s));
@@ -94,6 +96,8 @@ int main(int argc, char** argv) {
         }
         std::sort(t.begin(), t.end());
         std::printf("%-12s %-8s %8.4f us a launch\n", trigger, when, t[t.size() / 2]);
+        CHECK(cudaGraphExecDestroy(exec));
+        CHECK(cudaGraphDestroy(graph));
     };
 
     measure("before");
