@@ -22,6 +22,9 @@
 // The claim: one of them reads at least 0.1 us above runtime. Its rival: all
 // read within 0.05 us of runtime, and the gap is elsewhere.
 //
+// A second argument, letters of the calibration's steps (see calibrate),
+// runs only those, measuring after each.
+//
 //   nvcc -O3 -arch=sm_90 -o floor-gap floor-gap.cu -ldl
 //   nvcc -cubin -arch=sm_90 -o vector-add.cubin ../../../../code/day09-timing/timing.cu
 
@@ -84,70 +87,93 @@ typedef CUresult (*Launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, u
 
 // What kernel-timer's calibration does before it measures (instrument's
 // calibrate.rs), step for step.
+__global__ void empty_here() {}
+
+// What kernel-timer's calibration does before it measures (instrument's
+// calibrate.rs), step for step, each step kept where `steps` holds its
+// letter: m a PTX module JIT-compiled for the empty kernel (else the one
+// compiled in here), b a blocking stream for the steps (else a non-blocking
+// one), l 210 timed empty launches, g 210 replays of a one-launch graph,
+// w 210 sync wake-ups, c 23 copies of 512 MiB on the legacy stream.
 template <typename Measure>
-static void calibrate(Load load, Get get, Launch launch, Measure measure) {
+static void calibrate(Load load, Get get, Launch launch, Measure measure, const char* steps) {
+    auto has = [&](char step) { return std::strchr(steps, step) != nullptr; };
     static const char ptx[] =
         ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry calibrate_empty()\n{\n    ret;\n}\n";
-    CUmodule module;
-    CHECK_CU(load(&module, ptx));
     CUfunction empty;
-    CHECK_CU(get(&empty, module, "calibrate_empty"));
+    if (has('m')) {
+        CUmodule module;
+        CHECK_CU(load(&module, ptx));
+        CHECK_CU(get(&empty, module, "calibrate_empty"));
+    } else {
+        cudaFunction_t f;
+        CHECK(cudaGetFuncBySymbol(&f, (const void*)empty_here));
+        empty = (CUfunction)f;
+    }
     cudaStream_t s;
-    CHECK(cudaStreamCreate(&s));
+    if (has('b'))
+        CHECK(cudaStreamCreate(&s));
+    else
+        CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    measure("after the PTX module, a blocking stream");
-    for (int i = 0; i < 210; ++i) {
-        CHECK(cudaEventRecord(e0, s));
+    measure("after the module and the stream");
+    if (has('l')) {
+        for (int i = 0; i < 210; ++i) {
+            CHECK(cudaEventRecord(e0, s));
+            CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
+            CHECK(cudaEventRecord(e1, s));
+            CHECK(cudaEventSynchronize(e1));
+        }
+        measure("after 210 timed empty launches");
+    }
+    if (has('g')) {
+        CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
         CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
-        CHECK(cudaEventRecord(e1, s));
-        CHECK(cudaEventSynchronize(e1));
+        cudaGraph_t graph;
+        CHECK(cudaStreamEndCapture(s, &graph));
+        cudaGraphExec_t exec;
+        CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        for (int i = 0; i < 210; ++i) {
+            CHECK(cudaEventRecord(e0, s));
+            CHECK(cudaGraphLaunch(exec, s));
+            CHECK(cudaEventRecord(e1, s));
+            CHECK(cudaEventSynchronize(e1));
+        }
+        measure("after 210 replays of a one-launch graph");
     }
-    measure("after 210 timed empty launches");
-    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
-    cudaGraph_t graph;
-    CHECK(cudaStreamEndCapture(s, &graph));
-    cudaGraphExec_t exec;
-    CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    for (int i = 0; i < 210; ++i) {
-        CHECK(cudaEventRecord(e0, s));
-        CHECK(cudaGraphLaunch(exec, s));
-        CHECK(cudaEventRecord(e1, s));
-        CHECK(cudaEventSynchronize(e1));
+    if (has('w')) {
+        for (int i = 0; i < 210; ++i) {
+            cudaEvent_t w0, w1;
+            CHECK(cudaEventCreate(&w0));
+            CHECK(cudaEventCreate(&w1));
+            CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
+            CHECK(cudaEventRecord(w0, s));
+            CHECK(cudaEventSynchronize(w0));
+            CHECK(cudaEventRecord(w1, s));
+            CHECK(cudaEventSynchronize(w1));
+            CHECK(cudaEventDestroy(w0));
+            CHECK(cudaEventDestroy(w1));
+        }
+        measure("after 210 sync wake-ups");
     }
-    measure("after 210 replays of a one-launch graph");
-    for (int i = 0; i < 210; ++i) {
-        cudaEvent_t w0, w1;
-        CHECK(cudaEventCreate(&w0));
-        CHECK(cudaEventCreate(&w1));
-        CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
-        CHECK(cudaEventRecord(w0, s));
-        CHECK(cudaEventSynchronize(w0));
-        CHECK(cudaEventRecord(w1, s));
-        CHECK(cudaEventSynchronize(w1));
-        CHECK(cudaEventDestroy(w0));
-        CHECK(cudaEventDestroy(w1));
+    if (has('c')) {
+        void *src, *dst;
+        CHECK(cudaMalloc(&src, 512u << 20));
+        CHECK(cudaMalloc(&dst, 512u << 20));
+        measure("after allocating 2 x 512 MiB");
+        for (int i = 0; i < 23; ++i) {
+            CHECK(cudaEventRecord(e0, 0));
+            CHECK(cudaMemcpyAsync(dst, src, 512u << 20, cudaMemcpyDeviceToDevice, 0));
+            CHECK(cudaEventRecord(e1, 0));
+            CHECK(cudaEventSynchronize(e1));
+        }
+        measure("after 23 copies of 512 MiB on the legacy stream");
+        CHECK(cudaFree(src));
+        CHECK(cudaFree(dst));
+        measure("after freeing them");
     }
-    measure("after 210 sync wake-ups");
-    void *src, *dst;
-    CHECK(cudaMalloc(&src, 512u << 20));
-    CHECK(cudaMalloc(&dst, 512u << 20));
-    measure("after allocating 2 x 512 MiB");
-    for (int i = 0; i < 23; ++i) {
-        CHECK(cudaEventRecord(e0, 0));
-        CHECK(cudaMemcpyAsync(dst, src, 512u << 20, cudaMemcpyDeviceToDevice, 0));
-        CHECK(cudaEventRecord(e1, 0));
-        CHECK(cudaEventSynchronize(e1));
-    }
-    measure("after 23 copies of 512 MiB on the legacy stream");
-    CHECK(cudaFree(src));
-    CHECK(cudaFree(dst));
-    measure("after freeing them");
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaGraphDestroy(graph));
-    CHECK(cudaStreamDestroy(s));
 }
 
 typedef int (*NvmlInit)();
@@ -216,9 +242,17 @@ int main(int argc, char** argv) {
         CHECK(cudaGraphExecDestroy(exec));
         CHECK(cudaGraphDestroy(graph));
     };
+    // With a second argument, only the calibration's steps it names, each
+    // followed by a measurement.
+    if (argc > 2) {
+        std::printf("steps: %s\n", argv[2]);
+        measure("at the start");
+        calibrate(load, get, launch, measure, argv[2]);
+        return 0;
+    }
     const char* ways[] = {"runtime", "nvml", "cubin", "upload", "runtime"};
     for (int round = 0; round < 3; ++round) {
-        if (round == 1) calibrate(load, get, launch, measure);
+        if (round == 1) calibrate(load, get, launch, measure, "mblgwc");
         if (round == 2) {
             for (int i = 0; i < 50 * 1000; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
             CHECK(cudaStreamSynchronize(s));
