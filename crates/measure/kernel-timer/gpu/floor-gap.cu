@@ -89,12 +89,19 @@ typedef CUresult (*Launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, u
 // calibrate.rs), step for step.
 __global__ void empty_here() {}
 
+__global__ void copy_kernel(const float4* src, float4* dst, size_t n) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = src[i];
+}
+
 // What kernel-timer's calibration does before it measures (instrument's
 // calibrate.rs), step for step, each step kept where `steps` holds its
 // letter: m a PTX module JIT-compiled for the empty kernel (else the one
 // compiled in here), b a blocking stream for the steps (else a non-blocking
 // one), l 210 timed empty launches, g 210 replays of a one-launch graph,
-// w 210 sync wake-ups, c 23 copies of 512 MiB on the legacy stream.
+// w 210 sync wake-ups, c 23 copies of 512 MiB on the legacy stream, k the
+// same 23 copies by a kernel (the instrument's copy ceiling at 0af6810),
+// f the two 512 MiB buffers allocated and freed with no copy between.
 template <typename Measure>
 static void calibrate(Load load, Get get, Launch launch, Measure measure, const char* steps) {
     auto has = [&](char step) { return std::strchr(steps, step) != nullptr; };
@@ -157,6 +164,31 @@ static void calibrate(Load load, Get get, Launch launch, Measure measure, const 
             CHECK(cudaEventDestroy(w1));
         }
         measure("after 210 sync wake-ups");
+    }
+    if (has('f')) {
+        void *src, *dst;
+        CHECK(cudaMalloc(&src, 512u << 20));
+        CHECK(cudaMalloc(&dst, 512u << 20));
+        measure("after allocating 2 x 512 MiB");
+        CHECK(cudaFree(src));
+        CHECK(cudaFree(dst));
+        measure("after freeing them, nothing copied");
+    }
+    if (has('k')) {
+        void *src, *dst;
+        CHECK(cudaMalloc(&src, 512u << 20));
+        CHECK(cudaMalloc(&dst, 512u << 20));
+        measure("after allocating 2 x 512 MiB");
+        for (int i = 0; i < 23; ++i) {
+            CHECK(cudaEventRecord(e0, 0));
+            copy_kernel<<<132 * 8, 256>>>((const float4*)src, (float4*)dst, (512u << 20) / 16);
+            CHECK(cudaEventRecord(e1, 0));
+            CHECK(cudaEventSynchronize(e1));
+        }
+        measure("after 23 kernel copies of 512 MiB on the legacy stream");
+        CHECK(cudaFree(src));
+        CHECK(cudaFree(dst));
+        measure("after freeing them");
     }
     if (has('c')) {
         void *src, *dst;
