@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use cudarc::driver::{result, sys, CudaContext, DeviceRepr, DriverError};
+use cudarc::driver::{result, sys, CudaContext, CudaStream, DeviceRepr, DriverError};
 
 use crate::device_memory::DeviceMemory;
 use crate::owner::{invalid_value, release};
@@ -88,6 +88,24 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         self.ctx.bind_to_thread()?;
         // SAFETY: the buffer holds len() elements, all of them overwritten.
         unsafe { result::memset_d8_sync(self.ptr, 0, self.len * std::mem::size_of::<T>()) }
+    }
+
+    /// Starts copying all of `src` into the front of this buffer on
+    /// `stream`, like `cudaMemcpyAsync(..., cudaMemcpyDeviceToDevice)`.
+    /// Dropping either buffer before the copy is done is safe: the free
+    /// waits for the device. The context must be current on this thread:
+    /// the call binds nothing, so a timed copy holds the copy alone.
+    pub fn copy_from_device_async(
+        &mut self,
+        src: &DeviceBuffer<T>,
+        stream: &CudaStream,
+    ) -> Result<(), DriverError> {
+        if src.len > self.len {
+            return Err(invalid_value());
+        }
+        let bytes = src.len * std::mem::size_of::<T>();
+        // SAFETY: both buffers hold at least `bytes` bytes, and free waits for the copy.
+        unsafe { result::memcpy_dtod_async(self.ptr, src.ptr, bytes, stream.cu_stream()) }
     }
 
     /// Starts copying `src` into the front of the buffer on `stream` and

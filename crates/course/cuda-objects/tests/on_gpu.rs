@@ -168,16 +168,27 @@ fn kernel_to_kernel_edges_become_programmatic_before_instantiation() {
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
-fn a_zeroed_buffer_reads_back_zero_and_the_facts_are_the_devices() {
+fn a_zeroed_buffer_copies_on_the_device_and_the_facts_are_the_devices() {
     use cuda_objects::{DeviceFacts, DriverVersion};
 
     let ctx = ctx();
-    let mut buf = DeviceBuffer::<u32>::alloc(&ctx, 1000).unwrap();
-    buf.copy_from_host(&[7; 1000]).unwrap();
-    buf.zero().unwrap();
-    let mut back = vec![1; 1000];
-    buf.copy_to_host(&mut back).unwrap();
-    assert!(back.iter().all(|&x| x == 0));
+    let mut src = DeviceBuffer::<u32>::alloc(&ctx, 1000).unwrap();
+    src.copy_from_host(&[7; 1000]).unwrap();
+    src.zero().unwrap();
+    let mut dst = DeviceBuffer::<u32>::alloc(&ctx, 1001).unwrap();
+    dst.copy_from_host(&[9; 1001]).unwrap();
+    let stream = ctx.default_stream();
+    dst.copy_from_device_async(&src, &stream).unwrap();
+    stream.synchronize().unwrap();
+    let mut back = vec![1; 1001];
+    dst.copy_to_host(&mut back).unwrap();
+    assert!(back[..1000].iter().all(|&x| x == 0) && back[1000] == 9);
+    let err = src.copy_from_device_async(&dst, &stream).unwrap_err();
+    assert_eq!(
+        err.0,
+        cudaError_enum::CUDA_ERROR_INVALID_VALUE,
+        "a longer source is refused"
+    );
 
     let facts = DeviceFacts::query(&ctx).unwrap();
     assert!(!facts.name.is_empty() && facts.compute_capability.0 >= 7 && facts.l2_bytes > 0);

@@ -31,50 +31,6 @@ const EMPTY_PTX: &std::ffi::CStr = c"
 }
 ";
 
-/// Copies `n` 16-byte vectors with a grid-stride loop: the copy ceiling's
-/// kernel. Not cudaMemcpy: on the H200, a process that has launched kernels
-/// and then copies device to device with the driver's memcpy replays every
-/// graph it makes afterwards 0.17 us a launch slower (kernel-timer's
-/// gpu/floor-gap.cu: vector-add-l2 1.03 us a launch before, 1.20 after, for
-/// the rest of the process), and the graph modes are measured after this.
-const COPY_PTX: &std::ffi::CStr = c"
-.version 7.0
-.target sm_70
-.address_size 64
-
-.visible .entry ceiling_copy(.param .u64 p_src, .param .u64 p_dst, .param .u64 p_n)
-{
-    .reg .pred p;
-    .reg .b32 r<9>;
-    .reg .b64 rd<10>;
-    ld.param.u64 rd1, [p_src];
-    ld.param.u64 rd2, [p_dst];
-    ld.param.u64 rd3, [p_n];
-    cvta.to.global.u64 rd1, rd1;
-    cvta.to.global.u64 rd2, rd2;
-    mov.u32 r1, %ctaid.x;
-    mov.u32 r2, %ntid.x;
-    mov.u32 r3, %tid.x;
-    mov.u32 r4, %nctaid.x;
-    mul.wide.u32 rd4, r1, r2;
-    cvt.u64.u32 rd5, r3;
-    add.u64 rd4, rd4, rd5;
-    mul.wide.u32 rd6, r4, r2;
-LOOP:
-    setp.ge.u64 p, rd4, rd3;
-    @p bra END;
-    shl.b64 rd7, rd4, 4;
-    add.u64 rd8, rd1, rd7;
-    add.u64 rd9, rd2, rd7;
-    ld.global.v4.u32 {r5, r6, r7, r8}, [rd8];
-    st.global.v4.u32 [rd9], {r5, r6, r7, r8};
-    add.u64 rd4, rd4, rd6;
-    bra LOOP;
-END:
-    ret;
-}
-";
-
 /// Event pairs per floor; enough distinct readings to see the timer's tick.
 const PAIRS: usize = 200;
 /// The bytes the cudaMemcpy rate copies: several times the L2 of any GPU here.
@@ -201,27 +157,12 @@ pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, Error> {
 
 /// The device-to-device copy rate, counting bytes read plus bytes written:
 /// the memory ceiling a memory-bound kernel is held against, measured in the
-/// same process by [`COPY_PTX`] (8 blocks of 256 threads an SM). Median of
-/// 20 copies of `bytes` (a multiple of 16) after 3 warm-ups, in GB/s.
+/// same process. Median of 20 copies of `bytes` after 3 warm-ups, in GB/s.
 pub fn copy_ceiling_gb_s(ctx: &Arc<CudaContext>, bytes: usize) -> Result<f64, CudaError> {
     let src = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
-    let dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
-    let copy_kernel = LoadedKernel::from_ptx(ctx, COPY_PTX, c"ceiling_copy")?;
-    let sms =
-        check!(ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT))?.max(1) as u32;
+    let mut dst = check!(DeviceBuffer::<u8>::alloc(ctx, bytes))?;
     let stream = ctx.default_stream();
-    let (mut from, mut to, mut vectors) = (src.device_ptr(), dst.device_ptr(), (bytes / 16) as u64);
-    let mut copy = || {
-        let mut params = [
-            &mut from as *mut _ as *mut std::ffi::c_void,
-            &mut to as *mut _ as *mut std::ffi::c_void,
-            &mut vectors as *mut _ as *mut std::ffi::c_void,
-        ];
-        // SAFETY: the parameters match ceiling_copy's; both buffers hold
-        // `vectors` 16-byte vectors and outlive the launches (dropping them
-        // frees with a synchronous free).
-        unsafe { copy_kernel.launch(sms * 8, 256, &mut params, &stream) }
-    };
+    let mut copy = || check!(dst.copy_from_device_async(&src, &stream));
     for _ in 0..3 {
         copy()?;
     }
