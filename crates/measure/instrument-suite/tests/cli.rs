@@ -11,12 +11,9 @@ fn bin() -> String {
     lesson_bin(env!("CARGO_BIN_EXE_instrument-suite"))
 }
 
-/// A fresh directory of this test's own under the system's temp dir.
-fn scratch(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("instrument-suite-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
+/// A fresh folder of the test's own, removed with the guard.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a scratch directory")
 }
 
 #[test]
@@ -45,7 +42,8 @@ fn a_closed_stdout_ends_it_quietly() {
 
 #[test]
 fn a_json_path_that_cannot_be_written_fails_before_cuda_is_asked() {
-    let path = scratch("json").join("no-such-dir").join("x.json");
+    let scratch = scratch();
+    let path = scratch.path().join("no-such-dir").join("x.json");
     let output = run_without_driver(&bin(), &["--json", path.to_str().unwrap()]);
     let line = assert_one_line_failure(&output, "cannot create");
     assert!(!line.contains("driver"), "the path fails first: {line}");
@@ -53,7 +51,8 @@ fn a_json_path_that_cannot_be_written_fails_before_cuda_is_asked() {
 
 #[test]
 fn the_cubin_is_written_without_a_gpu_and_a_missing_run_is_one_line() {
-    let dir = scratch("cubin");
+    let scratch = scratch();
+    let dir = scratch.path();
     let cubin = dir.join("suite.cubin");
     let output = run_without_driver(&bin(), &["cubin", cubin.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
@@ -79,7 +78,6 @@ fn the_cubin_is_written_without_a_gpu_and_a_missing_run_is_one_line() {
     );
     let line = assert_one_line_failure(&output, "reading");
     assert!(line.contains("missing.json"), "{line}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

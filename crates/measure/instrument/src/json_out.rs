@@ -79,17 +79,15 @@ mod tests {
         }
     }
 
-    /// A fresh directory of this test's own under the system's temp dir.
-    fn scratch_dir(test: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("instrument-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        dir
+    /// A fresh directory of this test's own, removed with the guard.
+    fn scratch_dir() -> tempfile::TempDir {
+        tempfile::tempdir().expect("a scratch directory")
     }
 
     #[test]
     fn a_path_in_a_missing_directory_fails_at_create_and_names_the_path() {
-        let path = scratch_dir("missing").join("no-such-dir").join("x.json");
+        let dir = scratch_dir();
+        let path = dir.path().join("no-such-dir").join("x.json");
         let err = JsonOut::create(&path).expect_err("the directory does not exist");
         assert!(matches!(err, JsonOutError::Create { .. }), "{err:?}");
         let text = err.to_string();
@@ -101,7 +99,8 @@ mod tests {
 
     #[test]
     fn the_reason_is_said_once_in_the_whole_chain() {
-        let path = scratch_dir("chain").join("no-such-dir").join("x.json");
+        let dir = scratch_dir();
+        let path = dir.path().join("no-such-dir").join("x.json");
         let err = JsonOut::create(&path).expect_err("the directory does not exist");
         // What a binary prints: the error and each of its sources.
         let mut chain = err.to_string();
@@ -115,7 +114,8 @@ mod tests {
 
     #[test]
     fn a_good_path_is_created_at_once_and_later_holds_the_reports_json() {
-        let path = scratch_dir("good").join("x.json");
+        let dir = scratch_dir();
+        let path = dir.path().join("x.json");
         let out = JsonOut::create(&path).unwrap();
         assert!(path.is_file(), "created before any measurement");
         out.write(&a_report()).unwrap();

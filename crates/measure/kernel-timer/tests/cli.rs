@@ -23,12 +23,13 @@ fn refusal(args: &[&str]) -> (String, i32) {
     (err.trim_end().to_string(), out.status.code().unwrap_or(-1))
 }
 
-fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kernel-timer-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file of `bytes` named `name` in a folder of its own, removed with the
+/// returned guard.
+fn scratch(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, bytes).unwrap();
-    path
+    (dir, path)
 }
 
 /// Whether the toolkit search finds an nvcc (the workspace's .toolchain or
@@ -48,7 +49,7 @@ fn which(name: &str) -> bool {
 
 #[test]
 fn a_file_that_is_not_a_module_is_one_line() {
-    let text = scratch("notes.txt", b"not a kernel\n");
+    let (_dir, text) = scratch("notes.txt", b"not a kernel\n");
     let (err, code) = refusal(&[text.to_str().unwrap(), "k"]);
     assert_eq!(code, 1);
     assert_eq!(
@@ -64,7 +65,7 @@ fn a_file_that_is_not_a_module_is_one_line() {
 
 #[test]
 fn a_kernel_name_the_module_lacks_names_the_ones_it_has() {
-    let ptx = scratch(
+    let (_dir, ptx) = scratch(
         "k.ptx",
         b".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry _Z4stepPfi(\n.param .u64 p\n)\n{ ret; }\n",
     );
@@ -88,7 +89,7 @@ fn a_cu_that_nvcc_refuses_is_one_line_with_nvccs_first_error() {
     if !have_nvcc() {
         return;
     }
-    let bad = scratch("bad.cu", b"__global__ void k() { undeclared(); }\n");
+    let (_dir, bad) = scratch("bad.cu", b"__global__ void k() { undeclared(); }\n");
     let (err, code) = refusal(&[bad.to_str().unwrap(), "k", "--arch", "sm_90"]);
     assert_eq!(code, 1);
     assert!(
@@ -119,7 +120,7 @@ fn without_a_driver_the_run_stops_at_one_line_after_the_file_checks() {
         eprintln!("skipped: this machine has a CUDA driver");
         return;
     }
-    let cubin = scratch("k.cubin", b"\x7fELF\x02\x01\x01\0.text.k\0");
+    let (_dir, cubin) = scratch("k.cubin", b"\x7fELF\x02\x01\x01\0.text.k\0");
     let (err, code) = refusal(&[cubin.to_str().unwrap(), "k"]);
     assert_eq!(code, 1);
     assert!(err.starts_with("error: no CUDA driver found"), "{err}");
