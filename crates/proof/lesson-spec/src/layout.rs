@@ -12,7 +12,7 @@
 
 use std::fmt::Display;
 
-use crate::lines::{number, quoted, Cursor, Finite, ParseFailure};
+use crate::lines::{number_named, quoted, Cursor, Finite, ParseFailure};
 
 enum Piece<'t> {
     Text(&'t str),
@@ -111,10 +111,7 @@ pub struct Fields<'a> {
 impl<'a> Fields<'a> {
     /// Field `i` as a finite number; a failure names the line and field.
     pub fn num<T: std::str::FromStr + Finite>(&self, i: usize) -> Result<T, ParseFailure> {
-        number(self.line, self.text(i), "").map_err(|_| {
-            let named = number::<T>(self.line, self.text(i), &self.name(i));
-            named.err().expect("a field that fails once fails again")
-        })
+        number_named(self.line, self.text(i), || self.name(i))
     }
 
     /// Field `i`'s name: the template's name for it, or its place.

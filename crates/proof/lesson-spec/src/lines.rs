@@ -113,17 +113,22 @@ impl Finite for f64 {
 
 /// A finite number, or a failure naming the line and what was expected.
 pub fn number<T: std::str::FromStr + Finite>(line: usize, text: &str, what: &str) -> Result<T, ParseFailure> {
-    let value: T = text
-        .trim()
-        .parse()
-        .map_err(|_| ParseFailure::at(line, format!("{what}: {} is not a number", quoted(text.trim()))))?;
-    if !value.is_finite_number() {
-        return Err(ParseFailure::at(
-            line,
-            format!("{what}: {} is not a finite number", quoted(text.trim())),
-        ));
+    number_named(line, text, || what.to_string())
+}
+
+/// [`number`], with the field's name made only for an error.
+pub(crate) fn number_named<T: std::str::FromStr + Finite>(
+    line: usize,
+    text: &str,
+    what: impl FnOnce() -> String,
+) -> Result<T, ParseFailure> {
+    let text = text.trim();
+    let fail = |why: &str| ParseFailure::at(line, format!("{}: {} is {why}", what(), quoted(text)));
+    match text.parse::<T>() {
+        Err(_) => Err(fail("not a number")),
+        Ok(value) if !value.is_finite_number() => Err(fail("not a finite number")),
+        Ok(value) => Ok(value),
     }
-    Ok(value)
 }
 
 /// `<value> ms` at the end of a labelled row: returns the value.
