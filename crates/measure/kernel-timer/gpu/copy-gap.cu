@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #define CHECK(call)                                                                    \
@@ -58,7 +59,29 @@ constexpr int kNodes = 1000, kReplays = 21;
 constexpr size_t kN = 64 * 1024, kLarge = 512u << 20, kSmall = 256u << 10;
 
 int main(int argc, char** argv) {
-    const char* trigger = argc > 1 ? argv[1] : "";
+    const char* usage =
+        "usage: copy-gap TRIGGER, TRIGGER one of h2d-small h2d-large d2d-small d2d-large d2d-stream memset "
+        "kernel-copy events, each with -x23 or -x23-timed after it or not\n";
+    const char* trigger = argc == 2 ? argv[1] : "";
+    if (!std::strcmp(trigger, "--help")) {
+        std::printf("%s", usage);
+        return 0;
+    }
+    // NAME-x23 does it 23 times, as the calibration does; NAME-x23-timed
+    // records an event pair on the legacy stream around each time, as the
+    // calibration does too; events-x23 records the pairs alone.
+    const char* cut = std::strstr(trigger, "-x");
+    const std::string base(trigger, cut ? (size_t)(cut - trigger) : std::strlen(trigger));
+    const std::string suffix = cut ? cut : "";
+    const char* bases[] = {"h2d-small", "h2d-large", "d2d-small", "d2d-large",
+                           "d2d-stream", "memset", "kernel-copy", "events"};
+    const bool known = std::find(std::begin(bases), std::end(bases), base) != std::end(bases);
+    if (!known || !(suffix.empty() || suffix == "-x23" || suffix == "-x23-timed")) {
+        std::fprintf(stderr, "%s", usage);
+        return 2;
+    }
+    const int times = suffix.empty() ? 1 : 23;
+    const bool timed = suffix == "-x23-timed" || base == "events";
     float *a, *b, *c;
     CHECK(cudaMalloc(&a, kN * 4));
     CHECK(cudaMalloc(&b, kN * 4));
@@ -101,34 +124,22 @@ int main(int argc, char** argv) {
     };
 
     measure("before");
-    // NAME-x23 does it 23 times, as the calibration does; NAME-x23-timed
-    // records an event pair on the legacy stream around each time, as the
-    // calibration does too; events-x23 records the pairs alone.
-    int times = std::strstr(trigger, "-x23") ? 23 : 1;
-    const bool timed = std::strstr(trigger, "-timed") != nullptr;
-    const char* cut = std::strstr(trigger, "-x");
-    char base[32];
-    std::snprintf(base, sizeof base, "%.*s", cut ? (int)(cut - trigger) : (int)std::strlen(trigger), trigger);
     for (int i = 0; i < times; ++i) {
-    if (timed || !std::strcmp(base, "events")) CHECK(cudaEventRecord(e0, 0));
-    if (!std::strcmp(base, "events")) {}
-    else if (!std::strcmp(trigger, "h2d-small")) CHECK(cudaMemcpy(dst, host.data(), kSmall, cudaMemcpyHostToDevice));
-    else if (!std::strcmp(base, "h2d-large")) CHECK(cudaMemcpy(dst, host.data(), kLarge, cudaMemcpyHostToDevice));
-    else if (!std::strcmp(base, "d2d-small")) CHECK(cudaMemcpyAsync(dst, src, kSmall, cudaMemcpyDeviceToDevice, 0));
-    else if (!std::strcmp(base, "d2d-large")) CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, 0));
-    else if (!std::strcmp(base, "d2d-stream")) CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, s));
-    else if (!std::strcmp(base, "memset")) CHECK(cudaMemsetAsync(dst, 1, kLarge, 0));
-    else if (!std::strcmp(base, "kernel-copy")) {
-        copy_kernel<<<132 * 8, 256>>>((const float4*)src, (float4*)dst, kLarge / 16);
-        CHECK(cudaGetLastError());
-    } else {
-        std::fprintf(stderr, "usage: copy-gap h2d-small|h2d-large|d2d-small|d2d-large|d2d-stream|memset|kernel-copy\n");
-        return 2;
-    }
-    if (timed || !std::strcmp(base, "events")) {
-        CHECK(cudaEventRecord(e1, 0));
-        CHECK(cudaEventSynchronize(e1));
-    }
+        if (timed) CHECK(cudaEventRecord(e0, 0));
+        if (base == "h2d-small") CHECK(cudaMemcpy(dst, host.data(), kSmall, cudaMemcpyHostToDevice));
+        if (base == "h2d-large") CHECK(cudaMemcpy(dst, host.data(), kLarge, cudaMemcpyHostToDevice));
+        if (base == "d2d-small") CHECK(cudaMemcpyAsync(dst, src, kSmall, cudaMemcpyDeviceToDevice, 0));
+        if (base == "d2d-large") CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, 0));
+        if (base == "d2d-stream") CHECK(cudaMemcpyAsync(dst, src, kLarge, cudaMemcpyDeviceToDevice, s));
+        if (base == "memset") CHECK(cudaMemsetAsync(dst, 1, kLarge, 0));
+        if (base == "kernel-copy") {
+            copy_kernel<<<132 * 8, 256>>>((const float4*)src, (float4*)dst, kLarge / 16);
+            CHECK(cudaGetLastError());
+        }
+        if (timed) {
+            CHECK(cudaEventRecord(e1, 0));
+            CHECK(cudaEventSynchronize(e1));
+        }
     }
     CHECK(cudaDeviceSynchronize());
     measure("after");

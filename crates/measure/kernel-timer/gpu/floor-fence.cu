@@ -107,7 +107,16 @@ static cudaGraphExec_t build(const char* name, Way way, cudaStream_t s) {
 }
 
 int main(int argc, char** argv) {
+    const char* usage = "usage: floor-fence [LAUNCHES_A_GRAPH [blocking]]\n";
+    if (argc > 1 && !std::strcmp(argv[1], "--help")) {
+        std::printf("%s", usage);
+        return 0;
+    }
     if (argc > 1) kNodes = std::atoi(argv[1]);
+    if (argc > 3 || kNodes <= 0 || (argc > 2 && std::strcmp(argv[2], "blocking"))) {
+        std::fprintf(stderr, "%s", usage);
+        return 2;
+    }
     CHECK(cudaMalloc(&g_a, 4u << 20));
     CHECK(cudaMalloc(&g_b, 4u << 20));
     CHECK(cudaMalloc(&g_c, 4u << 20));

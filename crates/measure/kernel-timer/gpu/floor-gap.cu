@@ -212,9 +212,53 @@ typedef int (*NvmlInit)();
 typedef int (*NvmlHandle)(unsigned, void**);
 typedef int (*NvmlClock)(void*, int, unsigned*);
 
+// Captures kNodes calls of `launch_one` on `s` into an executable graph.
+template <typename F>
+static cudaGraphExec_t capture(cudaStream_t s, F launch_one) {
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kNodes; ++i) launch_one();
+    cudaGraph_t graph;
+    CHECK(cudaStreamEndCapture(s, &graph));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphDestroy(graph));
+    return exec;
+}
+
+// The median of kReplays timed replays of `exec` (after 3 untimed ones), in
+// us a launch; `after_each` runs after every replay.
+template <typename F>
+static float per_launch_us(cudaGraphExec_t exec, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1,
+                           F after_each) {
+    std::vector<float> t;
+    for (int r = 0; r < 3 + kReplays; ++r) {
+        CHECK(cudaEventRecord(e0, s));
+        CHECK(cudaGraphLaunch(exec, s));
+        CHECK(cudaEventRecord(e1, s));
+        CHECK(cudaEventSynchronize(e1));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
+        after_each();
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
 int main(int argc, char** argv) {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: floor-gap VECTOR_ADD_CUBIN\n");
+    const char* usage = "usage: floor-gap VECTOR_ADD_CUBIN [STEPS]\n";
+    if (argc < 2 || argc > 3) {
+        std::fprintf(stderr, "%s", usage);
+        return 2;
+    }
+    if (!std::strcmp(argv[1], "--help")) {
+        std::printf("%s", usage);
+        return 0;
+    }
+    std::ifstream file(argv[1], std::ios::binary);
+    std::vector<char> cubin((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (cubin.empty()) {
+        std::fprintf(stderr, "floor-gap: cannot read a cubin from %s\n", argv[1]);
         return 2;
     }
     float *a, *b, *c;
@@ -229,8 +273,6 @@ int main(int argc, char** argv) {
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
 
-    std::ifstream file(argv[1], std::ios::binary);
-    std::vector<char> cubin((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     auto load = driver<Load>("cuModuleLoadData");
     auto get = driver<Get>("cuModuleGetFunction");
     auto launch = driver<Launch>("cuLaunchKernel");
@@ -253,26 +295,9 @@ int main(int argc, char** argv) {
     std::printf("vector-add-l2, a graph of %d launches, %d replays; median per launch, us\n", kNodes, kReplays);
     // The plain graph through the runtime, measured once and printed.
     auto measure = [&](const char* when) {
-        CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-        for (int i = 0; i < kNodes; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
-        cudaGraph_t graph;
-        CHECK(cudaStreamEndCapture(s, &graph));
-        cudaGraphExec_t exec;
-        CHECK(cudaGraphInstantiate(&exec, graph, 0));
-        std::vector<float> t;
-        for (int r = 0; r < 3 + kReplays; ++r) {
-            CHECK(cudaEventRecord(e0, s));
-            CHECK(cudaGraphLaunch(exec, s));
-            CHECK(cudaEventRecord(e1, s));
-            CHECK(cudaEventSynchronize(e1));
-            float ms;
-            CHECK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
-        }
-        std::sort(t.begin(), t.end());
-        std::printf("runtime  %8.4f  %s\n", t[t.size() / 2], when);
+        cudaGraphExec_t exec = capture(s, [&] { vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN); });
+        std::printf("runtime  %8.4f  %s\n", per_launch_us(exec, s, e0, e1, [] {}), when);
         CHECK(cudaGraphExecDestroy(exec));
-        CHECK(cudaGraphDestroy(graph));
     };
     // With a second argument, only the calibration's steps it names, each
     // followed by a measurement.
@@ -301,36 +326,21 @@ int main(int argc, char** argv) {
             }
             size_t n = kN;
             void* params[] = {&a, &b, &c, &n};
-            CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-            for (int i = 0; i < kNodes; ++i) {
+            cudaGraphExec_t exec = capture(s, [&] {
                 if (from_cubin)
                     CHECK_CU(launch(loaded, kN / 256, 1, 1, 256, 1, 1, 0, (CUstream)s, params, nullptr));
                 else
                     vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
-            }
-            cudaGraph_t graph;
-            CHECK(cudaStreamEndCapture(s, &graph));
-            cudaGraphExec_t exec;
-            CHECK(cudaGraphInstantiate(&exec, graph, 0));
+            });
             if (!std::strcmp(way, "upload")) CHECK_CU(upload((CUgraphExec)exec, (CUstream)s));
-            std::vector<float> t;
             unsigned mhz = 0;
-            for (int r = 0; r < 3 + kReplays; ++r) {
-                CHECK(cudaEventRecord(e0, s));
-                CHECK(cudaGraphLaunch(exec, s));
-                CHECK(cudaEventRecord(e1, s));
-                CHECK(cudaEventSynchronize(e1));
-                float ms;
-                CHECK(cudaEventElapsedTime(&ms, e0, e1));
-                if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
+            const float us = per_launch_us(exec, s, e0, e1, [&] {
                 if (read_clock) nvml_clock(device, 1 /* NVML_CLOCK_SM */, &mhz);
-            }
-            std::sort(t.begin(), t.end());
-            std::printf("round %d  %-8s %8.4f", round + 1, way, t[t.size() / 2]);
+            });
+            std::printf("round %d  %-8s %8.4f", round + 1, way, us);
             if (read_clock) std::printf("   (SM %u MHz)", mhz);
             std::printf("\n");
             CHECK(cudaGraphExecDestroy(exec));
-            CHECK(cudaGraphDestroy(graph));
         }
     }
     return 0;

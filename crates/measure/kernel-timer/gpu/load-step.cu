@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <algorithm>
 #include <unistd.h>
 #include <vector>
@@ -83,7 +84,16 @@ static void block_sum_launch(cudaStream_t s) {
 }
 
 int main(int argc, char** argv) {
+    const char* usage = "usage: load-step [SAMPLES_A_CONDITION]\n";
+    if (argc > 1 && !std::strcmp(argv[1], "--help")) {
+        std::printf("%s", usage);
+        return 0;
+    }
     int samples = argc > 1 ? std::atoi(argv[1]) : 31;
+    if (argc > 2 || samples <= 0) {
+        std::fprintf(stderr, "%s", usage);
+        return 2;
+    }
     static int idle_ms[] = {1, 20};
     const size_t elems = (size_t)kN * kN;  // the largest input: 256 MiB
     void* flush;
