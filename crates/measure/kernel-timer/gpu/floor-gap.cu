@@ -37,6 +37,8 @@
 #include <fstream>
 #include <iterator>
 #include <vector>
+#include <chrono>
+#include <thread>
 
 #include <cuda.h>
 
@@ -101,9 +103,11 @@ __global__ void copy_kernel(const float4* src, float4* dst, size_t n) {
 // one), l 210 timed empty launches, g 210 replays of a one-launch graph,
 // w 210 sync wake-ups, c 23 copies of 512 MiB on the legacy stream, k the
 // same 23 copies by a kernel (the instrument's copy ceiling at 0af6810),
-// f the two 512 MiB buffers allocated and freed with no copy between.
-template <typename Measure>
-static void calibrate(Load load, Get get, Launch launch, Measure measure, const char* steps) {
+// f the two 512 MiB buffers allocated and freed with no copy between; then
+// v 50 ms of back-to-back launches of the kernel measured (kernel-timer's
+// and the suite's warm-up, `warm`), and i two seconds with the GPU idle.
+template <typename Measure, typename Warm>
+static void calibrate(Load load, Get get, Launch launch, Measure measure, Warm warm, const char* steps) {
     auto has = [&](char step) { return std::strchr(steps, step) != nullptr; };
     static const char ptx[] =
         ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry calibrate_empty()\n{\n    ret;\n}\n";
@@ -206,6 +210,14 @@ static void calibrate(Load load, Get get, Launch launch, Measure measure, const 
         CHECK(cudaFree(dst));
         measure("after freeing them");
     }
+    if (has('v')) {
+        warm();
+        measure("after 50 ms of back-to-back launches");
+    }
+    if (has('i')) {
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+        measure("after 2 s idle");
+    }
 }
 
 typedef int (*NvmlInit)();
@@ -294,6 +306,10 @@ int main(int argc, char** argv) {
 
     std::printf("vector-add-l2, a graph of %d launches, %d replays; median per launch, us\n", kNodes, kReplays);
     // The plain graph through the runtime, measured once and printed.
+    auto warm = [&] {
+        for (int i = 0; i < 50 * 1000; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
+        CHECK(cudaStreamSynchronize(s));
+    };
     auto measure = [&](const char* when) {
         cudaGraphExec_t exec = capture(s, [&] { vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN); });
         std::printf("runtime  %8.4f  %s\n", per_launch_us(exec, s, e0, e1, [] {}), when);
@@ -304,16 +320,13 @@ int main(int argc, char** argv) {
     if (argc > 2) {
         std::printf("steps: %s\n", argv[2]);
         measure("at the start");
-        calibrate(load, get, launch, measure, argv[2]);
+        calibrate(load, get, launch, measure, warm, argv[2]);
         return 0;
     }
     const char* ways[] = {"runtime", "nvml", "cubin", "upload", "runtime"};
     for (int round = 0; round < 3; ++round) {
-        if (round == 1) calibrate(load, get, launch, measure, "mblgwc");
-        if (round == 2) {
-            for (int i = 0; i < 50 * 1000; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
-            CHECK(cudaStreamSynchronize(s));
-        }
+        if (round == 1) calibrate(load, get, launch, measure, warm, "mblgwc");
+        if (round == 2) warm();
         for (int w = 0; w < 5; ++w) {
             const char* way = ways[w];
             const bool from_cubin = !std::strcmp(way, "cubin") || !std::strcmp(way, "upload");
