@@ -103,7 +103,8 @@ __global__ void copy_kernel(const float4* src, float4* dst, size_t n) {
 // one), l 210 timed empty launches, g 210 replays of a one-launch graph,
 // w 210 sync wake-ups, c 23 copies of 512 MiB on the legacy stream, k the
 // same 23 copies by a kernel (the instrument's copy ceiling at 0af6810),
-// f the two 512 MiB buffers allocated and freed with no copy between; then
+// f the two 512 MiB buffers allocated and freed with no copy between (q, s
+// and e, parts of l, are described where they run); then
 // v 50 ms of back-to-back launches of the kernel measured (kernel-timer's
 // and the suite's warm-up, `warm`), and i two seconds with the GPU idle.
 template <typename Measure, typename Warm>
@@ -138,6 +139,37 @@ static void calibrate(Load load, Get get, Launch launch, Measure measure, Warm w
             CHECK(cudaEventSynchronize(e1));
         }
         measure("after 210 timed empty launches");
+    }
+    // Parts of l, each alone: q the same launches between event records,
+    // every pair its own and one wait at the end; s the launches each waited
+    // for by cudaStreamSynchronize, no event; e the event pairs recorded and
+    // waited for, no launch.
+    if (has('q')) {
+        std::vector<cudaEvent_t> pairs(2 * 210);
+        for (auto& e : pairs) CHECK(cudaEventCreate(&e));
+        for (int i = 0; i < 210; ++i) {
+            CHECK(cudaEventRecord(pairs[2 * i], s));
+            CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
+            CHECK(cudaEventRecord(pairs[2 * i + 1], s));
+        }
+        CHECK(cudaStreamSynchronize(s));
+        for (auto e : pairs) CHECK(cudaEventDestroy(e));
+        measure("after 210 launches between event pairs, one wait");
+    }
+    if (has('s')) {
+        for (int i = 0; i < 210; ++i) {
+            CHECK_CU(launch(empty, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, nullptr, nullptr));
+            CHECK(cudaStreamSynchronize(s));
+        }
+        measure("after 210 launches, each waited for, no event");
+    }
+    if (has('e')) {
+        for (int i = 0; i < 210; ++i) {
+            CHECK(cudaEventRecord(e0, s));
+            CHECK(cudaEventRecord(e1, s));
+            CHECK(cudaEventSynchronize(e1));
+        }
+        measure("after 210 event pairs waited for, no launch");
     }
     if (has('g')) {
         CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
