@@ -104,7 +104,7 @@ __global__ void copy_kernel(const float4* src, float4* dst, size_t n) {
 // w 210 sync wake-ups, c 23 copies of 512 MiB on the legacy stream, k the
 // same 23 copies by a kernel (the instrument's copy ceiling at 0af6810),
 // f the two 512 MiB buffers allocated and freed with no copy between (q, s
-// and e, parts of l, are described where they run); then
+// and e, parts of l, are described where they run); then (V runs v first)
 // v 50 ms of back-to-back launches of the kernel measured (kernel-timer's
 // and the suite's warm-up, `warm`), and i two seconds with the GPU idle.
 template <typename Measure, typename Warm>
@@ -131,6 +131,10 @@ static void calibrate(Load load, Get get, Launch launch, Measure measure, Warm w
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
     measure("after the module and the stream");
+    if (has('V')) {
+        warm();
+        measure("after 50 ms of back-to-back launches, before the rest");
+    }
     if (has('l')) {
         for (int i = 0; i < 210; ++i) {
             CHECK(cudaEventRecord(e0, s));
