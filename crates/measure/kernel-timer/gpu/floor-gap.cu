@@ -346,10 +346,17 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 50 * 1000; ++i) vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN);
         CHECK(cudaStreamSynchronize(s));
     };
+    // With P among the steps, one graph is also made before them all and
+    // replayed at each measurement beside the new one: does a graph made
+    // before the cause keep its speed?
+    const bool early_graph = argc > 2 && std::strchr(argv[2], 'P');
+    cudaGraphExec_t early = nullptr;
+    if (early_graph) early = capture(s, [&] { vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN); });
     auto measure = [&](const char* when) {
         cudaGraphExec_t exec = capture(s, [&] { vector_add<<<kN / 256, 256, 0, s>>>(a, b, c, kN); });
         std::printf("runtime  %8.4f  %s\n", per_launch_us(exec, s, e0, e1, [] {}), when);
         CHECK(cudaGraphExecDestroy(exec));
+        if (early) std::printf("early    %8.4f  the graph made before the steps\n", per_launch_us(early, s, e0, e1, [] {}));
     };
     // With a second argument, only the calibration's steps it names, each
     // followed by a measurement.
