@@ -71,7 +71,7 @@ pub fn measure_suite(
     scale: f64,
     modes: &[Mode],
 ) -> Result<SuiteReport, instrument::Error> {
-    let session = Session::new(ctx, SUITE_BUDGET)?;
+    let mut session = Session::new(ctx, SUITE_BUDGET)?;
     let modes: Vec<Option<Mode>> = if modes.is_empty() {
         vec![None]
     } else {
@@ -82,6 +82,9 @@ pub fn measure_suite(
         .flat_map(|&kernel| modes.iter().map(move |&mode| (kernel, mode)))
         .map(|(kernel, mode)| measure(&session, kernel, mode, scale))
         .collect::<Result<Vec<_>, _>>()?;
+    // After the samples, so that their graphs replay at the floor
+    // (instrument's Calibration::copy_ceiling_gb_s).
+    session.measure_copy_ceiling()?;
     let cupti =
         (!modes.contains(&Some(Mode::Cupti))).then(|| "not asked for (--mode cupti measures it)".into());
     let clocks = results

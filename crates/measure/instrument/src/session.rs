@@ -61,6 +61,16 @@ impl Session {
         })
     }
 
+    /// Measures the device-to-device copy rate into the calibration. Call it
+    /// after the samples whose graphs should replay at the floor
+    /// ([`Calibration::copy_ceiling_gb_s`] says why); until then the
+    /// calibration's ceiling is the memory's peak alone.
+    pub fn measure_copy_ceiling(&mut self) -> Result<(), Error> {
+        self.calibration.copy_ceiling_gb_s =
+            crate::calibrate::copy_ceiling_gb_s(&self.ctx, crate::calibrate::CEILING_BYTES)?;
+        Ok(())
+    }
+
     /// The instrument with this process's timer floor and, where the caller
     /// declares traffic, the memory's: a sample faster than the declared
     /// bytes can cross the memory is rejected, as one below the tick is.

@@ -300,7 +300,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         max_gpu_ms: cli.budget_ms,
         ..Budget::default()
     };
-    let session = Session::new(&ctx, budget).context("calibrating")?;
+    let mut session = Session::new(&ctx, budget).context("calibrating")?;
     let traffic = cli.traffic();
     let mut launch_a = |s: &_| workload.launch(&kernel_a, shape, s);
     let choice = session
@@ -313,7 +313,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         format!("{} ({})", kernel_a.name, kernel_a.symbol)
     };
     let cupti = (mode != Mode::Cupti).then(|| "not asked for".into());
-    let run = Run {
+    let mut run = Run {
         kernel,
         file: cli.file.display().to_string(),
         toolkit: toolkit(&cli.file),
@@ -339,12 +339,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             mode.name()
         );
         let m = session.measure(mode, traffic, &mut launch_a)?;
+        // After the samples, so that their graphs replay at the floor
+        // (instrument's Calibration::copy_ceiling_gb_s).
+        copy_ceiling_into(&mut session, &mut run)?;
         print!("{}", block(&run, &m));
         if let Some(json) = json {
             json.write(&serde_json::json!({ "run": run, "measurement": m }))?;
         }
         return Ok(());
     };
+    // A/B prints a block per comparison as it goes: the copy ceiling first.
+    copy_ceiling_into(&mut session, &mut run)?;
     // A/B: the same workload for both (A's closure is done with it).
     let cell = RefCell::new(workload);
     let mut a = |s: &_| cell.borrow_mut().launch(&kernel_a, shape, s);
@@ -371,6 +376,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     if let Some(json) = json {
         json.write(&serde_json::json!({ "run": run, "b_kernel": kernel_b.name, "rounds": cli.rounds, "ab": results }))?;
     }
+    Ok(())
+}
+
+/// Measures the copy ceiling and puts it in the run's calibration and
+/// device, which were made before it was known.
+fn copy_ceiling_into(session: &mut Session, run: &mut Run) -> anyhow::Result<()> {
+    session.measure_copy_ceiling().context("the copy ceiling")?;
+    run.calibration = session.calibration.clone();
+    run.device.copy_ceiling_gb_s = session.calibration.copy_ceiling_gb_s;
     Ok(())
 }
 
