@@ -83,8 +83,8 @@ pub fn measure_suite(
         .map(|(kernel, mode)| measure(&session, kernel, mode, scale))
         .collect::<Result<Vec<_>, _>>()?;
     // After the samples, so that their graphs replay at the floor
-    // (instrument's Calibration::copy_ceiling_gb_s).
-    session.measure_copy_ceiling()?;
+    // (instrument's calibrate).
+    session.after_samples()?;
     let cupti =
         (!modes.contains(&Some(Mode::Cupti))).then(|| "not asked for (--mode cupti measures it)".into());
     let clocks = results

@@ -34,7 +34,7 @@ const EMPTY_PTX: &std::ffi::CStr = c"
 /// Event pairs per floor; enough distinct readings to see the timer's tick.
 const PAIRS: usize = 200;
 /// The bytes the cudaMemcpy rate copies: several times the L2 of any GPU here.
-pub(crate) const CEILING_BYTES: usize = 512 << 20;
+const CEILING_BYTES: usize = 512 << 20;
 
 /// The process's own view of what it can resolve. Times are in ms.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -45,19 +45,18 @@ pub struct Calibration {
     /// Whether `event_resolution_ms` was measured here (not documented).
     pub resolution_measured: bool,
     /// Median of event pairs around one launch of an empty one-block kernel.
+    /// Measured after the samples ([`after_samples`]), 0 until then.
     pub empty_launch_ms: f64,
     /// Median of event pairs around one replay of a graph of that launch.
     pub graph_launch_ms: f64,
     /// Median time on the GPU between an event the host synchronised on and
     /// the next event the host recorded: its wake-up plus one submission.
+    /// Measured after the samples, 0 until then.
     pub sync_wakeup_ms: f64,
     /// Device-to-device copy rate (cudaMemcpy), read plus written, in GB/s.
     /// Not a ceiling on its own: a kernel's vectorised copy can beat it (the
-    /// suite's copy-1gib does, in the recorded `modes` transcripts). 0 until
-    /// [`crate::Session::measure_copy_ceiling`] measures it, after the
-    /// samples: on the H200, a process that has launched kernels and then
-    /// copies about 12 GB replays every graph it makes afterwards 0.17 us a
-    /// launch slower (kernel-timer's gpu/floor-gap.cu and its README).
+    /// suite's copy-1gib does, in the recorded `modes` transcripts).
+    /// Measured after the samples, 0 until then.
     pub copy_ceiling_gb_s: f64,
     /// The memory's theoretical peak, memory clock x bus width x 2 (double
     /// data rate), in GB/s: `None` where the device reports no clock or width.
@@ -131,9 +130,14 @@ pub fn resolution(readings: &[f64]) -> Option<f64> {
         .min_by(f64::total_cmp)
 }
 
-/// Measures the calibration on `ctx`'s device: a few hundred empty launches
-/// and replays, well under a second; and reads the memory's clock and bus
-/// width. The copy ceiling is left at 0 (see [`Calibration::copy_ceiling_gb_s`]).
+/// Measures what the samples need on `ctx`'s device: the timer's tick, from
+/// a few hundred replays of a graph of one empty launch, well under a
+/// second; and reads the memory's clock and bus width. The rest waits for
+/// [`after_samples`]: on the H200, a process that has submitted two kinds of
+/// work outside graphs (an empty kernel's launches, another kernel's, a
+/// copy) replays every graph 0.17 us a launch slower from then on
+/// (kernel-timer's gpu/floor-gap.cu and README), so before its samples the
+/// process submits nothing outside graphs but the caller's kernel.
 pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, Error> {
     let owned = check!(BlockingStream::create(ctx))?;
     let stream = owned.stream();
@@ -142,21 +146,35 @@ pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, Error> {
     // SAFETY: the kernel takes no parameters.
     let mut launch = |s: &CudaStream| unsafe { empty.launch(1, 32, &mut [], s) };
     let events = EventPair::new(ctx)?;
-    let launches = repeat(|| timed_ms(&events, stream, || launch(stream)))?;
     let graph = CapturedGraph::capture(stream, 1, Dependencies::Full, &mut launch)?;
     let replays = repeat(|| timed_ms(&events, stream, || graph.launch(stream)))?;
-    let wakeups = repeat(|| sync_wakeup(ctx, stream, &mut launch))?;
-    let all: Vec<f64> = launches.iter().chain(&replays).chain(&wakeups).copied().collect();
-    let measured = resolution(&all);
+    let measured = resolution(&replays);
     Ok(Calibration {
         event_resolution_ms: measured.unwrap_or(DOCUMENTED_EVENT_RESOLUTION_MS),
         resolution_measured: measured.is_some(),
-        empty_launch_ms: median(&launches),
+        empty_launch_ms: 0.0,
         graph_launch_ms: median(&replays),
-        sync_wakeup_ms: median(&wakeups),
+        sync_wakeup_ms: 0.0,
         copy_ceiling_gb_s: 0.0,
         memory_peak_gb_s: device_memory_peak_gb_s(ctx)?,
     })
+}
+
+/// Measures into `calibration` what [`calibrate`] leaves for after the
+/// samples: an empty launch's floor and the host's wake-up (each from
+/// [`PAIRS`] readings) and twenty 512 MiB copies.
+pub fn after_samples(ctx: &Arc<CudaContext>, calibration: &mut Calibration) -> Result<(), Error> {
+    let owned = check!(BlockingStream::create(ctx))?;
+    let stream = owned.stream();
+    check!(ctx.bind_to_thread())?;
+    let empty = LoadedKernel::from_ptx(ctx, EMPTY_PTX, c"calibrate_empty")?;
+    // SAFETY: the kernel takes no parameters.
+    let mut launch = |s: &CudaStream| unsafe { empty.launch(1, 32, &mut [], s) };
+    let events = EventPair::new(ctx)?;
+    calibration.empty_launch_ms = median(&repeat(|| timed_ms(&events, stream, || launch(stream)))?);
+    calibration.sync_wakeup_ms = median(&repeat(|| sync_wakeup(ctx, stream, &mut launch))?);
+    calibration.copy_ceiling_gb_s = copy_ceiling_gb_s(ctx, CEILING_BYTES)?;
+    Ok(())
 }
 
 /// The device-to-device copy rate, counting bytes read plus bytes written:

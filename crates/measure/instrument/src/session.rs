@@ -61,14 +61,12 @@ impl Session {
         })
     }
 
-    /// Measures the device-to-device copy rate into the calibration. Call it
-    /// after the samples whose graphs should replay at the floor
-    /// ([`Calibration::copy_ceiling_gb_s`] says why); until then the
-    /// calibration's ceiling is the memory's peak alone.
-    pub fn measure_copy_ceiling(&mut self) -> Result<(), Error> {
-        self.calibration.copy_ceiling_gb_s =
-            crate::calibrate::copy_ceiling_gb_s(&self.ctx, crate::calibrate::CEILING_BYTES)?;
-        Ok(())
+    /// Measures what the calibration leaves for after the samples (the
+    /// empty launch, the wake-up, the copy ceiling; [`calibrate`] says why).
+    /// Call it once the samples whose graphs should replay at the floor are
+    /// taken; until then the ceiling is the memory's peak alone.
+    pub fn after_samples(&mut self) -> Result<(), Error> {
+        crate::calibrate::after_samples(&self.ctx, &mut self.calibration)
     }
 
     /// The instrument with this process's timer floor and, where the caller

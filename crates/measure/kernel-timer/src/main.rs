@@ -340,16 +340,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         );
         let m = session.measure(mode, traffic, &mut launch_a)?;
         // After the samples, so that their graphs replay at the floor
-        // (instrument's Calibration::copy_ceiling_gb_s).
-        copy_ceiling_into(&mut session, &mut run)?;
+        // (instrument's calibrate).
+        after_samples_into(&mut session, &mut run)?;
         print!("{}", block(&run, &m));
         if let Some(json) = json {
             json.write(&serde_json::json!({ "run": run, "measurement": m }))?;
         }
         return Ok(());
     };
-    // A/B prints a block per comparison as it goes: the copy ceiling first.
-    copy_ceiling_into(&mut session, &mut run)?;
+    // A/B prints a block per comparison as it goes: the whole calibration
+    // first (two kernels are two kinds of work anyway: instrument's calibrate).
+    after_samples_into(&mut session, &mut run)?;
     // A/B: the same workload for both (A's closure is done with it).
     let cell = RefCell::new(workload);
     let mut a = |s: &_| cell.borrow_mut().launch(&kernel_a, shape, s);
@@ -379,10 +380,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Measures the copy ceiling and puts it in the run's calibration and
-/// device, which were made before it was known.
-fn copy_ceiling_into(session: &mut Session, run: &mut Run) -> anyhow::Result<()> {
-    session.measure_copy_ceiling().context("the copy ceiling")?;
+/// Measures the rest of the calibration and puts it in the run's
+/// calibration and device, which were made before it was known.
+fn after_samples_into(session: &mut Session, run: &mut Run) -> anyhow::Result<()> {
+    session.after_samples().context("calibrating after the samples")?;
     run.calibration = session.calibration.clone();
     run.device.copy_ceiling_gb_s = session.calibration.copy_ceiling_gb_s;
     Ok(())
