@@ -90,6 +90,22 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         unsafe { result::memset_d8_sync(self.ptr, 0, self.len * std::mem::size_of::<T>()) }
     }
 
+    /// Queues setting every byte to zero on `stream`, like
+    /// `cudaMemsetAsync(ptr, 0, bytes, stream)`; also what a stream capture
+    /// records as a memset node.
+    pub fn zero_async(&mut self, stream: &CudaStream) -> Result<(), DriverError> {
+        self.ctx.bind_to_thread()?;
+        // SAFETY: the buffer holds len() elements, all of them overwritten.
+        unsafe {
+            result::memset_d8_async(
+                self.ptr,
+                0,
+                self.len * std::mem::size_of::<T>(),
+                stream.cu_stream(),
+            )
+        }
+    }
+
     /// Starts copying all of `src` into the front of this buffer on
     /// `stream`, like `cudaMemcpyAsync(..., cudaMemcpyDeviceToDevice)`.
     /// Dropping either buffer before the copy is done is safe: the free
