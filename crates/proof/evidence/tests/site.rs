@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use evidence::site;
+use evidence::transcript::Transcript;
 use support::repository;
 
 #[path = "site_support/check.rs"]
@@ -193,16 +194,22 @@ fn a_dangling_symlink_as_the_site_folder_is_refused_at_once() {
     assert!(link.is_symlink() && !tmp.path().join("nowhere").exists());
 }
 
-/// The committed evidence's site: every lesson and transcript a page, and
-/// every page's HTML passing site_support/check.rs.
+/// The committed evidence's site, built once (it is the slowest build the
+/// tests make) and read by both checks below.
 #[test]
-fn the_committed_evidence_makes_a_site_with_every_lesson_and_transcript() {
+fn the_committed_evidence_makes_a_whole_site() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let built = site::build(&repository(), &repository().join("evidence"), &out).unwrap();
-    let transcripts = evidence::load::load(&repository().join("evidence"))
-        .unwrap()
-        .transcripts;
+    let loaded = evidence::load::load(&repository().join("evidence")).unwrap();
+    every_lesson_and_transcript_has_a_page(&out, &built, &loaded.transcripts);
+    sessions_history_changes_and_a_summary(&out, &loaded.transcripts);
+}
+
+/// Every lesson and transcript a page, and every page's HTML passing
+/// site_support/check.rs.
+fn every_lesson_and_transcript_has_a_page(out: &Path, built: &site::Built, transcripts: &[Transcript]) {
+    let out = out.to_path_buf();
     let runs = tree(&out.join("runs")).len();
     assert_eq!(runs, transcripts.len(), "a page per transcript");
     for lesson in lessons::LESSONS {
@@ -454,13 +461,9 @@ fn a_cause_is_shown_per_gpu_with_its_figures_and_a_failure_on_one_gpu_says_so() 
 /// The committed evidence's site over time: the sessions' list and pages,
 /// the history charts on a lesson's page, what changed, the runs and the
 /// re-run command in every verdict cell, and the summary for tools.
-#[test]
-fn the_committed_evidence_s_site_shows_sessions_history_changes_and_a_summary() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("site");
-    site::build(&repository(), &repository().join("evidence"), &out).unwrap();
-    let loaded = evidence::load::load(&repository().join("evidence")).unwrap();
-    let sessions = evidence::sessions::of(&loaded.transcripts);
+fn sessions_history_changes_and_a_summary(out: &Path, transcripts: &[Transcript]) {
+    let out = out.to_path_buf();
+    let sessions = evidence::sessions::of(transcripts);
 
     let list = read(&out, site::SESSIONS);
     for s in &sessions {
