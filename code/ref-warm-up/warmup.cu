@@ -99,6 +99,8 @@ static_assert(kMallocCount >= 10, "the tenth cudaMalloc is printed");
 // launch as the first call; for it the figure is its conclusion's "about
 // 3,5 s" for any first call.
 constexpr double kThenFirstCallMs[] = {3816.443, 3824.311, 3500.0};
+static_assert(sizeof(kThenFirstCallMs) / sizeof(kThenFirstCallMs[0]) == WARMUP_FIRST_LAUNCH + 1,
+              "a figure for each kind of first call");
 constexpr double kThenMallocRatio = 0.163 / 0.026;
 constexpr double kThenSimpleOverPercent = (0.089 / 0.053 - 1.0) * 100.0;
 constexpr double kThenComplexOverPercent = (1.624 / 1.595 - 1.0) * 100.0;
@@ -213,6 +215,12 @@ extern "C" warmup_constants warmup_lesson_constants(void) {
     c.warmup_runs = kWarmupRuns;
     c.timed_runs = kTimedRuns;
     c.rel_tolerance = kRelTolerance;
+    c.then_first_call_ms = kThenFirstCallMs;
+    c.then_malloc_ratio = kThenMallocRatio;
+    c.then_simple_over_percent = kThenSimpleOverPercent;
+    c.then_complex_over_percent = kThenComplexOverPercent;
+    c.then_no_sync_max_ms = kThenNoSyncMaxMs;
+    c.then_sync_first_ms = kThenSyncFirstMs;
     return c;
 }
 #else

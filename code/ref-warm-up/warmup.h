@@ -61,6 +61,13 @@ typedef struct warmup_constants {
     int warmup_runs;
     int timed_runs;
     float rel_tolerance;
+    // The post's figures of the closing table (the .cu's kThen*).
+    const double* then_first_call_ms;  // by warmup_first_call_kind
+    double then_malloc_ratio;
+    double then_simple_over_percent;
+    double then_complex_over_percent;
+    double then_no_sync_max_ms;
+    double then_sync_first_ms;
 } warmup_constants;
 
 warmup_constants warmup_lesson_constants(void);

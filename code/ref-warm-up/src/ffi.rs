@@ -18,6 +18,7 @@ use std::sync::LazyLock;
 use cuda_check::{check, CudaError};
 use cuda_objects::{runtime_stream, DeviceBuffer};
 use cudarc::driver::CudaStream;
+use ref_warm_up_report::Then;
 
 /// Device memory from warmup.cu's cudaMalloc (the first call's with
 /// `--first malloc`, or Part 2's), freed with cudaFree when dropped.
@@ -97,6 +98,30 @@ pub struct Constants {
     pub warmup_runs: u32,
     pub timed_runs: u32,
     pub rel_tolerance: f32,
+    /// The post's figures (kThen*), the first call's one a kind of first
+    /// call, in `warmup_first_call_kind`'s order.
+    then_first_call_ms: Vec<f64>,
+    then_rest: [f64; 5],
+}
+
+impl Constants {
+    /// The closing table's "then" column for a run whose first call is `kind`.
+    pub fn then(&self, kind: warmup_first_call_kind) -> Then {
+        let [malloc_ratio, simple_over_percent, complex_over_percent, no_sync_max_ms, sync_first_ms] =
+            self.then_rest;
+        Then {
+            first_call_ms: self
+                .then_first_call_ms
+                .get(kind as usize)
+                .copied()
+                .unwrap_or(f64::NAN),
+            malloc_ratio,
+            simple_over_percent,
+            complex_over_percent,
+            no_sync_max_ms,
+            sync_first_ms,
+        }
+    }
 }
 
 /// The .cu's constants, read once.
@@ -116,6 +141,20 @@ pub static CU: LazyLock<Constants> = LazyLock::new(|| {
         warmup_runs: count(c.warmup_runs) as u32,
         timed_runs: count(c.timed_runs) as u32,
         rel_tolerance: c.rel_tolerance,
+        // SAFETY: one value a kind of first call, of static storage.
+        then_first_call_ms: unsafe {
+            static_array(
+                c.then_first_call_ms,
+                warmup_first_call_kind::WARMUP_FIRST_LAUNCH as i32 + 1,
+            )
+        },
+        then_rest: [
+            c.then_malloc_ratio,
+            c.then_simple_over_percent,
+            c.then_complex_over_percent,
+            c.then_no_sync_max_ms,
+            c.then_sync_first_ms,
+        ],
     }
 });
 

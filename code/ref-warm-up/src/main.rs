@@ -149,6 +149,7 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         sync_host_ms: loops[2],
         sync_events_ms: loops[3],
         malloc_run: Some(malloc_run),
+        then: CU.then(args.first.kind()),
     };
     let printed = report.render();
     print!("{printed}");

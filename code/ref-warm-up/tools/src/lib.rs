@@ -1,8 +1,7 @@
 //! The warm-up post re-run: the report as data, for the Rust twin and the
 //! shared tools alike, laid out as every lesson's tools package is (see
 //! `lesson-spec`): the report's types, printed in warmup.cu's layout and
-//! parsed back with the same templates, the post's own figures ([`then`],
-//! the "then" column), its claims, causes and figures, and the
+//! parsed back with the same templates, its claims, causes and figures, and the
 //! `LessonReport` impl. No CUDA, so the evidence tools build without nvcc.
 
 mod claims;
@@ -14,9 +13,8 @@ mod render;
 mod report;
 #[cfg(test)]
 mod tests;
-pub mod then;
 mod why;
 
 pub use parse::parse;
 pub use render::first_call_text;
-pub use report::{over_percent, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS};
+pub use report::{over_percent, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, Then, CALLS};

@@ -3,7 +3,7 @@
 use lesson_spec::{ms_at_end, number, Cursor, Fields, Lines, ParseFailure};
 
 use crate::render::{BEFORE, CALL, KERNEL, LOOPS, MALLOC_ROW, OVER, PART5, RUN_CALL};
-use crate::report::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS};
+use crate::report::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, Then, CALLS};
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
@@ -98,8 +98,8 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     let [no_sync_host_ms, no_sync_events_ms] = [loop_row(0)?, loop_row(1)?];
     let [sync_host_ms, sync_events_ms] = [loop_row(2)?, loop_row(3)?];
     // Part 5 is newer than the first transcripts; then the closing table,
-    // made of the figures above and the post's constants, is read only as
-    // far as its heading.
+    // of which only the post's figures are read: the run's are the ones
+    // above.
     let (n, line) = c.next("Part 5 or the closing table")?;
     let malloc_run = if line.starts_with("Part 5: ") {
         let run = malloc_run(&mut c, n, line)?;
@@ -113,6 +113,16 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
             format!("expected Part 5 or the closing table, got {line:?}"),
         ));
     };
+    c.expect("figure ")?;
+    let mut then = [0.0; 6];
+    for slot in &mut then {
+        let (n, line) = c.next("a row of the closing table")?;
+        let cells = words(line);
+        let cell = cells.len().checked_sub(2).map_or("", |i| cells[i]);
+        *slot = number(n, cell, "the post's figure in the closing table")?;
+    }
+    let [first_call_ms, malloc_ratio, simple_over_percent, complex_over_percent, no_sync_max_ms, sync_first_ms] =
+        then;
     Ok(Report {
         gpu: gpu.to_string(),
         visible_gpus,
@@ -126,6 +136,14 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
         sync_host_ms,
         sync_events_ms,
         malloc_run,
+        then: Then {
+            first_call_ms,
+            malloc_ratio,
+            simple_over_percent,
+            complex_over_percent,
+            no_sync_max_ms,
+            sync_first_ms,
+        },
     })
 }
 

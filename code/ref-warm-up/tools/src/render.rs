@@ -6,7 +6,6 @@
 use lesson_spec::fill;
 
 use crate::report::{over_percent, KernelRows, Report, CALLS};
-use crate::then;
 
 pub(crate) const MALLOC_ROW: &str = "{:>10}  {:10.4}  {:10.4}  {:10.4}  {:11.2}x";
 /// A Part 3 row: kernel, threads, clock, then one of `CALLS`.
@@ -145,32 +144,32 @@ impl Report {
         vec![
             (
                 format!("first call ({}), ms", self.first.name),
-                then::first_call_ms(&self.first.name),
+                self.then.first_call_ms,
                 self.first.ms,
             ),
             (
                 "first cudaMalloc over second, x".into(),
-                then::MALLOC_RATIO,
+                self.then.malloc_ratio,
                 first_malloc.map_or(f64::NAN, |m| m.first_ms / m.second_ms),
             ),
             (
                 "simple kernel #0 over #1, %".into(),
-                then::SIMPLE_OVER_PERCENT,
+                self.then.simple_over_percent,
                 pct("simple"),
             ),
             (
                 "complex kernel #0 over #1, %".into(),
-                then::COMPLEX_OVER_PERCENT,
+                self.then.complex_over_percent,
                 pct("complex"),
             ),
             (
                 "host clock without sync, largest of 4, ms".into(),
-                then::NO_SYNC_MAX_MS,
+                self.then.no_sync_max_ms,
                 self.no_sync_host_ms.iter().copied().fold(0.0, f64::max),
             ),
             (
                 "host clock with sync, complex #0, ms".into(),
-                then::SYNC_FIRST_MS,
+                self.then.sync_first_ms,
                 self.sync_host_ms[0],
             ),
         ]

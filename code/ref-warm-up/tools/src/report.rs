@@ -27,6 +27,20 @@ pub struct Report {
     /// Part 5; None in transcripts from before it existed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub malloc_run: Option<MallocRun>,
+    /// The post's figures in the closing table, from warmup.cu's kThen*
+    /// (the first call's for this run's first call).
+    pub then: Then,
+}
+
+/// The post's figures beside this run's in the closing table, as printed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Then {
+    pub first_call_ms: f64,
+    pub malloc_ratio: f64,
+    pub simple_over_percent: f64,
+    pub complex_over_percent: f64,
+    pub no_sync_max_ms: f64,
+    pub sync_first_ms: f64,
 }
 
 /// Part 5: a run of cudaMallocs of one size, each timed, with the address

@@ -63,6 +63,16 @@ fn known() -> Report {
                 })
                 .collect(),
         }),
+        // The post's figures as the closing table prints warmup.cu's kThen*
+        // (a launch first), to its three decimals.
+        then: Then {
+            first_call_ms: 3500.0,
+            malloc_ratio: 6.269,
+            simple_over_percent: 67.925,
+            complex_over_percent: 1.818,
+            no_sync_max_ms: 0.021,
+            sync_first_ms: 0.272,
+        },
     }
 }
 
@@ -104,10 +114,14 @@ fn the_closing_table_sets_the_posts_figures_beside_this_runs() {
     assert_eq!(rows[1].2, 20.0);
     // 2.5 ms against 0.02 ms: 12400% more.
     assert!((rows[2].2 - 12400.0).abs() < 1e-9);
-    assert!((rows[2].1 - 67.924_528).abs() < 1e-6);
+    assert_eq!(rows[2].1, 67.925);
     assert_eq!(rows[4].2, 0.008);
     let text = known().render();
     assert!(text.contains("\nfirst cudaMalloc over second, x                     6.269       20.000\n"));
+    // The "then" column is read from the output, the .cu's kThen* as it
+    // printed them: a program built with another figure is read with it.
+    let edited = text.replace("second, x                     6.269", "second, x                     7.125");
+    assert_eq!(parse(&body(&edited)).unwrap().then.malloc_ratio, 7.125);
 }
 
 const CXX: &str = "2026-11-30T051656Z-h200-cxx.txt";
