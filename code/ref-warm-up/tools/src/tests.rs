@@ -120,7 +120,10 @@ fn the_closing_table_sets_the_posts_figures_beside_this_runs() {
     assert!(text.contains("\nfirst cudaMalloc over second, x                     6.269       20.000\n"));
     // The "then" column is read from the output, the .cu's kThen* as it
     // printed them: a program built with another figure is read with it.
-    let edited = text.replace("second, x                     6.269", "second, x                     7.125");
+    let edited = text.replace(
+        "second, x                     6.269",
+        "second, x                     7.125",
+    );
     assert_eq!(parse(&body(&edited)).unwrap().then.malloc_ratio, 7.125);
 }
 
