@@ -139,15 +139,10 @@ pub fn resolution(readings: &[f64]) -> Option<f64> {
 /// (kernel-timer's gpu/floor-gap.cu and README), so before its samples the
 /// process submits nothing outside graphs but the caller's kernel.
 pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, Error> {
-    let owned = check!(BlockingStream::create(ctx))?;
-    let stream = owned.stream();
-    check!(ctx.bind_to_thread())?;
-    let empty = LoadedKernel::from_ptx(ctx, EMPTY_PTX, c"calibrate_empty")?;
-    // SAFETY: the kernel takes no parameters.
-    let mut launch = |s: &CudaStream| unsafe { empty.launch(1, 32, &mut [], s) };
-    let events = EventPair::new(ctx)?;
-    let graph = CapturedGraph::capture(stream, 1, Dependencies::Full, &mut launch)?;
-    let replays = repeat(|| timed_ms(&events, stream, || graph.launch(stream)))?;
+    let bench = Bench::new(ctx)?;
+    let stream = bench.owned.stream();
+    let graph = CapturedGraph::capture(stream, 1, Dependencies::Full, &mut |s| bench.launch(s))?;
+    let replays = repeat(|| timed_ms(&bench.events, stream, || graph.launch(stream)))?;
     let measured = resolution(&replays);
     Ok(Calibration {
         event_resolution_ms: measured.unwrap_or(DOCUMENTED_EVENT_RESOLUTION_MS),
@@ -164,17 +159,40 @@ pub fn calibrate(ctx: &Arc<CudaContext>) -> Result<Calibration, Error> {
 /// samples: an empty launch's floor and the host's wake-up (each from
 /// [`PAIRS`] readings) and twenty 512 MiB copies.
 pub fn after_samples(ctx: &Arc<CudaContext>, calibration: &mut Calibration) -> Result<(), Error> {
-    let owned = check!(BlockingStream::create(ctx))?;
-    let stream = owned.stream();
-    check!(ctx.bind_to_thread())?;
-    let empty = LoadedKernel::from_ptx(ctx, EMPTY_PTX, c"calibrate_empty")?;
-    // SAFETY: the kernel takes no parameters.
-    let mut launch = |s: &CudaStream| unsafe { empty.launch(1, 32, &mut [], s) };
-    let events = EventPair::new(ctx)?;
-    calibration.empty_launch_ms = median(&repeat(|| timed_ms(&events, stream, || launch(stream)))?);
-    calibration.sync_wakeup_ms = median(&repeat(|| sync_wakeup(ctx, stream, &mut launch))?);
+    let bench = Bench::new(ctx)?;
+    let stream = bench.owned.stream();
+    calibration.empty_launch_ms = median(&repeat(|| {
+        timed_ms(&bench.events, stream, || bench.launch(stream))
+    })?);
+    calibration.sync_wakeup_ms = median(&repeat(|| sync_wakeup(ctx, stream, &mut |s| bench.launch(s)))?);
     calibration.copy_ceiling_gb_s = copy_ceiling_gb_s(ctx, CEILING_BYTES)?;
     Ok(())
+}
+
+/// What both halves of the calibration time with: a blocking stream of
+/// their own, the empty kernel and an event pair.
+struct Bench {
+    owned: BlockingStream,
+    empty: LoadedKernel,
+    events: EventPair,
+}
+
+impl Bench {
+    fn new(ctx: &Arc<CudaContext>) -> Result<Bench, Error> {
+        let owned = check!(BlockingStream::create(ctx))?;
+        check!(ctx.bind_to_thread())?;
+        Ok(Bench {
+            owned,
+            empty: LoadedKernel::from_ptx(ctx, EMPTY_PTX, c"calibrate_empty")?,
+            events: EventPair::new(ctx)?,
+        })
+    }
+
+    /// One launch of the empty kernel on `stream`.
+    fn launch(&self, stream: &CudaStream) -> Result<(), CudaError> {
+        // SAFETY: the kernel takes no parameters.
+        unsafe { self.empty.launch(1, 32, &mut [], stream) }
+    }
 }
 
 /// The device-to-device copy rate, counting bytes read plus bytes written:
