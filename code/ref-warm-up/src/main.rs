@@ -27,7 +27,7 @@ use host_clock::now_ms;
 use lesson_cli::check::{first_mismatch, g9};
 use lesson_cli::{print_claims, CheckFailed, ClaimsArg, DeviceArg};
 use ref_warm_up_report::{
-    first_call_text, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, CALLS,
+    first_call_text, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, Setup, CALLS,
 };
 use time_kernel::KernelTimer;
 
@@ -141,6 +141,12 @@ fn lesson(args: Args) -> anyhow::Result<()> {
         visible_gpus,
         visible_devices: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
         module_loading: std::env::var("CUDA_MODULE_LOADING").ok(),
+        setup: Setup {
+            elems: CU.elems as u32,
+            timed_runs: CU.timed_runs,
+            warmup_runs: CU.warmup_runs,
+            part4_threads: CU.block_sizes[0] as u32,
+        },
         first,
         mallocs,
         kernels,

@@ -2,8 +2,10 @@
 
 use lesson_spec::{ms_at_end, number, Cursor, Fields, Lines, ParseFailure};
 
-use crate::render::{BEFORE, CALL, KERNEL, LOOPS, MALLOC_ROW, OVER, PART5, RUN_CALL};
-use crate::report::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, Then, CALLS};
+use crate::render::{
+    BEFORE, CALL, KERNEL, LOOPS, MALLOC_ROW, OVER, PART3, PART3_KEY, PART4, PART5, RUN_CALL,
+};
+use crate::report::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, Setup, Then, CALLS};
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
@@ -72,27 +74,39 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
 
     c.expect("Part 2: ")?;
     c.expect("     bytes")?;
-    let mallocs = c.rows(MALLOC_ROW, "Part 3:", |f| {
-        Ok(MallocRow {
+    let mut mallocs = Vec::new();
+    let part3 = loop {
+        let (n, line) = c.next("Part 3")?;
+        if line.starts_with("Part 3:") {
+            break lesson_spec::read(n, PART3, line)?;
+        }
+        let f = lesson_spec::read(n, MALLOC_ROW, line)?;
+        mallocs.push(MallocRow {
             bytes: f.num(0)?,
             first_ms: f.num(1)?,
             second_ms: f.num(2)?,
             tenth_ms: f.num(3)?,
-        })
-    })?;
-    c.expect("host = ")?;
+        });
+    };
+    let key = c.read(PART3_KEY)?;
     c.expect("kernel ")?;
     let mut kernels = Vec::new();
-    loop {
+    let part4 = loop {
         let (n, line) = c.next("Part 4")?;
         if line.starts_with("Part 4:") {
-            break;
+            break lesson_spec::read(n, PART4, line)?;
         }
         kernels.push(kernel_rows(
             &mut c,
             lesson_spec::read(n, &with_calls(KERNEL, OVER), line)?,
         )?);
-    }
+    };
+    let setup = Setup {
+        elems: part3.num(0)?,
+        timed_runs: key.num(0)?,
+        warmup_runs: key.num(1)?,
+        part4_threads: part4.num(0)?,
+    };
     c.expect("loop ")?;
     let mut loop_row = |i: usize| calls(&c.read(&with_calls(LOOPS[i], ""))?, 0);
     let [no_sync_host_ms, no_sync_events_ms] = [loop_row(0)?, loop_row(1)?];
@@ -128,6 +142,7 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
         visible_gpus,
         visible_devices,
         module_loading,
+        setup,
         first,
         mallocs,
         kernels,

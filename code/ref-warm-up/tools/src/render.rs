@@ -22,6 +22,12 @@ pub(crate) const LOOPS: [&str; 4] = [
     "with sync, host",
     "with sync, events",
 ];
+pub(crate) const PART3: &str = "Part 3: the post's kernels, N = {} floats, {} calls each";
+pub(crate) const PART3_KEY: &str = "host = host clock around launch and synchronise (the post's method), \
+                                    events = CUDA events around the launch (the course's), \
+                                    warm = events, mean of {} after {} warm-ups";
+pub(crate) const PART4: &str =
+    "Part 4: the missing synchronise, complex kernel, {} threads per block, {} calls each";
 pub(crate) const RUN_CALL: &str = "{:5}  {:10.4}  {:>18}  {:>+14}";
 
 /// What warmup.cu's first call is, by `--first` name, for `device`.
@@ -81,19 +87,29 @@ impl Report {
                 &[&m.bytes, &m.first_ms, &m.second_ms, &m.tenth_ms, &ratio],
             ) + "\n");
         }
+        let setup = &self.setup;
         out += &format!(
-            "\nPart 3: the post's kernels, N = 10000 floats, {CALLS} calls each\n\
-             host = host clock around launch and synchronise (the post's method), \
-             events = CUDA events around the launch (the course's), \
-             warm = events, mean of 10 after 3 warm-ups\n\
-             {:<7} {:>7} {:>6} {:>10} {:>10} {:>10} {:>10} {:>11}\n",
-            "kernel", "threads", "clock", "#0 ms", "#1 ms", "#2 ms", "#3 ms", "#0 over #1"
+            "\n{}\n{}\n{:<7} {:>7} {:>6} {:>10} {:>10} {:>10} {:>10} {:>11}\n",
+            fill(PART3, &[&setup.elems, &CALLS]),
+            fill(PART3_KEY, &[&setup.timed_runs, &setup.warmup_runs]),
+            "kernel",
+            "threads",
+            "clock",
+            "#0 ms",
+            "#1 ms",
+            "#2 ms",
+            "#3 ms",
+            "#0 over #1"
         );
         self.kernels.iter().for_each(|k| out += &kernel_rows(k));
         out += &format!(
-            "\nPart 4: the missing synchronise, complex kernel, 4 threads per block, {CALLS} calls each\n\
-             {:<22} {:>10} {:>10} {:>10} {:>10}\n",
-            "loop", "#0 ms", "#1 ms", "#2 ms", "#3 ms"
+            "\n{}\n{:<22} {:>10} {:>10} {:>10} {:>10}\n",
+            fill(PART4, &[&setup.part4_threads, &CALLS]),
+            "loop",
+            "#0 ms",
+            "#1 ms",
+            "#2 ms",
+            "#3 ms"
         );
         let loops = [
             &self.no_sync_host_ms,

@@ -17,6 +17,9 @@ pub struct Report {
     pub visible_devices: Option<String>,
     /// CUDA_MODULE_LOADING as the process saw it, if set.
     pub module_loading: Option<String>,
+    /// The configuration Parts 3 and 4 print in their headings, from
+    /// warmup.cu's constants.
+    pub setup: Setup,
     pub first: FirstCall,
     pub mallocs: Vec<MallocRow>,
     pub kernels: Vec<KernelRows>,
@@ -30,6 +33,16 @@ pub struct Report {
     /// The post's figures in the closing table, from warmup.cu's kThen*
     /// (the first call's for this run's first call).
     pub then: Then,
+}
+
+/// What Parts 3 and 4 say they ran: warmup.cu's kElems, kTimedRuns,
+/// kWarmupRuns and its first block size (Part 4's).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Setup {
+    pub elems: u32,
+    pub timed_runs: u32,
+    pub warmup_runs: u32,
+    pub part4_threads: u32,
 }
 
 /// The post's figures beside this run's in the closing table, as printed.

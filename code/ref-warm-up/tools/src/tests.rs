@@ -19,6 +19,12 @@ fn known() -> Report {
         visible_gpus: 2,
         visible_devices: None,
         module_loading: Some("EAGER".into()),
+        setup: Setup {
+            elems: 10000,
+            timed_runs: 10,
+            warmup_runs: 3,
+            part4_threads: 4,
+        },
         first: FirstCall {
             name: "launch".into(),
             call: first_call_text("launch", 0),
@@ -125,6 +131,25 @@ fn the_closing_table_sets_the_posts_figures_beside_this_runs() {
         "second, x                     7.125",
     );
     assert_eq!(parse(&body(&edited)).unwrap().then.malloc_ratio, 7.125);
+}
+
+#[test]
+fn the_headings_print_the_cus_configuration_and_read_it_back() {
+    // Parts 3 and 4 say what warmup.cu ran with (kElems, kTimedRuns,
+    // kWarmupRuns, its first block size): a build with other constants
+    // prints and parses its own, the way a "Try it" edit of the .cu does.
+    let mut report = known();
+    report.setup = Setup {
+        elems: 20000,
+        timed_runs: 25,
+        warmup_runs: 5,
+        part4_threads: 32,
+    };
+    let text = report.render();
+    assert!(text.contains("\nPart 3: the post's kernels, N = 20000 floats, 4 calls each\n"));
+    assert!(text.contains("warm = events, mean of 25 after 5 warm-ups\n"));
+    assert!(text.contains("\nPart 4: the missing synchronise, complex kernel, 32 threads per block, 4 calls"));
+    assert_eq!(parse(&body(&text)).unwrap().setup, report.setup);
 }
 
 const CXX: &str = "2026-11-30T051656Z-h200-cxx.txt";
