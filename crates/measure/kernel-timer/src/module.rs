@@ -28,12 +28,10 @@ pub enum Image {
 }
 
 impl Image {
-    /// Reads `path`: a `.cu` is compiled by nvcc for `arch` (`sm_90`) with
-    /// `nvcc_args` added; any other file must be a cubin (ELF) or PTX text.
+    /// Reads `path`, a file: a `.cu` is compiled by nvcc for `arch`
+    /// (`sm_90`) with `nvcc_args` added; any other file must be a cubin (ELF)
+    /// or PTX text.
     pub fn read(path: &Path, arch: &str, nvcc_args: &[String]) -> anyhow::Result<Image> {
-        if !path.is_file() {
-            bail!("{} is not a file", path.display());
-        }
         if path.extension().is_some_and(|e| e == "cu") {
             return compile(path, arch, nvcc_args).map(Image::Cubin);
         }
