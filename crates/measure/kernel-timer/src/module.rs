@@ -251,14 +251,14 @@ impl Workload {
         let mut params = Vec::new();
         for arg in args {
             let bytes = arg.initial_bytes();
-            match arg.buffer_bytes() {
-                Some(len) => {
-                    let mut buffer = check!(DeviceBuffer::<u8>::alloc(ctx, len))?;
+            match arg {
+                ArgSpec::Buffer { .. } => {
+                    let mut buffer = check!(DeviceBuffer::<u8>::alloc(ctx, bytes.len()))?;
                     check!(buffer.copy_from_host(&bytes))?;
                     params.push(buffer.device_ptr().to_le_bytes().to_vec());
                     buffers.push(buffer);
                 }
-                None => params.push(bytes),
+                ArgSpec::Scalar { .. } => params.push(bytes),
             }
         }
         Ok(Workload {
