@@ -144,8 +144,6 @@ fn chosen(kernel: Option<Kernel>) -> Vec<Kernel> {
 fn context(device: usize) -> anyhow::Result<std::sync::Arc<CudaContext>> {
     // cudarc panics without libcuda; say so in one line instead.
     cuda_check::require_driver()?;
-    // The course's checked call: CUDA's error name and message, the call and
-    // where it is, not the driver binding's Debug form.
     Ok(cuda_check::check!(CudaContext::new(device))?)
 }
 

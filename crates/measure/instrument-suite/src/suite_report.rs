@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use instrument::calibrate::{flags, Calibration, Flag};
 use instrument::compare::Median;
 use instrument::measure::Measurement;
-use instrument::report::{too_many_rejected, DeviceInfo};
+use instrument::report::{rate_columns, too_many_rejected, DeviceInfo};
 use instrument::Traffic;
 
 /// Everything one suite run measured.
@@ -131,10 +131,7 @@ fn kernel_row(o: &mut String, k: &KernelResult, c: &Calibration) {
         let _ = writeln!(o, "{lead} {}", too_many_rejected(m));
         return;
     };
-    let (gb, frac) = match k.gb_s {
-        Some(g) => (format!("{g:.0}"), format!("{:.0}%", 100.0 * g / c.ceiling_gb_s())),
-        None => ("-".into(), "-".into()),
-    };
+    let (gb, frac) = rate_columns(k.gb_s, c.ceiling_gb_s());
     let flags: Vec<&str> = k.flags.iter().map(|f| f.text()).collect();
     let _ = writeln!(
         o,

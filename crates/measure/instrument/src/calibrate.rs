@@ -103,12 +103,7 @@ impl Flag {
 /// `gb_s` at that median when the caller declared its traffic.
 pub fn flags(median_ms: f64, gb_s: Option<f64>, calibration: &Calibration) -> Vec<Flag> {
     let mut out = Vec::new();
-    // NaN is no comparison, so it is flagged too.
-    let resolved = median_ms.partial_cmp(&(10.0 * calibration.event_resolution_ms));
-    if !matches!(
-        resolved,
-        Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
-    ) {
+    if median_ms.is_nan() || median_ms < 10.0 * calibration.event_resolution_ms {
         out.push(Flag::BelowTenTimerTicks);
     }
     if gb_s.is_some_and(|g| g > calibration.ceiling_gb_s()) {

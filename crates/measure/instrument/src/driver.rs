@@ -17,17 +17,13 @@ pub const PROGRAMMATIC_EDGES: DriverVersion = DriverVersion(12030);
 /// The driver series that first supported [`PROGRAMMATIC_EDGES`], for people.
 const PROGRAMMATIC_EDGES_SERIES: &str = "r545";
 
-/// The driver `mode` needs beyond what the build itself needs, if any.
-pub fn needed(mode: Mode) -> Option<DriverVersion> {
-    match mode {
-        Mode::GraphPdl | Mode::Isolated => Some(PROGRAMMATIC_EDGES),
-        Mode::Hot | Mode::ColdCache | Mode::Graph | Mode::Serial | Mode::Cupti => None,
-    }
-}
-
-/// Whether a driver that supports CUDA `driver` runs `mode`.
+/// Whether a driver that supports CUDA `driver` runs `mode`: the other
+/// modes need nothing beyond what the build itself needs.
 pub fn runs(mode: Mode, driver: DriverVersion) -> bool {
-    needed(mode).is_none_or(|v| driver.0 >= v.0)
+    match mode {
+        Mode::GraphPdl | Mode::Isolated => driver.0 >= PROGRAMMATIC_EDGES.0,
+        Mode::Hot | Mode::ColdCache | Mode::Graph | Mode::Serial | Mode::Cupti => true,
+    }
 }
 
 /// Names joined as a sentence lists them: "a", "a and b", "a, b and c".

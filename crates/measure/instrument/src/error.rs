@@ -8,7 +8,7 @@ use crate::driver::DriverTooOld;
 use crate::libcupti::CuptiUnavailable;
 use crate::sampling::BudgetError;
 #[cfg(feature = "cupti")]
-use crate::trace::{RecordsError, TraceError};
+use crate::trace::RecordsError;
 
 /// Why [`crate::measure::Instrument::measure`] (or the calibration, or a
 /// graph capture) stopped.
@@ -25,9 +25,13 @@ pub enum Error {
     AllThrottled { samples: usize },
     #[error(transparent)]
     CuptiUnavailable(#[from] CuptiUnavailable),
+    /// CUPTI has one set of activity callbacks per process.
     #[cfg(feature = "cupti")]
-    #[error(transparent)]
-    Trace(TraceError),
+    #[error("a kernel trace is already running in this process")]
+    TraceBusy,
+    #[cfg(feature = "cupti")]
+    #[error("{buffers} CUPTI record buffer(s) could not be allocated; records were lost")]
+    RecordsLost { buffers: usize },
     /// The trace's records are not one set of kernels per launch (a launch
     /// that runs no kernel, say).
     #[cfg(feature = "cupti")]
@@ -42,17 +46,6 @@ pub enum Error {
     IsolatedNeedsKernel,
     #[error("the graph capture recorded no work")]
     EmptyCapture,
-}
-
-#[cfg(feature = "cupti")]
-impl From<TraceError> for Error {
-    /// No libcupti is the same failure as a build without CUPTI.
-    fn from(e: TraceError) -> Error {
-        match e {
-            TraceError::Unavailable(why) => Error::CuptiUnavailable(why),
-            other => Error::Trace(other),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -95,13 +88,5 @@ mod tests {
         let e = Error::from(cuda.clone());
         assert_eq!(e.to_string(), cuda.to_string());
         assert!(matches!(e, Error::Cuda(c) if c == cuda));
-    }
-
-    #[cfg(feature = "cupti")]
-    #[test]
-    fn a_missing_libcupti_is_cupti_unavailable_however_it_is_met() {
-        let from_trace = Error::from(TraceError::Unavailable(CuptiUnavailable::NotFound));
-        assert_eq!(from_trace, Error::CuptiUnavailable(CuptiUnavailable::NotFound));
-        assert_eq!(Error::from(TraceError::Busy), Error::Trace(TraceError::Busy));
     }
 }

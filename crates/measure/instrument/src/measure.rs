@@ -1,13 +1,11 @@
-//! A measurement: the instrument's settings ([`Instrument`]), what one mode
-//! measured ([`Measurement`]), and a kernel's first launch, measured on its
-//! own ([`first_launch`]): it happens once per process and no sampling can
-//! repeat it.
+//! A measurement: the instrument's settings ([`Instrument`]) and what one
+//! mode measured ([`Measurement`]).
 
 use std::sync::Arc;
 
-use cuda_check::{check, CudaError};
+use cuda_check::check;
 use cuda_objects::{BlockingStream, DriverVersion, EventPair};
-use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::driver::CudaContext;
 use robust_stats::stats::Summary;
 use serde::Serialize;
 
@@ -49,7 +47,8 @@ pub struct Measurement {
     pub clocks_unavailable: Option<String>,
 }
 
-/// The first launch of a kernel in the process: one number, never a sample.
+/// The first launch of a kernel in the process: one number, never a sample
+/// (it happens once per process and no sampling can repeat it).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct FirstLaunch {
     pub ms: f64,
@@ -88,15 +87,6 @@ impl Default for Instrument {
             memory_floor: None,
         }
     }
-}
-
-/// Times the first launch of a kernel: one event pair, no warm-up. Call it
-/// before anything else launches that kernel.
-pub fn first_launch(stream: &Arc<CudaStream>, launch: &mut impl Launch) -> Result<FirstLaunch, CudaError> {
-    let events = EventPair::new(stream.context())?;
-    Ok(FirstLaunch {
-        ms: timed_ms(&events, stream, || launch(stream))?,
-    })
 }
 
 /// A hot median of five short samples after one warm-up launch: enough to
@@ -184,12 +174,11 @@ impl Instrument {
             events: &events,
             launch,
         };
-        let mut gpu_ms = 0.0;
         // Before the warm-up, so the warm-up covers it (CUPTI's trace).
         let early = Early::start(mode, stream)?;
         let (events, launch) = (setup.events, &mut *setup.launch);
         let warm = warm_up_launches(self.warmup, || timed_ms(events, stream, || launch(stream)))?;
-        gpu_ms += warm.spent_ms;
+        let mut gpu_ms = warm.spent_ms;
         let targets = Targets {
             sample_ms: self.target_sample_ms,
             graph_ms: self.target_graph_ms,

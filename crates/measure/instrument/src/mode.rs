@@ -24,20 +24,14 @@ pub enum Mode {
     GraphPdl,
     /// One launch alone on a clean L2, as Nsight Compute's
     /// `gpu__time_duration` times it: a replay of [flush, then the launch
-    /// through a programmatic edge] less a replay of the flush alone, each
-    /// after two untimed flushes, every event record a node of the graph so no
-    /// host delay falls inside a span (issue 36: one that did made a sample
-    /// 2.2 times faster than the memory allows). From 50 us up, 0.987 to
-    /// 1.006 of ncu on kernel-timer's kernel set on the H200 at b092edc
-    /// (evidence/instrument/), the low end a kernel half of whose time
-    /// follows the SM clock, which dips through ncu's launches
-    /// (kernel-timer's README). Hopper and later.
+    /// through a programmatic edge] less a replay of the flush alone
+    /// (`modes/isolated.rs`; how close to ncu: `session::beside_ncu`).
+    /// Hopper and later.
     Isolated,
-    /// A graph of launches each followed by an event record, less the
-    /// records alone: launches cannot overlap, so each is its set-up, run
-    /// and drain, ncu's span for one launch. Near the floor its medians move
-    /// 3 to 21% between processes (evidence/instrument/nvbench.md), so it is
-    /// never recommended.
+    /// Launches that cannot overlap, each its set-up, run and drain, ncu's
+    /// span for one launch (`modes/serial.rs`). Near the floor its medians
+    /// move 3 to 21% between processes (evidence/instrument/nvbench.md), so
+    /// it is never recommended.
     Serial,
     /// Batches as in hot mode, each launch timed by CUPTI's activity records
     /// (`trace`), the numbers Nsight Systems shows; needs libcupti and the

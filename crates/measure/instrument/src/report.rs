@@ -126,6 +126,14 @@ pub fn rejected_lines(m: &Measurement) -> Vec<String> {
     lines
 }
 
+/// A table's rate and ceiling columns: GB/s and its share of
+/// `ceiling_gb_s`, or `-` and `-` where no traffic was declared.
+pub fn rate_columns(gb_s: Option<f64>, ceiling_gb_s: f64) -> (String, String) {
+    gb_s.map_or(("-".into(), "-".into()), |gb| {
+        (format!("{gb:.0}"), format!("{:.0}%", 100.0 * gb / ceiling_gb_s))
+    })
+}
+
 /// The human table: one row per mode, then the course's numbers beside it.
 pub fn table(r: &Report) -> String {
     let mut o = String::new();
@@ -158,16 +166,8 @@ fn header(o: &mut String, r: &Report) {
 /// One mode's row: its statistics, or why it has none.
 fn mode_row(o: &mut String, r: &Report, m: &Measurement) {
     let s = &m.summary;
-    let (gb, frac) = match &r.traffic {
-        Some(t) => {
-            let gb = t.gb_s(s.median);
-            (
-                format!("{gb:.0}"),
-                format!("{:.0}%", 100.0 * gb / r.device.copy_ceiling_gb_s),
-            )
-        }
-        None => ("-".into(), "-".into()),
-    };
+    let gb_s = r.traffic.map(|t| t.gb_s(s.median));
+    let (gb, frac) = rate_columns(gb_s, r.device.copy_ceiling_gb_s);
     let samples = if m.dropped > 0 {
         format!("{}-{}", m.samples.len(), m.dropped)
     } else {

@@ -17,7 +17,8 @@ use cudarc::cupti::result::{activity, get_stream_id_ex};
 use cudarc::cupti::sys::{self, CUpti_ActivityFlag, CUpti_ActivityKind};
 use cudarc::driver::CudaStream;
 
-use crate::libcupti::{self, CuptiUnavailable};
+use crate::error::Error;
+use crate::libcupti;
 
 /// One kernel as CUPTI recorded it: the GPU's timestamps, in ns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,21 +32,6 @@ impl KernelSpan {
     pub fn ms(&self) -> f64 {
         self.end_ns.saturating_sub(self.start_ns) as f64 * 1e-6
     }
-}
-
-/// Why a [`KernelTrace`] could not start, or lost its records.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TraceError {
-    #[error(transparent)]
-    Unavailable(#[from] CuptiUnavailable),
-    /// CUPTI has one set of activity callbacks per process.
-    #[error("a kernel trace is already running in this process")]
-    Busy,
-    #[error("{buffers} CUPTI record buffer(s) could not be allocated; records were lost")]
-    RecordsLost { buffers: usize },
-    /// CUPTI refused a call (a profiling permission, another tool attached).
-    #[error(transparent)]
-    Refused(#[from] CudaError),
 }
 
 /// Kernel records that cannot be launches' times.
@@ -180,11 +166,12 @@ pub struct KernelTrace {
 
 impl KernelTrace {
     /// Turns kernel records on for `stream`. Refused when CUPTI is not
-    /// available or another trace is running.
-    pub fn start(stream: &CudaStream) -> Result<KernelTrace, TraceError> {
+    /// available, refuses a call (a profiling permission, another tool
+    /// attached) or another trace is running.
+    pub fn start(stream: &CudaStream) -> Result<KernelTrace, Error> {
         libcupti::available()?;
         if TRACING.swap(true, Ordering::AcqRel) {
-            return Err(TraceError::Busy);
+            return Err(Error::TraceBusy);
         }
         // From here on, Drop ends the trace on every path.
         let mut trace = KernelTrace { stream_id: 0 };
@@ -214,7 +201,7 @@ impl KernelTrace {
         Ok(trace)
     }
 
-    fn flush() -> Result<(), TraceError> {
+    fn flush() -> Result<(), Error> {
         // cudarc binds the flag's enum with a value shared by two names, so
         // the forced-flush flag is passed by its number.
         let forced = CUpti_ActivityFlag::CUPTI_ACTIVITY_FLAG_FLUSH_FORCED as u32;
@@ -222,7 +209,7 @@ impl KernelTrace {
     }
 
     /// Forgets every record so far.
-    pub fn discard(&mut self) -> Result<(), TraceError> {
+    pub fn discard(&mut self) -> Result<(), Error> {
         Self::flush()?;
         spans_lock().clear();
         Ok(())
@@ -230,11 +217,11 @@ impl KernelTrace {
 
     /// The kernels this stream ran since the last call, in start order. Call
     /// after synchronising the stream, so every kernel has finished.
-    pub fn take(&mut self) -> Result<Vec<KernelSpan>, TraceError> {
+    pub fn take(&mut self) -> Result<Vec<KernelSpan>, Error> {
         Self::flush()?;
         let buffers = BUFFERS_REFUSED.swap(0, Ordering::Relaxed);
         if buffers > 0 {
-            return Err(TraceError::RecordsLost { buffers });
+            return Err(Error::RecordsLost { buffers });
         }
         let mut spans: Vec<KernelSpan> = spans_lock()
             .drain(..)
@@ -332,12 +319,13 @@ mod tests {
 
     #[test]
     fn a_trace_error_says_what_went_wrong_in_one_line() {
+        use crate::libcupti::CuptiUnavailable;
         assert_eq!(
-            TraceError::RecordsLost { buffers: 2 }.to_string(),
+            Error::RecordsLost { buffers: 2 }.to_string(),
             "2 CUPTI record buffer(s) could not be allocated; records were lost"
         );
         assert_eq!(
-            TraceError::from(CuptiUnavailable::NotFound).to_string(),
+            Error::from(CuptiUnavailable::NotFound).to_string(),
             CuptiUnavailable::NotFound.to_string(),
             "libcupti's absence is said as it is"
         );

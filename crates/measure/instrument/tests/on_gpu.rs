@@ -109,7 +109,7 @@ fn small_budget() -> instrument::measure::Instrument {
 #[test]
 #[ignore = "needs an NVIDIA GPU and libcupti"]
 fn cupti_mode_times_each_kernel_from_its_own_records() {
-    use instrument::trace::{KernelTrace, TraceError};
+    use instrument::trace::KernelTrace;
     use instrument::Mode;
 
     cuda_check::require_driver().expect("this test needs an NVIDIA driver");
@@ -121,7 +121,7 @@ fn cupti_mode_times_each_kernel_from_its_own_records() {
     let stream = ctx.new_stream().unwrap();
     let mut trace = KernelTrace::start(&stream).unwrap();
     assert!(
-        matches!(KernelTrace::start(&stream), Err(TraceError::Busy)),
+        matches!(KernelTrace::start(&stream), Err(instrument::Error::TraceBusy)),
         "one trace at a time"
     );
     for _ in 0..5 {

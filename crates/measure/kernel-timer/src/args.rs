@@ -120,22 +120,10 @@ impl ArgSpec {
         }
     }
 
-    /// A buffer's bytes.
-    pub fn buffer_bytes(&self) -> Option<usize> {
-        match self {
-            ArgSpec::Buffer { ty, count, .. } => Some(ty.size() * count),
-            ArgSpec::Scalar { .. } => None,
-        }
-    }
-
     /// A scalar's bytes, or a buffer's initial contents.
     pub fn initial_bytes(&self) -> Vec<u8> {
         match *self {
-            ArgSpec::Scalar { ty, value } => {
-                let mut out = Vec::new();
-                ty.push(value, &mut out);
-                out
-            }
+            ArgSpec::Scalar { ty, value } => fill_bytes(ty, 1, Fill::Constant(value)),
             ArgSpec::Buffer { ty, count, fill } => fill_bytes(ty, count, fill),
         }
     }

@@ -142,19 +142,12 @@ impl Cli {
 
     /// B's file, kernel and nvcc arguments, each A's where not given.
     fn b_side(&self) -> Option<(&Path, &str, &[String])> {
-        self.is_ab().then(|| {
-            let nvcc_args = if self.b_nvcc_arg.is_empty() {
-                &self.nvcc_arg
-            } else {
-                &self.b_nvcc_arg
-            };
-            let file = self.b_file.as_deref().unwrap_or(&self.file);
-            (
-                file,
-                self.b_kernel.as_deref().unwrap_or(&self.kernel),
-                &nvcc_args[..],
-            )
-        })
+        let nvcc_args = Some(&self.b_nvcc_arg)
+            .filter(|a| !a.is_empty())
+            .unwrap_or(&self.nvcc_arg);
+        let file = self.b_file.as_deref().unwrap_or(&self.file);
+        let kernel = self.b_kernel.as_deref().unwrap_or(&self.kernel);
+        self.is_ab().then_some((file, kernel, nvcc_args))
     }
 }
 

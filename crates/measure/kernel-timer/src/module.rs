@@ -28,12 +28,10 @@ pub enum Image {
 }
 
 impl Image {
-    /// Reads `path`: a `.cu` is compiled by nvcc for `arch` (`sm_90`) with
-    /// `nvcc_args` added; any other file must be a cubin (ELF) or PTX text.
+    /// Reads `path`, a file: a `.cu` is compiled by nvcc for `arch`
+    /// (`sm_90`) with `nvcc_args` added; any other file must be a cubin (ELF)
+    /// or PTX text.
     pub fn read(path: &Path, arch: &str, nvcc_args: &[String]) -> anyhow::Result<Image> {
-        if !path.is_file() {
-            bail!("{} is not a file", path.display());
-        }
         if path.extension().is_some_and(|e| e == "cu") {
             return compile(path, arch, nvcc_args).map(Image::Cubin);
         }
@@ -253,14 +251,14 @@ impl Workload {
         let mut params = Vec::new();
         for arg in args {
             let bytes = arg.initial_bytes();
-            match arg.buffer_bytes() {
-                Some(len) => {
-                    let mut buffer = check!(DeviceBuffer::<u8>::alloc(ctx, len))?;
+            match arg {
+                ArgSpec::Buffer { .. } => {
+                    let mut buffer = check!(DeviceBuffer::<u8>::alloc(ctx, bytes.len()))?;
                     check!(buffer.copy_from_host(&bytes))?;
                     params.push(buffer.device_ptr().to_le_bytes().to_vec());
                     buffers.push(buffer);
                 }
-                None => params.push(bytes),
+                ArgSpec::Scalar { .. } => params.push(bytes),
             }
         }
         Ok(Workload {

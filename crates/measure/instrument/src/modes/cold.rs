@@ -11,8 +11,6 @@ use super::setup::{timed_ms, Setup};
 use crate::flush::L2Flush;
 use crate::mode::Launch;
 
-/// Cold-cache: one launch per sample, after an L2 flush outside the timed
-/// region.
 pub(crate) struct ColdCache {
     flush: L2Flush,
     flush_start: CudaEvent,

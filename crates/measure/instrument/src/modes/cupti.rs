@@ -7,7 +7,6 @@ use crate::error::Error;
 use crate::mode::Launch;
 use crate::trace::{per_launch_ms, KernelTrace};
 
-/// CUPTI: batches as in hot mode, each launch timed by its kernels' records.
 pub(crate) struct Cupti {
     batch: usize,
     trace: KernelTrace,

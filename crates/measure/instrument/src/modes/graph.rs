@@ -9,8 +9,6 @@ use crate::error::Error;
 use crate::mode::Launch;
 use crate::replay::{CapturedGraph, Dependencies};
 
-/// Graph and graph-pdl: `batch` launches captured once and replayed per
-/// sample.
 pub(crate) struct Graph {
     pub(super) batch: usize,
     graph: CapturedGraph,

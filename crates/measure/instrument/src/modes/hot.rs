@@ -6,7 +6,6 @@ use cuda_check::CudaError;
 use super::setup::{time_batch, Setup};
 use crate::mode::Launch;
 
-/// Hot: `batch` back-to-back launches between two events per sample.
 pub(crate) struct Hot {
     pub(super) batch: usize,
 }

@@ -1,6 +1,5 @@
 //! The isolated mode ([`crate::Mode::Isolated`]): one launch alone on a
-//! clean L2, timed as a replay of [flush, then the launch] less a replay of
-//! the flush alone, as Nsight Compute times a kernel.
+//! clean L2, as Nsight Compute times a kernel.
 
 use cuda_check::{check, runtime, CudaError};
 use cuda_objects::{event, EventPair};
@@ -77,11 +76,8 @@ impl Isolated {
             flush_then_launch,
         };
         // A replay has first-time costs of its own, which no sample should
-        // hold. Each replay's untimed flushes are GPU time as long as a timed
-        // flush alone, each.
-        let flush_ms = isolated.replay_ms(&isolated.flush_only, stream)?;
-        let with_ms = isolated.replay_ms(&isolated.flush_then_launch, stream)?;
-        *gpu_ms += UNTIMED_GPU_SHARE * flush_ms + with_ms;
+        // hold: one untimed sample.
+        isolated.take(setup, gpu_ms)?;
         Ok(isolated)
     }
 
@@ -97,10 +93,10 @@ impl Isolated {
         let stream = setup.stream;
         // Both timed spans start on an L2 that holds only the untimed
         // flushes' clean lines, with whatever the previous launch left dirty
-        // already written back ([`UNTIMED_FLUSHES`]). What differs is the launch after the timed
-        // flush, which starts as the flush's last block exits (a programmatic
-        // edge) and whose own dirty lines are left in the L2 when the clock
-        // stops.
+        // already written back ([`UNTIMED_FLUSHES`]). What differs is the
+        // launch after the timed flush, which starts as the flush's last
+        // block exits (a programmatic edge) and whose own dirty lines are
+        // left in the L2 when the clock stops.
         let without = self.replay_ms(&self.flush_only, stream)?;
         let with = self.replay_ms(&self.flush_then_launch, stream)?;
         *gpu_ms += UNTIMED_GPU_SHARE * without + with;

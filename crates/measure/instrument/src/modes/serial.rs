@@ -1,6 +1,4 @@
-//! The serial mode ([`crate::Mode::Serial`]): launches kept from
-//! overlapping by an event record after each, timed as a replay less a
-//! replay of the records alone.
+//! The serial mode ([`crate::Mode::Serial`]): launches that cannot overlap.
 
 use cuda_check::CudaError;
 use cuda_objects::{event, timing_event};
