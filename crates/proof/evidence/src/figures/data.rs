@@ -8,7 +8,7 @@
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
-use crate::figures::instrument::{self, Session};
+use crate::figures::instrument::{self, Method, Session};
 use crate::load;
 use crate::runs::group;
 use crate::transcript::{Body, Transcript};
@@ -214,25 +214,22 @@ impl Evidence {
             let sessions = crate::sessions::of(transcripts);
             crate::changes::false_alarms(&crate::history::of(&sessions))
         });
+        let unknown = || {
+            format!(
+                "no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)"
+            )
+        };
         let counts = match kind {
             "same_commit" if stat == "pairs" => return Ok(alarms.same_commit_pairs as f64),
             "same_commit" => alarms.same_commit,
             "split_half" => alarms.split_half,
-            _ => {
-                return Err(format!(
-                    "no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)"
-                ))
-            }
+            _ => return Err(unknown()),
         };
         let n = match stat {
             "compared" => counts.compared,
             "alarms" => counts.alarms,
             "unsure" => counts.unsure,
-            _ => {
-                return Err(format!(
-                    "no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)"
-                ))
-            }
+            _ => return Err(unknown()),
         };
         Ok(n as f64)
     }
@@ -259,14 +256,8 @@ impl Evidence {
     pub fn instrument(&self, sessions: &str, method: &str, stat: &str) -> Result<Vec<(Key, f64)>, DataError> {
         let mut out = Vec::new();
         for s in self.pick_sessions(sessions)? {
-            let rows = s.methods.iter().filter(|m| {
-                if method == "recommended" {
-                    m.recommended
-                } else {
-                    m.name == method
-                }
-            });
-            let rows: Vec<_> = rows.collect();
+            let named = |m: &&Method| m.name == method || (method == "recommended" && m.recommended);
+            let rows: Vec<&Method> = s.methods.iter().filter(named).collect();
             for m in &rows {
                 let value = match stat {
                     "median" => Some(m.median_ms),
@@ -309,8 +300,7 @@ impl Evidence {
         let s = self.pick_sessions(session)?;
         Ok(s.iter()
             .map(|s| s.render())
-            .collect::<Vec<_>>()
-            .join("")
+            .collect::<String>()
             .trim_end()
             .to_string())
     }

@@ -107,11 +107,8 @@ pub fn methods(
             (_, true) => format!("instrument, {mode} (recommended)"),
             _ => format!("instrument, {mode}"),
         };
-        let (lo, hi) = medians
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
-                (l.min(v), h.max(v))
-            });
+        let lo = medians.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         out.push(Method {
             spread: Some(hi / lo - 1.0),
             gpu_ms: median(spent),
@@ -170,18 +167,6 @@ fn read_jsons(json_dir: &Path) -> Result<Vec<serde_json::Value>, InstrumentError
         return Err(format!("no JSON files in {}", json_dir.display()));
     }
     Ok(jsons)
-}
-
-/// One session's methods from its ncu and peers transcripts and its JSON files.
-fn session_methods(
-    ncu: &Path,
-    peers: &Path,
-    json_dir: &Path,
-) -> Result<(Vec<Method>, Vec<serde_json::Value>), InstrumentError> {
-    let ncu = ncu_durations_ms(&read_text(ncu)?);
-    let peers = peer_medians(&read_text(peers)?);
-    let jsons = read_jsons(json_dir)?;
-    Ok((methods(&ncu, &peers, &jsons)?, jsons))
 }
 
 /// One recorded session of the instrument's proof, as `evidence/instrument/`
@@ -285,20 +270,18 @@ pub fn sessions(dir: &Path) -> Result<Vec<Session>, InstrumentError> {
             }
         };
         let (ncu_file, peers_file) = (pick("ncu")?, pick("peers")?);
-        let (methods, jsons) = session_methods(
-            &dir.join(&ncu_file),
-            &dir.join(&peers_file),
-            &dir.join(format!("json-{name}")),
-        )?;
+        let ncu = ncu_durations_ms(&read_text(&dir.join(&ncu_file))?);
+        let peers = peer_medians(&read_text(&dir.join(&peers_file))?);
+        let jsons = read_jsons(&dir.join(format!("json-{name}")))?;
         let copy_ceilings_gb_s = jsons
             .iter()
             .filter_map(|j| j["device"]["copy_ceiling_gb_s"].as_f64())
             .collect();
         out.push(Session {
+            methods: methods(&ncu, &peers, &jsons)?,
             name,
             ncu_file,
             peers_file,
-            methods,
             copy_ceilings_gb_s,
         });
     }
