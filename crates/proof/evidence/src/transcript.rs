@@ -501,16 +501,15 @@ pub fn misnamed(path: &Path) -> Option<Problem> {
             && s.starts_with(|c: char| c.is_ascii_alphanumeric())
             && s.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
     });
-    if fits {
-        return None;
-    }
-    Some(Problem::of_file(
-        shown(path),
-        format!(
-            "not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt`, \
-             NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'"
-        ),
-    ))
+    (!fits).then(|| {
+        Problem::of_file(
+            shown(path),
+            format!(
+                "not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt`, \
+                 NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'"
+            ),
+        )
+    })
 }
 
 /// Reads and parses a transcript file, and checks that it stands where its

@@ -221,13 +221,13 @@ fn transcripts_of(dir: &Path, kind: &str, commit: &str) -> Result<Vec<String>, I
         .filter(|n| n.ends_with(&format!("-{kind}.txt")))
         .collect();
     names.sort();
+    let of_commit = |l: &str| {
+        l.strip_prefix("# commit: ")
+            .is_some_and(|c| c.starts_with(commit))
+    };
     let mut found = Vec::new();
     for name in names {
-        let text = read_text(&dir.join(&name))?;
-        if text.lines().any(|l| {
-            l.strip_prefix("# commit: ")
-                .is_some_and(|c| c.starts_with(commit))
-        }) {
+        if read_text(&dir.join(&name))?.lines().any(of_commit) {
             found.push(name);
         }
     }
