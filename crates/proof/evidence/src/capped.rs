@@ -29,8 +29,10 @@ pub enum ReadError {
     Io(#[from] io::Error),
     #[error("not a regular file (a {0}); evidence is read from regular files alone")]
     NotAFile(&'static str),
-    #[error("{size} bytes, over the {cap}-byte cap on what is read from one {what} (evidence/README.md)")]
-    TooLarge { size: u64, cap: u64, what: &'static str },
+    #[error(
+        "{size} bytes, over the {cap}-byte cap on what is read from one transcript (evidence/README.md)"
+    )]
+    TooLarge { size: u64, cap: u64 },
 }
 
 impl ReadError {
@@ -63,7 +65,7 @@ fn kind(t: std::fs::FileType) -> Option<&'static str> {
 /// otherwise block the open), and its kind is read again from the open
 /// file, so nothing is swapped in between; at most `cap + 1` bytes are
 /// read, so a file that grows while it is read is refused too.
-pub fn read(path: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
+pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     if let Some(kind) = kind(std::fs::symlink_metadata(path)?.file_type()) {
         return Err(ReadError::NotAFile(kind));
     }
@@ -75,38 +77,38 @@ pub fn read(path: &Path, cap: u64, what: &'static str) -> Result<Vec<u8>, ReadEr
     if let Some(kind) = kind(meta.file_type()) {
         return Err(ReadError::NotAFile(kind));
     }
-    let too_large = |size| ReadError::TooLarge { size, cap, what };
     if meta.len() > cap {
-        return Err(too_large(meta.len()));
+        return Err(ReadError::TooLarge {
+            size: meta.len(),
+            cap,
+        });
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(cap + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > cap {
-        return Err(too_large(bytes.len() as u64));
+    read_to_cap(file, cap)
+}
+
+/// What `from` holds, if it is at most `cap` bytes: one byte more is read
+/// to tell.
+fn read_to_cap(from: impl Read, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    from.take(cap + 1).read_to_end(&mut bytes)?;
+    match bytes.len() as u64 {
+        size if size > cap => Err(ReadError::TooLarge { size, cap }),
+        _ => Ok(bytes),
     }
-    Ok(bytes)
 }
 
 /// A transcript's bytes ([`read`] at [`TRANSCRIPT_CAP`]): the file `path`
 /// names or, where there is none, its [`gzipped`] twin's, unpacked to at
 /// most the same cap.
 pub fn transcript(path: &Path) -> Result<Vec<u8>, ReadError> {
-    match read(path, TRANSCRIPT_CAP, "transcript") {
+    match read(path, TRANSCRIPT_CAP) {
         Err(e) if e.io_kind() == Some(io::ErrorKind::NotFound) => {
-            let Ok(packed) = read(&gzipped(path), TRANSCRIPT_CAP, "transcript") else {
-                return Err(e);
-            };
-            let mut bytes = Vec::new();
-            flate2::read::MultiGzDecoder::new(packed.as_slice())
-                .take(TRANSCRIPT_CAP + 1)
-                .read_to_end(&mut bytes)?;
-            match bytes.len() as u64 {
-                size if size > TRANSCRIPT_CAP => Err(ReadError::TooLarge {
-                    size,
-                    cap: TRANSCRIPT_CAP,
-                    what: "transcript",
-                }),
-                _ => Ok(bytes),
+            match read(&gzipped(path), TRANSCRIPT_CAP) {
+                Ok(packed) => read_to_cap(
+                    flate2::read::MultiGzDecoder::new(packed.as_slice()),
+                    TRANSCRIPT_CAP,
+                ),
+                Err(_) => Err(e),
             }
         }
         other => other,
@@ -166,12 +168,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("big.txt");
         std::fs::write(&path, vec![b'a'; 11]).unwrap();
-        let e = read(&path, 10, "transcript").unwrap_err().to_string();
+        let e = read(&path, 10).unwrap_err().to_string();
         assert_eq!(
             e,
             "11 bytes, over the 10-byte cap on what is read from one transcript (evidence/README.md)"
         );
-        assert_eq!(read(&path, 11, "transcript").unwrap().len(), 11);
+        assert_eq!(read(&path, 11).unwrap().len(), 11);
     }
 
     #[test]

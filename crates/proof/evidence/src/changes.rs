@@ -359,7 +359,7 @@ pub fn by_gpu<'c, 'h, 's, 'a>(
 ) -> Vec<OnGpu<'c, 'h, 's, 'a>> {
     let rel = |c: &FigureChange| c.compared.comparison.map_or(0.0, |k| k.rel.abs());
     let newest = newest(sessions);
-    let parts = crate::sessions::by_gpu(sessions)
+    crate::sessions::by_gpu(sessions)
         .into_iter()
         .map(|(gpu, mut sessions)| {
             let figures: Vec<&FigureChange> = changes.iter().filter(|c| c.series.gpu == gpu).collect();
@@ -385,8 +385,8 @@ pub fn by_gpu<'c, 'h, 's, 'a>(
                 figures,
                 moved,
             }
-        });
-    parts.collect()
+        })
+        .collect()
 }
 
 /// What changed, as `evidence changes` prints it: per GPU, its latest
@@ -405,19 +405,13 @@ pub fn render(sessions: &[Session], history: &[Series], flips: &[Flip]) -> Strin
                 "  latest {a}, each figure against its last {WINDOW} earlier sessions; {b} before it: {d}"
             );
         }
-        for Flip {
-            lesson,
-            claim,
-            column,
-            before: (b, was),
-            after: (a, is),
-        } in on.flips
-        {
-            let (was, is, toolkit) = (was.words(), is.words(), &column.toolkit);
+        for f in on.flips {
+            let ((b, was), (a, is)) = (&f.before, &f.after);
+            let (was, is, toolkit) = (was.words(), is.words(), &f.column.toolkit);
             let _ = writeln!(
                 out,
-                "  flipped  {lesson} {claim} ({toolkit}): {was} in {} to {is} in {}",
-                b.id, a.id
+                "  flipped  {} {} ({toolkit}): {was} in {} to {is} in {}",
+                f.lesson, f.claim, b.id, a.id
             );
         }
         for c in on.moved {

@@ -172,7 +172,6 @@ pub enum Cell {
 }
 
 impl Cell {
-    /// The verdict in a word or two, as pages say it.
     /// The margin, where it holds or fails.
     pub fn margin(&self) -> Option<Margin> {
         match self {
@@ -181,6 +180,7 @@ impl Cell {
         }
     }
 
+    /// The verdict in a word or two, as pages say it.
     pub fn word(&self) -> &'static str {
         match self {
             Cell::Holds(_) => "holds",
@@ -200,18 +200,16 @@ pub struct Table<'a> {
 
 impl Table<'_> {
     pub fn unexpected_failures(&self) -> Vec<Problem> {
-        let mut out = Vec::new();
-        for row in &self.rows {
-            for (id, cell) in &row.cells {
-                if let Cell::Fails(why, _) = cell {
-                    out.push(Problem::of_file(
-                        &row.transcript.file,
-                        format!("{id} fails: {why}"),
-                    ));
-                }
-            }
-        }
-        out
+        let failures = self.rows.iter().flat_map(|row| {
+            row.cells.iter().filter_map(|(id, cell)| match cell {
+                Cell::Fails(why, _) => Some(Problem::of_file(
+                    &row.transcript.file,
+                    format!("{id} fails: {why}"),
+                )),
+                _ => None,
+            })
+        });
+        failures.collect()
     }
 }
 
@@ -257,11 +255,7 @@ pub fn table<'a>(
 /// The table as text: a legend of claims, one line per transcript, then
 /// what failed and why, each part a function of its own below.
 pub fn render(table: &Table) -> String {
-    let mut out = legend(table);
-    out.push_str(&grid(table));
-    out.push_str(&failure_notes(table));
-    out.push_str(&failed_runs(table));
-    out
+    legend(table) + &grid(table) + &failure_notes(table) + &failed_runs(table)
 }
 
 /// `C1`, `C2`, ...: the claims the grid's columns stand for.

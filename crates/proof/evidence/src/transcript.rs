@@ -76,23 +76,19 @@ impl Body {
 /// `{"kind": "unparsed", "lines": [..]}`.
 impl Serialize for Body {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut s = serializer.serialize_struct("Body", 2)?;
-        match self {
-            Body::Report(p) => {
-                s.serialize_field("kind", "report")?;
-                s.serialize_field("data", &p.to_json())?;
-            }
-            Body::Reference(p) => {
-                s.serialize_field("kind", "reference")?;
-                s.serialize_field("data", &p.to_json())?;
-            }
-            Body::Unparsed { lines } => {
-                s.serialize_field("kind", "unparsed")?;
-                s.serialize_field("lines", lines)?;
-            }
+        #[derive(Serialize)]
+        #[serde(tag = "kind", rename_all = "lowercase")]
+        enum Twin<'a> {
+            Report { data: serde_json::Value },
+            Reference { data: serde_json::Value },
+            Unparsed { lines: &'a [String] },
         }
-        s.end()
+        match self {
+            Body::Report(p) => Twin::Report { data: p.to_json() },
+            Body::Reference(p) => Twin::Reference { data: p.to_json() },
+            Body::Unparsed { lines } => Twin::Unparsed { lines },
+        }
+        .serialize(serializer)
     }
 }
 
@@ -219,11 +215,7 @@ const FIRST_YEAR: i32 = 2020;
 /// and a body whose every number is finite and whose times are not
 /// negative. Errors name the file and the line.
 pub fn parse(file: &str, text: &str) -> Result<Transcript, Problem> {
-    let err = |line: usize, message: String| Problem {
-        path: file.to_string(),
-        line,
-        message: capped(message),
-    };
+    let err = |line: usize, message: String| Problem::at(file, line, capped(message));
     // Bounded before anything is kept per line, so a file of blank lines
     // (16 MiB of them would be 16 million) costs no more than its bytes.
     // `matches` finds each with memchr, fast in a debug build too.
@@ -509,16 +501,15 @@ pub fn misnamed(path: &Path) -> Option<Problem> {
             && s.starts_with(|c: char| c.is_ascii_alphanumeric())
             && s.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
     });
-    if fits {
-        return None;
-    }
-    Some(Problem::of_file(
-        shown(path),
-        format!(
-            "not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt`, \
-             NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'"
-        ),
-    ))
+    (!fits).then(|| {
+        Problem::of_file(
+            shown(path),
+            format!(
+                "not a file name `evidence record` gives: `<UTC date without colons>-NAME.txt`, \
+                 NAME one word of at most {MAX_RUN_NAME} letters, digits, '.', '_', '+' and '-'"
+            ),
+        )
+    })
 }
 
 /// Reads and parses a transcript file, and checks that it stands where its
@@ -530,16 +521,8 @@ pub fn read(path: &Path) -> Result<Transcript, Problem> {
 /// [`read`], with the file's text.
 pub fn read_with_text(path: &Path) -> Result<(Transcript, String), Problem> {
     let file = path.display().to_string();
-    let bytes = crate::capped::transcript(path).map_err(|e| Problem {
-        path: file.clone(),
-        line: 0,
-        message: e.to_string(),
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| Problem {
-        path: file.clone(),
-        line: 0,
-        message: format!("not UTF-8 ({e})"),
-    })?;
+    let bytes = crate::capped::transcript(path).map_err(|e| Problem::of_file(&file, e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|e| Problem::of_file(&file, format!("not UTF-8 ({e})")))?;
     let t = parse(&file, &text)?;
     place(path, &t)?;
     Ok((t, text))
@@ -550,11 +533,7 @@ pub fn read_with_text(path: &Path) -> Result<(Transcript, String), Problem> {
 /// lesson's own program (`-cxx` or `-rust`), running that program; so a
 /// copy moved or renamed is counted nowhere it does not belong.
 pub fn place(path: &Path, t: &Transcript) -> Result<(), Problem> {
-    let err = |key: &str, message: String| Problem {
-        path: t.file.clone(),
-        line: t.line_of(key),
-        message,
-    };
+    let err = |key: &str, message: String| Problem::at(&t.file, t.line_of(key), message);
     lessons::folder(&t.header.lesson).map_err(|m| err("lesson", format!("the header's lesson: {m}")))?;
     let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let folder = absolute.parent().and_then(Path::file_name);

@@ -4,8 +4,6 @@
 //!
 //! Not for: reading runs (that is [`crate::transcript`]).
 
-use std::path::{Path, PathBuf};
-
 use crate::transcript;
 
 /// The twin of `text`, as pretty JSON ending in a line break: the parsed
@@ -22,15 +20,6 @@ pub fn pretty(file: &str, text: &str) -> String {
     let mut pretty = made.unwrap_or_default();
     pretty.push('\n');
     pretty
-}
-
-/// Writes the twin of the transcript at `path` beside it, whole, in one
-/// rename: a session folder's convenience on the GPU machine, which
-/// `evidence merge` does not copy.
-pub fn write(path: &Path, text: &str) -> std::io::Result<PathBuf> {
-    let twin = path.with_extension("json");
-    crate::atomic::write(&twin, pretty(&path.display().to_string(), text))?;
-    Ok(twin)
 }
 
 #[cfg(test)]

@@ -136,14 +136,11 @@ impl Tally {
     /// The worst of what happened: an unexplained failure outweighs a
     /// known one, which outweighs holding.
     pub fn kind(&self) -> Kind {
-        if self.runs() == 0 {
-            Kind::NotChecked
-        } else if self.fails > 0 {
-            Kind::Fails
-        } else if self.known > 0 {
-            Kind::Known
-        } else {
-            Kind::Holds
+        match (self.runs(), self.fails, self.known) {
+            (0, _, _) => Kind::NotChecked,
+            (_, 1.., _) => Kind::Fails,
+            (_, _, 1..) => Kind::Known,
+            _ => Kind::Holds,
         }
     }
 
@@ -200,10 +197,8 @@ pub fn exits(table: &Table, columns: &BTreeSet<Column>) -> BTreeMap<Column, (usi
     let mut out: BTreeMap<Column, (usize, usize)> = columns.iter().map(|c| (c.clone(), (0, 0))).collect();
     for row in &table.rows {
         let counts = out.entry(Column::of(row.transcript)).or_default();
+        counts.0 += usize::from(row.transcript.header.exit_code != 0);
         counts.1 += 1;
-        if row.transcript.header.exit_code != 0 {
-            counts.0 += 1;
-        }
     }
     out
 }

@@ -13,9 +13,9 @@
 //! intervals may widen before that changes ([`lesson_spec::why::margin`]).
 //!
 //! A cause that fails on a GPU is a finding about that GPU and is shown
-//! with its figures; it is no problem of the evidence. [`Table::unjudged`]
-//! names the causes no GPU's runs measure, whose checks never ran: the
-//! repository's evidence is held to having none.
+//! with its figures; it is no problem of the evidence. A cause no GPU's
+//! runs measure never had its check run: the repository's evidence is held
+//! to having none (tests/evidence.rs, `every_cause_is_judged`).
 //!
 //! Not for: the pages' claims over single runs ([`crate::judge`]).
 
@@ -110,11 +110,7 @@ pub fn values_in(t: &Transcript, label: &str) -> Vec<f64> {
 
 /// `source`'s figure on `gpu`: the values of the latest commit whose runs
 /// in `transcripts` recorded it, all its runs pooled.
-pub fn figure(source: &Source, gpu: &str, transcripts: &[Transcript]) -> Figure {
-    figure_in(source, gpu, transcripts.iter())
-}
-
-fn figure_in<'a>(source: &Source, gpu: &str, transcripts: impl Iterator<Item = &'a Transcript>) -> Figure {
+fn figure<'a>(source: &Source, gpu: &str, transcripts: impl Iterator<Item = &'a Transcript>) -> Figure {
     let short = |t: &Transcript| t.header.commit.get(..7).unwrap_or(&t.header.commit).to_string();
     let found: Vec<(&Transcript, Vec<f64>)> = transcripts
         .filter(|t| t.header.gpu_name() == gpu && is_source_run(t, source))
@@ -134,7 +130,11 @@ fn figure_in<'a>(source: &Source, gpu: &str, transcripts: impl Iterator<Item = &
 
 /// `why` on `gpu`.
 pub fn judge(why: &Why, gpu: &str, transcripts: &[Transcript]) -> OnGpu {
-    let figures: Vec<Figure> = why.figures.iter().map(|s| figure(s, gpu, transcripts)).collect();
+    let figures: Vec<Figure> = why
+        .figures
+        .iter()
+        .map(|s| figure(s, gpu, transcripts.iter()))
+        .collect();
     judged(why, gpu, figures)
 }
 
@@ -188,7 +188,7 @@ pub fn flips_at_one_commit(
                 let figures: Vec<Figure> = why
                     .figures
                     .iter()
-                    .map(|f| figure_in(f, gpu, s.runs.iter().copied()))
+                    .map(|f| figure(f, gpu, s.runs.iter().copied()))
                     .collect();
                 figures
                     .iter()
@@ -236,32 +236,6 @@ pub fn table(lesson: &dyn Lesson, transcripts: &[Transcript]) -> Table {
     Table {
         lesson: lesson.name(),
         rows,
-    }
-}
-
-impl Table {
-    /// Each cause that no GPU judged, one line each: one whose figures are
-    /// recorded on no GPU together, so its check never ran.
-    pub fn unjudged(&self) -> Vec<String> {
-        self.rows
-            .iter()
-            .filter(|r| r.gpus.iter().all(|g| g.state.is_none()))
-            .map(|r| {
-                let missing: Vec<String> = r
-                    .why
-                    .figures
-                    .iter()
-                    .filter(|s| r.gpus.iter().all(|g| g.figures.iter().all(|f| f.source != **s || f.runs == 0)))
-                    .map(describe)
-                    .collect();
-                format!(
-                    "{}: the cause check {} is judged on no GPU: no GPU's runs hold all its figures (recorded nowhere: {})",
-                    self.lesson,
-                    r.why.id,
-                    if missing.is_empty() { "none, but never on one GPU together".to_string() } else { missing.join("; ") }
-                )
-            })
-            .collect()
     }
 }
 
@@ -420,48 +394,6 @@ mod tests {
         assert!((t4.margin.unwrap() - 0.5).abs() < 1e-6, "{:?}", t4.margin);
         assert_eq!(judge(&WHY, "NVIDIA A100", &runs).outcome, Outcome::NotApplicable);
         assert_eq!(judge(&WHY, "NVIDIA L4", &runs).figures[0].runs, 0);
-    }
-
-    #[test]
-    fn a_cause_whose_figures_no_gpu_holds_together_is_unjudged_and_named() {
-        static MISSPELT: Why = Why {
-            id: "t-why-misspelt",
-            cause: "a is below c",
-            figures: &[
-                lesson_spec::why::lines("t-why", "a"),
-                lesson_spec::why::lines("t-why", "c"),
-            ],
-            check: |_| lesson_spec::verdict(true, String::new),
-            rival: "none",
-            rival_figure: "none",
-            tells_rival_apart: false,
-            planted: &[0.0, 0.0],
-        };
-        let runs = [run(
-            "2026-12-02T130550Z-h200-t-why.txt",
-            "NVIDIA H200",
-            &["a: 1", "b: 2"],
-        )];
-        let table = Table {
-            lesson: "t",
-            rows: vec![
-                Row {
-                    why: &WHY,
-                    gpus: vec![judge(&WHY, "NVIDIA H200", &runs)],
-                },
-                Row {
-                    why: &MISSPELT,
-                    gpus: vec![judge(&MISSPELT, "NVIDIA H200", &runs)],
-                },
-            ],
-        };
-        assert_eq!(
-            table.unjudged(),
-            [
-                "t: the cause check t-why-misspelt is judged on no GPU: no GPU's runs hold all its figures \
-              (recorded nowhere: diagnostics/*-t-why \"c\")"
-            ]
-        );
     }
 
     /// Two sessions of one commit an hour apart, the cause holding in the

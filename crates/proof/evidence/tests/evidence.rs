@@ -644,7 +644,7 @@ fn every_cause_is_judged() {
         let table = evidence::why::table(*lesson, &transcripts);
         // A lesson not yet recorded (no evidence/<lesson>/) is judged nowhere yet.
         if evidence_dir().join(lesson.name()).is_dir() {
-            wrong.extend(table.unjudged());
+            wrong.extend(unjudged(&table));
         }
         for row in &table.rows {
             for on in row.gpus.iter().filter(|g| g.gpu == "NVIDIA H200") {
@@ -656,4 +656,84 @@ fn every_cause_is_judged() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Each cause of `table` that no GPU judged, one line each: one whose
+/// figures are recorded on no GPU together, so its check never ran.
+fn unjudged(table: &evidence::why::Table) -> Vec<String> {
+    let unjudged = table
+        .rows
+        .iter()
+        .filter(|r| r.gpus.iter().all(|g| g.state.is_none()));
+    unjudged
+        .map(|r| {
+            let missing: Vec<String> = r
+                .why
+                .figures
+                .iter()
+                .filter(|s| r.gpus.iter().all(|g| g.figures.iter().all(|f| f.source != **s || f.runs == 0)))
+                .map(evidence::why::describe)
+                .collect();
+            let missing = match missing.is_empty() {
+                true => "none, but never on one GPU together".to_string(),
+                false => missing.join("; "),
+            };
+            format!(
+                "{}: the cause check {} is judged on no GPU: no GPU's runs hold all its figures (recorded nowhere: {missing})",
+                table.lesson, r.why.id
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_cause_whose_figures_no_gpu_holds_together_is_unjudged_and_named() {
+    use evidence::why::{judge, Row, Table};
+    use lesson_spec::Why;
+    let text =
+        "# lesson: diagnostics\n# date: 2026-12-02T13:05:50Z\n# gpu: NVIDIA H200 (compute capability 9.0)\n\
+                # driver: 580.159.04 (CUDA 13.0)\n# cuda runtime: runtime 13.0\n# nvcc: release 13.0\n\
+                # host: Linux x86_64, 16 cores\n# command: ./why time\n\
+                # environment: (nothing that changes behaviour)\n# commit: db4248d\n# exit code: 0\n# ---\n\
+                a: 1\nb: 2\n";
+    let runs = [transcript::parse("evidence/diagnostics/2026-12-02T130550Z-h200-t-why.txt", text).unwrap()];
+    static JUDGED: Why = Why {
+        id: "t-why-less",
+        cause: "a is below b",
+        figures: &[
+            lesson_spec::why::lines("t-why", "a"),
+            lesson_spec::why::lines("t-why", "b"),
+        ],
+        check: |_| lesson_spec::verdict(true, String::new),
+        rival: "none",
+        rival_figure: "none",
+        tells_rival_apart: false,
+        planted: &[0.0, 0.0],
+    };
+    static MISSPELT: Why = Why {
+        id: "t-why-misspelt",
+        cause: "a is below c",
+        figures: &[
+            lesson_spec::why::lines("t-why", "a"),
+            lesson_spec::why::lines("t-why", "c"),
+        ],
+        ..JUDGED
+    };
+    let table = Table {
+        lesson: "t",
+        rows: [&JUDGED, &MISSPELT]
+            .into_iter()
+            .map(|why| Row {
+                why,
+                gpus: vec![judge(why, "NVIDIA H200", &runs)],
+            })
+            .collect(),
+    };
+    assert_eq!(
+        unjudged(&table),
+        [
+            "t: the cause check t-why-misspelt is judged on no GPU: no GPU's runs hold all its figures \
+             (recorded nowhere: diagnostics/*-t-why \"c\")"
+        ]
+    );
 }

@@ -279,7 +279,8 @@ fn diagnostic(root: &Path, date: &str, name: &str, exit_code: i32, body: &str) {
     );
     let file = folder.join(format!("{}-{name}.txt", date.replace(':', "")));
     std::fs::write(&file, &text).unwrap();
-    evidence::twin::write(&file, &text).unwrap();
+    let twin = evidence::twin::pretty(&file.display().to_string(), &text);
+    std::fs::write(file.with_extension("json"), twin).unwrap();
 }
 
 /// Two successful `pageable-rotated` runs (one of two passes, one of one)

@@ -35,7 +35,8 @@ fn put(dir: &Path, name: &str, text: &str) -> PathBuf {
     std::fs::create_dir_all(&folder).unwrap();
     let path = folder.join(format!("{}-{name}.txt", field("date").replace(':', "")));
     std::fs::write(&path, text).unwrap();
-    evidence::twin::write(&path, text).unwrap();
+    let twin = evidence::twin::pretty(&path.display().to_string(), text);
+    std::fs::write(path.with_extension("json"), twin).unwrap();
     path
 }
 

@@ -263,7 +263,8 @@ fn as_if_on(into: &Path, lesson: &str, file: &str, gpu: &str, word: &str) -> Str
     let path = into.join(lesson).join(&name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, &moved).unwrap();
-    evidence::twin::write(&path, &moved).unwrap();
+    let twin = evidence::twin::pretty(&path.display().to_string(), &moved);
+    std::fs::write(path.with_extension("json"), twin).unwrap();
     name
 }
 
@@ -359,7 +360,8 @@ fn one_gpu_spelled_two_ways_gets_charts_of_its_own_for_each_spelling() {
         .unwrap()
         .replace("# gpu: NVIDIA H200 (compute", "# gpu: H200 (compute");
     std::fs::write(&path, &text).unwrap();
-    evidence::twin::write(&path, &text).unwrap();
+    let twin = evidence::twin::pretty(&path.display().to_string(), &text);
+    std::fs::write(path.with_extension("json"), twin).unwrap();
     let out = tmp.path().join("site");
     site::build(&repository(), &ev, &out).unwrap();
     let plots: Vec<String> = std::fs::read_dir(out.join("plots"))
@@ -394,7 +396,8 @@ fn diagnostic_as_if_on(into: &Path, file: &str, gpu: &str, word: &str, values: &
     let path = into.join("diagnostics").join(&name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, &moved).unwrap();
-    evidence::twin::write(&path, &moved).unwrap();
+    let twin = evidence::twin::pretty(&path.display().to_string(), &moved);
+    std::fs::write(path.with_extension("json"), twin).unwrap();
     name
 }
 
@@ -608,7 +611,8 @@ fn redate(ev: &Path, lesson: &str, file: &str, date: &str) -> String {
     std::fs::remove_file(&from).unwrap();
     let to = ev.join(lesson).join(&name);
     std::fs::write(&to, &moved).unwrap();
-    evidence::twin::write(&to, &moved).unwrap();
+    let twin = evidence::twin::pretty(&to.display().to_string(), &moved);
+    std::fs::write(to.with_extension("json"), twin).unwrap();
     name
 }
 

@@ -111,26 +111,18 @@ pub fn regenerate(ev: &Evidence, text: &str, figures: &[Figure]) -> Result<Regen
 /// Every file that may hold blocks under `root`: each `*.md` and each
 /// `expected-failures.txt`, outside hidden folders and `target`.
 pub fn documents(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs = vec![root.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for path in entries.flatten().map(|e| e.path()) {
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if path.is_dir() {
-                if !name.starts_with('.') && name != "target" {
-                    dirs.push(path);
-                }
-            } else if name.ends_with(".md") || name == "expected-failures.txt" {
-                out.push(path);
-            }
-        }
-    }
+    let name = |e: &walkdir::DirEntry| e.file_name().to_string_lossy().into_owned();
+    let skipped = |e: &walkdir::DirEntry| e.depth() > 0 && (name(e).starts_with('.') || name(e) == "target");
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .into_iter()
+        .filter_entry(|e| !(e.file_type().is_dir() && skipped(e)))
+        .flatten()
+        .filter(|e| {
+            !e.file_type().is_dir() && (name(e).ends_with(".md") || name(e) == "expected-failures.txt")
+        })
+        .map(walkdir::DirEntry::into_path)
+        .collect();
     out.sort();
     out
 }

@@ -8,7 +8,7 @@
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
-use crate::figures::instrument::{self, Session};
+use crate::figures::instrument::{self, Method, Session};
 use crate::load;
 use crate::runs::group;
 use crate::transcript::{Body, Transcript};
@@ -74,30 +74,18 @@ impl Evidence {
             .map_err(Clone::clone)
     }
 
-    /// The successful runs of `lesson` in the space-separated `groups`, of
-    /// the commits starting with one of the space-separated prefixes in
-    /// `commits` (all when none), less those of a prefix written `!PREFIX`,
-    /// in time order.
-    fn group_runs(&self, lesson: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, DataError> {
-        if lessons::find(lesson).is_none() {
+    /// The successful runs in evidence folder `folder` (a lesson's, or
+    /// `diagnostics`) of the space-separated `groups`, of the commits
+    /// starting with one of the space-separated prefixes in `commits` (all
+    /// when none), less those of a prefix written `!PREFIX`, in time order.
+    fn group_runs(&self, folder: &str, groups: &str, commits: &str) -> Result<Vec<&Transcript>, DataError> {
+        if lessons::find(folder).is_none() && folder != lessons::DIAGNOSTICS {
             let known: Vec<&str> = lessons::LESSONS.iter().map(|l| l.name()).collect();
             return Err(format!(
-                "no lesson is named `{lesson}` (known: {})",
+                "no lesson is named `{folder}` (known: {})",
                 known.join(", ")
             ));
         }
-        self.successful_runs(lesson, groups, commits)
-    }
-
-    /// The successful runs in evidence folder `folder` (a lesson's, or one
-    /// of [`lessons::OTHER_FOLDERS`]) of the groups and commits, as
-    /// [`Self::group_runs`] picks them.
-    fn successful_runs(
-        &self,
-        folder: &str,
-        groups: &str,
-        commits: &str,
-    ) -> Result<Vec<&Transcript>, DataError> {
         let all = self.transcripts()?;
         let (excluded, included): (Vec<&str>, Vec<&str>) =
             commits.split_whitespace().partition(|p| p.starts_with('!'));
@@ -126,17 +114,11 @@ impl Evidence {
         commits: &str,
     ) -> Result<Vec<(Key, f64)>, DataError> {
         let runs = self.group_runs(lesson, groups, commits)?;
-        let mut out = Vec::new();
-        let mut names: Vec<String> = Vec::new();
-        for t in &runs {
-            let figures = &t.figures;
-            if let Some((_, v)) = figures.iter().find(|(l, _)| l == figure) {
-                out.push((key(t), *v));
-            } else if names.is_empty() {
-                names = figures.iter().map(|(l, _)| l.clone()).collect();
-            }
-        }
+        let value = |t: &Transcript| t.figures.iter().find(|(l, _)| l == figure).map(|(_, v)| *v);
+        let out: Vec<(Key, f64)> = runs.iter().filter_map(|t| Some((key(t), value(t)?))).collect();
         if out.is_empty() {
+            // No run has it: the first run's figures say what a run has.
+            let names: Vec<&str> = runs[0].figures.iter().map(|(l, _)| l.as_str()).collect();
             return Err(format!(
                 "no {lesson} run has a figure `{figure}` (it has: {})",
                 names.join("; ")
@@ -151,7 +133,7 @@ impl Evidence {
     /// values of two labels one process printed pair up in arithmetic: the
     /// first `A:` with the first `B:`, the second with the second.
     pub fn lines(&self, groups: &str, label: &str) -> Result<Vec<(Key, f64)>, DataError> {
-        let runs = self.successful_runs(lessons::DIAGNOSTICS, groups, "")?;
+        let runs = self.group_runs(lessons::DIAGNOSTICS, groups, "")?;
         let mut out = Vec::new();
         for t in &runs {
             let Body::Unparsed { lines } = &t.body else {
@@ -214,25 +196,22 @@ impl Evidence {
             let sessions = crate::sessions::of(transcripts);
             crate::changes::false_alarms(&crate::history::of(&sessions))
         });
+        let unknown = || {
+            format!(
+                "no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)"
+            )
+        };
         let counts = match kind {
             "same_commit" if stat == "pairs" => return Ok(alarms.same_commit_pairs as f64),
             "same_commit" => alarms.same_commit,
             "split_half" => alarms.split_half,
-            _ => {
-                return Err(format!(
-                    "no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)"
-                ))
-            }
+            _ => return Err(unknown()),
         };
         let n = match stat {
             "compared" => counts.compared,
             "alarms" => counts.alarms,
             "unsure" => counts.unsure,
-            _ => {
-                return Err(format!(
-                    "no false-alarm count `{kind}` `{stat}` (same_commit or split_half; compared, alarms or unsure; or same_commit pairs)"
-                ))
-            }
+            _ => return Err(unknown()),
         };
         Ok(n as f64)
     }
@@ -259,14 +238,8 @@ impl Evidence {
     pub fn instrument(&self, sessions: &str, method: &str, stat: &str) -> Result<Vec<(Key, f64)>, DataError> {
         let mut out = Vec::new();
         for s in self.pick_sessions(sessions)? {
-            let rows = s.methods.iter().filter(|m| {
-                if method == "recommended" {
-                    m.recommended
-                } else {
-                    m.name == method
-                }
-            });
-            let rows: Vec<_> = rows.collect();
+            let named = |m: &&Method| m.name == method || (method == "recommended" && m.recommended);
+            let rows: Vec<&Method> = s.methods.iter().filter(named).collect();
             for m in &rows {
                 let value = match stat {
                     "median" => Some(m.median_ms),
@@ -309,8 +282,7 @@ impl Evidence {
         let s = self.pick_sessions(session)?;
         Ok(s.iter()
             .map(|s| s.render())
-            .collect::<Vec<_>>()
-            .join("")
+            .collect::<String>()
             .trim_end()
             .to_string())
     }
@@ -330,21 +302,15 @@ fn key(t: &Transcript) -> Key {
 /// The median of each commit's numbers, keyed by commit, in the order the
 /// commits first appear.
 pub fn per_commit(list: &[(Key, f64)]) -> Vec<(Key, f64)> {
-    let mut commits: Vec<&str> = Vec::new();
-    for (k, _) in list {
-        if !commits.contains(&k.session.as_str()) {
-            commits.push(&k.session);
+    let mut commits: Vec<(&str, Vec<f64>)> = Vec::new();
+    for (k, v) in list {
+        match commits.iter_mut().find(|(c, _)| *c == k.session) {
+            Some((_, values)) => values.push(*v),
+            None => commits.push((&k.session, vec![*v])),
         }
     }
-    commits
+    let medians = commits
         .into_iter()
-        .filter_map(|c| {
-            let values = list
-                .iter()
-                .filter(|(k, _)| k.session == c)
-                .map(|(_, v)| *v)
-                .collect();
-            median(values).map(|m| (session_key(c, ""), m))
-        })
-        .collect()
+        .map(|(c, values)| Some((session_key(c, ""), median(values)?)));
+    medians.flatten().collect()
 }

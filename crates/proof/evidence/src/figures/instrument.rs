@@ -107,11 +107,8 @@ pub fn methods(
             (_, true) => format!("instrument, {mode} (recommended)"),
             _ => format!("instrument, {mode}"),
         };
-        let (lo, hi) = medians
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
-                (l.min(v), h.max(v))
-            });
+        let lo = medians.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         out.push(Method {
             spread: Some(hi / lo - 1.0),
             gpu_ms: median(spent),
@@ -172,18 +169,6 @@ fn read_jsons(json_dir: &Path) -> Result<Vec<serde_json::Value>, InstrumentError
     Ok(jsons)
 }
 
-/// One session's methods from its ncu and peers transcripts and its JSON files.
-fn session_methods(
-    ncu: &Path,
-    peers: &Path,
-    json_dir: &Path,
-) -> Result<(Vec<Method>, Vec<serde_json::Value>), InstrumentError> {
-    let ncu = ncu_durations_ms(&read_text(ncu)?);
-    let peers = peer_medians(&read_text(peers)?);
-    let jsons = read_jsons(json_dir)?;
-    Ok((methods(&ncu, &peers, &jsons)?, jsons))
-}
-
 /// One recorded session of the instrument's proof, as `evidence/instrument/`
 /// holds it: `json-<name>/` beside the ncu and peers transcripts of its commit.
 #[derive(Debug, Clone)]
@@ -236,13 +221,13 @@ fn transcripts_of(dir: &Path, kind: &str, commit: &str) -> Result<Vec<String>, I
         .filter(|n| n.ends_with(&format!("-{kind}.txt")))
         .collect();
     names.sort();
+    let of_commit = |l: &str| {
+        l.strip_prefix("# commit: ")
+            .is_some_and(|c| c.starts_with(commit))
+    };
     let mut found = Vec::new();
     for name in names {
-        let text = read_text(&dir.join(&name))?;
-        if text.lines().any(|l| {
-            l.strip_prefix("# commit: ")
-                .is_some_and(|c| c.starts_with(commit))
-        }) {
+        if read_text(&dir.join(&name))?.lines().any(of_commit) {
             found.push(name);
         }
     }
@@ -285,20 +270,18 @@ pub fn sessions(dir: &Path) -> Result<Vec<Session>, InstrumentError> {
             }
         };
         let (ncu_file, peers_file) = (pick("ncu")?, pick("peers")?);
-        let (methods, jsons) = session_methods(
-            &dir.join(&ncu_file),
-            &dir.join(&peers_file),
-            &dir.join(format!("json-{name}")),
-        )?;
+        let ncu = ncu_durations_ms(&read_text(&dir.join(&ncu_file))?);
+        let peers = peer_medians(&read_text(&dir.join(&peers_file))?);
+        let jsons = read_jsons(&dir.join(format!("json-{name}")))?;
         let copy_ceilings_gb_s = jsons
             .iter()
             .filter_map(|j| j["device"]["copy_ceiling_gb_s"].as_f64())
             .collect();
         out.push(Session {
+            methods: methods(&ncu, &peers, &jsons)?,
             name,
             ncu_file,
             peers_file,
-            methods,
             copy_ceilings_gb_s,
         });
     }

@@ -296,9 +296,11 @@ fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, QueryError> 
         args.get(i)
             .ok_or_else(|| format!("{name}() needs argument {}", i + 1))
     };
-    let one = |f: fn(Vec<f64>) -> Option<f64>| -> Result<Value, QueryError> {
-        Ok(Value::Num(f(all_numbers(args)?).ok_or("empty")?))
+    let reduce = |f: fn(Vec<f64>) -> Option<f64>| -> Result<f64, QueryError> {
+        Ok(f(all_numbers(args)?).ok_or("empty")?)
     };
+    let min: fn(Vec<f64>) -> Option<f64> = |v| v.into_iter().reduce(f64::min);
+    let max: fn(Vec<f64>) -> Option<f64> = |v| v.into_iter().reduce(f64::max);
     match name {
         "runs" => {
             let commits = args.get(3).map(text).transpose()?.unwrap_or("");
@@ -318,17 +320,12 @@ fn call(ev: &Evidence, name: &str, args: &[Value]) -> Result<Value, QueryError> 
         "days" => ev.days(text(arg(0)?)?, text(arg(1)?)?).map(Value::Text),
         "recommended" => ev.recommended(text(arg(0)?)?).map(Value::Text),
         "table" => ev.table(text(arg(0)?)?).map(Value::Text),
-        "median" => one(median),
-        "min" => one(|v| v.into_iter().reduce(f64::min)),
-        "max" => one(|v| v.into_iter().reduce(f64::max)),
-        "sum" => one(|v| Some(v.into_iter().sum())),
+        "median" => reduce(median).map(Value::Num),
+        "min" => reduce(min).map(Value::Num),
+        "max" => reduce(max).map(Value::Num),
+        "sum" => reduce(|v| Some(v.into_iter().sum())).map(Value::Num),
         "count" => Ok(Value::Num(numbers(arg(0)?)?.len() as f64)),
-        "range" => {
-            let v = all_numbers(args)?;
-            let lo = v.iter().cloned().fold(f64::INFINITY, f64::min);
-            let hi = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-            Ok(Value::Range(lo, hi))
-        }
+        "range" => Ok(Value::Range(reduce(min)?, reduce(max)?)),
         "abs" => match arg(0)? {
             Value::Num(n) => Ok(Value::Num(n.abs())),
             Value::List(l) => Ok(Value::List(l.iter().map(|(k, x)| (k.clone(), x.abs())).collect())),
