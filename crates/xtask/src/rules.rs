@@ -23,15 +23,11 @@ pub mod host_clock;
 pub mod lessons;
 pub mod problem;
 pub mod quotes;
-mod read;
-pub mod root;
 pub mod verbatim;
 
 use std::path::{Path, PathBuf};
 
-pub use problem::{Problem, Problems};
-pub use read::{read_text, ReadError};
-pub use root::{find_repository, repository_root};
+pub use problem::{read_text, Problem, Problems};
 
 /// The allow-list of the shared crates' files that may read a host clock,
 /// relative to the root.
@@ -62,14 +58,14 @@ pub fn check_host_clocks(root: &Path) -> Vec<Problem> {
     for (source, base) in lists {
         match read_text(&root.join(&source)) {
             Ok(text) => problems.extend(allow.add(&text, &source, &base)),
-            Err(e) => problems.push(e.into()),
+            Err(e) => problems.push(e),
         }
     }
     let mut hits = Vec::new();
     for rel in crate::files::project_files(root) {
         match read_text(&root.join(&rel)) {
             Ok(text) => hits.extend(host_clock::scan(&rel, &text)),
-            Err(e) => problems.push(e.into()),
+            Err(e) => problems.push(e),
         }
     }
     problems.extend(allow.judge(&hits));
@@ -101,7 +97,7 @@ pub fn check_verbatim(root: &Path) -> Vec<Problem> {
         let rel = lesson.cu.strip_prefix(root).unwrap_or(&lesson.cu).to_path_buf();
         match read_text(&lesson.cu) {
             Ok(text) => sources.push((rel, text)),
-            Err(e) => return vec![e.into()],
+            Err(e) => return vec![e],
         }
     }
     verbatim::check(&sources)
@@ -122,7 +118,7 @@ pub fn check_snippets(root: &Path) -> Vec<Problem> {
         let text = match read_text(&root.join(&rel)) {
             Ok(text) => text,
             Err(e) => {
-                problems.push(e.into());
+                problems.push(e);
                 continue;
             }
         };
@@ -170,8 +166,32 @@ pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<Problem> {
         .collect()
 }
 
+/// The workspace root this crate was compiled in, for its own tests: the
+/// commands read the repository they are run in (`lessons::repository`).
+pub fn repository_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().nth(2).unwrap_or(here).to_path_buf()
+}
+
 /// The nvcc the build would use (crates/course/cuda-build's search order);
 /// its error names the places searched and the command that provisions one.
 pub fn find_nvcc(root: &Path) -> Result<PathBuf, cuda_build::LocateError> {
     cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(root)).map(|t| t.nvcc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::lessons::{find_repository, is_repository};
+
+    #[test]
+    fn the_repository_is_found_from_any_folder_inside_it_and_not_from_outside() {
+        let root = repository_root();
+        assert!(is_repository(&root));
+        let lesson = &lessons::lessons(&root).unwrap()[0];
+        assert_eq!(find_repository(&lesson.dir.join("src")), Some(root.clone()));
+        // A member crate's manifest has no [workspace] table, so the walk passes it by.
+        assert!(!is_repository(&root.join("crates/xtask")));
+        assert_eq!(find_repository(Path::new("/")), None);
+    }
 }
