@@ -5,8 +5,7 @@
 //! - rule 8, verbatim blocks identical in every lesson `.cu` ([`verbatim`]);
 //! - rule 9, snippet markers well formed and every quote of a snippet or a
 //!   transcript in a document equal to its source ([`blocks`], [`quotes`]);
-//! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]);
-//! - and a new lesson made to these rules from one command ([`new_lesson`]).
+//! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]).
 //!
 //! The lessons are the registry's (the `lessons` crate, the list `evidence`
 //! compiles in), read from the checkout being checked. Each rule returns
@@ -147,23 +146,20 @@ pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<Problem> {
         nvcc.map_or(Ok(()), |nvcc| lessons::build_alone(lesson, nvcc, &line))
     };
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunks: Vec<&[lessons::Lesson]> = all.chunks(all.len().div_ceil(workers).max(1)).collect();
-    let checked: Vec<Vec<anyhow::Result<()>>> = std::thread::scope(|scope| {
-        let threads: Vec<_> = chunks
-            .iter()
-            .map(|chunk| scope.spawn(move || chunk.iter().map(check).collect()))
+    let chunk = all.len().div_ceil(workers).max(1);
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = all
+            .chunks(chunk)
+            .map(|lessons| scope.spawn(move || lessons.iter().map(check).collect::<Vec<_>>()))
             .collect();
-        threads
+        let checked = threads
             .into_iter()
-            .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .flat_map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        checked
+            .filter_map(|r| r.err())
+            .map(|e| Problem::from_error(e.as_ref()))
             .collect()
-    });
-    checked
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r.err())
-        .map(|e| Problem::from_error(e.as_ref()))
-        .collect()
+    })
 }
 
 /// The workspace root this crate was compiled in, for its own tests: the
