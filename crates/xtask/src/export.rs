@@ -83,35 +83,32 @@ pub fn export(root: &Path, lesson: &str, dest: &Path, cargo: &Path) -> Result<Ex
     if !needed.iter().any(|p| p.dir == lesson_dir) {
         bail!("{}: has no Cargo package", lesson_dir.display());
     }
-    let mut placement = Vec::new();
-    for p in &needed {
+    let placement = needed.iter().map(|p| {
         let to = match p.dir.strip_prefix(&lesson_dir) {
             Ok(inside) => inside.to_path_buf(),
             Err(_) => Path::new("crates").join(&p.name),
         };
-        let from = p
-            .dir
-            .canonicalize()
-            .with_context(|| format!("resolving {}", p.dir.display()))?;
-        placement.push((from, to));
-    }
+        let from = p.dir.canonicalize();
+        Ok((
+            from.with_context(|| format!("resolving {}", p.dir.display()))?,
+            to,
+        ))
+    });
+    let placement = placement.collect::<Result<Vec<_>>>()?;
     let inherited = manifest::Inherited::read(&root)?;
 
+    // Removed on drop, whatever is left in it: a failed export leaves nothing.
     let staging = staging_dir(dest)?;
-    let outcome = write_project(
+    let (dropped_dev_dependencies, fetched_for) = write_project(
         &root,
         &lesson_dir,
         &needed,
         &placement,
         &inherited,
-        &staging,
+        staging.path(),
         cargo,
-    )
-    .and_then(|written| move_into_place(&staging, dest).map(|()| written));
-    if outcome.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    let (dropped_dev_dependencies, fetched_for) = outcome?;
+    )?;
+    move_into_place(staging.path(), dest)?;
     let shared_crates = needed.iter().filter(|p| !p.dir.starts_with(&lesson_dir));
     Ok(Exported {
         shared_crates: shared_crates.map(|p| p.name.clone()).collect(),
@@ -149,21 +146,20 @@ fn absolute_destination(dest: &Path) -> Result<PathBuf> {
 
 /// A fresh folder beside `dest`, on the same file system, so the finished
 /// project can be renamed into place.
-fn staging_dir(dest: &Path) -> Result<PathBuf> {
+fn staging_dir(dest: &Path) -> Result<tempfile::TempDir> {
     let name = dest
         .file_name()
         .ok_or_else(|| anyhow!("{}: names no directory", dest.display()))?;
-    let staging = dest.with_file_name(format!(
-        ".{}.export-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    if let Some(parent) = staging.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    }
-    let _ = std::fs::remove_dir_all(&staging);
-    std::fs::create_dir(&staging).with_context(|| format!("creating {}", staging.display()))?;
-    Ok(staging)
+    let parent = dest.parent().unwrap_or(Path::new("/"));
+    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let prefix = format!(".{}.export-", name.to_string_lossy());
+    // A plain folder's mode (the umask's), not a temporary one's 0700: it becomes the project.
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o777);
+    let staging = tempfile::Builder::new()
+        .prefix(&prefix)
+        .permissions(mode)
+        .tempdir_in(parent);
+    staging.with_context(|| format!("creating a folder in {}", parent.display()))
 }
 
 /// Copies the packages, rewrites their manifests and writes the lock file;
@@ -178,17 +174,8 @@ fn write_project(
     staging: &Path,
     cargo: &Path,
 ) -> Result<(Vec<String>, Option<String>)> {
-    let slashed = |to: &Path| to.to_string_lossy().replace('\\', "/");
-    let mut members: Vec<String> = placement
-        .iter()
-        .map(|(_, to)| {
-            if to.as_os_str().is_empty() {
-                ".".to_string()
-            } else {
-                slashed(to)
-            }
-        })
-        .collect();
+    let member = |to: &Path| manifest::slashed(&manifest::relative(Path::new(""), to));
+    let mut members: Vec<String> = placement.iter().map(|(_, to)| member(to)).collect();
     members.sort();
     let copy = |from: &Path, to: &Path| {
         crate::files::copy_project_files(from, to).with_context(|| format!("copying {}", from.display()))
@@ -242,7 +229,8 @@ fn write_project(
 /// Renames the finished project to `dest`. An empty `dest` that exists is
 /// kept and filled instead, entry by entry: it may be the learner's working
 /// directory (`export day09-timing .`), which must stay the folder they are
-/// in, not a removed one with a new folder of the same name beside it.
+/// in, not a removed one with a new folder of the same name beside it. What
+/// is left of `staging` is its owner's to remove.
 fn move_into_place(staging: &Path, dest: &Path) -> Result<()> {
     let moving = || format!("moving the project into {}", dest.display());
     if !dest.is_dir() {
@@ -260,7 +248,7 @@ fn move_into_place(staging: &Path, dest: &Path) -> Result<()> {
             return Err(e).with_context(moving);
         }
     }
-    std::fs::remove_dir(staging).with_context(|| format!("removing {}", staging.display()))
+    Ok(())
 }
 
 /// One package of the workspace, as `cargo metadata --no-deps` lists it.

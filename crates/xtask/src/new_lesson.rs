@@ -1,18 +1,12 @@
 //! `cargo xtask new-lesson`: a new lesson from one command.
 //!
-//! It writes `code/<lesson>/` from the templates in `new_lesson/templates/`,
-//! ten files: a `.cu` that carries the course's verbatim blocks, copied from
-//! the lessons that already carry them (rule 8), its C header, `build.rs`,
-//! the twin's `Cargo.toml` and `src/main.rs` (its launcher and the .cu's
-//! constants in a `mod ffi`), `tests/lesson.rs`, a README stub with the nvcc
-//! line, and the tools' package `tools/` (`Cargo.toml`, a README saying it is
-//! not part of the lesson, and `src/lib.rs`: the report, its parser, claims,
-//! causes, figures and recipe). It then adds the lesson's line to the registry (the
-//! manifest `lessons::registry_manifest` names) and to the map in
-//! the repository's README. The skeleton times one kernel and builds,
-//! passes its command-line and conformance tests and every repository
-//! check as it stands; the lesson's own kernels, claims and README replace
-//! its parts.
+//! It writes `code/<lesson>/` from the templates in `new_lesson/templates/`
+//! (the `.cu` carrying the course's verbatim blocks, copied from the lessons
+//! that already carry them, rule 8), then adds the lesson's line to the
+//! registry (`lessons::registry_manifest`) and to the map in the repository's
+//! README. The skeleton times one kernel and builds, passes its command-line
+//! and conformance tests and every repository check as it stands; the
+//! lesson's own kernels, claims and README replace its parts.
 //!
 //! `--remove` takes back a lesson the command made, while every file is as
 //! it wrote it; an edited lesson is refused, so no work is lost.
@@ -27,7 +21,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::rules::blocks::{self, Kind};
-use crate::rules::{lessons, read_text, verbatim, ReadError};
+use crate::rules::{lessons, read_text, verbatim, Problem};
 
 /// The repository README, whose map lists every lesson.
 pub const README: &str = "README.md";
@@ -140,7 +134,7 @@ pub enum NewLessonError {
     #[error(transparent)]
     Lessons(#[from] lessons::LessonError),
     #[error(transparent)]
-    Read(#[from] ReadError),
+    Read(#[from] Problem),
     #[error("writing {}", path.display())]
     Write {
         path: PathBuf,
@@ -379,11 +373,11 @@ fn remove(root: &Path, args: &Args) -> Result<Vec<String>, NewLessonError> {
         None => program_of(args)?,
     };
     let plan = plan(root, &args.lesson, &program)?;
-    let mut on_disk = crate::files::project_files(&dir);
-    on_disk.sort();
-    let mut planned: Vec<&PathBuf> = plan.files.iter().map(|(p, _)| p).collect();
-    planned.sort();
-    if let Some(extra) = on_disk.iter().find(|p| !planned.contains(p)) {
+    let planned: Vec<&PathBuf> = plan.files.iter().map(|(p, _)| p).collect();
+    if let Some(extra) = crate::files::project_files(&dir)
+        .iter()
+        .find(|p| !planned.contains(p))
+    {
         return Err(NewLessonError::Edited {
             path: plan.dir.join(extra),
         });
@@ -472,47 +466,16 @@ fn with_map_line(path: &Path, readme: &str, line: &str) -> Result<String, NewLes
     Ok(lines.join("\n") + "\n")
 }
 
-/// The manifest, relative to `root`, of the workspace package named
-/// `package`, among the lessons' and the crates' (`code/*`, `code/*/tools`,
-/// `crates/*/*`, `crates/*`).
+/// The manifest, relative to `root`, of the project's package named `package`.
 fn package_manifest(root: &Path, package: &str) -> Option<PathBuf> {
-    let manifests = [
-        "code/*/Cargo.toml",
-        "code/*/tools/Cargo.toml",
-        "crates/*/*/Cargo.toml",
-        "crates/*/Cargo.toml",
-    ];
-    manifests
-        .iter()
-        .flat_map(|pattern| glob(root, pattern))
-        .find(|manifest| {
-            let text = std::fs::read_to_string(root.join(manifest)).unwrap_or_default();
-            let doc: Option<toml_edit::DocumentMut> = text.parse().ok();
-            doc.and_then(|d| d.get("package")?.get("name")?.as_str().map(|n| n == package))
-                .unwrap_or(false)
-        })
-}
-
-/// The paths, relative to `root`, that `pattern` names, `*` standing for
-/// one folder's name.
-fn glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
-    let mut found = vec![PathBuf::new()];
-    for part in pattern.split('/') {
-        found = found
-            .into_iter()
-            .flat_map(|dir| match part {
-                "*" => std::fs::read_dir(root.join(&dir))
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                    .map(|e| dir.join(e.file_name()))
-                    .collect::<Vec<_>>(),
-                _ => vec![dir.join(part)],
-            })
-            .filter(|p| root.join(p).exists())
-            .collect();
-    }
-    found
+    let names = |text: String| {
+        let doc: toml_edit::DocumentMut = text.parse().ok()?;
+        Some(doc.get("package")?.get("name")?.as_str()? == package)
+    };
+    crate::files::project_files(root).into_iter().find(|rel| {
+        rel.ends_with("Cargo.toml")
+            && std::fs::read_to_string(root.join(rel)).ok().and_then(names) == Some(true)
+    })
 }
 
 fn write(path: &Path, text: &str) -> Result<(), NewLessonError> {

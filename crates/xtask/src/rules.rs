@@ -5,8 +5,7 @@
 //! - rule 8, verbatim blocks identical in every lesson `.cu` ([`verbatim`]);
 //! - rule 9, snippet markers well formed and every quote of a snippet or a
 //!   transcript in a document equal to its source ([`blocks`], [`quotes`]);
-//! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]);
-//! - and a new lesson made to these rules from one command ([`new_lesson`]).
+//! - rule 10, each lesson builds alone with its README's nvcc line ([`lessons`]).
 //!
 //! The lessons are the registry's (the `lessons` crate, the list `evidence`
 //! compiles in), read from the checkout being checked. Each rule returns
@@ -23,15 +22,11 @@ pub mod host_clock;
 pub mod lessons;
 pub mod problem;
 pub mod quotes;
-mod read;
-pub mod root;
 pub mod verbatim;
 
 use std::path::{Path, PathBuf};
 
-pub use problem::{Problem, Problems};
-pub use read::{read_text, ReadError};
-pub use root::{find_repository, repository_root};
+pub use problem::{read_text, Problem, Problems};
 
 /// The allow-list of the shared crates' files that may read a host clock,
 /// relative to the root.
@@ -62,14 +57,14 @@ pub fn check_host_clocks(root: &Path) -> Vec<Problem> {
     for (source, base) in lists {
         match read_text(&root.join(&source)) {
             Ok(text) => problems.extend(allow.add(&text, &source, &base)),
-            Err(e) => problems.push(e.into()),
+            Err(e) => problems.push(e),
         }
     }
     let mut hits = Vec::new();
     for rel in crate::files::project_files(root) {
         match read_text(&root.join(&rel)) {
             Ok(text) => hits.extend(host_clock::scan(&rel, &text)),
-            Err(e) => problems.push(e.into()),
+            Err(e) => problems.push(e),
         }
     }
     problems.extend(allow.judge(&hits));
@@ -101,7 +96,7 @@ pub fn check_verbatim(root: &Path) -> Vec<Problem> {
         let rel = lesson.cu.strip_prefix(root).unwrap_or(&lesson.cu).to_path_buf();
         match read_text(&lesson.cu) {
             Ok(text) => sources.push((rel, text)),
-            Err(e) => return vec![e.into()],
+            Err(e) => return vec![e],
         }
     }
     verbatim::check(&sources)
@@ -122,7 +117,7 @@ pub fn check_snippets(root: &Path) -> Vec<Problem> {
         let text = match read_text(&root.join(&rel)) {
             Ok(text) => text,
             Err(e) => {
-                problems.push(e.into());
+                problems.push(e);
                 continue;
             }
         };
@@ -151,27 +146,48 @@ pub fn check_lessons(root: &Path, nvcc: Option<&Path>) -> Vec<Problem> {
         nvcc.map_or(Ok(()), |nvcc| lessons::build_alone(lesson, nvcc, &line))
     };
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunks: Vec<&[lessons::Lesson]> = all.chunks(all.len().div_ceil(workers).max(1)).collect();
-    let checked: Vec<Vec<anyhow::Result<()>>> = std::thread::scope(|scope| {
-        let threads: Vec<_> = chunks
-            .iter()
-            .map(|chunk| scope.spawn(move || chunk.iter().map(check).collect()))
+    let chunk = all.len().div_ceil(workers).max(1);
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = all
+            .chunks(chunk)
+            .map(|lessons| scope.spawn(move || lessons.iter().map(check).collect::<Vec<_>>()))
             .collect();
-        threads
+        let checked = threads
             .into_iter()
-            .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .flat_map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        checked
+            .filter_map(|r| r.err())
+            .map(|e| Problem::from_error(e.as_ref()))
             .collect()
-    });
-    checked
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r.err())
-        .map(|e| Problem::from_error(e.as_ref()))
-        .collect()
+    })
+}
+
+/// The workspace root this crate was compiled in, for its own tests: the
+/// commands read the repository they are run in (`lessons::repository`).
+pub fn repository_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().nth(2).unwrap_or(here).to_path_buf()
 }
 
 /// The nvcc the build would use (crates/course/cuda-build's search order);
 /// its error names the places searched and the command that provisions one.
 pub fn find_nvcc(root: &Path) -> Result<PathBuf, cuda_build::LocateError> {
     cuda_build::locate(&|name| std::env::var_os(name), &|p| p.is_file(), Some(root)).map(|t| t.nvcc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::lessons::{find_repository, is_repository};
+
+    #[test]
+    fn the_repository_is_found_from_any_folder_inside_it_and_not_from_outside() {
+        let root = repository_root();
+        assert!(is_repository(&root));
+        let lesson = &lessons::lessons(&root).unwrap()[0];
+        assert_eq!(find_repository(&lesson.dir.join("src")), Some(root.clone()));
+        // A member crate's manifest has no [workspace] table, so the walk passes it by.
+        assert!(!is_repository(&root.join("crates/xtask")));
+        assert_eq!(find_repository(Path::new("/")), None);
+    }
 }

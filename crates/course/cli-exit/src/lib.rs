@@ -1,22 +1,10 @@
-//! How every binary of the workspace ends.
-//!
-//! - [`quiet_on_closed_pipe`]: a program whose reader went away (`prog | head
-//!   -2`) stops there, silently, as a C program does. Rust ignores `SIGPIPE`
-//!   and turns the next `print!` into a panic with a backtrace instead. It
-//!   also makes any other output that cannot be written (`prog >/dev/full`,
-//!   a full disk) one line on stderr and exit code 1, not a panic: `print!`
-//!   panics on a write error, and the hook it installs turns that panic,
-//!   and only that one, into the line.
-//! - [`parse`]: clap's `parse`, except that `--help` or `--version` output
-//!   that cannot be written is that one line and exit 1, not a silent 0.
-//! - [`finish`] and [`flushed`]: an error becomes one line on stderr and exit
-//!   code 1; usage errors are clap's business (its message, exit code 2) and
-//!   never get here. Output still buffered is written first, so a failure to
-//!   write it is not lost when the program returns.
-//!
-//! - [`OwnMessage`]: a clap value parser whose refusal of a value is the
-//!   parser's own message, the value quoted, never clap's echo of it as
-//!   typed, which a line break in it would break.
+//! How every binary of the workspace ends: silently when its reader goes
+//! away (`prog | head -2`), as a C program does ([`quiet_on_closed_pipe`]);
+//! otherwise any error, and any output that cannot be written (a full
+//! disk), is one line on stderr and exit code 1, never a panic ([`parse`],
+//! [`finish`], [`flushed`]). Usage errors stay clap's (its message, exit
+//! code 2). [`OwnMessage`] is a clap value parser whose refusal quotes the
+//! value rather than echoing it as typed, which a line break would break.
 //!
 //! Not for: parsing command lines (clap does), CUDA's error shapes
 //! (`cuda-check` makes them; a lesson prints them through `lesson-cli`), or
@@ -28,10 +16,10 @@ pub use value::OwnMessage;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-/// Restores the default action of `SIGPIPE`, so a write to a closed pipe
-/// ends the process quietly instead of returning an error every `print!`
-/// would turn into a panic; and makes every other failed `print!` one line
-/// and exit code 1. Call it first thing in `main`.
+/// Restores the default action of `SIGPIPE`, which Rust ignores (the next
+/// `print!` would panic instead), and turns the panic of any other failed
+/// `print!`, and only that panic, into one line and exit code 1. Call it
+/// first thing in `main`.
 pub fn quiet_on_closed_pipe() {
     // SAFETY: setting a signal's disposition to its default has no
     // preconditions; no handler of ours is replaced.

@@ -15,4 +15,4 @@ mod toolkit;
 
 pub use fail::fail;
 pub use lesson::{ArchsError, Lesson, ARCHS_VAR, DEFAULT_ARCHS, NO_MAIN_DEFINE};
-pub use toolkit::{link_cudart_static, locate, Found, LocateError, Toolkit, NVCC_VAR, PROVISION_COMMAND};
+pub use toolkit::{link_cudart_static, locate, LocateError, Toolkit, NVCC_VAR, PROVISION_COMMAND};

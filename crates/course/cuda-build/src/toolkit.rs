@@ -22,23 +22,11 @@ pub const NVCC_VAR: &str = "LESSON_NVCC";
 /// The command that provisions the project's own toolkit, named in the error.
 pub const PROVISION_COMMAND: &str = "ci/provision.sh";
 
-/// Where the toolkit was found, so a build log can say which rule chose it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Found {
-    NvccVariable,
-    CudaHome,
-    CudaPath,
-    PathSearch,
-    UsrLocalCuda,
-    ProjectToolchain,
-}
-
 /// A CUDA toolkit: its root (with `include/` and the runtime libraries) and its nvcc.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Toolkit {
     pub root: PathBuf,
     pub nvcc: PathBuf,
-    pub found: Found,
 }
 
 /// Why no toolkit was found: a variable that names none, or nothing on the
@@ -66,14 +54,14 @@ pub fn locate(
     is_file: &dyn Fn(&Path) -> bool,
     project_root: Option<&Path>,
 ) -> Result<Toolkit, LocateError> {
-    let from_nvcc = |nvcc: PathBuf, found| {
+    let from_nvcc = |nvcc: PathBuf| {
         // A toolkit root is the folder above bin/nvcc.
         let root = nvcc
             .parent()
             .and_then(Path::parent)
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        Toolkit { root, nvcc, found }
+        Toolkit { root, nvcc }
     };
 
     if let Some(nvcc) = var(NVCC_VAR).filter(|v| !v.is_empty()) {
@@ -81,9 +69,9 @@ pub fn locate(
         if !is_file(&nvcc) {
             return Err(LocateError::NvccNotAFile(nvcc));
         }
-        return Ok(from_nvcc(nvcc, Found::NvccVariable));
+        return Ok(from_nvcc(nvcc));
     }
-    for (name, found) in [("CUDA_HOME", Found::CudaHome), ("CUDA_PATH", Found::CudaPath)] {
+    for name in ["CUDA_HOME", "CUDA_PATH"] {
         if let Some(root) = var(name).filter(|v| !v.is_empty()) {
             let nvcc = Path::new(&root).join("bin").join("nvcc");
             if !is_file(&nvcc) {
@@ -92,25 +80,25 @@ pub fn locate(
                     root: PathBuf::from(root),
                 });
             }
-            return Ok(from_nvcc(nvcc, found));
+            return Ok(from_nvcc(nvcc));
         }
     }
     if let Some(path) = var("PATH") {
         for dir in std::env::split_paths(&path) {
             let nvcc = dir.join("nvcc");
             if is_file(&nvcc) {
-                return Ok(from_nvcc(nvcc, Found::PathSearch));
+                return Ok(from_nvcc(nvcc));
             }
         }
     }
     let usr_local = PathBuf::from("/usr/local/cuda/bin/nvcc");
     if is_file(&usr_local) {
-        return Ok(from_nvcc(usr_local, Found::UsrLocalCuda));
+        return Ok(from_nvcc(usr_local));
     }
     if let Some(project) = project_root {
         let nvcc = project.join(".toolchain/cuda/bin/nvcc");
         if is_file(&nvcc) {
-            return Ok(from_nvcc(nvcc, Found::ProjectToolchain));
+            return Ok(from_nvcc(nvcc));
         }
     }
     Err(LocateError::NotFound)
@@ -218,7 +206,6 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(t.found, Found::NvccVariable);
         assert_eq!(t.root, PathBuf::from("/opt/a"));
     }
 
@@ -226,29 +213,23 @@ mod tests {
     fn cuda_home_before_cuda_path_before_path() {
         let is = files(&["/h/bin/nvcc", "/p/bin/nvcc", "/s/bin/nvcc"]);
         let all = env(&[("CUDA_HOME", "/h"), ("CUDA_PATH", "/p"), ("PATH", "/s/bin")]);
-        assert_eq!(locate(&all, &is, None).unwrap().found, Found::CudaHome);
+        assert_eq!(locate(&all, &is, None).unwrap().root, PathBuf::from("/h"));
         let no_home = env(&[("CUDA_PATH", "/p"), ("PATH", "/s/bin")]);
         let t = locate(&no_home, &is, None).unwrap();
-        assert_eq!((t.found, t.root), (Found::CudaPath, PathBuf::from("/p")));
+        assert_eq!(t.root, PathBuf::from("/p"));
         let path_only = env(&[("PATH", "/x:/s/bin")]);
         let t = locate(&path_only, &is, None).unwrap();
-        assert_eq!(
-            (t.found, t.nvcc),
-            (Found::PathSearch, PathBuf::from("/s/bin/nvcc"))
-        );
+        assert_eq!(t.nvcc, PathBuf::from("/s/bin/nvcc"));
     }
 
     #[test]
     fn usr_local_before_project_toolchain() {
         let is = files(&["/usr/local/cuda/bin/nvcc", "/w/.toolchain/cuda/bin/nvcc"]);
         let t = locate(&env(&[]), &is, Some(Path::new("/w"))).unwrap();
-        assert_eq!(t.found, Found::UsrLocalCuda);
+        assert_eq!(t.nvcc, PathBuf::from("/usr/local/cuda/bin/nvcc"));
         let is = files(&["/w/.toolchain/cuda/bin/nvcc"]);
         let t = locate(&env(&[]), &is, Some(Path::new("/w"))).unwrap();
-        assert_eq!(
-            (t.found, t.root),
-            (Found::ProjectToolchain, PathBuf::from("/w/.toolchain/cuda"))
-        );
+        assert_eq!(t.root, PathBuf::from("/w/.toolchain/cuda"));
     }
 
     #[test]

@@ -26,9 +26,7 @@ impl CudaError {
             message,
         }
     }
-}
 
-impl CudaError {
     /// A call a wrapper refused before CUDA saw it, reported with CUDA's
     /// invalid-value name and a message that says what was wrong.
     pub fn refused(file: &'static str, line: u32, call: &'static str, message: impl Into<String>) -> Self {

@@ -157,8 +157,6 @@ impl<T: DeviceRepr> DeviceMemory<T> for DeviceBuffer<T> {
 
 impl<T> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
-        // A failed free at exit has no one to report to; the context records
-        // it, as cudarc does for its own objects.
         // SAFETY: ptr came from cuMemAlloc and is freed exactly once.
         release(&*self.ctx, |keep| keep(unsafe { result::free_sync(self.ptr) }));
     }

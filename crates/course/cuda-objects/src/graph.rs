@@ -1,7 +1,5 @@
 //! A CUDA graph captured from a stream, shaped as cudarc's `safe/graph.rs`:
-//! one owner of the graph and its executable, which holds their context and
-//! destroys both on drop with that context current, any failure recorded on
-//! it (module `owner`). Unlike
+//! one owner of the graph and its executable (module `owner`). Unlike
 //! cudarc's `end_capture`, capture here stops short of instantiating, so
 //! the captured edges can be rewired first (programmatic dependent launch).
 //!

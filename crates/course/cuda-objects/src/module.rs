@@ -1,7 +1,5 @@
 //! A kernel loaded at run time from PTX text or a cubin, with the module it
-//! lives in: one owner, which holds the module's context and unloads it on
-//! drop with that context current, any failure recorded on it (module
-//! `owner`), as cudarc's `CudaModule` does.
+//! lives in: one owner, as cudarc's `CudaModule` (module `owner`).
 //!
 //! Not for: the lessons' kernels, which are linked in from their `.cu` and
 //! launched through each lesson's FFI.

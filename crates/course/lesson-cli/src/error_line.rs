@@ -1,21 +1,12 @@
 //! The one line a lesson's failure prints, in the course's shapes.
 
-use std::fmt;
-
 use cuda_check::CudaError;
 
 /// A lesson's own check failed. The text is printed exactly as given, so
 /// the Rust and C++ programs fail with the same line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct CheckFailed(pub String);
-
-impl fmt::Display for CheckFailed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CheckFailed {}
 
 /// The line printed for a lesson's error. A CUDA error or a failed check
 /// anywhere in the chain is printed alone, in the course's shape (`CUDA

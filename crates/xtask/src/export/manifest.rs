@@ -248,7 +248,7 @@ fn as_inline(item: &Item) -> Option<InlineTable> {
 }
 
 /// The path from folder `from` to folder `to`, both relative to one root.
-fn relative(from: &Path, to: &Path) -> PathBuf {
+pub(crate) fn relative(from: &Path, to: &Path) -> PathBuf {
     let from: Vec<Component> = from.components().collect();
     let to: Vec<Component> = to.components().collect();
     let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
@@ -261,7 +261,7 @@ fn relative(from: &Path, to: &Path) -> PathBuf {
 }
 
 /// A relative path as a manifest writes it, with `/` on every platform.
-fn slashed(path: &Path) -> String {
+pub(crate) fn slashed(path: &Path) -> String {
     path.components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()

@@ -118,7 +118,10 @@ pub fn parse(path: &Path, src: &str, kind: Kind) -> Result<Vec<Block>, Problems>
             format!("{word} `{}` has no `// end {word}`", block.name),
         ));
     }
-    Problems::or_ok(problems, blocks)
+    match problems.is_empty() {
+        true => Ok(blocks),
+        false => Err(Problems(problems)),
+    }
 }
 
 #[cfg(test)]

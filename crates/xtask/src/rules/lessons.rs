@@ -95,9 +95,9 @@ pub fn build_alone(lesson: &Lesson, nvcc: &Path, line: &str) -> anyhow::Result<(
 
 /// Where a success of [`build_alone`] is remembered, as cargo remembers an
 /// unchanged crate: a file under the checkout's target folder named by a
-/// hash of everything the build reads (each file of the lesson's folder by
-/// path and bytes, the line, the architectures, and the nvcc by path, size
-/// and time). A second run of the rules skips the compiler for an unchanged
+/// hash of everything the build reads (each of the lesson's project files
+/// by path and bytes, the line, the architectures, and the nvcc by path,
+/// size and time). A second run of the rules skips the compiler for an unchanged
 /// lesson; any changed byte builds it again, and a failure is never
 /// remembered. None where the folder cannot be read.
 fn success_stamp(lesson: &Lesson, nvcc: &Path, line: &str) -> Option<PathBuf> {
@@ -105,20 +105,8 @@ fn success_stamp(lesson: &Lesson, nvcc: &Path, line: &str) -> Option<PathBuf> {
     let root = lesson.dir.parent()?.parent()?;
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let mut hasher = std::hash::DefaultHasher::new();
-    let mut pending = vec![lesson.dir.clone()];
-    while let Some(dir) = pending.pop() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .ok()?
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            match path.is_dir() {
-                true => pending.push(path),
-                false => (path.strip_prefix(&lesson.dir).ok()?, std::fs::read(&path).ok()?).hash(&mut hasher),
-            }
-        }
+    for rel in crate::files::project_files(&lesson.dir) {
+        (&rel, std::fs::read(lesson.dir.join(&rel)).ok()?).hash(&mut hasher);
     }
     let compiler = std::fs::canonicalize(nvcc).ok()?;
     let meta = compiler.metadata().ok()?;

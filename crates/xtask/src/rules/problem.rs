@@ -1,5 +1,6 @@
 //! What the rules report: each problem one line, `path:line: message`, with
-//! as much of the place as the rule that found it knows.
+//! as much of the place as the rule that found it knows; and a file read as
+//! the rules read it, where one that cannot be read is a problem of its own.
 //!
 //! Not for: what a problem means (each rule's own module words it).
 
@@ -22,16 +23,18 @@ impl Problem {
         Problem(format!("{}: {message}", path.as_ref().display()))
     }
 
-    /// A problem whose words say where it is, or that is in no one file.
-    pub fn general(message: impl Into<String>) -> Problem {
-        Problem(message.into())
-    }
-
     /// An error of a layer below the rules (the registry, a build), which
     /// names its own place: its words and its causes', as one line.
     pub fn from_error(e: &dyn std::error::Error) -> Problem {
-        Problem::general(cli_exit::with_causes(e))
+        Problem(cli_exit::with_causes(e))
     }
+}
+
+/// Reads a file as text; a file that is not UTF-8 is read with replacement
+/// characters rather than skipped, so a banned clock cannot hide in one.
+pub fn read_text(path: &Path) -> Result<String, Problem> {
+    let bytes = std::fs::read(path).map_err(|e| Problem::in_file(path, cli_exit::with_causes(&e)))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Every problem one reading found (a file's snippet markers), as one
@@ -39,16 +42,6 @@ impl Problem {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", .0.iter().map(Problem::to_string).collect::<Vec<_>>().join("; "))]
 pub struct Problems(pub Vec<Problem>);
-
-impl Problems {
-    /// `Ok(ok)` when there are none, else these problems as the error.
-    pub fn or_ok<T>(problems: Vec<Problem>, ok: T) -> Result<T, Problems> {
-        match problems.is_empty() {
-            true => Ok(ok),
-            false => Err(Problems(problems)),
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -62,14 +55,11 @@ mod tests {
             Problem::in_file("ci/list.txt", "what").to_string(),
             "ci/list.txt: what"
         );
-        assert_eq!(Problem::general("no place: what").to_string(), "no place: what");
     }
 
     #[test]
     fn problems_are_one_error_with_each_problem_in_turn() {
         let all = Problems(vec![Problem::at("a", 1, "x"), Problem::in_file("b", "y")]);
         assert_eq!(all.to_string(), "a:1: x; b: y");
-        assert_eq!(Problems::or_ok(Vec::new(), 5), Ok(5));
-        assert_eq!(Problems::or_ok(all.0.clone(), 5), Err(all));
     }
 }

@@ -53,10 +53,6 @@ fn marker(line: &str) -> Option<Source> {
     })
 }
 
-fn read_source(root: &Path, file: &str) -> Result<String> {
-    std::fs::read_to_string(root.join(file)).with_context(|| file.to_string())
-}
-
 /// The text a source stands for, read relative to `root`.
 fn source_text(root: &Path, source: &Source) -> Result<String> {
     match source {
@@ -92,7 +88,7 @@ fn transcript_section(body: &str, heading: &str) -> Option<String> {
 
 /// One snippet's dedented text: what `cargo xtask snippet FILE#NAME` prints.
 pub fn snippet(root: &Path, file: &str, name: &str) -> Result<String> {
-    let src = read_source(root, file)?;
+    let src = std::fs::read_to_string(root.join(file)).with_context(|| file.to_string())?;
     let blocks = parse(Path::new(file), &src, Kind::Snippet)?;
     blocks
         .iter()
