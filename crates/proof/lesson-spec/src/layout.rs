@@ -12,7 +12,7 @@
 
 use std::fmt::Display;
 
-use crate::lines::{number_named, quoted, Cursor, Finite, ParseFailure};
+use crate::lines::{number_named, quoted, Cursor, ParseFailure};
 
 enum Piece<'t> {
     Text(&'t str),
@@ -110,7 +110,7 @@ pub struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     /// Field `i` as a finite number; a failure names the line and field.
-    pub fn num<T: std::str::FromStr + Finite>(&self, i: usize) -> Result<T, ParseFailure> {
+    pub fn num<T: std::str::FromStr + Display>(&self, i: usize) -> Result<T, ParseFailure> {
         number_named(self.line, self.text(i), || self.name(i))
     }
 

@@ -46,7 +46,7 @@ pub use claims::{
 pub use figure_blocks::Figure;
 pub use layout::{fill, labelled, read, Fields};
 pub use lesson::{Entry, Lesson, Parsed};
-pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Finite, Lines, ParseFailure};
+pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Lines, ParseFailure};
 pub use on_this_gpu::{claims_block, ClaimsBlock, ClaimsBlockError};
 pub use recipe::{Recipe, Reference, Variant};
 pub use report::{LessonReport, NoReference, PageRun, ReferenceOutput};

@@ -13,7 +13,7 @@
 use crate::nvcc_line::documented_nvcc_line;
 use crate::testkit::cu_formats::lines_not_in;
 use crate::testkit::twin_order;
-use crate::{figure_matches, numbered_output, ExpectedFailures, LessonReport};
+use crate::{figure_matches, numbered_output, LessonReport};
 
 use std::path::{Path, PathBuf};
 
@@ -58,9 +58,7 @@ pub fn assert_every_cause_is_named<R: LessonReport>(readme: &str) {
 /// Every line of the lesson's expected-failure list is well formed and
 /// names one of its claims.
 pub fn assert_expected_failures_name_its_claims<R: LessonReport>() {
-    let mut ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
-    ids.extend(R::whys().iter().map(|w| w.id));
-    if let Err(errors) = ExpectedFailures::parse(R::expected_failures(), &ids) {
+    if let Err(errors) = crate::on_this_gpu::expected_failures::<R>() {
         panic!("{}'s expected-failures.txt: {errors:?}", R::LESSON);
     }
 }
