@@ -12,8 +12,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// `bin` with `args`, asking for a backtrace: one, if printed, must show
-/// up in the test.
+/// `bin` with `args`, asking for a backtrace, so that one shows in the test.
 fn command(bin: &str, args: &[&str]) -> Command {
     let mut command = Command::new(bin);
     command.args(args).env("RUST_BACKTRACE", "1");
@@ -27,13 +26,11 @@ fn output_of(mut command: Command, bin: &str) -> Output {
         .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"))
 }
 
-/// Runs `bin` with `args` and returns its output.
 pub fn run(bin: &str, args: &[&str]) -> Output {
     output_of(command(bin, args), bin)
 }
 
-/// Asserts that a failed run printed nothing on stdout and shows no sign of
-/// a panic on stderr.
+/// Asserts nothing on stdout and no sign of a panic on stderr.
 fn assert_quiet_failure(output: &Output, stderr: &str) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.is_empty(), "stdout: {stdout}");
@@ -54,9 +51,8 @@ pub fn assert_one_line_failure(output: &Output, expected: &str) -> String {
     stderr.trim_end().to_string()
 }
 
-/// Asserts a usage error as clap reports it: exit code 2, nothing on
-/// stdout, clap's message containing `expected` and its pointer to
-/// `--help`, no sign of a panic.
+/// Asserts a usage error as clap reports it (exit code 2, its pointer to
+/// `--help`), containing `expected`, quietly.
 pub fn assert_usage_error(output: &Output, expected: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "exit code; stderr: {stderr}");
@@ -120,20 +116,14 @@ pub fn assert_no_driver_failure(bin: &str) {
     assert!(line.starts_with("error: "), "{line}");
 }
 
-/// Runs `bin` with every name cudarc loads the driver by shadowed by an
-/// empty file, so that loading the driver fails on any machine.
+/// Runs `bin` where no driver loads ([`assert_no_driver_failure`]).
 pub fn run_without_driver(bin: &str, args: &[&str]) -> Output {
     let shadow = shadowed_driver_dir();
-    let search_path = match std::env::var_os("LD_LIBRARY_PATH") {
-        // Ahead of whatever the caller had, which may hold other libraries
-        // the binary needs.
-        Some(old) => {
-            let mut paths = vec![shadow.clone()];
-            paths.extend(std::env::split_paths(&old));
-            std::env::join_paths(paths).expect("LD_LIBRARY_PATH entries join")
-        }
-        None => shadow.clone().into_os_string(),
-    };
+    // Ahead of whatever the caller had, which may hold other libraries the
+    // binary needs.
+    let old = std::env::var_os("LD_LIBRARY_PATH");
+    let paths = std::iter::once(shadow.clone()).chain(old.iter().flat_map(std::env::split_paths));
+    let search_path = std::env::join_paths(paths).expect("LD_LIBRARY_PATH entries join");
     let mut command = command(bin, args);
     command.env("LD_LIBRARY_PATH", search_path);
     let output = output_of(command, bin);
@@ -162,8 +152,7 @@ fn shadowed_driver_dir() -> PathBuf {
 }
 
 /// Asserts that the lesson, run with `args` into a pipe nobody reads, ends
-/// the way a C program does: killed by `SIGPIPE` at its first write, with
-/// nothing on stderr (no panic, no backtrace, no exit code 101).
+/// as a C program does: killed by `SIGPIPE`, nothing on stderr.
 pub fn assert_quiet_on_closed_pipe(bin: &str, args: &[&str]) {
     let output = run_into_closed_pipe(bin, args);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -176,8 +165,7 @@ pub fn assert_quiet_on_closed_pipe(bin: &str, args: &[&str]) {
     );
 }
 
-/// Runs `bin` with its stdout the write end of a pipe whose read end is
-/// already closed, so its first write to stdout finds no reader.
+/// Runs `bin` with its stdout a pipe whose read end is already closed.
 pub fn run_into_closed_pipe(bin: &str, args: &[&str]) -> Output {
     let mut fds = [0; 2];
     // SAFETY: pipe2 writes two descriptors into the array it is given.
@@ -196,15 +184,13 @@ pub fn run_into_closed_pipe(bin: &str, args: &[&str]) -> Output {
 /// `LESSON_BIN_DIR` where it is set, for a machine the binaries were carried
 /// to (ci/gpu-session.sh's `.evidence-bin`).
 pub fn lesson_bin(compiled: &str) -> String {
-    match std::env::var_os("LESSON_BIN_DIR") {
-        Some(dir) => {
-            let name = std::path::Path::new(compiled)
-                .file_name()
-                .expect("a binary path ends in its name");
-            PathBuf::from(dir).join(name).to_string_lossy().into_owned()
-        }
-        None => compiled.to_string(),
-    }
+    let Some(dir) = std::env::var_os("LESSON_BIN_DIR") else {
+        return compiled.to_string();
+    };
+    let name = std::path::Path::new(compiled)
+        .file_name()
+        .expect("a binary path ends in its name");
+    PathBuf::from(dir).join(name).to_string_lossy().into_owned()
 }
 
 /// Asserts what `--claims` adds on a GPU: first the course's report, whole
