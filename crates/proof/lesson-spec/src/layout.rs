@@ -2,13 +2,11 @@
 //! with [`fill`] and the parser reads back with [`read`], so the two cannot
 //! drift apart and no parser picks words out of a line by hand.
 //!
-//! A template is the line in Rust's format syntax: `"{} SMs, each holding
-//! at most {} threads"`, `"{:8} {:9.1}%"` (a spec is `[<|>][+][width]
-//! [.precision]`, as `format!` reads it); an error names a field by its
-//! place, or by its name where the template names it. Reading takes padding as
-//! any run of spaces: a field ends at the literal text after it, at a space
-//! where the next piece is a field or a space, or at the end of the line
-//! where it is the last piece.
+//! A template is the line in Rust's format syntax: `"{sms} SMs"`,
+//! `"{:8} {:9.1}%"` (a spec is `[<|>][+][width][.precision]`). Reading
+//! takes padding as any run of spaces: a field ends at the literal text
+//! after it, at a space where the next piece is a field or a space, or at
+//! the end of the line.
 
 use std::fmt::Display;
 
@@ -97,13 +95,12 @@ pub fn labelled(template: &str, label: &str) -> String {
     }
 }
 
-/// The fields of a line read with a template, each with the name it has
-/// there, for the error that blames it.
+/// The fields of a line read with a template.
 #[derive(Debug)]
 pub struct Fields<'a> {
     pub line: usize,
-    /// The template read with, for a field's name in an error: named only
-    /// when one is made, as reading a transcript reads thousands of lines.
+    /// For a field's name in an error, made only then: a transcript has
+    /// thousands of lines.
     template: String,
     cells: Vec<&'a str>,
 }

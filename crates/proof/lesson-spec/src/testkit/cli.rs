@@ -62,11 +62,9 @@ pub fn assert_usage_error(output: &Output, expected: &str) {
     assert!(stderr.contains("For more information, try '--help'."), "{stderr}");
 }
 
-/// The command-line promises every lesson binary keeps: usage errors are
-/// clap's, with exit code 2, before CUDA is touched; `--help` shows the
-/// shared `--device N` and `--version` the package's version, both on
-/// stdout with exit code 0, or one line and exit code 1 where stdout is
-/// full.
+/// The command-line promises every lesson binary keeps: clap's usage
+/// errors, before CUDA is touched; `--help` with the shared `--device N`
+/// and `--version`, or one line and exit code 1 where stdout is full.
 pub fn assert_standard_command_line(bin: &str, name: &str, version: &str) {
     assert_usage_error(
         &run(bin, &["--frobnicate"]),
@@ -193,10 +191,9 @@ pub fn lesson_bin(compiled: &str) -> String {
     PathBuf::from(dir).join(name).to_string_lossy().into_owned()
 }
 
-/// Asserts what `--claims` adds on a GPU: first the course's report, whole
-/// (it parses as `R`), then the block's heading, each of `R`'s claims once,
-/// and the summary line; exit 0 (a claim that does not hold is a finding,
-/// not a failure). Returns stdout.
+/// Asserts what `--claims` adds on a GPU: the whole report (it parses as
+/// `R`), then the block with each of `R`'s claims once and the summary
+/// line; exit 0 (a claim that does not hold is a finding). Returns stdout.
 pub fn assert_claims_after_the_report<R: crate::LessonReport>(bin: &str) -> String {
     let output = run(bin, &["--claims"]);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -223,10 +220,9 @@ pub fn assert_claims_after_the_report<R: crate::LessonReport>(bin: &str) -> Stri
     stdout
 }
 
-/// Asserts that `bin args | head -n lines` ends quietly: `lines` lines read,
-/// then the reader gone while the lesson still has output to write. The
-/// lesson either finishes its writes before it notices (exit 0) or is ended
-/// by SIGPIPE as a C program is; never a panic, a backtrace or exit 101.
+/// Asserts that `bin args | head -n lines` ends quietly: the lesson either
+/// finishes its writes before it notices (exit 0) or is ended by SIGPIPE
+/// as a C program is; never a panic or exit 101.
 pub fn assert_quiet_after_head(bin: &str, args: &[&str], lines: usize) {
     use std::io::{BufRead, BufReader};
     let mut child = command(bin, args)
@@ -253,10 +249,8 @@ pub fn assert_quiet_after_head(bin: &str, args: &[&str], lines: usize) {
 }
 
 /// A lesson's `tests/cli.rs`, declared: `lesson_spec::cli_tests!("dayNN-topic");`
-/// makes `bin()` (the lesson's binary, see [`lesson_bin`]) and the tests
-/// every lesson binary passes on any machine: no driver, clap's command line,
-/// a closed stdout. The lesson's own flags get tests of their own below it,
-/// calling `bin()`.
+/// makes `bin()` ([`lesson_bin`]) and the tests every lesson binary passes
+/// on any machine; the lesson's own flags get tests of their own below it.
 #[macro_export]
 macro_rules! cli_tests {
     ($lesson:literal) => {
@@ -285,9 +279,7 @@ macro_rules! cli_tests {
 /// A lesson's `tests/on_gpu.rs`, declared:
 /// `lesson_spec::gpu_tests!("dayNN-topic", dayNN_topic_report::Report);` makes
 /// `bin()` and the tests only a GPU can run, each ignored with that reason
-/// (`cargo test -- --ignored` runs them; `ci/build-for-gpu.sh` carries the
-/// `on_gpu` test binaries to the GPU machine): `--claims` after the whole
-/// report, and a reader that leaves after two lines.
+/// (`ci/build-for-gpu.sh` carries them to the GPU machine).
 #[macro_export]
 macro_rules! gpu_tests {
     ($lesson:literal, $report:ty) => {
