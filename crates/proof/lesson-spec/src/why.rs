@@ -189,31 +189,6 @@ pub fn holds(why: &Why, figures: &[f64]) -> bool {
     matches!((why.check)(figures), Outcome::Holds(_))
 }
 
-/// Each cause of `whys` that does not fail on its own planted figures,
-/// with what it said: a check that cannot fail, or planted figures that do
-/// not make the rival true.
-pub fn unfalsified(whys: &[Why]) -> Vec<String> {
-    whys.iter()
-        .filter_map(|w| {
-            if w.planted.len() != w.figures.len() {
-                return Some(format!(
-                    "{}: {} planted figures for {} figures",
-                    w.id,
-                    w.planted.len(),
-                    w.figures.len()
-                ));
-            }
-            match (w.check)(w.planted) {
-                Outcome::Fails(..) => None,
-                other => Some(format!(
-                    "{}: {other:?} on its planted figures {:?}",
-                    w.id, w.planted
-                )),
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
