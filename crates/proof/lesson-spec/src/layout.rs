@@ -42,14 +42,11 @@ pub fn fill(template: &str, values: &[&dyn Display]) -> String {
         let (plus, spec) = spec.strip_prefix('+').map_or((false, spec), |rest| (true, rest));
         let (width, precision) = spec.split_once('.').map_or((spec, None), |(w, p)| (w, Some(p)));
         let w: usize = width.parse().unwrap_or(0);
-        let s = match (
-            plus,
-            precision.map(|p| p.parse::<usize>().expect("a precision is a number")),
-        ) {
-            (false, None) => format!("{v}"),
-            (true, None) => format!("{v:+}"),
-            (false, Some(p)) => format!("{v:.p$}"),
-            (true, Some(p)) => format!("{v:+.p$}"),
+        let s = match precision.map(|p| p.parse::<usize>().expect("a precision is a number")) {
+            None if plus => format!("{v:+}"),
+            None => format!("{v}"),
+            Some(p) if plus => format!("{v:+.p$}"),
+            Some(p) => format!("{v:.p$}"),
         };
         match align.unwrap_or(if s.parse::<f64>().is_ok() { '>' } else { '<' }) {
             '<' => out += &format!("{s:<w$}"),

@@ -16,7 +16,6 @@ pub struct ParseFailure {
 }
 
 impl ParseFailure {
-    /// The failure of line `line`, saying `message`.
     pub fn at(line: usize, message: impl Into<String>) -> Self {
         ParseFailure {
             line,
