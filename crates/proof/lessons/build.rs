@@ -1,8 +1,6 @@
 //! Writes the lesson list from this package's own dependencies: every
-//! dependency named `<lesson>-report` is a lesson (src/manifest.rs, the one
-//! reading of the registry, which xtask uses too), whose report
-//! package's `Report` implements `lesson_spec::LessonReport`. So adding a
-//! lesson to the tools is one dependency line in Cargo.toml.
+//! `<lesson>-report` is a lesson (src/manifest.rs), whose report package's
+//! `Report` implements `lesson_spec::LessonReport`.
 
 use std::fmt::Write;
 

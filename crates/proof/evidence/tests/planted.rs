@@ -7,8 +7,33 @@
 use std::collections::BTreeMap;
 
 use lesson_spec::claims::unfalsified_claims;
-use lesson_spec::why::{lines, unfalsified};
+use lesson_spec::why::lines;
 use lesson_spec::{Margin, Outcome, Parsed, Run, Why};
+
+/// Each cause of `whys` that does not fail on its own planted figures,
+/// with what it said: a check that cannot fail, or planted figures that do
+/// not make the rival true.
+fn unfalsified(whys: &[Why]) -> Vec<String> {
+    whys.iter()
+        .filter_map(|w| {
+            if w.planted.len() != w.figures.len() {
+                return Some(format!(
+                    "{}: {} planted figures for {} figures",
+                    w.id,
+                    w.planted.len(),
+                    w.figures.len()
+                ));
+            }
+            match (w.check)(w.planted) {
+                Outcome::Fails(..) => None,
+                other => Some(format!(
+                    "{}: {other:?} on its planted figures {:?}",
+                    w.id, w.planted
+                )),
+            }
+        })
+        .collect()
+}
 
 fn evidence_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../evidence")

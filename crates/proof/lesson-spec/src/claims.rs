@@ -2,20 +2,12 @@
 //! claim is known not to hold.
 //!
 //! A claim is a named statement of the page with a check over one run's
-//! report (and, where the page compares runs, the other runs of the same
-//! program on the same GPU). The same definition serves `evidence check`
-//! over every recorded transcript and a lesson's `--claims` on the learner's
-//! own GPU. A claim carries a plant ([`Claim::plant`]): a change to a report
-//! on which it holds that removes the effect it states, on which its check
-//! must fail ([`planted`]), so a check that cannot fail is caught.
-//!
-//! A check compares the figures it reads with its threshold through
-//! [`judged`], so that its [`Outcome`] carries a [`Margin`]: how far the
-//! figures may move before the verdict changes, as a cause's does; a yes/no
-//! claim says why it has none ([`yes_no`]).
-//!
-//! Over a recording session a claim or a cause is in one of three
-//! [`State`]s: it holds, it fails, or the session cannot decide.
+//! report and its peers (the other runs of the same program on the same
+//! GPU). The same definition serves `evidence check` over every recorded
+//! transcript and a lesson's `--claims` on the learner's own GPU. Its plant
+//! ([`Claim::plant`]) removes the effect it states, so a check that cannot
+//! fail is caught ([`planted`]). A check's [`Outcome`] carries a [`Margin`]
+//! ([`judged`]), or says why it has none ([`yes_no`]).
 
 use std::collections::BTreeMap;
 
@@ -27,8 +19,7 @@ pub enum Outcome {
     Holds(Margin),
     /// It does not hold; the numbers behind that.
     Fails(String, Margin),
-    /// The claim says nothing about this run (a variant it is not about, or
-    /// a comparison with runs there are none of).
+    /// A variant the claim is not about, or a comparison with no runs.
     NotApplicable,
 }
 
@@ -37,7 +28,6 @@ impl Outcome {
         matches!(self, Outcome::Holds(_))
     }
 
-    /// The margin, where it holds or fails.
     pub fn margin(&self) -> Option<Margin> {
         match self {
             Outcome::Holds(m) | Outcome::Fails(_, m) => Some(*m),
@@ -60,8 +50,7 @@ pub enum Margin {
 }
 
 impl Margin {
-    /// The smaller of two: where a verdict rests on both, the nearer
-    /// threshold; a verdict with no margin has the least.
+    /// The nearer threshold of two; a verdict with no margin has the least.
     pub fn least(self, other: Margin) -> Margin {
         match (self, other) {
             (Margin::Share(a), Margin::Share(b)) => Margin::Share(a.min(b)),
@@ -99,9 +88,8 @@ impl State {
         }
     }
 
-    /// A claim over a session's runs: holds where it held on every run it
-    /// applies to, fails where it failed on every one, undecided where they
-    /// differ; `None` where it applies to none.
+    /// A claim over a session's runs that it held and failed on; `None`
+    /// where it applies to none.
     pub fn of_runs(holds: usize, fails: usize) -> Option<State> {
         match (holds, fails) {
             (0, 0) => None,
@@ -115,9 +103,8 @@ impl State {
 /// The reason [`verdict`] gives for its verdict's missing margin.
 pub const NO_THRESHOLD: &str = "a yes/no check";
 
-/// `Holds`, or `Fails` with the numbers `why` gives: a verdict with no
-/// margin ([`NO_THRESHOLD`]). A cause's margin comes from its figures'
-/// intervals, not from this; a claim compares figures with [`judged`].
+/// A verdict with no margin ([`NO_THRESHOLD`]), `why` giving the numbers of
+/// a failure: a cause's margin comes from its figures' intervals instead.
 pub fn verdict(holds: bool, why: impl FnOnce() -> String) -> Outcome {
     yes_no(holds, NO_THRESHOLD, why)
 }
@@ -131,14 +118,11 @@ pub fn yes_no(holds: bool, no_margin: &'static str, why: impl FnOnce() -> String
     }
 }
 
-/// `holds` on the measured `figures` it reads, with the margin: how far the
-/// figures may each move, by that share of itself, before the verdict
-/// changes (a cause's margin on figures known exactly). A compound check
-/// gets the nearer of its thresholds. Up to 16 figures; a check over a
-/// sweep judges each row and takes [`every`] row.
+/// `holds` on the measured `figures` it reads, with the margin a cause's
+/// has on figures known exactly. Up to 16 figures; a check over a sweep
+/// judges each row and takes [`every`] row.
 pub fn judged(figures: &[f64], holds: impl Fn(&[f64]) -> bool, why: impl FnOnce() -> String) -> Outcome {
     let points: Vec<(f64, f64)> = figures.iter().map(|&v| (v, v)).collect();
-    // Figures known exactly are never undecided.
     let margin = Margin::Share(crate::why::margin(&holds, &points, &[]).unwrap_or(0.0));
     if holds(figures) {
         Outcome::Holds(margin)
@@ -181,16 +165,14 @@ pub fn median(mut values: Vec<f64>) -> Option<f64> {
     })
 }
 
-/// One run as a claim sees it: its report and the environment it ran in.
+/// One run as a claim sees it: its report and the environment it ran in
+/// (`VAR=value` words, as a transcript header writes them).
 pub struct Run<'a, R: ?Sized> {
     pub report: &'a R,
-    /// `VAR=value` words, as a transcript header's `environment` line
-    /// writes them.
     pub environment: &'a str,
 }
 
 impl<R: ?Sized> Run<'_, R> {
-    /// Whether the run had `VAR=value` in its environment.
     pub fn has_env(&self, assignment: &str) -> bool {
         self.environment.split_whitespace().any(|e| e == assignment)
     }
@@ -214,20 +196,15 @@ pub struct Claim<R: 'static> {
     pub id: &'static str,
     /// The page's statement, with the threshold the check reads it as.
     pub statement: &'static str,
-    /// The measured numbers behind the verdict: the label, as the report's
-    /// [`crate::LessonReport::figures`] gives it, of every number `check`
-    /// reads, on this run and on its peers. A claim over a sweep names
-    /// every row it reads. A label with a `*` stands for every label that
-    /// starts with what comes before the `*` and ends with what comes after
-    /// ([`figure_matches`]), for a sweep whose rows the run decides (the
-    /// .cu's list, as a learner may edit it). Empty
-    /// only for a claim that reads no number, with a comment saying why.
-    /// The conformance tests hold every label to a parsed report's figures.
+    /// The label ([`crate::LessonReport::figures`]) of every number `check`
+    /// reads, on this run and its peers; a `*` stands for the rows of a
+    /// sweep the run decides ([`figure_matches`]). Empty only for a claim
+    /// that reads no number, with a comment saying why. The conformance
+    /// tests hold every label to a parsed report's figures.
     pub figures: &'static [&'static str],
     pub check: Check<R>,
     /// Removes the effect the claim states from a report (or makes its
-    /// rival true): applied to a run on which the claim holds, and to its
-    /// peers, the check must then fail ([`planted`]).
+    /// rival true): the check must then fail ([`planted`]).
     pub plant: fn(&mut R),
 }
 
@@ -240,13 +217,19 @@ pub fn planted<R: Clone>(claim: &Claim<R>, run: &Run<R>, peers: &[Run<R>]) -> Ou
         r
     };
     let (mine, theirs): (R, Vec<R>) = (plant(run.report), peers.iter().map(|p| plant(p.report)).collect());
-    let as_run = |report, environment| Run { report, environment };
-    let peers: Vec<Run<R>> = theirs
-        .iter()
-        .zip(peers)
-        .map(|(r, p)| as_run(r, p.environment))
+    let peers: Vec<Run<R>> = (theirs.iter().zip(peers))
+        .map(|(report, p)| Run {
+            report,
+            environment: p.environment,
+        })
         .collect();
-    (claim.check)(&as_run(&mine, run.environment), &peers)
+    (claim.check)(
+        &Run {
+            report: &mine,
+            environment: run.environment,
+        },
+        &peers,
+    )
 }
 
 /// A claim's id, statement and figures, without its report type.
@@ -258,10 +241,9 @@ pub struct ClaimInfo {
     pub figures: &'static [&'static str],
 }
 
-/// Whether a claim's figure `pattern` (see [`Claim::figures`]) names the
-/// figure labelled `label`: the same label, or, for a pattern with one `*`,
-/// a label that starts with what comes before it and ends with what comes
-/// after (`sweep n=*`, `vectorAdd * threads, ms`).
+/// Whether a claim's figure `pattern` names `label`: the same label, or,
+/// for a pattern with one `*`, a label that starts with what comes before
+/// it and ends with what comes after (`sweep n=*`, `add * threads, ms`).
 pub fn figure_matches(pattern: &str, label: &str) -> bool {
     match pattern.split_once('*') {
         Some((head, tail)) => {
@@ -318,8 +300,8 @@ pub struct ExpectedFailures {
 }
 
 impl ExpectedFailures {
-    /// Parses `text`; every claim named must be one of `known`. Reports
-    /// every malformed line, not the first.
+    /// Parses `text`, every claim named one of `known`; every malformed
+    /// line is reported, as the list is fixed by editing all of them.
     pub fn parse(text: &str, known: &[&str]) -> Result<Self, Vec<ParseFailure>> {
         let mut entries = BTreeMap::new();
         let mut errors = Vec::new();
@@ -363,11 +345,6 @@ impl ExpectedFailures {
             .iter()
             .find(|((c, g, prefix), _)| c == claim && g == gpu_name && commit.starts_with(prefix.as_str()))
             .map(|(_, reason)| reason.as_str())
-    }
-
-    /// Adds the entries of `other`.
-    pub fn extend(&mut self, other: ExpectedFailures) {
-        self.entries.extend(other.entries);
     }
 }
 

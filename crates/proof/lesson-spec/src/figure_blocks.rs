@@ -6,15 +6,11 @@
 //! about <!-- figure kernel-h200 -->0.061<!-- /figure --> ms
 //! ```
 //!
-//! and the figure is defined, its query and all, beside the lesson's claims
-//! (a [`Figure`] in its report package's `FIGURES`), so the document reads as
-//! prose. A block whose marker begins a line holds its text on lines of its
-//! own (a table); any other block is inline.
+//! and the figure is defined beside the lesson's claims (a [`Figure`] in
+//! its report package's `FIGURES`), so the document reads as prose.
 //!
-//! Here, beside the expected-failure lists whose reasons hold such blocks,
-//! so that a lesson's `--claims` shows a reason as the text it reads as
-//! ([`plain`]), as `evidence check` does. Not for: evaluating queries (that
-//! needs the evidence, and is `evidence`'s).
+//! Here, as the expected-failure lists' reasons hold such blocks ([`plain`]).
+//! Not for: evaluating queries (`evidence`'s).
 
 use crate::lines::ParseFailure;
 

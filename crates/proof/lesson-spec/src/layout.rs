@@ -2,17 +2,15 @@
 //! with [`fill`] and the parser reads back with [`read`], so the two cannot
 //! drift apart and no parser picks words out of a line by hand.
 //!
-//! A template is the line in Rust's format syntax: `"{} SMs, each holding
-//! at most {} threads"`, `"{:8} {:9.1}%"` (a spec is `[<|>][+][width]
-//! [.precision]`, as `format!` reads it); an error names a field by its
-//! place, or by its name where the template names it. Reading takes padding as
-//! any run of spaces: a field ends at the literal text after it, at a space
-//! where the next piece is a field or a space, or at the end of the line
-//! where it is the last piece.
+//! A template is the line in Rust's format syntax: `"{sms} SMs"`,
+//! `"{:8} {:9.1}%"` (a spec is `[<|>][+][width][.precision]`). Reading
+//! takes padding as any run of spaces: a field ends at the literal text
+//! after it, at a space where the next piece is a field or a space, or at
+//! the end of the line.
 
 use std::fmt::Display;
 
-use crate::lines::{number_named, quoted, Cursor, Finite, ParseFailure};
+use crate::lines::{number_named, quoted, Cursor, ParseFailure};
 
 enum Piece<'t> {
     Text(&'t str),
@@ -44,14 +42,11 @@ pub fn fill(template: &str, values: &[&dyn Display]) -> String {
         let (plus, spec) = spec.strip_prefix('+').map_or((false, spec), |rest| (true, rest));
         let (width, precision) = spec.split_once('.').map_or((spec, None), |(w, p)| (w, Some(p)));
         let w: usize = width.parse().unwrap_or(0);
-        let s = match (
-            plus,
-            precision.map(|p| p.parse::<usize>().expect("a precision is a number")),
-        ) {
-            (false, None) => format!("{v}"),
-            (true, None) => format!("{v:+}"),
-            (false, Some(p)) => format!("{v:.p$}"),
-            (true, Some(p)) => format!("{v:+.p$}"),
+        let s = match precision.map(|p| p.parse::<usize>().expect("a precision is a number")) {
+            None if plus => format!("{v:+}"),
+            None => format!("{v}"),
+            Some(p) if plus => format!("{v:+.p$}"),
+            Some(p) => format!("{v:.p$}"),
         };
         match align.unwrap_or(if s.parse::<f64>().is_ok() { '>' } else { '<' }) {
             '<' => out += &format!("{s:<w$}"),
@@ -97,20 +92,19 @@ pub fn labelled(template: &str, label: &str) -> String {
     }
 }
 
-/// The fields of a line read with a template, each with the name it has
-/// there, for the error that blames it.
+/// The fields of a line read with a template.
 #[derive(Debug)]
 pub struct Fields<'a> {
     pub line: usize,
-    /// The template read with, for a field's name in an error: named only
-    /// when one is made, as reading a transcript reads thousands of lines.
+    /// For a field's name in an error, made only then: a transcript has
+    /// thousands of lines.
     template: String,
     cells: Vec<&'a str>,
 }
 
 impl<'a> Fields<'a> {
     /// Field `i` as a finite number; a failure names the line and field.
-    pub fn num<T: std::str::FromStr + Finite>(&self, i: usize) -> Result<T, ParseFailure> {
+    pub fn num<T: std::str::FromStr + Display>(&self, i: usize) -> Result<T, ParseFailure> {
         number_named(self.line, self.text(i), || self.name(i))
     }
 

@@ -23,8 +23,7 @@ pub trait Parsed: Debug + Send + Sync {
     fn figures(&self) -> Vec<(String, f64)>;
 }
 
-/// A report or a reference tool's output behind [`Parsed`], with the
-/// function that lists its figures.
+/// A report or a reference tool's output, with what lists its figures.
 struct Erased<T> {
     value: T,
     figures: fn(&T) -> Vec<(String, f64)>,
@@ -59,13 +58,11 @@ pub trait Lesson: Sync {
     fn claims(&self) -> Vec<ClaimInfo>;
     /// The causes the lesson's README gives, as checks.
     fn whys(&self) -> &'static [Why];
-    /// The figures of the run the lesson's page prints (see
-    /// [`LessonReport::page`]), with whose run it is. `None` for a lesson
-    /// whose page prints none, or one that does not parse, which the
-    /// lesson's conformance tests rule out.
+    /// The figures of the run the lesson's page prints
+    /// ([`LessonReport::page`]), with whose run it is.
     fn page_figures(&self) -> Option<(&'static str, Vec<(String, f64)>)>;
-    /// Checks claim `id` on `run` against `peers`. Reports of another
-    /// lesson, or an unknown id, are not applicable.
+    /// Checks claim `id` on `run` against `peers`; not applicable to
+    /// another lesson's reports or an unknown id.
     fn check(&self, id: &str, run: Run<'_, dyn Parsed>, peers: &[Run<'_, dyn Parsed>]) -> Outcome;
     /// As [`Lesson::check`], every report changed by the claim's plant
     /// first ([`crate::claims::planted`]).

@@ -1,28 +1,22 @@
 //! What every lesson tells the shared tools about itself.
 //!
-//! A lesson directory holds a small pure-Rust package (`code/<lesson>/tools`)
-//! with its report type, which implements [`LessonReport`]: how the report
-//! prints and parses, the page's claims and the figures each reads, the
-//! page's own run where it prints one, the causes its README gives as
-//! checks ([`why`]), the charts and the recording recipe.
-//! The Rust twin renders its report with it; `evidence` parses transcripts,
-//! checks claims, compares and plots with it; the recording scripts read its
-//! recipe. The shared tools see a lesson through [`Lesson`], which
-//! [`Entry`] makes from any [`LessonReport`], so they hold one list of lessons
-//! and no lesson's name or numbers.
+//! A lesson's pure-Rust report package (`code/<lesson>/tools`) implements
+//! [`LessonReport`]: how its report prints and parses, the page's claims
+//! and the figures each reads, the causes its README gives ([`why`]), its
+//! charts and its recording recipe. The twin renders its report with it;
+//! `evidence` parses, checks, compares and plots transcripts with it, seeing
+//! every lesson through [`Lesson`] (made by [`Entry`]), so it holds no
+//! lesson's name or numbers.
 //!
-//! A report package lays out alike: `report.rs` (the types), `render.rs`
-//! (the lines the `.cu` prints, each with numbers a [`layout`] template
-//! that [`fill`] prints), `parse.rs` (the same templates read back with
-//! [`Cursor::read`], so a renderer and its parser cannot drift apart),
-//! `claims.rs`, `why.rs`, `figures.rs` and `lesson.rs` (the impl). What
-//! every impl would otherwise write alike is declared by [`lesson_items!`].
-//! A parser's failure names its line ([`ParseFailure`]).
+//! A report package's renderer prints each line from a [`layout`] template
+//! ([`fill`]) and its parser reads the same template back ([`Cursor::read`]),
+//! so the two cannot drift apart; a parser's failure names its line
+//! ([`ParseFailure`]). What every impl would write alike is
+//! [`lesson_items!`].
 //!
 //! Not for: CUDA (nothing here links it, so the tools build without nvcc),
-//! or reading transcript headers (that is `evidence`'s). Holding a lesson to
-//! this contract in its tests is [`testkit`]'s, behind the `testkit`
-//! feature that only dev-dependencies turn on.
+//! or reading transcript headers (`evidence`'s). Holding a lesson to this
+//! contract in its tests is [`testkit`]'s, behind the `testkit` feature.
 
 pub mod chart;
 pub mod claims;
@@ -46,7 +40,7 @@ pub use claims::{
 pub use figure_blocks::Figure;
 pub use layout::{fill, labelled, read, Fields};
 pub use lesson::{Entry, Lesson, Parsed};
-pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Finite, Lines, ParseFailure};
+pub use lines::{ms_at_end, number, numbered_output, quoted, Cursor, Lines, ParseFailure};
 pub use on_this_gpu::{claims_block, ClaimsBlock, ClaimsBlockError};
 pub use recipe::{Recipe, Reference, Variant};
 pub use report::{LessonReport, NoReference, PageRun, ReferenceOutput};
@@ -69,10 +63,9 @@ pub fn read_transcript(path: &std::path::Path) -> std::io::Result<String> {
     Ok(text)
 }
 
-/// The items of a report package's [`LessonReport`] impl that every lesson
-/// writes alike, declared: its name, its parser, its claims and its
-/// `expected-failures.txt` (in the lesson's `tools/`, or given as text),
-/// and its causes' checks ([`why`]).
+/// The items of a [`LessonReport`] impl that every lesson writes alike:
+/// its name, parser, claims, causes and `expected-failures.txt` (in its
+/// `tools/`, or given as text).
 ///
 /// ```ignore
 /// impl LessonReport for Report {

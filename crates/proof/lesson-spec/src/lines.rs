@@ -16,7 +16,6 @@ pub struct ParseFailure {
 }
 
 impl ParseFailure {
-    /// The failure of line `line`, saying `message`.
     pub fn at(line: usize, message: impl Into<String>) -> Self {
         ParseFailure {
             line,
@@ -80,44 +79,17 @@ pub fn quoted(text: &str) -> String {
     }
 }
 
-/// A number a transcript may hold: whole numbers always are; a float must be
-/// finite (`NaN`, `inf` and a value too large for its type, read as `inf`,
-/// are no measurement).
-pub trait Finite {
-    fn is_finite_number(&self) -> bool;
-}
-
-macro_rules! whole_numbers_are_finite {
-    ($($t:ty)*) => {$(
-        impl Finite for $t {
-            fn is_finite_number(&self) -> bool {
-                true
-            }
-        }
-    )*};
-}
-
-whole_numbers_are_finite!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
-
-impl Finite for f32 {
-    fn is_finite_number(&self) -> bool {
-        self.is_finite()
-    }
-}
-
-impl Finite for f64 {
-    fn is_finite_number(&self) -> bool {
-        self.is_finite()
-    }
-}
-
 /// A finite number, or a failure naming the line and what was expected.
-pub fn number<T: std::str::FromStr + Finite>(line: usize, text: &str, what: &str) -> Result<T, ParseFailure> {
+pub fn number<T: std::str::FromStr + std::fmt::Display>(
+    line: usize,
+    text: &str,
+    what: &str,
+) -> Result<T, ParseFailure> {
     number_named(line, text, || what.to_string())
 }
 
 /// [`number`], with the field's name made only for an error.
-pub(crate) fn number_named<T: std::str::FromStr + Finite>(
+pub(crate) fn number_named<T: std::str::FromStr + std::fmt::Display>(
     line: usize,
     text: &str,
     what: impl FnOnce() -> String,
@@ -126,7 +98,11 @@ pub(crate) fn number_named<T: std::str::FromStr + Finite>(
     let fail = |why: &str| ParseFailure::at(line, format!("{}: {} is {why}", what(), quoted(text)));
     match text.parse::<T>() {
         Err(_) => Err(fail("not a number")),
-        Ok(value) if !value.is_finite_number() => Err(fail("not a finite number")),
+        // `NaN`, `inf`, and a float too large for its type (read as `inf`)
+        // are no measurement: the value as it prints must read as finite.
+        Ok(value) if !value.to_string().parse::<f64>().is_ok_and(f64::is_finite) => {
+            Err(fail("not a finite number"))
+        }
         Ok(value) => Ok(value),
     }
 }

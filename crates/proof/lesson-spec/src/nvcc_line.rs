@@ -16,6 +16,13 @@ pub enum NvccLineError {
     Repeated { line: String, other: String },
 }
 
+/// The file an nvcc line writes: the word after its `-o`.
+pub fn build_output(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    words.by_ref().find(|w| *w == "-o")?;
+    words.next()
+}
+
 /// The first line of `readme` that is an nvcc command (`nvcc ...`), trimmed.
 pub fn readme_nvcc_line(readme: &str) -> Option<&str> {
     readme.lines().map(str::trim).find(|l| l.starts_with("nvcc "))

@@ -33,6 +33,14 @@ pub enum ClaimsBlockError {
     },
 }
 
+/// The expected-failure list of `R`, each entry naming one of its claims
+/// or causes; or every bad line.
+pub(crate) fn expected_failures<R: LessonReport>() -> Result<ExpectedFailures, Vec<ParseFailure>> {
+    let mut ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
+    ids.extend(R::whys().iter().map(|w| w.id));
+    ExpectedFailures::parse(R::expected_failures(), &ids)
+}
+
 /// Checks every claim of `R` on `printed`, the report as the program
 /// printed it, run on `gpu_name` under `environment` (`VAR=value` words).
 /// A known failure is one the lesson's expected-failure list names for this
@@ -42,16 +50,10 @@ pub fn claims_block<R: LessonReport>(
     gpu_name: &str,
     environment: &str,
 ) -> Result<ClaimsBlock, ClaimsBlockError> {
-    let lines = numbered_output(printed);
-    let report = R::parse(&lines).map_err(ClaimsBlockError::Report)?;
-    let mut ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
-    ids.extend(R::whys().iter().map(|w| w.id));
-    // Every bad line, not the first: the list is fixed by editing all of them.
-    let known = ExpectedFailures::parse(R::expected_failures(), &ids).map_err(|lines| {
-        ClaimsBlockError::ExpectedFailures {
-            lesson: R::LESSON,
-            lines,
-        }
+    let report = R::parse(&numbered_output(printed)).map_err(ClaimsBlockError::Report)?;
+    let known = expected_failures::<R>().map_err(|lines| ClaimsBlockError::ExpectedFailures {
+        lesson: R::LESSON,
+        lines,
     })?;
     // No peers but itself: a claim that compares runs says it does not apply.
     let run = Run {
@@ -61,42 +63,38 @@ pub fn claims_block<R: LessonReport>(
     let mut text = String::from("\nThe page's claims, checked on this run:\n");
     let (mut held, mut unexpected, mut expected, mut unchecked) = (0, 0, 0, 0);
     for claim in R::claims() {
-        let outcome = (claim.check)(&run, &[run]);
-        // Each verdict with its margin, as `evidence check` gives it: how
-        // far the figures may move before it changes.
-        let (mark, detail) = match outcome {
+        // Each verdict with its margin, as `evidence check` gives it.
+        let (mark, detail) = match (claim.check)(&run, &[run]) {
             Outcome::Holds(margin) => {
                 held += 1;
-                ("holds", Some(margin.words()))
+                ("holds", margin.words())
             }
             Outcome::Fails(numbers, margin) => match known.reason(claim.id, gpu_name, "") {
                 Some(reason) => {
                     expected += 1;
+                    let margin = margin.words();
                     (
                         "known failure",
-                        Some(format!(
-                            "{numbers}; {}; known on {gpu_name}: {reason}",
-                            margin.words()
-                        )),
+                        format!("{numbers}; {margin}; known on {gpu_name}: {reason}"),
                     )
                 }
                 None => {
                     unexpected += 1;
-                    ("DOES NOT HOLD", Some(format!("{numbers}; {}", margin.words())))
+                    ("DOES NOT HOLD", format!("{numbers}; {}", margin.words()))
                 }
             },
             Outcome::NotApplicable => {
                 unchecked += 1;
                 (
                     "not checked",
-                    Some("needs other runs or another variant (evidence check)".into()),
+                    "needs other runs or another variant (evidence check)".into(),
                 )
             }
         };
-        text.push_str(&format!("  {mark:<14} {}: {}\n", claim.id, claim.statement));
-        if let Some(detail) = detail {
-            text.push_str(&format!("  {:<14} {detail}\n", ""));
-        }
+        text.push_str(&format!(
+            "  {mark:<14} {}: {}\n  {:<14} {detail}\n",
+            claim.id, claim.statement, ""
+        ));
     }
     text.push_str(&format!(
         "{held} hold, {unexpected} do not, {expected} known failure(s) on this GPU, {unchecked} not checked\n"

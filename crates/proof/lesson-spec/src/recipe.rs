@@ -46,9 +46,7 @@ pub struct Reference {
 impl Recipe {
     /// The binary the nvcc line writes (its `-o` argument).
     pub fn binary(&self) -> Option<&'static str> {
-        let mut words = self.nvcc.split_whitespace();
-        words.find(|w| *w == "-o")?;
-        words.next()
+        crate::nvcc_line::build_output(self.nvcc)
     }
 
     /// The recipe as `key value` lines, for shell scripts to read:

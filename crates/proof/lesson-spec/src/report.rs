@@ -26,12 +26,10 @@ pub trait LessonReport: Clone + Debug + serde::Serialize + Send + Sync + Sized +
     fn claims() -> &'static [Claim<Self>];
     /// The causes the lesson's README gives, as checks ([`why`](crate::why)).
     fn whys() -> &'static [Why];
-    /// The figures the lesson's documents name (`<!-- figure NAME -->`),
-    /// defined beside its claims; none by default.
+    /// The figures the lesson's documents name (`<!-- figure NAME -->`).
     const FIGURES: &'static [Figure] = &[];
 
-    /// The lesson's expected-failure list (`expected-failures.txt` in its
-    /// directory), as text.
+    /// The lesson's `expected-failures.txt`, as text.
     fn expected_failures() -> &'static str;
     /// How the lesson is recorded.
     fn recipe() -> Recipe;
@@ -41,10 +39,8 @@ pub trait LessonReport: Clone + Debug + serde::Serialize + Send + Sync + Sized +
     /// The lesson's charts of one program's runs (`program` is `cxx` or
     /// `rust`), with the reference tool's runs beside them.
     fn charts(program: &str, runs: &[&Self], references: &[&Self::Reference]) -> Vec<Chart>;
-    /// The run the lesson's own page prints, where it prints a whole output
-    /// of the program that [`LessonReport::parse`] reads: the page's
-    /// figures, to set beside the measured ones. `None` by default. The
-    /// conformance tests parse it.
+    /// The whole program output the lesson's own page prints, if it prints
+    /// one: its figures are set beside the measured ones.
     fn page() -> Option<PageRun> {
         None
     }

@@ -1,28 +1,18 @@
 //! A lesson's causes as checks: each sentence of a README that says *why* a
 //! number comes out as it does names a [`Why`], declared beside the page's
-//! claims, which `evidence check` and the site judge per GPU on every
-//! transcript that holds its figures.
+//! claims, which `evidence check` and the site judge per GPU.
 //!
-//! A claim reads one run; a cause usually needs several kinds of run (the
-//! lesson's own, a diagnostic program's, a profiler's), so a [`Why`] names
-//! each figure with where it is recorded ([`Source`]). It is judged from
-//! each figure's median and that median's 95% interval ([`judge`]): it
-//! holds where its check holds at every corner of the intervals, fails
-//! where it fails at every corner, and is undecided otherwise. A cause that
-//! fails on some GPU is a finding about that GPU, shown with its figures;
-//! it is not an error of the evidence.
+//! A cause usually needs several kinds of run (the lesson's own, a
+//! diagnostic program's, a profiler's), so a [`Why`] names each figure with
+//! where it is recorded ([`Source`]). It is judged on each figure's median
+//! and that median's 95% interval ([`judge`]). A cause that fails on some
+//! GPU is a finding about that GPU, not an error of the evidence. A cause
+//! names its rival, the other explanation a reader would give of the same
+//! numbers, and carries figures on which its check must fail
+//! ([`Why::planted`]), so a check that cannot fail is caught.
 //!
-//! A cause names its rival, the other explanation a reader would give of
-//! the same numbers, and the figure that would come out differently were
-//! the rival true. Where the figures it reads come out alike under both,
-//! it says so ([`Why::tells_rival_apart`]) and a holding check reads as
-//! "fits", not "holds". Each cause carries figures on which its check must
-//! fail ([`Why::planted`]), so a check that cannot fail is caught.
-//!
-//! Not for: reading transcripts (`evidence` gathers the figures and calls
-//! [`Why::check`]), or holding the README to its checks (every explanation
-//! paragraph names one; `testkit::why_named`, in each lesson's
-//! tests).
+//! Not for: reading transcripts (`evidence` gathers the figures), or
+//! holding the README to its checks (`testkit::why_named`).
 
 use crate::claims::{Outcome, State};
 
@@ -32,8 +22,7 @@ pub struct Source {
     /// The evidence folder: a lesson's name, or `diagnostics`.
     pub folder: &'static str,
     /// The runs' names after the GPU's word, space-separated: `cxx rust`
-    /// for `<time>-h200-cxx.txt` and `<time>-h200-rust.txt`, `d10-why` for
-    /// `<time>-h200-d10-why.txt`.
+    /// for `<time>-h200-cxx.txt` and `<time>-h200-rust.txt`.
     pub runs: &'static str,
     /// The figure: a label of the lesson's report (as its `figures` gives
     /// it), or, for a run no lesson parses, the text before `: NUMBER` on
@@ -41,13 +30,13 @@ pub struct Source {
     pub label: &'static str,
     /// A figure read exactly, not measured with noise: a count, an API's
     /// answer, a clock NVML reports in whole steps. [`margin`] does not
-    /// widen it, so a check of `the same clock` or `one kernel queued` gets
-    /// the margin of its measured figures, not 0 ([`Source::exact`]).
+    /// widen it, so a check of `one kernel queued` gets the margin of its
+    /// measured figures, not 0.
     pub exact: bool,
 }
 
 impl Source {
-    /// This figure, read exactly ([`Source::exact`]).
+    /// This figure, read exactly.
     pub const fn exact(self) -> Source {
         Source { exact: true, ..self }
     }
@@ -55,12 +44,7 @@ impl Source {
 
 /// A figure of a lesson's own C++ and Rust runs.
 pub const fn report(folder: &'static str, label: &'static str) -> Source {
-    Source {
-        folder,
-        runs: "cxx rust",
-        label,
-        exact: false,
-    }
+    runs(folder, "cxx rust", label)
 }
 
 /// A figure of a lesson's runs of one name (`ncu`, `cxx-eager`).
@@ -74,13 +58,8 @@ pub const fn runs(folder: &'static str, runs: &'static str, label: &'static str)
 }
 
 /// A `LABEL: NUMBER` line of the diagnostics runs named `runs`.
-pub const fn lines(runs: &'static str, label: &'static str) -> Source {
-    Source {
-        folder: "diagnostics",
-        runs,
-        label,
-        exact: false,
-    }
+pub const fn lines(runs_named: &'static str, label: &'static str) -> Source {
+    runs("diagnostics", runs_named, label)
 }
 
 /// The verdict from a value of each figure, in [`Why::figures`]' order
@@ -97,16 +76,14 @@ pub struct Why {
     /// Every figure the check reads; none may be missing on a GPU it judges.
     pub figures: &'static [Source],
     pub check: WhyCheck,
-    /// The rival cause, in one sentence: what else would give the same
-    /// effect.
+    /// The rival cause, in one sentence.
     pub rival: &'static str,
     /// Which figure would come out differently were the rival true, and
     /// how; where no figure the check reads would, the measurement that
     /// would tell them apart.
     pub rival_figure: &'static str,
-    /// Whether the figures the check reads tell the cause from its rival.
-    /// Where they do not, a check that holds says only that the numbers
-    /// fit the cause ([`Why::word`]).
+    /// Whether the figures the check reads tell the cause from its rival;
+    /// where not, a check that holds reads "fits" ([`Why::word`]).
     pub tells_rival_apart: bool,
     /// Medians, in [`Why::figures`]' order, of a GPU where the rival is
     /// true or the effect absent: the check must fail on them.
@@ -114,8 +91,7 @@ pub struct Why {
 }
 
 impl Why {
-    /// The state in words, as `evidence check` and the site print it:
-    /// `holds`, `fits (rival not ruled out)`, `fails` or `undecided`.
+    /// The state in words, as `evidence check` and the site print it.
     pub fn word(&self, state: State) -> &'static str {
         match state {
             State::Holds if !self.tells_rival_apart => "fits (rival not ruled out)",
@@ -208,34 +184,9 @@ pub fn margin(check: impl Fn(&[f64]) -> bool, intervals: &[(f64, f64)], exact: &
     Some(keeps)
 }
 
-/// Whether `why`'s check holds on `figures` (its `Outcome` as a bool).
+/// Whether `why`'s check holds on `figures`.
 pub fn holds(why: &Why, figures: &[f64]) -> bool {
     matches!((why.check)(figures), Outcome::Holds(_))
-}
-
-/// Each cause of `whys` that does not fail on its own planted figures,
-/// with what it said: a check that cannot fail, or planted figures that do
-/// not make the rival true.
-pub fn unfalsified(whys: &[Why]) -> Vec<String> {
-    whys.iter()
-        .filter_map(|w| {
-            if w.planted.len() != w.figures.len() {
-                return Some(format!(
-                    "{}: {} planted figures for {} figures",
-                    w.id,
-                    w.planted.len(),
-                    w.figures.len()
-                ));
-            }
-            match (w.check)(w.planted) {
-                Outcome::Fails(..) => None,
-                other => Some(format!(
-                    "{}: {other:?} on its planted figures {:?}",
-                    w.id, w.planted
-                )),
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub use lesson_spec::nvcc_line::build_output;
+
 /// Why a lesson did not build alone.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
@@ -105,13 +107,6 @@ fn checked_line(line: &str) -> Result<&str, BuildError> {
             line: line.to_string(),
         }),
     }
-}
-
-/// The file an nvcc line writes: the word after its `-o`.
-pub fn build_output(line: &str) -> Option<&str> {
-    let mut words = line.split_whitespace();
-    words.by_ref().find(|w| *w == "-o")?;
-    words.next()
 }
 
 /// Copies the folder `from`, with everything below it, to `to`.

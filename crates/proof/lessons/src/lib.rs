@@ -1,17 +1,10 @@
 //! The lesson registry: the one list of lessons the shared tools know.
 //! Every `<lesson>-report` dependency in this package's Cargo.toml is a
-//! lesson ([`report_packages`]), so adding a lesson is one line there;
-//! everything else about it lives in its own directory.
-//!
-//! - [`LESSONS`]: the list compiled in (build.rs writes it), each lesson's
-//!   report package behind `lesson_spec::Lesson`; with [`OTHER_FOLDERS`],
-//!   every folder `evidence record` writes to and `evidence check` reads.
-//! - [`lessons()`]: the same lines read from the checkout a tool runs in
-//!   (xtask's rules and export), and [`find_repository`] / [`repository`]
-//!   for which checkout that is.
-//! - [`build_alone`]: a lesson's directory copied alone and its nvcc line
-//!   run there, as a learner who took it away would: xtask's rule 10
-//!   and `evidence build-alone` (both GPU scripts) use it.
+//! lesson ([`report_packages`]), so adding a lesson is one line there.
+//! [`LESSONS`] is that list compiled in (build.rs writes it); [`lessons()`]
+//! reads the same lines from the checkout a tool runs in (xtask's rules and
+//! export). [`build_alone`] builds a lesson's directory copied alone, as a
+//! learner who took it away would.
 //!
 //! Not for: what a lesson's output means (each report package, through
 //! `lesson-spec`), or finding nvcc (`cuda-build`).
@@ -52,7 +45,7 @@ pub fn lesson(name: &str) -> Result<&'static dyn Lesson, UnknownLesson> {
 }
 
 /// The folder of probes run while looking into a finding, whose output no
-/// lesson parses (figure queries read its lines: `lines(...)`).
+/// lesson parses.
 pub const DIAGNOSTICS: &str = "diagnostics";
 
 /// Folders of `evidence/` that hold runs of no one lesson: diagnostics,
@@ -75,7 +68,7 @@ pub struct UnknownFolder {
 }
 
 /// `name` if it is an evidence folder: a lesson's, or one of
-/// [`OTHER_FOLDERS`]; otherwise an error listing them all.
+/// [`OTHER_FOLDERS`].
 pub fn folder(name: &str) -> Result<&str, UnknownFolder> {
     if find(name).is_some() || OTHER_FOLDERS.contains(&name) {
         return Ok(name);

@@ -12,8 +12,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// `bin` with `args`, asking for a backtrace: one, if printed, must show
-/// up in the test.
+/// `bin` with `args`, asking for a backtrace, so that one shows in the test.
 fn command(bin: &str, args: &[&str]) -> Command {
     let mut command = Command::new(bin);
     command.args(args).env("RUST_BACKTRACE", "1");
@@ -27,13 +26,11 @@ fn output_of(mut command: Command, bin: &str) -> Output {
         .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"))
 }
 
-/// Runs `bin` with `args` and returns its output.
 pub fn run(bin: &str, args: &[&str]) -> Output {
     output_of(command(bin, args), bin)
 }
 
-/// Asserts that a failed run printed nothing on stdout and shows no sign of
-/// a panic on stderr.
+/// Asserts nothing on stdout and no sign of a panic on stderr.
 fn assert_quiet_failure(output: &Output, stderr: &str) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.is_empty(), "stdout: {stdout}");
@@ -54,9 +51,8 @@ pub fn assert_one_line_failure(output: &Output, expected: &str) -> String {
     stderr.trim_end().to_string()
 }
 
-/// Asserts a usage error as clap reports it: exit code 2, nothing on
-/// stdout, clap's message containing `expected` and its pointer to
-/// `--help`, no sign of a panic.
+/// Asserts a usage error as clap reports it (exit code 2, its pointer to
+/// `--help`), containing `expected`, quietly.
 pub fn assert_usage_error(output: &Output, expected: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "exit code; stderr: {stderr}");
@@ -66,11 +62,9 @@ pub fn assert_usage_error(output: &Output, expected: &str) {
     assert!(stderr.contains("For more information, try '--help'."), "{stderr}");
 }
 
-/// The command-line promises every lesson binary keeps: usage errors are
-/// clap's, with exit code 2, before CUDA is touched; `--help` shows the
-/// shared `--device N` and `--version` the package's version, both on
-/// stdout with exit code 0, or one line and exit code 1 where stdout is
-/// full.
+/// The command-line promises every lesson binary keeps: clap's usage
+/// errors, before CUDA is touched; `--help` with the shared `--device N`
+/// and `--version`, or one line and exit code 1 where stdout is full.
 pub fn assert_standard_command_line(bin: &str, name: &str, version: &str) {
     assert_usage_error(
         &run(bin, &["--frobnicate"]),
@@ -120,20 +114,14 @@ pub fn assert_no_driver_failure(bin: &str) {
     assert!(line.starts_with("error: "), "{line}");
 }
 
-/// Runs `bin` with every name cudarc loads the driver by shadowed by an
-/// empty file, so that loading the driver fails on any machine.
+/// Runs `bin` where no driver loads ([`assert_no_driver_failure`]).
 pub fn run_without_driver(bin: &str, args: &[&str]) -> Output {
     let shadow = shadowed_driver_dir();
-    let search_path = match std::env::var_os("LD_LIBRARY_PATH") {
-        // Ahead of whatever the caller had, which may hold other libraries
-        // the binary needs.
-        Some(old) => {
-            let mut paths = vec![shadow.clone()];
-            paths.extend(std::env::split_paths(&old));
-            std::env::join_paths(paths).expect("LD_LIBRARY_PATH entries join")
-        }
-        None => shadow.clone().into_os_string(),
-    };
+    // Ahead of whatever the caller had, which may hold other libraries the
+    // binary needs.
+    let old = std::env::var_os("LD_LIBRARY_PATH");
+    let paths = std::iter::once(shadow.clone()).chain(old.iter().flat_map(std::env::split_paths));
+    let search_path = std::env::join_paths(paths).expect("LD_LIBRARY_PATH entries join");
     let mut command = command(bin, args);
     command.env("LD_LIBRARY_PATH", search_path);
     let output = output_of(command, bin);
@@ -162,8 +150,7 @@ fn shadowed_driver_dir() -> PathBuf {
 }
 
 /// Asserts that the lesson, run with `args` into a pipe nobody reads, ends
-/// the way a C program does: killed by `SIGPIPE` at its first write, with
-/// nothing on stderr (no panic, no backtrace, no exit code 101).
+/// as a C program does: killed by `SIGPIPE`, nothing on stderr.
 pub fn assert_quiet_on_closed_pipe(bin: &str, args: &[&str]) {
     let output = run_into_closed_pipe(bin, args);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -176,8 +163,7 @@ pub fn assert_quiet_on_closed_pipe(bin: &str, args: &[&str]) {
     );
 }
 
-/// Runs `bin` with its stdout the write end of a pipe whose read end is
-/// already closed, so its first write to stdout finds no reader.
+/// Runs `bin` with its stdout a pipe whose read end is already closed.
 pub fn run_into_closed_pipe(bin: &str, args: &[&str]) -> Output {
     let mut fds = [0; 2];
     // SAFETY: pipe2 writes two descriptors into the array it is given.
@@ -196,21 +182,18 @@ pub fn run_into_closed_pipe(bin: &str, args: &[&str]) -> Output {
 /// `LESSON_BIN_DIR` where it is set, for a machine the binaries were carried
 /// to (ci/gpu-session.sh's `.evidence-bin`).
 pub fn lesson_bin(compiled: &str) -> String {
-    match std::env::var_os("LESSON_BIN_DIR") {
-        Some(dir) => {
-            let name = std::path::Path::new(compiled)
-                .file_name()
-                .expect("a binary path ends in its name");
-            PathBuf::from(dir).join(name).to_string_lossy().into_owned()
-        }
-        None => compiled.to_string(),
-    }
+    let Some(dir) = std::env::var_os("LESSON_BIN_DIR") else {
+        return compiled.to_string();
+    };
+    let name = std::path::Path::new(compiled)
+        .file_name()
+        .expect("a binary path ends in its name");
+    PathBuf::from(dir).join(name).to_string_lossy().into_owned()
 }
 
-/// Asserts what `--claims` adds on a GPU: first the course's report, whole
-/// (it parses as `R`), then the block's heading, each of `R`'s claims once,
-/// and the summary line; exit 0 (a claim that does not hold is a finding,
-/// not a failure). Returns stdout.
+/// Asserts what `--claims` adds on a GPU: the whole report (it parses as
+/// `R`), then the block with each of `R`'s claims once and the summary
+/// line; exit 0 (a claim that does not hold is a finding). Returns stdout.
 pub fn assert_claims_after_the_report<R: crate::LessonReport>(bin: &str) -> String {
     let output = run(bin, &["--claims"]);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -237,10 +220,9 @@ pub fn assert_claims_after_the_report<R: crate::LessonReport>(bin: &str) -> Stri
     stdout
 }
 
-/// Asserts that `bin args | head -n lines` ends quietly: `lines` lines read,
-/// then the reader gone while the lesson still has output to write. The
-/// lesson either finishes its writes before it notices (exit 0) or is ended
-/// by SIGPIPE as a C program is; never a panic, a backtrace or exit 101.
+/// Asserts that `bin args | head -n lines` ends quietly: the lesson either
+/// finishes its writes before it notices (exit 0) or is ended by SIGPIPE
+/// as a C program is; never a panic or exit 101.
 pub fn assert_quiet_after_head(bin: &str, args: &[&str], lines: usize) {
     use std::io::{BufRead, BufReader};
     let mut child = command(bin, args)
@@ -267,10 +249,8 @@ pub fn assert_quiet_after_head(bin: &str, args: &[&str], lines: usize) {
 }
 
 /// A lesson's `tests/cli.rs`, declared: `lesson_spec::cli_tests!("dayNN-topic");`
-/// makes `bin()` (the lesson's binary, see [`lesson_bin`]) and the tests
-/// every lesson binary passes on any machine: no driver, clap's command line,
-/// a closed stdout. The lesson's own flags get tests of their own below it,
-/// calling `bin()`.
+/// makes `bin()` ([`lesson_bin`]) and the tests every lesson binary passes
+/// on any machine; the lesson's own flags get tests of their own below it.
 #[macro_export]
 macro_rules! cli_tests {
     ($lesson:literal) => {
@@ -299,9 +279,7 @@ macro_rules! cli_tests {
 /// A lesson's `tests/on_gpu.rs`, declared:
 /// `lesson_spec::gpu_tests!("dayNN-topic", dayNN_topic_report::Report);` makes
 /// `bin()` and the tests only a GPU can run, each ignored with that reason
-/// (`cargo test -- --ignored` runs them; `ci/build-for-gpu.sh` carries the
-/// `on_gpu` test binaries to the GPU machine): `--claims` after the whole
-/// report, and a reader that leaves after two lines.
+/// (`ci/build-for-gpu.sh` carries them to the GPU machine).
 #[macro_export]
 macro_rules! gpu_tests {
     ($lesson:literal, $report:ty) => {

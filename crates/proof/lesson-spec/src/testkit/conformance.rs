@@ -1,25 +1,17 @@
-//! The checks every lesson's report package runs in its tests, written
-//! once and declared in each package by [`crate::conformance_tests!`]: the
-//! recipe's nvcc line is the one its README and .cu give, its expected
-//! failures name its own claims, every line its renderer prints is one of
-//! its .cu's printf formats, a C++ and a Rust transcript of the lesson in
-//! `evidence/` give the same fields, every figure its claims name is one a
-//! parsed report gives, its page's run, where it has one, parses, and
-//! every explanation paragraph of its README names one of its cause checks
-//! (`why_named`). Each panics with what differs, as a test assertion does.
-//!
-//! Not for: a lesson's own numbers (its round-trip and fixture tests).
+//! The checks every lesson's report package runs against its README, its
+//! `.cu`, its twin and its evidence, declared in each package by
+//! [`crate::conformance_tests!`]. Each panics with what differs, as a test
+//! assertion does.
 
 use crate::nvcc_line::documented_nvcc_line;
 use crate::testkit::cu_formats::lines_not_in;
 use crate::testkit::twin_order;
-use crate::{figure_matches, numbered_output, ExpectedFailures, LessonReport};
+use crate::{figure_matches, numbered_output, LessonReport};
 
 use std::path::{Path, PathBuf};
 
-/// The recipe's nvcc line is the lesson's one documented line (its README's
-/// and its `.cu`'s header's, see [`documented_nvcc_line`]), and writes
-/// `binary`.
+/// The recipe's nvcc line is the lesson's one documented line
+/// ([`documented_nvcc_line`]), and writes `binary`.
 pub fn assert_recipe_is_the_documented_nvcc_line<R: LessonReport>(readme: &str, cu: &str, binary: &str) {
     let documented = documented_nvcc_line(readme, cu).unwrap_or_else(|e| panic!("{}: {e}", R::LESSON));
     assert_eq!(
@@ -32,9 +24,9 @@ pub fn assert_recipe_is_the_documented_nvcc_line<R: LessonReport>(readme: &str, 
 }
 
 /// Every explanation paragraph of the lesson's README names one of its
-/// cause checks, every check it names is one, each check is named, and
-/// every check's id starts with the lesson's prefix and is unique
-/// ([`crate::testkit::why_named::unnamed_causes`]).
+/// cause checks and each check is named
+/// ([`crate::testkit::why_named::unnamed_causes`]); every check's id is
+/// shaped as one, unique, and reads a figure.
 pub fn assert_every_cause_is_named<R: LessonReport>(readme: &str) {
     let ids: Vec<&str> = R::whys().iter().map(|w| w.id).collect();
     let mut problems =
@@ -55,26 +47,22 @@ pub fn assert_every_cause_is_named<R: LessonReport>(readme: &str) {
     assert!(problems.is_empty(), "{}:\n{}", R::LESSON, problems.join("\n"));
 }
 
-/// Every line of the lesson's expected-failure list is well formed and
-/// names one of its claims.
+/// Every line of the lesson's expected-failure list names one of its claims.
 pub fn assert_expected_failures_name_its_claims<R: LessonReport>() {
-    let mut ids: Vec<&str> = R::claims().iter().map(|c| c.id).collect();
-    ids.extend(R::whys().iter().map(|w| w.id));
-    if let Err(errors) = ExpectedFailures::parse(R::expected_failures(), &ids) {
+    if let Err(errors) = crate::on_this_gpu::expected_failures::<R>() {
         panic!("{}'s expected-failures.txt: {errors:?}", R::LESSON);
     }
 }
 
-/// The report in `text` (a transcript, headers and all, or a program's
-/// output alone); a text that does not parse fails the test, naming `which`
-/// text it is and the line.
+/// The report in `text` (a transcript or a program's output alone); one
+/// that does not parse fails the test, naming `which` text and the line.
 pub fn parse_or_fail<R: LessonReport>(which: &str, text: &str) -> R {
     R::parse(&numbered_output(text)).unwrap_or_else(|e| panic!("{}: {which}, {e}", R::LESSON))
 }
 
-/// Parses the C++ and Rust transcripts `cxx` and `rust` in the lesson's
-/// evidence (see [`evidence_dir`]) and asserts the same figures, by label,
-/// in the same order. Returns both, for the lesson's own further checks.
+/// The C++ and Rust transcripts `cxx` and `rust` of the lesson's evidence
+/// give the same figures, by label, in order. Returns both, for the
+/// lesson's own further checks.
 pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: &str, rust: &str) -> (R, R) {
     let [cxx, rust] =
         [cxx, rust].map(|file| parse_or_fail::<R>(file, &evidence_transcript::<R>(manifest_dir, file)));
@@ -83,11 +71,9 @@ pub fn assert_same_fields_in_evidence<R: LessonReport>(manifest_dir: &str, cxx: 
     (cxx, rust)
 }
 
-/// Every figure the lesson's claims name ([`crate::Claim::figures`]) is one
-/// that `reports`, parsed reports of the lesson, give: each label, or
-/// prefix pattern, matches a label of some report's
-/// [`LessonReport::figures`]. A misspelt label, or one renamed in
-/// `figures` and not in the claim, fails, named with its claim.
+/// Every figure pattern the lesson's claims name ([`crate::Claim::figures`])
+/// matches a label some report of `reports` gives: a misspelt label, or one
+/// renamed in `figures` and not in the claim, fails, named with its claim.
 pub fn assert_claims_name_figures_of<R: LessonReport>(reports: &[R]) {
     assert!(
         !reports.is_empty(),
@@ -111,7 +97,7 @@ pub fn assert_claims_name_figures_of<R: LessonReport>(reports: &[R]) {
 }
 
 /// The report of the run the lesson's page prints ([`LessonReport::page`]),
-/// if it has one: it parses with the lesson's own parser, or the test fails.
+/// if it has one; one that does not parse fails the test.
 pub fn assert_the_page_run_parses<R: LessonReport>() -> Option<R> {
     let page = R::page()?;
     Some(parse_or_fail::<R>(page.source, page.transcript))
@@ -130,9 +116,8 @@ pub fn c_printf(format: &str, args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("printf prints text")
 }
 
-/// Every line of each of `printed` (texts the lesson's renderer made) is
-/// what one of `cu`'s `std::printf` formats prints: the renderer writes the
-/// C++ program's own lines, where no transcript of both exists yet too.
+/// Every line of `printed` (texts the lesson's renderer made) is one that a
+/// `std::printf` format of `cu` prints.
 pub fn assert_prints_only_the_cus_formats<R: LessonReport, S: AsRef<str>>(
     cu: &str,
     printed: impl IntoIterator<Item = S>,
@@ -156,7 +141,7 @@ pub fn assert_prints_only_the_cus_formats<R: LessonReport, S: AsRef<str>>(
 
 /// The twin's `lesson` takes the `.cu`'s "Row N" and "Part N" blocks in the
 /// `.cu`'s order, and defines the functions named after them in that order
-/// too (this crate's `twin_order` module says what counts as a label).
+/// too (`twin_order` says what counts as a label).
 pub fn assert_twin_follows_the_cu<R: LessonReport>(cu: &str, main_rs: &str) {
     // Without either body there is nothing to compare, and the check would pass unseen.
     let starts = |text: &str, opening: &str| text.lines().any(|l| l.starts_with(opening));
@@ -187,13 +172,11 @@ pub fn assert_twin_follows_the_cu<R: LessonReport>(cu: &str, main_rs: &str) {
     );
 }
 
-/// The lesson's `evidence/<lesson>/` seen from the report package in
-/// `manifest_dir` (`<lesson>/tools`): the repository's
-/// (`code/<lesson>/tools/../../../evidence`), or, in a lesson taken away
-/// with `lesson-export`, the export's own (`<DIR>/evidence`), where
-/// the export copies every transcript the lesson's files name. Neither is a
-/// test failure that names both places: a test with no transcript to read
-/// must not pass as if it had checked one.
+/// The lesson's `evidence/<lesson>/` seen from its report package in
+/// `manifest_dir`: the repository's, or, in a lesson taken away with
+/// `cargo xtask export`, the export's own `<DIR>/evidence`. Neither fails
+/// the test: a test with no transcript to read must not pass as if it had
+/// checked one.
 pub fn evidence_dir<R: LessonReport>(manifest_dir: &str) -> PathBuf {
     let report = Path::new(manifest_dir);
     let places = [report.join("../../../evidence"), report.join("../evidence")];
@@ -209,9 +192,8 @@ pub fn evidence_dir<R: LessonReport>(manifest_dir: &str) -> PathBuf {
     }
 }
 
-/// The transcript `file` of the lesson's evidence (see [`evidence_dir`]),
-/// as recorded: `file` itself or, as `evidence merge` commits it,
-/// `file.gz`. A file that is not there fails the test, naming it.
+/// The transcript `file` of the lesson's evidence ([`evidence_dir`]),
+/// gzip'd or not ([`crate::read_transcript`]); a missing one fails the test.
 pub fn evidence_transcript<R: LessonReport>(manifest_dir: &str, file: &str) -> String {
     let path = evidence_dir::<R>(manifest_dir).join(file);
     crate::read_transcript(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -4,27 +4,17 @@
 //! ([`crate::conformance_tests!`]), so the two programs cannot drift apart
 //! where no transcript of both exists yet.
 
-/// One piece of a format: literal text, a number conversion (`%9.3f`,
-/// `%d`, `%+8.1f`, `%zu`, `%lld`, `%#x`) or a string conversion (`%s`, `%26s`).
-#[derive(Debug, Clone, PartialEq)]
-enum Piece {
-    Text(String),
-    /// Decimal digits, or hexadecimal ones for `%x`.
-    Number {
-        hex: bool,
-    },
-    Word,
-}
+use regex::Regex;
 
-/// Every line of every `std::printf` format in `cu`, as pieces. A format
-/// split over adjacent string literals is joined first, as the compiler
-/// joins it.
-fn format_lines(cu: &str) -> Vec<Vec<Piece>> {
+/// Every line of every `std::printf` format in `cu`, as a pattern that
+/// matches what it prints. A format split over adjacent string literals is
+/// joined first, as the compiler joins it.
+fn format_lines(cu: &str) -> Vec<Regex> {
     let mut lines = Vec::new();
     for call in cu.split("std::printf(").skip(1) {
         for line in joined_literals(call).split('\n') {
             if !line.is_empty() {
-                lines.push(pieces(line));
+                lines.push(pattern(line));
             }
         }
     }
@@ -55,76 +45,30 @@ fn joined_literals(rest: &str) -> String {
     out
 }
 
-fn pieces(format: &str) -> Vec<Piece> {
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            text.push(c);
-            continue;
-        }
-        if chars.peek() == Some(&'%') {
-            chars.next();
-            text.push('%');
-            continue;
-        }
-        // Flags, width, precision and length, then the conversion letter.
-        let mut conversion = chars.next();
-        while conversion.is_some_and(|c| c.is_ascii_digit() || "-+ #.lzh".contains(c)) {
-            conversion = chars.next();
-        }
-        if !text.is_empty() {
-            out.push(Piece::Text(std::mem::take(&mut text)));
-        }
-        out.push(match conversion {
-            Some('s') => Piece::Word,
-            c => Piece::Number {
-                hex: matches!(c, Some('x' | 'X')),
-            },
-        });
+/// What one line of a format prints, for any values: its text as itself; a
+/// number conversion (`%9.3f`, `%+8.1f`, `%zu`, `%lld`) as padding, a sign
+/// and digits and dots (`%d.%d` reads as one run of them), hexadecimal ones
+/// after an optional `0x` for `%x`; a string conversion (`%s`, `%26s`) as
+/// padding, then text without a double space: the report's columns are two
+/// spaces apart, so a word never swallows a column.
+fn pattern(format: &str) -> Regex {
+    let conversion = Regex::new(r"%%|%[-+ #0-9.lzh]*([a-zA-Z])?").expect("a valid pattern");
+    let mut out = String::from("^");
+    let mut text = 0;
+    for c in conversion.captures_iter(format) {
+        let whole = c.get(0).expect("a match");
+        out += &regex::escape(&format[text..whole.start()]);
+        out += match c.get(1).map(|m| m.as_str()) {
+            _ if whole.as_str() == "%%" => "%",
+            Some("s") => " *[^ ]+(?: [^ ]+)* ?",
+            Some("x" | "X") => " *[-+]?(?:0x)?[0-9a-fA-F.]+",
+            _ => " *[-+]?[0-9.]+",
+        };
+        text = whole.end();
     }
-    if !text.is_empty() {
-        out.push(Piece::Text(text));
-    }
-    out
-}
-
-/// Whether `line` is what `format` prints for some values.
-fn matches(format: &[Piece], line: &str) -> bool {
-    match format.split_first() {
-        None => line.is_empty(),
-        Some((Piece::Text(t), rest)) => line.strip_prefix(t.as_str()).is_some_and(|l| matches(rest, l)),
-        Some((Piece::Number { hex }, rest)) => {
-            let body = line.trim_start_matches(' ');
-            let body = body.strip_prefix(['-', '+']).unwrap_or(body);
-            let digit = |c: char| {
-                if *hex {
-                    c.is_ascii_hexdigit()
-                } else {
-                    c.is_ascii_digit()
-                }
-            };
-            // A `%#x`'s digits come after its `0x`.
-            let body = if *hex {
-                body.strip_prefix("0x").unwrap_or(body)
-            } else {
-                body
-            };
-            // `%d.%d` reads as one run of digits and dots: try each split.
-            let run = body.find(|c: char| !digit(c) && c != '.').unwrap_or(body.len());
-            (1..=run).any(|end| matches(rest, &body[end..]))
-        }
-        // Padding, then text without a double space: the report's columns
-        // are two spaces apart, so a word never swallows a column.
-        Some((Piece::Word, rest)) => {
-            let body = line.trim_start_matches(' ');
-            let run = body.find("  ").unwrap_or(body.len());
-            (1..=run)
-                .filter(|&i| body.is_char_boundary(i))
-                .any(|i| matches(rest, &body[i..]))
-        }
-    }
+    out += &regex::escape(&format[text..]);
+    out.push('$');
+    Regex::new(&out).expect("a printf format as a valid pattern")
 }
 
 /// The lines of `printed` that no `std::printf` format of `cu` prints.
@@ -132,7 +76,7 @@ pub fn lines_not_in(cu: &str, printed: &str) -> Vec<String> {
     let formats = format_lines(cu);
     printed
         .lines()
-        .filter(|l| !l.is_empty() && !formats.iter().any(|f| matches(f, l)))
+        .filter(|l| !l.is_empty() && !formats.iter().any(|f| f.is_match(l)))
         .map(str::to_string)
         .collect()
 }
@@ -140,21 +84,18 @@ pub fn lines_not_in(cu: &str, printed: &str) -> Vec<String> {
 #[cfg(test)]
 #[test]
 fn the_matcher_takes_numbers_and_words_where_the_format_has_them() {
-    let f = pieces("%9s  %8.1f%%  done");
-    assert!(matches(&f, "     spin      99.8%  done"));
-    assert!(matches(&f, " blocking      -0.5%  done"));
-    assert!(!matches(&f, "     spin      99.8%  gone"));
-    assert!(!matches(&f, "     spin      abc%  done"));
-    assert!(matches(&pieces("(cc %d.%d)"), "(cc 9.0)"));
-    assert!(matches(
-        &pieces("%+8.1f%% at %#x, %zu"),
-        "   +12.5% at 0x7f00, 40"
-    ));
-    assert!(!matches(&pieces("%+8.1f%%"), "   +12.5"));
+    let f = pattern("%9s  %8.1f%%  done");
+    assert!(f.is_match("     spin      99.8%  done"));
+    assert!(f.is_match(" blocking      -0.5%  done"));
+    assert!(!f.is_match("     spin      99.8%  gone"));
+    assert!(!f.is_match("     spin      abc%  done"));
+    assert!(pattern("(cc %d.%d)").is_match("(cc 9.0)"));
+    assert!(pattern("%+8.1f%% at %#x, %zu").is_match("   +12.5% at 0x7f00, 40"));
+    assert!(!pattern("%+8.1f%%").is_match("   +12.5"));
     // Three columns of words are not any line with two double spaces.
-    let heads = pieces("%9s  %10s  %15s");
-    assert!(matches(&heads, "kernel ms   launch us   launch+sync us"));
-    assert!(!matches(&heads, "  events  0.1 ms  IQR  0.2 ms"));
+    let heads = pattern("%9s  %10s  %15s");
+    assert!(heads.is_match("kernel ms   launch us   launch+sync us"));
+    assert!(!heads.is_match("  events  0.1 ms  IQR  0.2 ms"));
     let cu = "std::printf(\"a %d \"\n    \"b\\n\", 1);";
     assert_eq!(lines_not_in(cu, "a 12 b\na b\n"), ["a b"]);
 }

@@ -7,25 +7,21 @@
 //! quietly; [`crate::testkit::cli`] holds lessons to that).
 
 use std::fs::File;
-use std::process::{Command, Output, Stdio};
-
-/// Runs `cmd` with stdout on `/dev/full` and stderr captured.
-pub fn run_into_full_disk(cmd: &mut Command) -> Output {
-    let full = File::options()
-        .write(true)
-        .open("/dev/full")
-        .expect("/dev/full, which every Linux has");
-    cmd.stdout(Stdio::from(full))
-        .stderr(Stdio::piped())
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"))
-}
+use std::process::{Command, Stdio};
 
 /// Asserts that `cmd`, its stdout full, ends with exit code 1 and one line
 /// on stderr saying stdout could not be written, and no sign of a panic.
 pub fn assert_full_stdout_is_one_line(cmd: &mut Command) {
-    let out = run_into_full_disk(cmd);
+    let full = File::options()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full, which every Linux has");
+    let out = cmd
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{cmd:?}: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "{cmd:?}: one line: {stderr:?}");

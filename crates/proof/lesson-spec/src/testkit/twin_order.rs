@@ -10,6 +10,8 @@
 //! rather than starting one) or an identifier that starts with `rowN` or
 //! `partN` (`part1()`, `row4_ms`). Each label counts at its first sight.
 
+use regex::{Captures, Regex};
+
 /// The labels of the `.cu`'s `int main(` body, in order.
 pub fn cu_labels(cu: &str) -> Vec<String> {
     labels(body(cu, "int main("))
@@ -23,13 +25,10 @@ pub fn twin_labels(main_rs: &str) -> Vec<String> {
 /// The labels of the twin's functions named after a block (`fn rowN...`,
 /// `fn partN...`), in the order they are defined.
 pub fn twin_function_labels(main_rs: &str) -> Vec<String> {
+    let defined = Regex::new(r"^fn (row|part)(\d+)(?:_|\b)").expect("a valid pattern");
     let mut out = Vec::new();
-    for line in main_rs.lines() {
-        if let Some(name) = line.strip_prefix("fn ") {
-            if let Some(label) = identifier_label(name) {
-                push_new(&mut out, label);
-            }
-        }
+    for c in main_rs.lines().filter_map(|l| defined.captures(l)) {
+        push_new(&mut out, label(&c));
     }
     out
 }
@@ -44,52 +43,31 @@ fn body<'a>(text: &'a str, opening: &str) -> Vec<&'a str> {
 }
 
 fn labels(lines: Vec<&str>) -> Vec<String> {
+    let comment = Regex::new(r"^(Row|Part) (\d+)(?:[^'\d]|$)").expect("a valid pattern");
+    let identifier = Regex::new(r"\b(row|part)(\d+)(?:_|\b)").expect("a valid pattern");
     let mut out = Vec::new();
     let mut in_comment = false;
     for line in lines {
         let trimmed = line.trim_start();
-        if let Some(comment) = trimmed.strip_prefix("//") {
-            if !in_comment {
-                if let Some(label) = comment_label(comment.trim_start()) {
-                    push_new(&mut out, label);
-                }
+        if let Some(text) = trimmed.strip_prefix("//") {
+            if let Some(c) = comment.captures(text.trim_start()).filter(|_| !in_comment) {
+                push_new(&mut out, label(&c));
             }
             in_comment = true;
             continue;
         }
         in_comment = false;
-        for (at, _) in trimmed.match_indices(['r', 'p']) {
-            let starts_word = trimmed[..at]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !c.is_alphanumeric() && c != '_');
-            if let Some(label) = identifier_label(&trimmed[at..]).filter(|_| starts_word) {
-                push_new(&mut out, label);
-            }
+        for c in identifier.captures_iter(trimmed) {
+            push_new(&mut out, label(&c));
         }
     }
     out
 }
 
-/// `Row 3 comes first` gives `Row 3`; `Part 2's sizes` gives nothing.
-fn comment_label(text: &str) -> Option<String> {
-    let (word, rest) = ["Row ", "Part "]
-        .iter()
-        .find_map(|w| text.strip_prefix(w).map(|rest| (w.trim_end(), rest)))?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let after = &rest[digits.len()..];
-    (!digits.is_empty() && !after.starts_with('\'')).then(|| format!("{word} {digits}"))
-}
-
-/// `row3_first_launch` and `part1()` give `Row 3` and `Part 1`; `rows` or
-/// `partial` give nothing.
-fn identifier_label(text: &str) -> Option<String> {
-    let (word, rest) = [("row", "Row"), ("part", "Part")]
-        .iter()
-        .find_map(|(w, label)| text.strip_prefix(w).map(|rest| (*label, rest)))?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let next = rest[digits.len()..].chars().next();
-    (!digits.is_empty() && next.is_none_or(|c| !c.is_alphanumeric())).then(|| format!("{word} {digits}"))
+/// `Row 3` from a match of `row` or `Row` and `3`.
+fn label(c: &Captures) -> String {
+    let word = &c[1];
+    format!("{}{} {}", word[..1].to_uppercase(), &word[1..], &c[2])
 }
 
 fn push_new(out: &mut Vec<String>, label: String) {

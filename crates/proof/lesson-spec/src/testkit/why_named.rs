@@ -41,58 +41,51 @@ pub fn explains(p: &Paragraph) -> bool {
 /// The prose paragraphs of `markdown`: code blocks, tables, images,
 /// headings and blocks that are only an HTML comment are left out.
 pub fn paragraphs(markdown: &str) -> Vec<Paragraph> {
-    let mut out = Vec::new();
+    let mut out: Vec<Paragraph> = Vec::new();
     let mut fenced = false;
     // The level of the `Why` heading we are under, if any.
     let mut why_level: Option<usize> = None;
-    let mut current: Option<(usize, Vec<&str>)> = None;
-    let flush = |current: &mut Option<(usize, Vec<&str>)>, in_why: bool, out: &mut Vec<Paragraph>| {
-        if let Some((line, lines)) = current.take() {
-            let joined = lines.join("\n");
-            let first = joined.trim_start();
-            let skipped = first.starts_with('|') || first.starts_with("![");
-            let text = without_comments(&joined);
-            if !skipped && !text.trim().is_empty() {
-                out.push(Paragraph {
-                    line,
-                    text,
-                    in_why_section: in_why,
-                });
-            }
-        }
-    };
+    // Whether the line before was one of the last paragraph's.
+    let mut open = false;
     for (i, line) in markdown.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") {
-            flush(&mut current, why_level.is_some(), &mut out);
-            fenced = !fenced;
+        if line.trim_start().starts_with("```") {
+            (fenced, open) = (!fenced, false);
             continue;
         }
         if fenced {
             continue;
         }
         if let Some(level) = heading_level(line) {
-            flush(&mut current, why_level.is_some(), &mut out);
-            let title = line[level..].trim();
             if why_level.is_some_and(|l| level <= l) {
                 why_level = None;
             }
-            if why_level.is_none() && title.starts_with("Why") {
+            if why_level.is_none() && line[level..].trim().starts_with("Why") {
                 why_level = Some(level);
             }
+            open = false;
             continue;
         }
         if line.trim().is_empty() {
-            flush(&mut current, why_level.is_some(), &mut out);
+            open = false;
             continue;
         }
         let item = line.starts_with("- ") || numbered_item(line);
-        if item {
-            flush(&mut current, why_level.is_some(), &mut out);
+        match out.last_mut().filter(|_| open && !item) {
+            Some(p) => p.text += &format!("\n{line}"),
+            None => out.push(Paragraph {
+                line: i + 1,
+                text: line.to_string(),
+                in_why_section: why_level.is_some(),
+            }),
         }
-        current.get_or_insert_with(|| (i + 1, Vec::new())).1.push(line);
+        open = true;
     }
-    flush(&mut current, why_level.is_some(), &mut out);
+    out.retain_mut(|p| {
+        let first = p.text.trim_start();
+        let prose = !first.starts_with('|') && !first.starts_with("![");
+        p.text = without_comments(&p.text);
+        prose && !p.text.trim().is_empty()
+    });
     out
 }
 
