@@ -1,7 +1,6 @@
 //! The subcommands of the default feature `site`: the charts, the figure
-//! blocks and the site. The GPU machine's
-//! build (`--no-default-features`) leaves them out, and with them every
-//! HTML and plotting crate.
+//! blocks and the site. The GPU machine's build (`--no-default-features`)
+//! leaves them out, and with them every HTML and plotting crate.
 //!
 //! Not for: the other subcommands (main.rs).
 

@@ -19,7 +19,6 @@ pub fn page(ev: &Evidence) -> String {
         .zip(&ev.per_session)
         .flat_map(|((lesson, _), per)| changes::flips(lesson.name(), per, ev.sessions))
         .collect();
-    let latest = &ev.latest;
     let body = html! {
         p {
             "For each GPU, each figure a claim or a cause reads that its latest " a href=(SESSIONS) { "session" }
@@ -44,7 +43,7 @@ pub fn page(ev: &Evidence) -> String {
             "Each session's runs split in two (odd against even, figures with at least " (2 * MIN_VALUES) " values): "
             "called moved " (alarms.split_half.words()) ", UNSURE " (alarms.split_half.unsure) " times."
         }
-        @for on in changes::by_gpu(ev.sessions, latest, &flips) {
+        @for on in changes::by_gpu(ev.sessions, &ev.latest, &flips) {
             section {
                 h2 { (on.gpu) }
                 @match on.sessions.as_slice() {

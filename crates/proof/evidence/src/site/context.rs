@@ -1,11 +1,11 @@
 //! What the pages are made from ([`Evidence`]): the runs that passed the
 //! evidence's checks, each lesson's claims over them, the sessions and
-//! their history, and which runs have a page of their own ([`paged`]).
+//! their history, and which runs have a page of their own.
 //!
 //! Not for: writing pages (each page's module) or reading the evidence
 //! folder (`load`, which [`crate::site::build`] calls).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::check::Table;
@@ -14,8 +14,7 @@ use crate::sessions::Session;
 use crate::transcript::Transcript;
 use crate::verdicts::Column;
 
-/// What the pages are made from: the runs that passed the evidence's
-/// checks, each lesson's claims over them, and the problems found.
+/// What the pages are made from, worked out once for them all.
 pub struct Evidence<'a> {
     pub dir: &'a Path,
     pub transcripts: &'a [Transcript],
@@ -32,8 +31,9 @@ pub struct Evidence<'a> {
     pub session_of: HashMap<&'a str, usize>,
     /// Every figure a claim or a cause reads, per GPU over its sessions.
     pub history: &'a [Series<'a, 'a>],
-    /// The runs that have a page of their own ([`paged`]), by file.
-    pub paged: HashSet<&'a str>,
+    /// Whether each session began within [`PAGED_DAYS`] of its GPU's
+    /// latest ([`crate::sessions::recent`]).
+    pub recent: Vec<bool>,
     /// Each lesson's verdicts by claim, column and session, in the order of
     /// `tables`.
     pub per_session: Vec<crate::verdicts::PerSession>,
@@ -50,9 +50,13 @@ impl<'a> Evidence<'a> {
         self.titles.get(lesson).map_or(lesson, String::as_str)
     }
 
-    /// Whether `t` has a page of its own.
+    /// Whether `t` has a page of its own: every run of a recent session
+    /// has. A link to any other run goes to its session's page, which
+    /// lists it with its verdicts.
     pub fn has_page(&self, t: &Transcript) -> bool {
-        self.paged.contains(t.file.as_str())
+        self.session_of
+            .get(t.file.as_str())
+            .is_some_and(|&i| self.recent[i])
     }
 
     /// The session `t` was recorded in.
@@ -67,19 +71,6 @@ impl<'a> Evidence<'a> {
 /// site's time and bytes; older runs are listed, with their verdicts, on
 /// their session's page, and their figures stay in the history charts.
 pub const PAGED_DAYS: i64 = crate::sessions::RECENT_DAYS;
-
-/// The runs with a page of their own: every run of a session that began
-/// within [`PAGED_DAYS`] of its GPU's latest session. A link to any other
-/// run goes to its session's page, which lists it with its verdicts.
-pub fn paged<'a>(sessions: &[Session<'a>]) -> HashSet<&'a str> {
-    let recent = crate::sessions::recent(sessions);
-    sessions
-        .iter()
-        .zip(recent)
-        .filter(|(_, recent)| *recent)
-        .flat_map(|(s, _)| s.runs.iter().map(|t| t.file.as_str()))
-        .collect()
-}
 
 /// A chart on the site: where it is and what it shows.
 pub struct SiteChart {

@@ -38,7 +38,7 @@ pub fn page(ev: &Evidence) -> String {
         @for (lesson, table) in &ev.tables {
             section {
                 h2 { a href=(lesson_page(lesson.name())) { (ev.title(lesson.name())) } }
-                (claims_table(INDEX, *lesson, table, &ev.columns, true))
+                (claims_table(&rel(INDEX, &lesson_page(lesson.name())), *lesson, table, &ev.columns))
             }
         }
         h2 { "Other evidence" }
@@ -66,30 +66,18 @@ pub fn page(ev: &Evidence) -> String {
 }
 
 /// A lesson's claims (rows) against every column of the evidence, then
-/// the runs that exited non-zero: on the index with links to each claim on
-/// the lesson's page; on the lesson page itself, links to the claims below.
-pub fn claims_table(
-    from: &str,
-    lesson: &dyn Lesson,
-    table: &Table,
-    columns: &BTreeSet<Column>,
-    link_out: bool,
-) -> Markup {
+/// the runs that exited non-zero, each claim linked to its section of the
+/// lesson's page, which is at `page` from the table's page ("" on the
+/// lesson page itself).
+pub fn claims_table(page: &str, lesson: &dyn Lesson, table: &Table, columns: &BTreeSet<Column>) -> Markup {
     if columns.is_empty() {
         return html! { p { "No runs of any lesson are recorded yet: every claim is not checked." } };
     }
     let verdicts = verdicts::tally(table, columns);
     let exits = verdicts::exits(table, columns);
     let commands = repro::commands(lesson, table);
-    let on_page = |fragment: String| {
-        if link_out {
-            format!("{}#{fragment}", rel(from, &lesson_page(&table.lesson)))
-        } else {
-            format!("#{fragment}")
-        }
-    };
-    let anchor = |id: &str| on_page(format!("claim-{id}"));
-    let runs = |id: &str, c: &Column| on_page(runs_anchor(id, c));
+    let anchor = |id: &str| format!("{page}#claim-{id}");
+    let runs = |id: &str, c: &Column| format!("{page}#{}", runs_anchor(id, c));
     let mut head = vec!["claim".to_string()];
     head.extend(columns.iter().map(Column::label));
     scroll(html! {
@@ -130,9 +118,11 @@ pub fn claims_table(
     })
 }
 
-/// The anchor of a claim's runs in one column, on its lesson's page.
+/// The anchor of a claim's runs in one column, on its lesson's page:
+/// `runs-CLAIM-nvidia-h200-cuda-13-0`.
 pub fn runs_anchor(claim: &str, column: &Column) -> String {
-    format!("runs-{claim}-{}", layout::column_slug(column))
+    let column = crate::runs::file_word(&format!("{} {}", column.gpu, column.toolkit));
+    format!("runs-{claim}-{column}")
 }
 
 /// A link to `t`'s page from `from`, or, for a run with no page of its own,

@@ -101,14 +101,10 @@ fn quote_link(ev: &Evidence, raw: &str) -> Option<String> {
         .trim();
     let file = quoted.split('#').next()?.trim();
     let in_evidence = file.strip_prefix("evidence/")?;
-    let t = ev.transcripts.iter().find(|t| {
+    let (t, name) = ev.transcripts.iter().filter(|t| ev.has_page(t)).find_map(|t| {
         let (folder, stem) = layout::folder_and_stem(t);
-        format!("{folder}/{stem}.txt") == in_evidence
+        (format!("{folder}/{stem}.txt") == in_evidence).then_some((t, stem))
     })?;
-    if !ev.has_page(t) {
-        return None;
-    }
-    let name = layout::folder_and_stem(t).1;
     Some(
         html! {
             p.quote { "Quoted from " a href=(rel(INSTRUMENT, &transcript_page(t))) { code { (name) ".txt" } } ":" }

@@ -6,7 +6,7 @@
 use maud::{html, Markup, DOCTYPE};
 
 use crate::transcript::Transcript;
-use crate::verdicts::{Column, Kind, Tally};
+use crate::verdicts::{Kind, Tally};
 
 /// The stylesheet, written once at the site's root.
 pub const STYLESHEET: &str = "style.css";
@@ -104,8 +104,6 @@ pub fn head<S: AsRef<str>>(columns: &[S]) -> Markup {
     }
 }
 
-/// A verdict cell's content: the words with their counts (never a colour
-/// alone), and the list's reasons for a known failure.
 /// The class of a verdict's cell, which the stylesheet colours.
 pub fn class(kind: Kind) -> &'static str {
     match kind {
@@ -116,6 +114,8 @@ pub fn class(kind: Kind) -> &'static str {
     }
 }
 
+/// A verdict cell's content: the words with their counts (never a colour
+/// alone), and the list's reasons for a known failure.
 pub fn verdict(tally: &Tally) -> Markup {
     html! {
         span.verdict.(class(tally.kind())) { (tally.words()) }
@@ -142,11 +142,6 @@ pub fn cell(tally: &Tally, runs: &str, command: &str) -> Markup {
             }
         }
     }
-}
-
-/// A column as one word for an anchor: `nvidia-h200-cuda-13-0`.
-pub fn column_slug(column: &Column) -> String {
-    crate::runs::file_word(&format!("{} {}", column.gpu, column.toolkit))
 }
 
 pub use crate::digits::number;

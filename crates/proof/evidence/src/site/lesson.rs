@@ -16,8 +16,7 @@ use crate::site::context::{Evidence, SiteChart};
 use crate::site::index::{claims_table, paged_list, run_link, runs_anchor};
 use crate::site::layout::{self, lesson_page, number, rel, scroll, session_page, spread, INDEX};
 use crate::transcript::{Program, Transcript};
-use crate::verdicts::PerSession;
-use crate::verdicts::{self, Column, Failure, Tally};
+use crate::verdicts::{self, Column, Failure, Kind, PerSession, Tally};
 use crate::why;
 
 /// How many failures a claim lists with what each measured; the rest are
@@ -57,7 +56,7 @@ pub fn page(
             "its known failures in " code { "code/" (lesson.name()) "/tools/expected-failures.txt" } ". "
             (runs.len()) " transcripts of it are recorded."
         }
-        (claims_table(&path, lesson, table, &ev.columns, false))
+        (claims_table("", lesson, table, &ev.columns))
         h2 { "Each claim, and the figures behind it" }
         @for claim in &table.claims {
             (claim_section(ev, lesson, claim, table, &tallies[claim.id], by_session, history))
@@ -67,12 +66,7 @@ pub fn page(
         @if charts.is_empty() {
             p { "This lesson draws no charts." }
         }
-        @for chart in charts {
-            figure {
-                img src=(rel(&path, &chart.path)) alt=(format!("{} on the {}: the median of the runs as a line, their minimum to maximum as a band", chart.title, chart.gpu));
-                figcaption { (chart.title) ", " (chart.gpu) }
-            }
-        }
+        (figures(&path, charts, false, "the median of the runs as a line, their minimum to maximum as a band"))
         h2 id="history" { "History: each figure over the sessions" }
         @if history.is_empty() {
             p { "No figure a claim or cause of this lesson reads was recorded in two sessions of one GPU yet." }
@@ -83,12 +77,7 @@ pub fn page(
                 a href=(rel(&path, layout::CHANGES)) { "What changed" } " labels the latest session's difference from the ones before."
             }
         }
-        @for (n, chart) in history.iter().enumerate() {
-            figure id=(history_anchor(n)) {
-                img src=(rel(&path, &chart.path)) alt=(format!("{} on the {} over its sessions: each session's median as a point on a line, its lowest to highest value as a band", chart.title, chart.gpu));
-                figcaption { (chart.title) ", " (chart.gpu) }
-            }
-        }
+        (figures(&path, history, true, "each session's median as a point on a line, its lowest to highest value as a band"))
         h2 { "The C++ program and its Rust twin" }
         (twins(ev, lesson))
         h2 { "Every transcript" }
@@ -160,6 +149,21 @@ fn claim_section(
 /// The anchor of the `n`th history chart on a lesson's page.
 fn history_anchor(n: usize) -> String {
     format!("history-{}", n + 1)
+}
+
+/// Each of `charts` as a figure with its caption; `history` charts are
+/// over the sessions, each with its anchor. `shows` ends the image's alt
+/// text.
+fn figures(path: &str, charts: &[SiteChart], history: bool, shows: &str) -> Markup {
+    let over = if history { " over its sessions" } else { "" };
+    html! {
+        @for (n, chart) in charts.iter().enumerate() {
+            figure id=[history.then(|| history_anchor(n))] {
+                img src=(rel(path, &chart.path)) alt=(format!("{} on the {}{over}: {shows}", chart.title, chart.gpu));
+                figcaption { (chart.title) ", " (chart.gpu) }
+            }
+        }
+    }
 }
 
 /// Links to the history charts of the figures `claim` reads, beside its
@@ -282,20 +286,6 @@ fn sessions_checked(ev: &Evidence, path: &str, by_session: Option<&BTreeMap<usiz
     }
 }
 
-/// The labels of the lesson's figures that `claim` reads, in the claim's
-/// order (a pattern ending in `*` stands for every label it starts).
-fn claim_labels(claim: &ClaimInfo, known: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for pattern in claim.figures {
-        for label in known.iter().filter(|l| lesson_spec::figure_matches(pattern, l)) {
-            if !out.contains(label) {
-                out.push(label.clone());
-            }
-        }
-    }
-    out
-}
-
 /// The figures a claim reads, over the runs it applies to, per column: the
 /// median and the range, with the lesson page's own figure where it gives
 /// one.
@@ -314,15 +304,22 @@ fn figures_behind(lesson: &dyn Lesson, claim: &ClaimInfo, table: &Table) -> Mark
                 .push(row.transcript.figures.clone());
         }
     }
-    let known: Vec<String> = applied
+    // The labels the claim reads, in the claim's order (a pattern ending
+    // in `*` stands for every label it starts).
+    let known: BTreeSet<&str> = applied
         .values()
         .flatten()
         .flatten()
-        .map(|(label, _)| label.clone())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
+        .map(|(l, _)| l.as_str())
         .collect();
-    let labels = claim_labels(claim, &known);
+    let mut labels: Vec<&str> = Vec::new();
+    for pattern in claim.figures {
+        for &label in known.iter().filter(|l| lesson_spec::figure_matches(pattern, l)) {
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+        }
+    }
     if labels.is_empty() || applied.is_empty() {
         return html! {};
     }
@@ -421,14 +418,11 @@ pub fn summary(table: &Table, t: &Transcript) -> String {
     let Some(row) = table.rows.iter().find(|r| std::ptr::eq(r.transcript, t)) else {
         return String::new();
     };
-    let count = |f: fn(&Cell) -> bool| row.cells.iter().filter(|(_, c)| f(c)).count();
+    let count = |kind: Kind| row.cells.iter().filter(|(_, c)| Kind::of(c) == kind).count();
     let parts = [
-        (count(|c| matches!(c, Cell::Fails(..))), "fail"),
-        (
-            count(|c| matches!(c, Cell::ExpectedToFail(..))),
-            "known failure(s)",
-        ),
-        (count(|c| matches!(c, Cell::Holds(_))), "hold"),
+        (count(Kind::Fails), "fail"),
+        (count(Kind::Known), "known failure(s)"),
+        (count(Kind::Holds), "hold"),
     ];
     let words: Vec<String> = parts
         .iter()

@@ -5,7 +5,7 @@
 //! Its pages: the index ([`index`]), a page per lesson ([`lesson`]), per
 //! recording session ([`sessions`]), what changed ([`changes`]), each
 //! lesson's figures over its sessions ([`history`]), a page per recent
-//! transcript ([`transcript`], [`paged`]) and per other evidence folder, the
+//! transcript ([`transcript`]) and per other evidence folder, the
 //! instrument's page ([`instrument`]), and `summary.json` ([`summary`]).
 //!
 //! Every link is relative and nothing is fetched from outside the site, so
@@ -42,7 +42,7 @@ pub use layout::{
 };
 pub use summary::SUMMARY;
 
-use context::{paged, Evidence, SiteChart};
+use context::{Evidence, SiteChart};
 use error::io;
 
 use crate::load;
@@ -119,13 +119,11 @@ impl Files {
     /// Adds a file; two at one path (two GPUs whose names make one word,
     /// say) are an error, never one silently replacing the other.
     fn add(&mut self, path: String, text: String) -> Result<(), SiteError> {
-        match self.0.entry(path) {
-            std::collections::btree_map::Entry::Occupied(e) => Err(SiteError::SamePath(e.key().clone())),
-            std::collections::btree_map::Entry::Vacant(e) => {
-                e.insert(text);
-                Ok(())
-            }
+        if self.0.contains_key(&path) {
+            return Err(SiteError::SamePath(path));
         }
+        self.0.insert(path, text);
+        Ok(())
     }
 }
 
@@ -165,7 +163,6 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
         .enumerate()
         .flat_map(|(i, s)| s.runs.iter().map(move |t| (t.file.as_str(), i)))
         .collect();
-    let paged = paged(&sessions);
     let per_session = tables
         .iter()
         .map(|(_, table)| crate::verdicts::per_session(table, &sessions))
@@ -182,7 +179,7 @@ pub fn build(root: &Path, dir: &Path, out: &Path) -> Result<Built, SiteError> {
         sessions: &sessions,
         session_of,
         history: &history,
-        paged,
+        recent: crate::sessions::recent(&sessions),
         per_session,
         latest,
         alarms,
@@ -236,7 +233,7 @@ fn pages(ev: &Evidence) -> Result<Files, SiteError> {
 /// The lesson's charts, one set per GPU: a band over two GPUs' runs would
 /// mean nothing.
 fn plot_charts(all: &[Transcript], lesson: &dyn lesson_spec::Lesson) -> Result<Vec<SiteChart>, SiteError> {
-    let gpus: std::collections::BTreeSet<&str> = all
+    let gpus: BTreeSet<&str> = all
         .iter()
         .filter(|t| t.header.lesson == lesson.name())
         .map(|t| t.header.gpu_name())

@@ -112,10 +112,6 @@ fn label(v: f64, log: bool) -> String {
     }
 }
 
-fn rgb(c: [u8; 3]) -> RGBColor {
-    RGBColor(c[0], c[1], c[2])
-}
-
 /// A chart plotters could not draw.
 #[derive(Debug, thiserror::Error)]
 #[error("drawing {title:?}")]
@@ -134,7 +130,7 @@ pub fn svg(spec: &lesson_spec::Chart, subtitle: &str) -> Result<String, PlotErro
             .iter()
             .filter_map(|(x, values)| Point::of(*x, values))
             .collect();
-        (s.name.as_str(), rgb(*c), points)
+        (s.name.as_str(), *c, points)
     });
     let chart = Chart {
         spec,
@@ -173,7 +169,9 @@ fn draw(chart: &Chart, out: &mut String) -> Result<(), Failure> {
     Ok(())
 }
 
-fn axes(chart: &Chart) -> (Axis, Axis) {
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+fn draw_plot(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
     let points = || chart.series.iter().flat_map(|s| &s.2);
     let xs = Axis::fit(points().map(|p| p.x), chart.spec.x_log);
     let levels = chart.spec.marks.iter().map(|r| r.value);
@@ -181,13 +179,6 @@ fn axes(chart: &Chart) -> (Axis, Axis) {
         points().flat_map(|p| [p.low, p.high]).chain(levels),
         chart.spec.y_log,
     );
-    (xs, ys)
-}
-
-type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
-
-fn draw_plot(chart: &Chart, area: &Area<'_>) -> Result<(), Failure> {
-    let (xs, ys) = axes(chart);
     let mut builder = ChartBuilder::on(area);
     builder.margin(12).x_label_area_size(44).y_label_area_size(64);
     // Log axes are drawn as linear axes of log10(value), so one code path
@@ -282,11 +273,11 @@ pub fn describe(group: &[&Transcript]) -> String {
         .first()
         .map(|t| t.header.gpu_name().to_string())
         .unwrap_or_default();
-    let dates: Vec<&str> = group
+    let date = group
         .iter()
         .map(|t| t.header.date.get(..10).unwrap_or(""))
-        .collect();
-    let date = dates.iter().min().copied().unwrap_or("");
+        .min()
+        .unwrap_or("");
     format!(
         "{gpu}, {} run(s) recorded from {date}: line the median, band min to max",
         group.len()
@@ -294,11 +285,11 @@ pub fn describe(group: &[&Transcript]) -> String {
 }
 
 /// The series colours, in order (colour-blind safe, from ColorBrewer's Dark2).
-pub const PALETTE: [[u8; 3]; 4] = [
-    [0xd9, 0x5f, 0x02],
-    [0x1b, 0x9e, 0x77],
-    [0x75, 0x70, 0xb3],
-    [0xe7, 0x29, 0x8a],
+pub const PALETTE: [RGBColor; 4] = [
+    RGBColor(0xd9, 0x5f, 0x02),
+    RGBColor(0x1b, 0x9e, 0x77),
+    RGBColor(0x75, 0x70, 0xb3),
+    RGBColor(0xe7, 0x29, 0x8a),
 ];
 
 /// One drawn chart of a lesson: its file stem, title and SVG.
@@ -319,15 +310,14 @@ pub fn lesson_charts(
 ) -> Result<Vec<Drawn>, PlotError> {
     let on_gpu = |t: &&Transcript| gpu.is_none_or(|g| t.header.gpu_name() == g);
     let reference = lesson.recipe().reference.map(|r| r.name);
-    let references: Vec<&Transcript> = match reference {
+    let references: Vec<&dyn lesson_spec::Parsed> = match reference {
         Some(name) => crate::runs::group(all, lesson.name(), name)
             .into_iter()
             .filter(on_gpu)
+            .filter_map(|t| t.body.parsed())
             .collect(),
         None => Vec::new(),
     };
-    let references: Vec<&dyn lesson_spec::Parsed> =
-        references.iter().filter_map(|t| t.body.parsed()).collect();
     let mut drawn = Vec::new();
     for program in Program::TWINS {
         let plain = format!("-{}.txt", program.word());

@@ -1,19 +1,8 @@
 //! `summary.json`: the site's verdicts and figures as one JSON document,
 //! for tools (the workflow, a dashboard) that would otherwise scrape HTML.
-//! Its shape is documented in evidence/README.md ("The summary for tools");
-//! `format` names the version of that shape, and a change of shape changes
-//! it.
-//!
-//! - `sessions`: every recording session, oldest first.
-//! - `claims`: each lesson's claims, each with its re-run command and its
-//!   verdict per GPU and toolkit, overall and per session, with the state
-//!   and its margin.
-//! - `causes`: each lesson's causes with their rivals, and per GPU the
-//!   state (holds, fails, undecided), its word ("fits" where the figures
-//!   cannot tell the rival apart), the margin and the figures' intervals.
-//! - `figures`: each figure a claim or a cause reads, per GPU, with each
-//!   session's median, range and count, and the latest session's change.
-//! - `false_alarms`: the rule's A/A false alarms on this evidence.
+//! Its shape, field by field, is documented in evidence/README.md ("The
+//! summary for tools"); `format` names the version of that shape, and a
+//! change of shape changes it.
 
 use lesson_spec::Margin;
 use serde_json::{json, Value};
@@ -49,10 +38,6 @@ fn causes(ev: &Evidence) -> Vec<Value> {
                                 "commit": f.commit, "n": n, "median": f.median(), "interval": f.interval()})
                         })
                         .collect();
-                    // `word` as `evidence check` says it: `fits (rival not
-                    // ruled out)` for a holding cause whose figures cannot
-                    // tell its rival apart; `margin`: how far the intervals
-                    // may widen before the state changes.
                     json!({"gpu": on.gpu, "state": on.state, "word": crate::why::word(row.why, on),
                         "margin": on.margin, "figures": figures})
                 })
@@ -76,8 +61,6 @@ fn counts(t: &Tally, mut into: Value) -> Value {
         Kind::Fails => "fails",
         Kind::NotChecked => "not checked",
     };
-    // `margin`: the least of the runs' (a share, as a cause's), absent
-    // where undecided; `no_margin`: why a yes/no claim has none.
     let (margin, no_margin) = match t.margin() {
         Some(Margin::Share(m)) => (Some(m), None),
         Some(Margin::None(why)) => (None, Some(why)),
@@ -140,8 +123,6 @@ fn figures(ev: &Evidence) -> Vec<Value> {
                     "median": lesson_spec::median(p.values.clone()), "min": min, "max": max})
             })
             .collect();
-        // The GPU's latest session against its baseline, where it recorded
-        // the figure and an earlier session did too.
         let change = ev
             .latest
             .iter()

@@ -15,10 +15,7 @@ pub fn page(ev: &Evidence, t: &Transcript) -> Result<String, SiteError> {
     let file = std::path::Path::new(&t.file);
     // Read as load read it: a regular file within the cap, as UTF-8.
     let text = crate::capped::transcript(file)
-        .map_err(|e| match e {
-            crate::capped::ReadError::Io(e) => e,
-            other => std::io::Error::other(other),
-        })
+        .map_err(std::io::Error::other)
         .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
         .map_err(io(file))?;
     let (folder, stem) = layout::folder_and_stem(t);
