@@ -245,7 +245,7 @@ fn the_l2_flush_covers_twice_the_l2_and_runs_on_the_stream() {
         flush.bytes()
     );
     let stream = ctx.new_stream().unwrap();
-    let timer = KernelTimer::default();
+    let timer = KernelTimer::new(3, 10).unwrap();
     let timing = timer.time(&stream, || flush.queue(&stream)).unwrap();
     // Reading twice the L2 from memory takes time; a launch that did nothing would not.
     let gb_s = flush.bytes() as f64 / (f64::from(timing.mean_ms()) * 1e-3) / 1e9;
