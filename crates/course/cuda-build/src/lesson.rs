@@ -4,14 +4,11 @@ use std::path::{Path, PathBuf};
 
 use crate::fail::fail;
 use crate::toolkit::Toolkit;
+use crate::ARCHS_VAR;
 
 /// Defined when a lesson's `.cu` is compiled into the Rust binary, so the file
 /// leaves out its own `main` (which would collide with Rust's at link time).
 pub const NO_MAIN_DEFINE: &str = "LESSON_NO_MAIN";
-
-/// The variable that overrides the GPU architectures, as compute capabilities
-/// separated by commas or semicolons (`LESSON_CUDA_ARCHS=90`).
-pub const ARCHS_VAR: &str = "LESSON_CUDA_ARCHS";
 
 /// Machine code for Turing (T4), Ampere (A100) and Hopper (H100, H200), plus
 /// PTX for the newest so later GPUs can compile it at load time.

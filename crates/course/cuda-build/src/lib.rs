@@ -10,9 +10,17 @@
 //! run time, and it never touches a GPU.
 
 mod fail;
+// What a build script runs; tools that only locate nvcc build without it
+// (the `lesson-build` feature, on by default).
+#[cfg(feature = "lesson-build")]
 mod lesson;
 mod toolkit;
 
 pub use fail::fail;
-pub use lesson::{ArchsError, Lesson, ARCHS_VAR, DEFAULT_ARCHS, NO_MAIN_DEFINE};
+#[cfg(feature = "lesson-build")]
+pub use lesson::{ArchsError, Lesson, DEFAULT_ARCHS, NO_MAIN_DEFINE};
+
+/// The variable that overrides the GPU architectures, as compute capabilities
+/// separated by commas or semicolons (`LESSON_CUDA_ARCHS=90`).
+pub const ARCHS_VAR: &str = "LESSON_CUDA_ARCHS";
 pub use toolkit::{link_cudart_static, locate, LocateError, Toolkit, NVCC_VAR, PROVISION_COMMAND};
