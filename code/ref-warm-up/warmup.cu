@@ -274,11 +274,26 @@ static float timeKernel(LaunchFn launch) {
 // end snippet
 // end verbatim
 
-// The names --first takes, in warmup_first_call_kind's order, and what each
-// call is, for the report.
+// The names --first takes, in warmup_first_call_kind's order.
 static const char* const kFirstNames[] = {"set-device", "malloc", "launch"};
-static const char* const kFirstCalls[] = {
-    "cudaSetDevice(0)", "cudaMalloc(40000 bytes)", "emptyKernel<<<1, 1>>>"};
+
+// What the --first call is, for the report: the cudaMalloc's size is
+// kMallocBytes[0], so an edited kElems shows here as well.
+static void firstCallText(warmup_first_call_kind kind, char* text,
+                          size_t size) {
+    switch (kind) {
+        case WARMUP_FIRST_SET_DEVICE:
+            std::snprintf(text, size, "cudaSetDevice(0)");
+            break;
+        case WARMUP_FIRST_MALLOC:
+            std::snprintf(text, size, "cudaMalloc(%zu bytes)",
+                          kMallocBytes[0]);
+            break;
+        case WARMUP_FIRST_LAUNCH:
+            std::snprintf(text, size, "emptyKernel<<<1, 1>>>");
+            break;
+    }
+}
 
 // The post's inputs were a[i] = i, which a += a * a sends to infinity within
 // ten steps, after which no result says anything. Values in (-1, 0) stay
@@ -451,8 +466,10 @@ int main(int argc, char** argv) {
     std::printf(
         "\nPart 1: the first CUDA call of the process, then a synchronise, "
         "host clock\n");
+    char firstCallName[64];
+    firstCallText(kind, firstCallName, sizeof firstCallName);
     std::printf("first call: %-10s  %-24s %10.3f ms\n", kFirstNames[kind],
-                kFirstCalls[kind], firstMs);
+                firstCallName, firstMs);
 
     // Part 2: the context exists. Each size kMallocCount times, each
     // allocation kept until the end so none reuses another's memory.

@@ -174,7 +174,7 @@ fn part1_first_call(first: First, device: usize) -> anyhow::Result<(FirstCall, f
     }
     let call = FirstCall {
         name: first.name().into(),
-        call: first_call_text(first.name(), device),
+        call: first_call_text(first.name(), device, CU.malloc_bytes[0]),
         ms,
     };
     Ok((call, buffer))

@@ -30,11 +30,12 @@ pub(crate) const PART4: &str =
     "Part 4: the missing synchronise, complex kernel, {} threads per block, {} calls each";
 pub(crate) const RUN_CALL: &str = "{:5}  {:10.4}  {:>18}  {:>+14}";
 
-/// What warmup.cu's first call is, by `--first` name, for `device`.
-pub fn first_call_text(first: &str, device: usize) -> String {
+/// What warmup.cu's first call is (its firstCallText), by `--first` name,
+/// for `device`; the cudaMalloc is of `malloc_bytes`, kMallocBytes[0].
+pub fn first_call_text(first: &str, device: usize, malloc_bytes: usize) -> String {
     match first {
         "set-device" => format!("cudaSetDevice({device})"),
-        "malloc" => "cudaMalloc(40000 bytes)".into(),
+        "malloc" => format!("cudaMalloc({malloc_bytes} bytes)"),
         _ => "emptyKernel<<<1, 1>>>".into(),
     }
 }

@@ -27,7 +27,7 @@ fn known() -> Report {
         },
         first: FirstCall {
             name: "launch".into(),
-            call: first_call_text("launch", 0),
+            call: first_call_text("launch", 0, 40000),
             ms: 412.5,
         },
         mallocs: vec![
