@@ -28,6 +28,9 @@ pub fn parse(lines: &Lines<'_>) -> Parsed<Report> {
     })
 }
 
+// Each part's struct is filled as its lines are read: a struct's fields are
+// evaluated in the order they are written.
+
 /// A row whose first field must be `name`.
 fn named<'a>(c: &mut Cursor<'a, '_>, template: &str, name: &str) -> Parsed<Fields<'a>> {
     let f = c.read(template)?;
@@ -82,11 +85,7 @@ fn part3(c: &mut Cursor) -> Parsed<Part3> {
     // Newer programs print a sixth column, `after calls us`.
     let (_, header) = c.expect("     mode")?;
     let six = header.ends_with("after calls us");
-    let row = if six {
-        format!("{P3_ROW}  {{}}")
-    } else {
-        P3_ROW.to_string()
-    };
+    let row = P3_ROW.to_string() + if six { "  {}" } else { "" };
     let mut wait = |name: &str| -> Parsed<Wait> {
         let f = named(c, &row, name)?;
         Ok(Wait {
@@ -110,63 +109,56 @@ fn part3(c: &mut Cursor) -> Parsed<Part3> {
 
 fn part4(c: &mut Cursor) -> Parsed<Part4> {
     c.expect("Part 4: cudaEventDisableTiming")?;
-    let host = c.read(P4_HOST)?;
-    let mut us = |label: &str, per: &str| c.read(&labelled(&P4_ROW.replacen("{}", per, 1), label))?.num(0);
-    let (host_timing_us, host_disabled_us) = (us("timing event", "pair")?, us("DisableTiming", "pair")?);
-    let chain = c.read(P4_CHAIN)?;
-    let mut us = |label: &str| {
-        c.read(&labelled(&P4_ROW.replacen("{}", "link", 1), label))?
-            .num(0)
+    // A row's cost, its label and what it is per read as literals.
+    let us = |c: &mut Cursor, label: &str, per: &str| -> Parsed<f64> {
+        c.read(&labelled(&P4_ROW.replacen("{}", per, 1), label))?.num(0)
     };
+    let host = c.read(P4_HOST)?;
     let part = Part4 {
         rounds: host.num(0)?,
         ops: host.num(1)?,
-        chain: chain.num(0)?,
-        host_timing_us,
-        host_disabled_us,
-        chain_none_us: us("no events")?,
-        chain_timing_us: us("timing events")?,
-        chain_disabled_us: us("DisableTiming")?,
+        host_timing_us: us(c, "timing event", "pair")?,
+        host_disabled_us: us(c, "DisableTiming", "pair")?,
+        chain: c.read(P4_CHAIN)?.num(0)?,
+        chain_none_us: us(c, "no events", "link")?,
+        chain_timing_us: us(c, "timing events", "link")?,
+        chain_disabled_us: us(c, "DisableTiming", "link")?,
     };
     c.expect("verdict: ")?;
     Ok(part)
 }
 
 fn part5(c: &mut Cursor) -> Parsed<Part5> {
-    let producer_ms = c.read(P5)?.num(0)?;
-    let reps = c.read(P5_REPS)?.num(0)?;
-    // "all six calls" until the count was corrected to seven.
-    let issue_ms = c.read(P5_ISSUE)?.num(1)?;
-    let gap_ms = c.read(P5_GAP)?.num(0)?;
+    let part = Part5 {
+        producer_ms: c.read(P5)?.num(0)?,
+        reps: c.read(P5_REPS)?.num(0)?,
+        // "all six calls" until the count was corrected to seven.
+        issue_ms: c.read(P5_ISSUE)?.num(1)?,
+        gap_ms: c.read(P5_GAP)?.num(0)?,
+    };
     c.expect("verdict: ")?;
-    Ok(Part5 {
-        producer_ms,
-        reps,
-        issue_ms,
-        gap_ms,
-    })
+    Ok(part)
 }
 
 fn part6(c: &mut Cursor) -> Parsed<Part6> {
-    let head = c.read(P6)?;
-    let mut case = |name: &str| -> Parsed<Case> {
+    let case = |c: &mut Cursor, name: &str| -> Parsed<Case> {
         let f = c.read(&labelled(P6_ROW, name))?;
         Ok(Case {
             extra_ms: f.num(0)?,
             interval_ms: f.num(1)?,
         })
     };
-    let (queued, delayed) = (case("queued ahead of start")?, case("host delay after start")?);
-    let competing = case("other stream competing")?;
-    c.expect("verdict, queued ahead: ")?;
-    c.expect("verdict, idle and competing: ")?;
-    Ok(Part6 {
+    let head = c.read(P6)?;
+    let part = Part6 {
         kernel_ms: head.num(0)?,
         reps: head.num(1)?,
-        queued,
-        delayed,
-        competing,
-    })
+        queued: case(c, "queued ahead of start")?,
+        delayed: case(c, "host delay after start")?,
+        competing: case(c, "other stream competing")?,
+    };
+    c.expect("verdict, queued ahead: ")?;
+    c.expect("verdict, idle and competing: ")?;
+    Ok(part)
 }
 
 fn part7(c: &mut Cursor) -> Parsed<Part7> {
@@ -217,14 +209,12 @@ fn part7(c: &mut Cursor) -> Parsed<Part7> {
 }
 
 fn part8(c: &mut Cursor) -> Parsed<Part8> {
-    let cycles = c.read(P8)?.num(0)?;
-    let page = c.read(&format!("{P8_PAGE}  {{}} ms per launch"))?;
-    let time_kernel = c.read(&format!("{P8_TIME_KERNEL}  {{}} ms per launch"))?;
+    let part = Part8 {
+        cycles: c.read(P8)?.num(0)?,
+        page_ms: c.read(&format!("{P8_PAGE}  {{}} ms per launch"))?.num(1)?,
+        time_kernel_ms: c.read(&format!("{P8_TIME_KERNEL}  {{}} ms per launch"))?.num(2)?,
+    };
     c.expect("timeKernel / page: ")?;
     c.expect("verdict: ")?;
-    Ok(Part8 {
-        cycles,
-        page_ms: page.num(1)?,
-        time_kernel_ms: time_kernel.num(2)?,
-    })
+    Ok(part)
 }

@@ -162,8 +162,7 @@ pub const STEADY_LAUNCHES: usize = 10;
 impl Part7 {
     /// The mean of the first launches.
     pub fn first_mean_ms(&self) -> f64 {
-        let first = &self.launches[..FIRST_LAUNCHES.min(self.launches.len())];
-        first.iter().map(|l| l.ms / FIRST_LAUNCHES as f64).sum()
+        self.first(|l| l.ms)
     }
 
     /// The median of the last launches, or NaN for none.
@@ -196,16 +195,19 @@ impl Part7 {
 
     /// The mean SM clock over the first launches.
     pub fn first_mhz(&self) -> f64 {
-        let first = &self.launches[..FIRST_LAUNCHES.min(self.launches.len())];
-        first
-            .iter()
-            .map(|l| f64::from(l.mhz) / FIRST_LAUNCHES as f64)
-            .sum()
+        self.first(|l| f64::from(l.mhz))
     }
 
     /// The median SM clock over the last launches, or NaN for none.
     pub fn steady_mhz(&self) -> f64 {
         self.steady(|l| f64::from(l.mhz))
+    }
+
+    /// What `pick` reads, summed over the first launches and divided by
+    /// FIRST_LAUNCHES (however many the run has).
+    fn first(&self, pick: impl Fn(&Launch) -> f64) -> f64 {
+        let first = &self.launches[..FIRST_LAUNCHES.min(self.launches.len())];
+        first.iter().map(|l| pick(l) / FIRST_LAUNCHES as f64).sum()
     }
 
     fn steady(&self, pick: impl Fn(&Launch) -> f64) -> f64 {

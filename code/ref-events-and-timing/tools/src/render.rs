@@ -109,11 +109,10 @@ pub fn part3(p: &Part3) -> String {
         true => format!("  {:>14}", "after calls us"),
         false => String::new(),
     };
-    let heads = ["mode", "wait ms", "CPU ms", "CPU share", "wake-up us"];
     format!("\n{}\n{}\n", fill(P3, &[&p.kernel_ms]), fill(P3_REPS, &[&p.reps]))
         + &format!(
             "{:>9}  {:>9}  {:>9}  {:>9}  {:>10}{last_heading}\n",
-            heads[0], heads[1], heads[2], heads[3], heads[4]
+            "mode", "wait ms", "CPU ms", "CPU share", "wake-up us"
         )
         + &row("spin", &p.spin)
         + &row("blocking", &p.blocking)
