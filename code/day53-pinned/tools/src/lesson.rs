@@ -33,29 +33,19 @@ impl LessonReport for Report {
             f.push((format!("{} MiB pageable, GB/s", b.mib), b.pageable_gb_s));
             f.push((format!("{} MiB pinned, GB/s", b.mib), b.pinned_gb_s));
         }
-        f.extend([
-            ("async pageable call, ms".to_string(), self.async_pageable.call_ms),
-            (
-                "async pageable completion, ms".into(),
-                self.async_pageable.completion_ms,
-            ),
-            (
-                "async pageable call, % of completion".into(),
-                self.async_pageable.call_percent,
-            ),
-            ("async pinned call, ms".into(), self.async_pinned.call_ms),
-            (
-                "async pinned completion, ms".into(),
-                self.async_pinned.completion_ms,
-            ),
-            (
-                "async pinned call, % of completion".into(),
-                self.async_pinned.call_percent,
-            ),
-            ("device-resident kernel, ms".into(), self.resident_ms),
-            ("zero-copy kernel, ms".into(), self.zero_copy_ms),
-            ("zero-copy / resident".into(), self.zero_copy_ratio),
-        ]);
+        let (pageable, pinned) = (&self.async_pageable, &self.async_pinned);
+        let named = [
+            ("async pageable call, ms", pageable.call_ms),
+            ("async pageable completion, ms", pageable.completion_ms),
+            ("async pageable call, % of completion", pageable.call_percent),
+            ("async pinned call, ms", pinned.call_ms),
+            ("async pinned completion, ms", pinned.completion_ms),
+            ("async pinned call, % of completion", pinned.call_percent),
+            ("device-resident kernel, ms", self.resident_ms),
+            ("zero-copy kernel, ms", self.zero_copy_ms),
+            ("zero-copy / resident", self.zero_copy_ratio),
+        ];
+        f.extend(named.map(|(name, v)| (name.to_string(), v)));
         f
     }
 

@@ -44,15 +44,8 @@ pub fn part2_header(runs: u32) -> String {
 }
 
 pub fn part2_row(source: &str, call_ms: f64, completion_ms: f64) -> String {
-    fill(
-        P2_ROW,
-        &[
-            &source,
-            &call_ms,
-            &completion_ms,
-            &(100.0 * call_ms / completion_ms),
-        ],
-    )
+    let percent = 100.0 * call_ms / completion_ms;
+    fill(P2_ROW, &[&source, &call_ms, &completion_ms, &percent])
 }
 
 pub fn part3_header(elems: usize, runs: u32, warmups: u32) -> String {

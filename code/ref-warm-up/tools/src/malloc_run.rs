@@ -31,16 +31,14 @@ impl MallocRun {
     /// The step most calls take (the smallest of equally common ones), or
     /// None for no calls.
     pub fn common_step(&self) -> Option<i64> {
-        let steps = self.steps();
-        let mut counted: Vec<(i64, usize)> = Vec::new();
-        for s in &steps {
-            match counted.iter_mut().find(|(v, _)| v == s) {
-                Some((_, n)) => *n += 1,
-                None => counted.push((*s, 1)),
-            }
+        let mut counted = std::collections::BTreeMap::new();
+        for s in self.steps() {
+            *counted.entry(s).or_insert(0) += 1;
         }
-        counted.sort_by_key(|&(v, n)| (std::cmp::Reverse(n), v));
-        counted.first().map(|&(v, _)| v)
+        let most = counted
+            .into_iter()
+            .max_by_key(|&(v, n)| (n, std::cmp::Reverse(v)));
+        most.map(|(v, _)| v)
     }
 
     /// The indexes (from 0) of the calls whose address does not follow the
@@ -88,35 +86,25 @@ impl MallocRun {
 
     /// Part 5's figures, for `evidence compare` and the figure blocks.
     pub fn figures(&self) -> Vec<(String, f64)> {
-        let slow = self.slow();
-        let jumps = self.jumps();
+        let (slow, jumps) = (self.slow(), self.jumps());
         let largest = self.calls.iter().map(|c| c.ms).fold(f64::NAN, f64::max);
-        vec![
-            ("malloc run, median, ms".into(), self.median_ms()),
-            ("malloc run, largest, ms".into(), largest),
+        let slow_at_jumps = slow.iter().filter(|i| jumps.contains(i)).count();
+        [
+            ("malloc run, median, ms", self.median_ms()),
+            ("malloc run, largest, ms", largest),
             (
-                "malloc run, common step, bytes".into(),
+                "malloc run, common step, bytes",
                 self.common_step().map_or(f64::NAN, |s| s as f64),
             ),
-            ("malloc run, address jumps".into(), jumps.len() as f64),
-            (
-                "malloc run, calls between jumps".into(),
-                self.calls_between_jumps(),
-            ),
-            (
-                "malloc run, at a jump, median ms".into(),
-                self.median_ms_where(true),
-            ),
-            (
-                "malloc run, elsewhere, median ms".into(),
-                self.median_ms_where(false),
-            ),
-            ("malloc run, slow calls".into(), slow.len() as f64),
-            (
-                "malloc run, slow calls at a jump".into(),
-                slow.iter().filter(|i| jumps.contains(i)).count() as f64,
-            ),
+            ("malloc run, address jumps", jumps.len() as f64),
+            ("malloc run, calls between jumps", self.calls_between_jumps()),
+            ("malloc run, at a jump, median ms", self.median_ms_where(true)),
+            ("malloc run, elsewhere, median ms", self.median_ms_where(false)),
+            ("malloc run, slow calls", slow.len() as f64),
+            ("malloc run, slow calls at a jump", slow_at_jumps as f64),
         ]
+        .map(|(name, v)| (name.to_string(), v))
+        .into()
     }
 }
 
