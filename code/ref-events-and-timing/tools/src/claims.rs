@@ -24,10 +24,6 @@ const BOOST: f64 = 0.05;
 /// synchronise must read to cover it.
 const SYNC_COVERS: f64 = 0.9;
 
-// Each claim's check is a judged comparison of the figures it reads (its
-// margin is how far they may move); the printed verdict lines use whether
-// it holds.
-
 /// "a few microseconds regardless of what the kernel actually does": every
 /// launch alone under 20 us, and with a sync at least the kernel's length.
 pub fn launch_returns_queued(p: &Part1) -> Outcome {
@@ -35,7 +31,6 @@ pub fn launch_returns_queued(p: &Part1) -> Outcome {
         return yes_no(false, "a row missing", || "no kernel rows".into());
     }
     every(p.rows.iter().map(|r| {
-        // The kernel's length is the program's: a threshold, not a figure.
         let kernel_us = r.kernel_ms * 1.0e3;
         judged(
             &[r.launch_us, r.sync_us],
@@ -120,7 +115,6 @@ pub fn disable_timing_cheaper(p: &Part4) -> Outcome {
 /// consumer "won't start until producerKernel has completed": the six calls
 /// take under a tenth of the producer, and the consumer starts after it.
 pub fn cross_stream_without_host(p: &Part5) -> Outcome {
-    // The producer's length is the program's: a threshold.
     judged(
         &[p.issue_ms, p.gap_ms],
         |m| m[0] < 0.1 * p.producer_ms && m[1] >= 0.0,
@@ -137,7 +131,6 @@ pub fn cross_stream_without_host(p: &Part5) -> Outcome {
 /// stream ahead of the timed launches", read as work queued before the
 /// start event: at least half of it inside the interval.
 pub fn queued_ahead_inside(p: &Part6) -> Outcome {
-    // The kernel's and the extra work's lengths are the program's.
     let least = p.kernel_ms + 0.5 * p.queued.extra_ms;
     judged(
         &[p.queued.interval_ms],

@@ -8,7 +8,7 @@
 
 use lesson_spec::{judged, median, Claim, Outcome, Run};
 
-use crate::report::Report;
+use crate::report::{over_percent, Report};
 
 /// The first call's figure, labelled by the call the run made first (its
 /// `--first`; plain runs', cudaSetDevice, is `set-device`).
@@ -29,12 +29,11 @@ fn post_first_launch(r: &Report, kernel: &str, holds: fn(f64) -> bool) -> Outcom
     let Some(k) = calls else {
         return Outcome::NotApplicable;
     };
-    let percent = |m: &[f64]| (m[0] / m[1] - 1.0) * 100.0;
     let figures = [k.host_ms[0], k.host_ms[1]];
     judged(
         &figures,
-        |m| holds(percent(m)),
-        || format!("#0 over #1: {:.1}%", percent(&figures)),
+        |m| holds(over_percent(m)),
+        || format!("#0 over #1: {:.1}%", over_percent(&figures)),
     )
 }
 

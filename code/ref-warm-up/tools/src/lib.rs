@@ -17,6 +17,4 @@ mod why;
 
 pub use parse::parse;
 pub use render::first_call_text;
-pub use report::{
-    over_percent, FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, Setup, Then, CALLS,
-};
+pub use report::{FirstCall, KernelRows, MallocRow, MallocRun, Report, RunCall, Setup, Then, CALLS};
