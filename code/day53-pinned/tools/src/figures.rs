@@ -1,9 +1,5 @@
-//! The figures Day 53's README names: each
-//! `<!-- figure NAME -->TEXT<!-- /figure -->` block there holds the text the
-//! query of that name here gives on `evidence/`, written in by
-//! `cargo run -p evidence -- figures --write` (the query language:
-//! `crates/proof/evidence-figures/src/query.rs`). A query of several lines
-//! is a table's, a line per row.
+//! The figures Day 53's README names, each written into its
+//! `<!-- figure NAME -->` block by `cargo run -p evidence -- figures --write`.
 
 use lesson_spec::Figure;
 

@@ -1,10 +1,8 @@
-//! Day 53's report as data, for the Rust twin and the shared tools alike,
-//! laid out as every lesson's tools package is (see `lesson-spec`): the
-//! report's types, printed in pinned.cu's layout ([`render`], a function per
-//! line, since the lesson prints each part as it finishes) and parsed back
-//! with the same templates, its claims, causes and figures, and the
-//! `LessonReport` impl; [`reference`](mod@reference) is PyTorch's own pinned copy, recorded
-//! beside the lesson. No CUDA, so the evidence tools build without nvcc.
+//! Day 53's report as data, laid out as every lesson's tools package is (see
+//! `lesson-spec`); [`render`] is a function per line, since the lesson prints
+//! each part as it finishes, and [`reference`](mod@reference) is PyTorch's own
+//! pinned copy, recorded beside the lesson. No CUDA, so the evidence tools
+//! build without nvcc.
 
 mod claims;
 mod figures;

@@ -1,8 +1,7 @@
-//! The warm-up post re-run: the report as data, for the Rust twin and the
-//! shared tools alike, laid out as every lesson's tools package is (see
-//! `lesson-spec`): the report's types, printed in warmup.cu's layout and
-//! parsed back with the same templates, its claims, causes and figures, and the
-//! `LessonReport` impl. No CUDA, so the evidence tools build without nvcc.
+//! The warm-up post re-run's report as data, laid out as every lesson's tools
+//! package is (see `lesson-spec`), and Part 5 read as the allocator's
+//! behaviour ([`malloc_run`]). No CUDA, so the evidence tools build without
+//! nvcc.
 
 mod claims;
 mod figures;

@@ -128,15 +128,12 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
         ));
     };
     c.expect("figure ")?;
-    let mut then = [0.0; 6];
-    for slot in &mut then {
+    // Each row's post figure: the second to last cell.
+    let mut then = || {
         let (n, line) = c.next("a row of the closing table")?;
-        let cells = words(line);
-        let cell = cells.len().checked_sub(2).map_or("", |i| cells[i]);
-        *slot = number(n, cell, "the post's figure in the closing table")?;
-    }
-    let [first_call_ms, malloc_ratio, simple_over_percent, complex_over_percent, no_sync_max_ms, sync_first_ms] =
-        then;
+        let cell = line.split_whitespace().rev().nth(1).unwrap_or("");
+        number(n, cell, "the post's figure in the closing table")
+    };
     Ok(Report {
         gpu: gpu.to_string(),
         visible_gpus,
@@ -152,12 +149,12 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
         sync_events_ms,
         malloc_run,
         then: Then {
-            first_call_ms,
-            malloc_ratio,
-            simple_over_percent,
-            complex_over_percent,
-            no_sync_max_ms,
-            sync_first_ms,
+            first_call_ms: then()?,
+            malloc_ratio: then()?,
+            simple_over_percent: then()?,
+            complex_over_percent: then()?,
+            no_sync_max_ms: then()?,
+            sync_first_ms: then()?,
         },
     })
 }
