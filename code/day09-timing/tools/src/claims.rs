@@ -66,10 +66,8 @@ pub const CLAIMS: &[Claim<Report>] = &[
                 &figures,
                 |m| m[0] >= m[1] && m[1] >= m[2],
                 || {
-                    format!(
-                        "row 1 {} ms, row 5 {} ms, row 4 {} ms",
-                        r.whole_ms, r.round_trip_ms, r.warm_ms
-                    )
+                    let (row1, row5, row4) = (r.whole_ms, r.round_trip_ms, r.warm_ms);
+                    format!("row 1 {row1} ms, row 5 {row5} ms, row 4 {row4} ms")
                 },
             )
         },
@@ -112,17 +110,11 @@ pub const CLAIMS: &[Claim<Report>] = &[
         figures: &["row 2 around the launch, ms", ROW2_SYNC],
         plant: |r| r.launch_only_ms = r.launch_plus_sync_ms,
         check: |run, _| {
-            let r = run.report;
-            let figures = [r.launch_only_ms, r.launch_plus_sync_ms];
+            let (launch, sync) = (run.report.launch_only_ms, run.report.launch_plus_sync_ms);
             judged(
-                &figures,
+                &[launch, sync],
                 |m| 10.0 * m[0] <= m[1],
-                || {
-                    format!(
-                        "launch {} ms, with sync {} ms",
-                        r.launch_only_ms, r.launch_plus_sync_ms
-                    )
-                },
+                || format!("launch {launch} ms, with sync {sync} ms"),
             )
         },
     },
@@ -164,10 +156,8 @@ pub const CLAIMS: &[Claim<Report>] = &[
                     &figures,
                     |m| m[0] >= m[1],
                     || {
-                        format!(
-                            "at n = {}: round trip {} ms < kernel {} ms",
-                            s.n, s.round_trip_ms, s.kernel_ms
-                        )
+                        let (n, round_trip, kernel) = (s.n, s.round_trip_ms, s.kernel_ms);
+                        format!("at n = {n}: round trip {round_trip} ms < kernel {kernel} ms")
                     },
                 )
             }))

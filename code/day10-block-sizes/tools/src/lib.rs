@@ -1,9 +1,8 @@
-//! Day 10's report as data, for the Rust twin and the shared tools alike,
-//! laid out as every lesson's tools package is (see `lesson-spec`): the
-//! report's types, printed in blocks.cu's layout and parsed back with the
-//! same templates, its claims, causes and figures, and the `LessonReport`
-//! impl. Measuring and deciding the best are the twin's, as blocks.cu's. No
-//! CUDA, so the evidence tools build without nvcc.
+//! Day 10's report as data, for the Rust twin and the shared tools alike: its
+//! types, printed in blocks.cu's layout and parsed back with the same
+//! templates, its claims, causes and figures, and its `LessonReport` impl.
+//! Measuring and deciding the best are the twin's, as blocks.cu's. No CUDA,
+//! so the evidence tools build without nvcc.
 
 mod claims;
 mod figures;

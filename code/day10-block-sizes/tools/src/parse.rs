@@ -53,14 +53,13 @@ fn table(c: &mut Cursor<'_, '_>, unit: &str) -> Result<Table, ParseFailure> {
 }
 
 fn row(f: &lesson_spec::Fields<'_>) -> Result<Row, ParseFailure> {
-    let noise = match f.text(7) {
-        "best" => Noise::Best,
-        "yes" => Noise::Within,
-        "no" => Noise::Outside,
-        other => {
-            let message = format!("within noise: expected best, yes or no, got {}", quoted(other));
-            return Err(ParseFailure::at(f.line, message));
-        }
+    let word = f.text(7);
+    let Some(noise) = [Noise::Best, Noise::Within, Noise::Outside]
+        .into_iter()
+        .find(|n| n.word() == word)
+    else {
+        let message = format!("within noise: expected best, yes or no, got {}", quoted(word));
+        return Err(ParseFailure::at(f.line, message));
     };
     Ok(Row {
         threads: f.num(0)?,

@@ -1,9 +1,6 @@
-//! The figures Day 11's README and `expected-failures.txt` name: each
-//! `<!-- figure NAME -->TEXT<!-- /figure -->` block there holds the text the
-//! query of that name here gives on `evidence/`, written in by
-//! `cargo run -p evidence -- figures --write` (the query language:
-//! `crates/proof/evidence-figures/src/query.rs`). A query of several lines
-//! is a table's, a line per row.
+//! The figures Day 11's README and `expected-failures.txt` name: the query of
+//! each (the language: `crates/proof/evidence/src/figures/query.rs`) gives
+//! the text `cargo run -p evidence -- figures --write` writes into its block.
 
 use lesson_spec::Figure;
 

@@ -51,23 +51,19 @@ impl LessonReport for Report {
     fn charts(program: &str, runs: &[&Self], _: &[&NoReference]) -> Vec<Chart> {
         let xs = |r: &Report| r.sweep.iter().map(|s| s.n as f64).collect();
         let at = |r: &Report, x: f64| r.sweep.iter().find(|s| s.n as f64 == x).map(|s| s.gb_s);
-        let mut marks = Vec::new();
-        if let Some(p) = median(
-            runs.iter()
-                .filter_map(|r| r.peak.as_ref().map(|p| p.gb_s))
-                .collect(),
-        ) {
-            marks.push(Mark {
-                value: p,
-                label: format!("theoretical DRAM peak: {p:.0} GB/s"),
-            });
-        }
-        if let Some(c) = median(runs.iter().map(|r| r.copy.gb_s).collect()) {
-            marks.push(Mark {
-                value: c,
-                label: format!("float4 copy kernel at full n: {c:.0} GB/s"),
-            });
-        }
+        let peak = median(runs.iter().filter_map(|r| Some(r.peak.as_ref()?.gb_s)).collect());
+        let copy = median(runs.iter().map(|r| r.copy.gb_s).collect());
+        let marks = [
+            (peak, "theoretical DRAM peak"),
+            (copy, "float4 copy kernel at full n"),
+        ]
+        .into_iter()
+        .filter_map(|(value, what)| {
+            let value = value?;
+            let label = format!("{what}: {value:.0} GB/s");
+            Some(Mark { value, label })
+        })
+        .collect();
         vec![Chart {
             stem: format!("day11-row4-sweep-{program}"),
             title: format!("Day 11: row 4 against n ({program})"),

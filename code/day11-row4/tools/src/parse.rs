@@ -57,13 +57,10 @@ pub fn parse(all: &Lines<'_>) -> Result<Report, ParseFailure> {
             format!("unexpected line after the report: {}", quoted(extra)),
         ));
     }
-    let ncu = match csv {
-        Some(csv) => {
-            let full_grid = elems.div_ceil(threads_per_block as usize) as u64;
-            Some(ncu::parse(csv[0], &csv[1..], full_grid)?)
-        }
-        None => None,
-    };
+    let full_grid = elems.div_ceil(threads_per_block as usize) as u64;
+    let ncu = csv
+        .map(|csv| ncu::parse(csv[0], &csv[1..], full_grid))
+        .transpose()?;
     Ok(Report {
         gpu: gpu.to_string(),
         elems,

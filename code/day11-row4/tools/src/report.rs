@@ -83,44 +83,33 @@ impl Report {
     /// Every measurement on buffers larger than the L2, by name: the ones
     /// the memory's peak bounds.
     pub fn dram_sized(&self) -> Vec<(String, f64)> {
-        let mut out: Vec<(String, f64)> = [
+        let full_n = [
             ("row 4", self.row4),
             ("cudaMemcpy", self.memcpy),
             ("copy kernel", self.copy),
             ("float4 vectorAdd", self.add4),
             ("per-launch row 4", self.each),
             ("cold-L2 row 4", self.cold),
-        ]
-        .into_iter()
-        .map(|(what, r)| (what.to_string(), r.gb_s))
-        .collect();
-        out.extend(
-            self.sweep
-                .iter()
-                .filter(|s| !s.in_l2)
-                .map(|s| (format!("sweep n = {}", s.n), s.gb_s)),
-        );
-        out
+        ];
+        let past_l2 = self.sweep.iter().filter(|s| !s.in_l2);
+        (full_n.map(|(what, r)| (what.to_string(), r.gb_s)).into_iter())
+            .chain(past_l2.map(|s| (format!("sweep n = {}", s.n), s.gb_s)))
+            .collect()
     }
 
     /// row4.cu's last check: the first measurement on buffers larger than
     /// the L2 whose rate exceeds the theoretical peak, in its words. A
     /// rate above the peak is a measurement error.
     pub fn peak_failure(&self) -> Option<String> {
-        let peak = self.peak.as_ref()?;
-        self.dram_sized()
-            .into_iter()
-            .find(|(_, r)| *r > peak.gb_s)
-            .map(|(what, r)| {
-                let what = if what.starts_with("sweep") {
-                    "a sweep row past the L2".to_string()
-                } else {
-                    what
-                };
-                format!(
-                    "measurement error: {what} at {r:.1} GB/s exceeds the theoretical peak of {:.1} GB/s",
-                    peak.gb_s
-                )
-            })
+        let peak = self.peak.as_ref()?.gb_s;
+        let (what, r) = self.dram_sized().into_iter().find(|&(_, r)| r > peak)?;
+        let what = if what.starts_with("sweep") {
+            "a sweep row past the L2"
+        } else {
+            &what
+        };
+        Some(format!(
+            "measurement error: {what} at {r:.1} GB/s exceeds the theoretical peak of {peak:.1} GB/s"
+        ))
     }
 }

@@ -15,7 +15,7 @@ mod why;
 
 pub use render::{crossover_text, parse};
 
-use lesson_spec::{Chart, Figure, LessonReport, Lines, NoReference, ParseFailure, Recipe};
+use lesson_spec::{Chart, Figure, LessonReport, NoReference, Recipe};
 use serde::Serialize;
 
 /// The three ways the GPU is timed, in the report's order.
@@ -122,13 +122,6 @@ pub struct LearnerRow {
     pub cpu_ns: f64,
 }
 
-impl KernelBlock {
-    /// The row of size n, if the table has one.
-    pub fn at(&self, n: usize) -> Option<&SizeRow> {
-        self.sizes.iter().find(|r| r.n == n)
-    }
-}
-
 impl Report {
     pub fn kernel(&self, name: &str) -> Option<&KernelBlock> {
         self.kernels.iter().find(|k| k.name == name)
@@ -189,7 +182,7 @@ pub fn cell_label(kernel: &str, n: usize, column: &str, model: bool) -> String {
 pub const COLUMNS: [&str; 4] = ["CPU", "kernel", "pinned", "pageable"];
 
 impl LessonReport for Report {
-    lesson_spec::lesson_items!(lesson: "day30-crossover", parse: parse_report, claims: claims::CLAIMS, whys: why::WHYS);
+    lesson_spec::lesson_items!(lesson: "day30-crossover", parse: parse, claims: claims::CLAIMS, whys: why::WHYS);
     type Reference = NoReference;
     const FIGURES: &'static [Figure] = FIGURES;
 
@@ -238,9 +231,4 @@ impl LessonReport for Report {
     fn charts(_: &str, _: &[&Self], _: &[&NoReference]) -> Vec<Chart> {
         Vec::new()
     }
-}
-
-/// [`parse`], by the name `lesson_items!` takes.
-fn parse_report(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
-    parse(lines)
 }

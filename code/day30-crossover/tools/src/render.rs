@@ -92,18 +92,9 @@ impl Constants {
             fill(GPU_BW, &[&self.gpu_gb_s, &self.gpu_bw_mib, &self.gpu_bw_mib]),
             fill(GPU_RATE, &[&self.gpu_gops, &self.gpu_rate_chains]),
         ];
+        let (small, large) = (&self.copy_small_kib, &self.copy_large_mib);
         for ((dir, mem), c) in COPIES.iter().zip(&self.copies) {
-            out.push(fill(
-                COPY,
-                &[
-                    dir,
-                    mem,
-                    &c.fixed_us,
-                    &c.gb_s,
-                    &self.copy_small_kib,
-                    &self.copy_large_mib,
-                ],
-            ));
+            out.push(fill(COPY, &[dir, mem, &c.fixed_us, &c.gb_s, small, large]));
         }
         out.push(fill(
             CPU_BW,
@@ -137,11 +128,7 @@ impl KernelBlock {
             let (p, m) = (crossover_text(x.predicted), crossover_text(x.measured));
             out.push(fill(CROSSOVER, &[variant, &p, &m]));
         }
-        let heads = SIZE_COLUMNS;
-        out.push(fill(
-            SIZE_HEAD,
-            &[&heads[0], &heads[1], &heads[2], &heads[3], &heads[4]],
-        ));
+        out.push(fill(SIZE_HEAD, &SIZE_COLUMNS.each_ref().map(|h| h as _)));
         for row in &self.sizes {
             let mut values: Vec<&dyn std::fmt::Display> = vec![&row.n];
             for c in &row.cells {
@@ -182,41 +169,7 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     let (_, gpu) = c.expect("GPU: ")?;
     c.expect(CPU_LINE)?;
     c.expect(PART1)?;
-    let f = c.read(FLOOR)?;
-    let (floor_us, floor_calls) = (f.num(0)?, f.num(1)?);
-    let f = c.read(GPU_BW)?;
-    let (gpu_gb_s, gpu_bw_mib) = (f.num(0)?, f.num(1)?);
-    let f = c.read(GPU_RATE)?;
-    let (gpu_gops, gpu_rate_chains) = (f.num(0)?, f.num(1)?);
-    let mut copies = Vec::new();
-    let (mut copy_small_kib, mut copy_large_mib) = (0, 0);
-    for (dir, mem) in COPIES {
-        let f = c.read(&labelled(&labelled(COPY, dir), mem))?;
-        copies.push(CopyCost {
-            fixed_us: f.num(0)?,
-            gb_s: f.num(1)?,
-        });
-        (copy_small_kib, copy_large_mib) = (f.num(2)?, f.num(3)?);
-    }
-    let f = c.read(CPU_BW)?;
-    let (cpu_gb_s, cpu_bw_mib) = (f.num(0)?, f.num(1)?);
-    let f = c.read(CPU_RATE)?;
-    let (cpu_gops, cpu_chain) = (f.num(0)?, f.num(1)?);
-    let constants = Constants {
-        floor_us,
-        floor_calls,
-        gpu_gb_s,
-        gpu_bw_mib,
-        gpu_gops,
-        gpu_rate_chains,
-        copies,
-        copy_small_kib,
-        copy_large_mib,
-        cpu_gb_s,
-        cpu_bw_mib,
-        cpu_gops,
-        cpu_chain,
-    };
+    let constants = constants(&mut c)?;
     c.expect(PART2)?;
     for line in MODEL {
         c.expect(line)?;
@@ -227,26 +180,23 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
     loop {
         let (n, line) = c.next("a kernel's block or Part 3")?;
         if line.starts_with("Part 3: ") {
-            let f = lesson_spec::read(n, PART3, line)?;
-            let (bytes, ops) = (f.num(0)?, f.num(1)?);
-            let f = c.read(PART3_COPIES)?;
-            let (in_bytes, out_bytes) = (f.num(0)?, f.num(1)?);
+            let part3 = lesson_spec::read(n, PART3, line)?;
+            let copies = c.read(PART3_COPIES)?;
             c.expect("crossover ")?;
-            let mut rows = Vec::new();
-            for variant in VARIANTS {
+            let rows = VARIANTS.map(|variant| {
                 let f = c.read(&labelled(PART3_ROW, variant))?;
-                rows.push(LearnerRow {
+                Ok(LearnerRow {
                     predicted: crossover_read(&f, 0)?,
                     gpu_ns: f.num(1)?,
                     cpu_ns: f.num(2)?,
-                });
-            }
+                })
+            });
             let learner = Learner {
-                bytes,
-                ops,
-                in_bytes,
-                out_bytes,
-                rows,
+                bytes: part3.num(0)?,
+                ops: part3.num(1)?,
+                in_bytes: copies.num(0)?,
+                out_bytes: copies.num(1)?,
+                rows: rows.into_iter().collect::<Result<_, _>>()?,
             };
             return Ok(Report {
                 gpu: gpu.to_string(),
@@ -263,6 +213,36 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
             (Err(e), None) => return Err(e),
         }
     }
+}
+
+/// Part 1's lines after its title.
+fn constants(c: &mut Cursor<'_, '_>) -> Result<Constants, ParseFailure> {
+    let (floor, gpu_bw, gpu_rate) = (c.read(FLOOR)?, c.read(GPU_BW)?, c.read(GPU_RATE)?);
+    let copies = COPIES.map(|(dir, mem)| c.read(&labelled(&labelled(COPY, dir), mem)));
+    let copies = copies.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let (cpu_bw, cpu_rate) = (c.read(CPU_BW)?, c.read(CPU_RATE)?);
+    let cost = |f: &Fields<'_>| -> Result<CopyCost, ParseFailure> {
+        Ok(CopyCost {
+            fixed_us: f.num(0)?,
+            gb_s: f.num(1)?,
+        })
+    };
+    Ok(Constants {
+        floor_us: floor.num(0)?,
+        floor_calls: floor.num(1)?,
+        gpu_gb_s: gpu_bw.num(0)?,
+        gpu_bw_mib: gpu_bw.num(1)?,
+        gpu_gops: gpu_rate.num(0)?,
+        gpu_rate_chains: gpu_rate.num(1)?,
+        copies: copies.iter().map(cost).collect::<Result<_, _>>()?,
+        // Every copy line names the same two sizes.
+        copy_small_kib: copies[3].num(2)?,
+        copy_large_mib: copies[3].num(3)?,
+        cpu_gb_s: cpu_bw.num(0)?,
+        cpu_bw_mib: cpu_bw.num(1)?,
+        cpu_gops: cpu_rate.num(0)?,
+        cpu_chain: cpu_rate.num(1)?,
+    })
 }
 
 /// One row of a kernel's size table.
