@@ -74,20 +74,15 @@ pub fn parse(lines: &Lines<'_>) -> Result<Report, ParseFailure> {
 
     c.expect("Part 2: ")?;
     c.expect("     bytes")?;
-    let mut mallocs = Vec::new();
-    let part3 = loop {
-        let (n, line) = c.next("Part 3")?;
-        if line.starts_with("Part 3:") {
-            break lesson_spec::read(n, PART3, line)?;
-        }
-        let f = lesson_spec::read(n, MALLOC_ROW, line)?;
-        mallocs.push(MallocRow {
+    let (mallocs, (n, heading)) = c.rows_then(MALLOC_ROW, "Part 3:", |f| {
+        Ok(MallocRow {
             bytes: f.num(0)?,
             first_ms: f.num(1)?,
             second_ms: f.num(2)?,
             tenth_ms: f.num(3)?,
-        });
-    };
+        })
+    })?;
+    let part3 = lesson_spec::read(n, PART3, heading)?;
     let key = c.read(PART3_KEY)?;
     c.expect("kernel ")?;
     let mut kernels = Vec::new();

@@ -182,27 +182,62 @@ impl<'a> Cursor<'a, '_> {
         end: &str,
         each: impl Fn(&Fields<'a>) -> Result<T, ParseFailure>,
     ) -> Result<Vec<T>, ParseFailure> {
+        self.rows_then(row, end, each).map(|(rows, _)| rows)
+    }
+
+    /// [`Cursor::rows`], with the line that ended them and its number, for a
+    /// report whose next heading holds figures of its own.
+    pub fn rows_then<T>(
+        &mut self,
+        row: &str,
+        end: &str,
+        each: impl Fn(&Fields<'a>) -> Result<T, ParseFailure>,
+    ) -> Result<(Vec<T>, (usize, &'a str)), ParseFailure> {
         let mut rows = Vec::new();
-        loop {
+        let ended = loop {
             let (n, line) = self.next(format_args!("{end:?}"))?;
             if line.trim_start().starts_with(end.trim_start()) {
-                break;
+                break (n, line);
             }
             rows.push(each(&read(n, row, line)?)?);
-        }
+        };
         if rows.is_empty() {
             return Err(ParseFailure::at(
                 self.end_line(),
                 format!("no {row:?} row before {end:?}"),
             ));
         }
-        Ok(rows)
+        Ok((rows, ended))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lines::numbered_output;
+
+    #[test]
+    fn rows_then_gives_the_line_that_ended_them_and_refuses_none() {
+        let text = "a  1\nb  2\nPart 3: N = 7\n";
+        let lines = numbered_output(text);
+        let mut c = Cursor::new(&lines);
+        let (rows, (n, end)) = c.rows_then("{}  {}", "Part 3:", |f| f.num::<u32>(1)).unwrap();
+        assert_eq!(rows, [1, 2]);
+        assert_eq!(
+            lines.iter().find(|(m, _)| *m == n).map(|l| l.1),
+            Some("Part 3: N = 7")
+        );
+        assert_eq!(end, "Part 3: N = 7");
+        let none = numbered_output("Part 3: N = 7\n");
+        let failure = Cursor::new(&none)
+            .rows("{}  {}", "Part 3:", |f| f.num::<u32>(1))
+            .unwrap_err();
+        assert!(
+            failure.message.contains("no \"{}  {}\" row before \"Part 3:\""),
+            "{}",
+            failure.message
+        );
+    }
 
     #[test]
     fn fill_prints_as_format_does() {
