@@ -142,9 +142,10 @@ impl Cli {
 
     /// B's file, kernel and nvcc arguments, each A's where not given.
     fn b_side(&self) -> Option<(&Path, &str, &[String])> {
-        let nvcc_args = Some(&self.b_nvcc_arg)
-            .filter(|a| !a.is_empty())
-            .unwrap_or(&self.nvcc_arg);
+        let nvcc_args = match self.b_nvcc_arg.is_empty() {
+            true => &self.nvcc_arg,
+            false => &self.b_nvcc_arg,
+        };
         let file = self.b_file.as_deref().unwrap_or(&self.file);
         let kernel = self.b_kernel.as_deref().unwrap_or(&self.kernel);
         self.is_ab().then_some((file, kernel, nvcc_args))
