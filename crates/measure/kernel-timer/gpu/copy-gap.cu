@@ -34,15 +34,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        cudaError_t err_ = (call);                                                     \
-        if (err_ != cudaSuccess) {                                                     \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                    \
-                         cudaGetErrorString(err_));                                    \
-            std::exit(1);                                                              \
-        }                                                                              \
-    } while (0)
+#include "probe.h"
 
 // The body of Day 9's vectorAdd.
 __global__ void vector_add(const float* a, const float* b, float* out, size_t n) {
@@ -107,18 +99,8 @@ int main(int argc, char** argv) {
         CHECK(cudaStreamEndCapture(s, &graph));
         cudaGraphExec_t exec;
         CHECK(cudaGraphInstantiate(&exec, graph, 0));
-        std::vector<float> t;
-        for (int r = 0; r < 3 + kReplays; ++r) {
-            CHECK(cudaEventRecord(e0, s));
-            CHECK(cudaGraphLaunch(exec, s));
-            CHECK(cudaEventRecord(e1, s));
-            CHECK(cudaEventSynchronize(e1));
-            float ms;
-            CHECK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
-        }
-        std::sort(t.begin(), t.end());
-        std::printf("%-12s %-8s %8.4f us a launch\n", trigger, when, t[t.size() / 2]);
+        std::printf("%-12s %-8s %8.4f us a launch\n", trigger, when,
+                    replay_us_per_launch(exec, s, e0, e1, kNodes, kReplays, [] {}));
         CHECK(cudaGraphExecDestroy(exec));
         CHECK(cudaGraphDestroy(graph));
     };

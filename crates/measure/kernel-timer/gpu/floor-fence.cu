@@ -31,15 +31,7 @@
 
 #include "../kernels/set.cu"
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        cudaError_t err_ = (call);                                                     \
-        if (err_ != cudaSuccess) {                                                     \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                    \
-                         cudaGetErrorString(err_));                                    \
-            std::exit(1);                                                              \
-        }                                                                              \
-    } while (0)
+#include "probe.h"
 
 // The body of Day 9's vectorAdd (code/day09-timing/timing.cu), the suite's
 // vector-add-l2 at 64 Ki floats.
@@ -142,18 +134,7 @@ int main(int argc, char** argv) {
         std::printf("%-22s", name);
         for (Way way : {kPlain, kPdl, kFenced, kFence}) {
             cudaGraphExec_t exec = build(name, way, s);
-            std::vector<float> t;
-            for (int r = 0; r < 3 + kReplays; ++r) {
-                CHECK(cudaEventRecord(a, s));
-                CHECK(cudaGraphLaunch(exec, s));
-                CHECK(cudaEventRecord(b, s));
-                CHECK(cudaEventSynchronize(b));
-                float ms;
-                CHECK(cudaEventElapsedTime(&ms, a, b));
-                if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
-            }
-            std::sort(t.begin(), t.end());
-            std::printf(" %9.4f", t[t.size() / 2]);
+            std::printf(" %9.4f", replay_us_per_launch(exec, s, a, b, kNodes, kReplays, [] {}));
             CHECK(cudaGraphExecDestroy(exec));
         }
         std::printf("\n");

@@ -46,15 +46,7 @@
 
 #include <cuda.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        cudaError_t err_ = (call);                                                     \
-        if (err_ != cudaSuccess) {                                                     \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                    \
-                         cudaGetErrorString(err_));                                    \
-            std::exit(1);                                                              \
-        }                                                                              \
-    } while (0)
+#include "probe.h"
 #define CHECK_CU(call)                                                                 \
     do {                                                                               \
         CUresult err_ = (call);                                                        \
@@ -296,24 +288,12 @@ static cudaGraphExec_t capture(cudaStream_t s, F launch_one) {
     return exec;
 }
 
-// The median of kReplays timed replays of `exec` (after 3 untimed ones), in
-// us a launch; `after_each` runs after every replay.
+// The median per launch, in us, of kReplays replays of `exec`; `after_each`
+// runs after every replay.
 template <typename F>
 static float per_launch_us(cudaGraphExec_t exec, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1,
                            F after_each) {
-    std::vector<float> t;
-    for (int r = 0; r < 3 + kReplays; ++r) {
-        CHECK(cudaEventRecord(e0, s));
-        CHECK(cudaGraphLaunch(exec, s));
-        CHECK(cudaEventRecord(e1, s));
-        CHECK(cudaEventSynchronize(e1));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 3) t.push_back(ms * 1000.0f / kNodes);
-        after_each();
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return replay_us_per_launch(exec, s, e0, e1, kNodes, kReplays, after_each);
 }
 
 int main(int argc, char** argv) {

@@ -34,15 +34,7 @@
 
 #include "../kernels/set.cu"
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        cudaError_t err_ = (call);                                                     \
-        if (err_ != cudaSuccess) {                                                     \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                    \
-                         cudaGetErrorString(err_));                                    \
-            std::exit(1);                                                              \
-        }                                                                              \
-    } while (0)
+#include "probe.h"
 
 // Runs on the driver's thread and holds the stream, the GPU idle, for the
 // milliseconds it is given.
